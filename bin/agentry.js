@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// Entry point. In a checkout the TypeScript sources run directly (Node >= 22.18 strips types);
+// a published package runs the compiled `dist/`.
+import { existsSync } from "node:fs";
+
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 18)) {
+  process.stderr.write(
+    `agentry needs Node.js >= 22.18 (this is ${process.version}). Run it through npm (\`npx agentry\`), which uses the Node from its devDependencies, or install a newer Node.\n`,
+  );
+  process.exit(1);
+}
+
+const source = new URL("../src/cli/main.ts", import.meta.url);
+const entry = existsSync(source) ? source : new URL("../dist/cli/main.js", import.meta.url);
+const { main } = await import(entry.href);
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,33 @@
+import type { Model } from "../model/model.ts";
+import type { PermissionRequest } from "../permissions/types.ts";
+import type { Operations } from "../tools/operations.ts";
+import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
+import type { Hooks } from "./hooks.ts";
+
+/** Everything one run of the loop needs. Built by the composition root (`src/cli/`) or a library user. */
+export interface AgentConfig {
+  /** The agent definition's name; `main` for the root agent. */
+  name: string;
+  model: Model;
+  systemPrompt: string;
+  tools: AnyTool[];
+  /** Default 30. The last allowed turn is told to wrap up in text. */
+  maxTurns?: number;
+  hooks?: Hooks[];
+  /** Absolute path of the workspace root. */
+  workspace: string;
+  ops: Operations;
+  /** Default ["main"]. */
+  agentPath?: string[];
+  /** 0 for the root agent. */
+  depth?: number;
+  /** Permission gate: resolves when allowed, throws `PermissionDeniedError` when denied. Default: allow. */
+  ask?: (request: PermissionRequest, agent: AgentIdentity) => Promise<void>;
+  /** Characters of tool output sent to the model before truncation (default 50,000). */
+  toolOutputLimit?: number;
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
+export const DEFAULT_MAX_TURNS = 30;
+export const DEFAULT_TOOL_OUTPUT_LIMIT = 50_000;

@@ -1,0 +1,42 @@
+import type { Message, ToolCallPart, ToolResultPart, UserMessage } from "../model/messages.ts";
+import type { ModelRequest } from "../model/model.ts";
+import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
+
+export interface HookContext {
+  agent: AgentIdentity;
+  turn: number;
+  signal: AbortSignal;
+}
+
+export interface BeforeModelCallResult {
+  /** Extra sections appended to the system prompt for this call only. */
+  systemSections?: string[];
+  /** Messages appended to the transcript (and persisted) before the call, e.g. task notifications. */
+  inject?: UserMessage[];
+}
+
+export type ToolDecision = { action: "allow" } | { action: "deny"; reason: string } | { action: "ask" };
+
+export interface TurnEndResult {
+  /**
+   * When the model stopped calling tools: messages to append so the run takes another turn instead
+   * of ending (e.g. background children that finished).
+   */
+  inject?: UserMessage[];
+}
+
+/** Typed policy entry points. Several hook sets run in order; the first deny wins. */
+export interface Hooks {
+  beforeModelCall?(
+    ctx: HookContext & { request: ModelRequest; messages: readonly Message[] },
+  ): Promise<BeforeModelCallResult | undefined> | BeforeModelCallResult | undefined;
+  beforeToolCall?(
+    ctx: HookContext & { call: ToolCallPart; tool: AnyTool },
+  ): Promise<ToolDecision | undefined> | ToolDecision | undefined;
+  afterToolCall?(
+    ctx: HookContext & { call: ToolCallPart; result: ToolResultPart },
+  ): Promise<ToolResultPart | undefined> | ToolResultPart | undefined;
+  onTurnEnd?(
+    ctx: HookContext & { toolCallsMade: boolean; finalText: string },
+  ): Promise<TurnEndResult | undefined> | TurnEndResult | undefined;
+}

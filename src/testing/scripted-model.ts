@@ -1,0 +1,123 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { PushModelStream } from "../model/event-stream.ts";
+import type { AssistantMessage, ToolCallPart, Usage } from "../model/messages.ts";
+import type { Model, ModelRequest, ModelStream } from "../model/model.ts";
+
+/** One scripted assistant reply. */
+export interface ScriptedReply {
+  text?: string;
+  reasoning?: string;
+  /** `args` is serialized to JSON; `rawArgs` is sent verbatim (use it for malformed JSON). */
+  toolCalls?: Array<{ id?: string; name: string; args?: unknown; rawArgs?: string }>;
+  usage?: Partial<Usage>;
+  /** Ends the reply as a failure instead. */
+  error?: { message: string; retryable?: boolean };
+  /** Delay before the reply starts streaming (abortable). */
+  delayMs?: number;
+}
+
+export type ScriptStep =
+  | ScriptedReply
+  | ((request: ModelRequest, call: number) => ScriptedReply | Promise<ScriptedReply>);
+
+export interface ScriptedModel extends Model {
+  /** Every request received, in order. */
+  readonly requests: ModelRequest[];
+}
+
+/**
+ * A model at the normalized contract that plays back scripted replies, streaming text in small chunks.
+ * Pass a list (consumed in order) or a function of the request (for concurrent callers).
+ */
+export function scriptedModel(
+  script: ScriptStep[] | ScriptStep,
+  options: { id?: string } = {},
+): ScriptedModel {
+  const id = options.id ?? "scripted:model";
+  const requests: ModelRequest[] = [];
+  let calls = 0;
+  const next = (request: ModelRequest, call: number): ScriptedReply | Promise<ScriptedReply> => {
+    const step = Array.isArray(script) ? script[call] : script;
+    if (step === undefined) return { error: { message: `scripted model has no reply #${call + 1}` } };
+    return typeof step === "function" ? step(request, call) : step;
+  };
+  return {
+    id,
+    requests,
+    stream(request: ModelRequest, signal?: AbortSignal): ModelStream {
+      const call = calls++;
+      requests.push(structuredClone(request));
+      const stream = new PushModelStream();
+      void play(stream, id, () => next(request, call), signal);
+      return stream;
+    },
+  };
+}
+
+async function play(
+  stream: PushModelStream,
+  model: string,
+  reply: () => ScriptedReply | Promise<ScriptedReply>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const usage: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  const fail = (stopReason: "error" | "aborted", errorMessage: string, retryable = false) => {
+    const message: AssistantMessage = {
+      role: "assistant",
+      content: [],
+      stopReason,
+      usage,
+      model,
+      errorMessage,
+    };
+    if (stopReason === "error") message.retryable = retryable;
+    stream.end(message);
+  };
+  try {
+    const script = await reply();
+    if (script.delayMs) await sleep(script.delayMs, undefined, { signal });
+    if (signal?.aborted) return fail("aborted", "aborted");
+    Object.assign(usage, { input: 10, output: 10 }, script.usage);
+    if (script.error) return fail("error", script.error.message, script.error.retryable ?? false);
+    const content: AssistantMessage["content"] = [];
+    if (script.reasoning) {
+      stream.push({ type: "reasoning_delta", delta: script.reasoning });
+      content.push({ type: "reasoning", text: script.reasoning });
+    }
+    if (script.text) {
+      for (const chunk of script.text.match(/[\s\S]{1,16}/g) ?? [])
+        stream.push({ type: "text_delta", delta: chunk });
+      content.push({ type: "text", text: script.text });
+    }
+    let index = 0;
+    for (const call of script.toolCalls ?? []) {
+      const callId = call.id ?? `call_${Math.random().toString(36).slice(2, 10)}_${index++}`;
+      const rawArgs = call.rawArgs ?? JSON.stringify(call.args ?? {});
+      stream.push({ type: "tool_call_start", id: callId, name: call.name });
+      stream.push({ type: "tool_call_delta", id: callId, delta: rawArgs });
+      stream.push({ type: "tool_call_end", id: callId, name: call.name, rawArgs });
+      const part: ToolCallPart = {
+        type: "tool_call",
+        id: callId,
+        name: call.name,
+        args: parseOrUndefined(rawArgs),
+        rawArgs,
+      };
+      content.push(part);
+    }
+    stream.push({ type: "usage", usage });
+    const stopReason = script.toolCalls?.length ? "tool_calls" : "stop";
+    stream.end({ role: "assistant", content, stopReason, usage, model });
+  } catch (error) {
+    if (signal?.aborted) return fail("aborted", "aborted");
+    fail("error", error instanceof Error ? error.message : String(error));
+  }
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

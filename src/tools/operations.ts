@@ -1,0 +1,53 @@
+/**
+ * File and process I/O used by the tools. The default implementation (`nodeOperations`) uses the local
+ * machine; another implementation can run the same tools elsewhere (a container, a remote host).
+ * Paths given to these methods are absolute and already confined by the caller.
+ */
+export interface FileStat {
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymbolicLink: boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface DirEntry {
+  name: string;
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymbolicLink: boolean;
+}
+
+export interface ExecOptions {
+  cwd: string;
+  signal: AbortSignal;
+  timeoutMs: number;
+  env?: Record<string, string>;
+  /** Called with each chunk of combined stdout/stderr as it arrives. */
+  onOutput?: (chunk: string) => void;
+}
+
+export interface ExecResult {
+  /** null when killed by a signal */
+  exitCode: number | null;
+  /** Combined stdout and stderr, in arrival order. */
+  output: string;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+export interface Operations {
+  readFile(path: string): Promise<Buffer>;
+  /** Creates parent directories as needed. */
+  writeFile(path: string, data: string | Buffer): Promise<void>;
+  /** `undefined` when the path does not exist. Does not follow a final symlink. */
+  lstat(path: string): Promise<FileStat | undefined>;
+  /** `undefined` when the path does not exist. Follows symlinks. */
+  stat(path: string): Promise<FileStat | undefined>;
+  /** Resolves symlinks; throws when the path does not exist. */
+  realpath(path: string): Promise<string>;
+  readdir(path: string): Promise<DirEntry[]>;
+  mkdir(path: string): Promise<void>;
+  /** Runs a shell command in its own process group; on abort or timeout the whole group is killed. */
+  exec(command: string, options: ExecOptions): Promise<ExecResult>;
+}
