@@ -1,0 +1,183 @@
+import {
+  addUsage,
+  assistantText,
+  emptyUsage,
+  type ToolResultMessage,
+  toolCalls,
+  type UserMessage,
+} from "../model/messages.ts";
+import type { AgentIdentity } from "../tools/tool.ts";
+import { abortReason } from "./abort.ts";
+import { type AgentConfig, DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./config.ts";
+import { type EventBody, pathEmitter } from "./emitter.ts";
+import type { AgentEvent } from "./events.ts";
+import { streamAssistantMessage } from "./model-turn.ts";
+import type { Outcome } from "./outcome.ts";
+import { closeToolCalls, interruptedToolResults } from "./repair.ts";
+import { prepareRequest, toolSpecs } from "./request.ts";
+import type { Session } from "./session.ts";
+import { TURN_LIMIT_RESULT } from "./tool-call-errors.ts";
+import { executeToolCalls, type ToolExecutionEnv } from "./tool-execution.ts";
+
+type OutcomeEnd =
+  | { status: "completed" }
+  | { status: "max_turns" }
+  | { status: "aborted"; reason: string }
+  | { status: "error"; error: string };
+
+/**
+ * Runs an agent on a session until the model stops calling tools or a limit hits. The session must
+ * end with something for the model to answer (a user message or tool results); the caller appends the
+ * user's prompt first. Every event goes to `emit`; the returned promise never rejects.
+ */
+export async function runAgentLoop(
+  config: AgentConfig,
+  session: Session,
+  emit: (event: AgentEvent) => void,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<Outcome> {
+  const started = Date.now();
+  const agentPath = config.agentPath ?? ["main"];
+  const events = pathEmitter(emit, agentPath);
+  const send = events.emit;
+  const agent: AgentIdentity = {
+    path: agentPath,
+    name: config.name,
+    sessionId: session.id,
+    depth: config.depth ?? 0,
+  };
+  const maxTurns = config.maxTurns ?? DEFAULT_MAX_TURNS;
+  const hooks = config.hooks ?? [];
+  let usage = emptyUsage();
+  let turns = 0;
+  let text = "";
+
+  const finish = async (end: OutcomeEnd): Promise<Outcome> => {
+    const outcome = { text, turns, usage, durationMs: Date.now() - started, sessionId: session.id, ...end };
+    await session.record({ type: "outcome", outcome }).catch(() => {});
+    send({ type: "agent_end", outcome });
+    return outcome;
+  };
+  const abort = async (while_: string): Promise<Outcome> => {
+    const reason = abortReason(signal);
+    await session.record({ type: "abort", message: `${reason} (${while_})` }).catch(() => {});
+    return finish({ status: "aborted", reason });
+  };
+  const fail = async (error: string): Promise<Outcome> => {
+    await session.record({ type: "error", message: error }).catch(() => {});
+    return finish({ status: "error", error });
+  };
+  const appendInjected = async (messages: UserMessage[]) => {
+    for (const message of messages) {
+      await session.append(message);
+      send({ type: "user_message", message });
+    }
+  };
+
+  const start: EventBody = {
+    type: "agent_start",
+    sessionId: session.id,
+    agentType: config.name,
+    model: config.model.id,
+  };
+  if (session.parentSessionId !== undefined) start.parentSessionId = session.parentSessionId;
+  send(start);
+
+  try {
+    if (!Number.isInteger(maxTurns) || maxTurns < 1)
+      return await fail(`maxTurns must be a whole number ≥ 1, got ${maxTurns}.`);
+    const repaired = interruptedToolResults(session.messages);
+    if (repaired) await appendResults(session, repaired, send);
+    const last = session.messages.at(-1);
+    if (!last)
+      return await fail("The session has no messages: append the user's prompt before running the agent.");
+    if (last.role === "assistant") {
+      return await fail("The session ends with the assistant's reply: append a user message to continue it.");
+    }
+
+    const tools = toolSpecs(config.tools);
+    const env: Omit<ToolExecutionEnv, "turn"> = {
+      tools: config.tools,
+      hooks,
+      agent,
+      signal,
+      workspace: config.workspace,
+      ops: config.ops,
+      ask: config.ask,
+      toolOutputLimit: config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
+      emit: send,
+      forward: events.forward,
+    };
+
+    while (true) {
+      if (signal.aborted) return await abort("before the model call");
+      const turn = ++turns;
+      const lastTurn = turn >= maxTurns;
+      send({ type: "turn_start", turn });
+      const request = await prepareRequest({
+        config,
+        session,
+        agent,
+        turn,
+        lastTurn,
+        tools,
+        signal,
+        emit: send,
+      });
+      const message = await streamAssistantMessage(config.model, request, signal, send);
+      usage = addUsage(usage, message.usage);
+      if (message.stopReason === "aborted" || signal.aborted) {
+        send({ type: "turn_end", turn, usage: message.usage });
+        return await abort("during the model call");
+      }
+      if (message.stopReason === "error") {
+        send({ type: "turn_end", turn, usage: message.usage });
+        return await fail(message.errorMessage ?? "the model call failed");
+      }
+      await session.append(message);
+      send({ type: "assistant_message", message });
+      text = assistantText(message);
+      const calls = toolCalls(message);
+
+      if (calls.length > 0 && lastTurn) {
+        // Close the calls so the transcript stays valid for a later resume.
+        await appendResults(session, closeToolCalls(calls, TURN_LIMIT_RESULT), send);
+        send({ type: "turn_end", turn, usage: message.usage });
+        return await finish({ status: "max_turns" });
+      }
+      if (calls.length > 0) {
+        const results = await executeToolCalls(calls, { ...env, turn });
+        await appendResults(session, { role: "tool_result", content: results }, send);
+      }
+      send({ type: "turn_end", turn, usage: message.usage });
+      if (signal.aborted) return await abort("while tools were running");
+
+      const injected: UserMessage[] = [];
+      for (const hook of hooks) {
+        const result = await hook.onTurnEnd?.({
+          agent,
+          turn,
+          signal,
+          toolCallsMade: calls.length > 0,
+          finalText: text,
+        });
+        injected.push(...(result?.inject ?? []));
+      }
+      await appendInjected(injected);
+      if (calls.length === 0 && injected.length === 0) return await finish({ status: "completed" });
+      if (lastTurn) return await finish({ status: "max_turns" });
+    }
+  } catch (error) {
+    // Hooks and transcript writes can throw; the run still ends with an outcome.
+    return fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function appendResults(
+  session: Session,
+  message: ToolResultMessage,
+  send: (event: EventBody) => void,
+): Promise<void> {
+  await session.append(message);
+  send({ type: "tool_results", message });
+}

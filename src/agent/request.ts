@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { ModelRequest, ToolSpec } from "../model/model.ts";
+import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
+import type { AgentConfig } from "./config.ts";
+import type { EventBody } from "./emitter.ts";
+import type { Session } from "./session.ts";
+
+const WRAP_UP = readFileSync(new URL("./wrap-up.md", import.meta.url), "utf8").trim();
+
+/** The tool list sent to the model; each JSON Schema comes from the tool's zod schema. */
+export function toolSpecs(tools: readonly AnyTool[]): ToolSpec[] {
+  return tools.map((tool) => {
+    // "input": fields with defaults are optional for the caller. "$schema" is noise some providers reject.
+    const { $schema: _, ...inputSchema } = z.toJSONSchema(tool.schema, {
+      io: "input",
+      unrepresentable: "any",
+    });
+    return { name: tool.name, description: tool.description, inputSchema };
+  });
+}
+
+/**
+ * Builds one model request: the system prompt plus the sections of the `beforeModelCall` hooks (and,
+ * on the last allowed turn, the wrap-up instruction), the transcript after the hooks' injected
+ * messages were appended and persisted, and the tools.
+ */
+export async function prepareRequest(options: {
+  config: AgentConfig;
+  session: Session;
+  agent: AgentIdentity;
+  turn: number;
+  lastTurn: boolean;
+  tools: ToolSpec[];
+  signal: AbortSignal;
+  emit: (event: EventBody) => void;
+}): Promise<ModelRequest> {
+  const { config, session } = options;
+  const base: ModelRequest = {
+    system: config.systemPrompt,
+    messages: [...session.messages],
+    tools: options.tools,
+  };
+  if (config.temperature !== undefined) base.temperature = config.temperature;
+  if (config.maxOutputTokens !== undefined) base.maxOutputTokens = config.maxOutputTokens;
+
+  const sections: string[] = [];
+  for (const hooks of config.hooks ?? []) {
+    const result = await hooks.beforeModelCall?.({
+      agent: options.agent,
+      turn: options.turn,
+      signal: options.signal,
+      request: base,
+      messages: session.messages,
+    });
+    sections.push(...(result?.systemSections ?? []));
+    for (const message of result?.inject ?? []) {
+      await session.append(message);
+      options.emit({ type: "user_message", message });
+    }
+  }
+  if (options.lastTurn) sections.push(WRAP_UP);
+  const system = [config.systemPrompt, ...sections].filter((part) => part.trim() !== "").join("\n\n");
+  return { ...base, system, messages: [...session.messages] };
+}

@@ -1,0 +1,133 @@
+import { existsSync } from "node:fs";
+import type { Message } from "../model/messages.ts";
+import { InvalidSessionIdError, isValidSessionId, newSessionId } from "./session-id.ts";
+import { appendLine, ensureStateDir, sessionPath, sessionsDir } from "./state-dir.ts";
+import { readTranscript, transcriptMessages } from "./transcript.ts";
+import { type SessionRecord, TRANSCRIPT_VERSION, type TranscriptHeader } from "./transcript-schema.ts";
+
+export interface CreateSessionOptions {
+  workspace: string;
+  agentName: string;
+  /** `provider:model` */
+  model: string;
+  parentSessionId?: string;
+  /** Default: a new sortable id (`newSessionId()`). */
+  id?: string;
+  /** Default true. False keeps the session in memory only. */
+  persist?: boolean;
+}
+
+export class SessionNotFoundError extends Error {
+  override readonly name = "SessionNotFoundError";
+  constructor(id: string, workspace: string) {
+    super(
+      `Session "${id}" not found in ${sessionsDir(workspace)}. ` +
+        "List the stored sessions with `agentry sessions list` (or `listSessions(workspace)` in code).",
+    );
+  }
+}
+
+export class SessionExistsError extends Error {
+  override readonly name = "SessionExistsError";
+  constructor(id: string, path: string) {
+    super(`Session "${id}" already exists (${path}); resume it with Session.resume instead of creating it.`);
+  }
+}
+
+/**
+ * One conversation: its messages in memory and, when persisted, an append-only JSONL transcript at
+ * `<workspace>/.agentry/sessions/<id>.jsonl`. Only the loop appends; readers may run concurrently.
+ */
+export class Session {
+  readonly id: string;
+  readonly parentSessionId: string | undefined;
+  readonly agentName: string;
+  readonly model: string;
+  readonly workspace: string;
+  readonly createdAt: string;
+  readonly messages: Message[];
+  /** Undefined for an in-memory session. */
+  readonly transcriptPath: string | undefined;
+  /** Problems met while reading a resumed transcript (e.g. a torn last line), for the caller to show. */
+  readonly warnings: readonly string[];
+  /** A resumed file whose last write was cut needs a newline before the next line. */
+  private startNewLine: boolean;
+
+  private constructor(init: {
+    header: TranscriptHeader;
+    workspace: string;
+    messages: Message[];
+    transcriptPath: string | undefined;
+    warnings?: string[];
+    startNewLine?: boolean;
+  }) {
+    this.id = init.header.sessionId;
+    this.parentSessionId = init.header.parentSessionId;
+    this.agentName = init.header.agentName;
+    this.model = init.header.model;
+    this.createdAt = init.header.createdAt;
+    this.workspace = init.workspace;
+    this.messages = init.messages;
+    this.transcriptPath = init.transcriptPath;
+    this.warnings = init.warnings ?? [];
+    this.startNewLine = init.startNewLine ?? false;
+  }
+
+  /** Creates a session and, unless `persist: false`, writes its header line. */
+  static async create(options: CreateSessionOptions): Promise<Session> {
+    const id = options.id ?? newSessionId();
+    if (!isValidSessionId(id)) throw new InvalidSessionIdError(id);
+    const header: TranscriptHeader = {
+      type: "header",
+      version: TRANSCRIPT_VERSION,
+      sessionId: id,
+      agentName: options.agentName,
+      model: options.model,
+      cwd: options.workspace,
+      createdAt: new Date().toISOString(),
+    };
+    if (options.parentSessionId !== undefined) header.parentSessionId = options.parentSessionId;
+    if (options.persist === false) {
+      return new Session({ header, workspace: options.workspace, messages: [], transcriptPath: undefined });
+    }
+    const path = sessionPath(options.workspace, id);
+    ensureStateDir(options.workspace, sessionsDir(options.workspace));
+    if (existsSync(path)) throw new SessionExistsError(id, path);
+    appendLine(path, JSON.stringify(header));
+    return new Session({ header, workspace: options.workspace, messages: [], transcriptPath: path });
+  }
+
+  /** Loads a stored session so a run can continue it. */
+  static async resume(workspace: string, id: string): Promise<Session> {
+    if (!isValidSessionId(id)) throw new InvalidSessionIdError(id);
+    const path = sessionPath(workspace, id);
+    if (!existsSync(path)) throw new SessionNotFoundError(id, workspace);
+    const transcript = await readTranscript(path);
+    return new Session({
+      header: transcript.header,
+      workspace,
+      messages: transcriptMessages(transcript),
+      transcriptPath: path,
+      warnings: transcript.warnings,
+      startNewLine: !transcript.endsWithNewline,
+    });
+  }
+
+  /** Adds a complete message and persists it as one line. */
+  async append(message: Message): Promise<void> {
+    this.write({ type: "message", message, at: new Date().toISOString() });
+    this.messages.push(message);
+  }
+
+  /** Persists a non-message entry (an outcome, an abort, an error); in-memory sessions ignore it. */
+  async record(entry: SessionRecord): Promise<void> {
+    this.write({ ...entry, at: new Date().toISOString() });
+  }
+
+  private write(line: Record<string, unknown>): void {
+    if (!this.transcriptPath) return;
+    const text = JSON.stringify(line);
+    appendLine(this.transcriptPath, this.startNewLine ? `\n${text}` : text);
+    this.startNewLine = false;
+  }
+}

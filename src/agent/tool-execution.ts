@@ -1,0 +1,172 @@
+import type { ToolCallPart, ToolResultPart } from "../model/messages.ts";
+import type { PermissionRequest } from "../permissions/types.ts";
+import type { Operations } from "../tools/operations.ts";
+import type { AgentIdentity, AnyTool, ToolContext } from "../tools/tool.ts";
+import { type AbortWatch, watchAbort } from "./abort.ts";
+import type { EventBody } from "./emitter.ts";
+import type { AgentEvent } from "./events.ts";
+import type { Hooks } from "./hooks.ts";
+import {
+  ABORTED_RESULT,
+  deniedMessage,
+  invalidArgsMessage,
+  malformedArgsMessage,
+  thrownMessage,
+  unknownToolMessage,
+} from "./tool-call-errors.ts";
+import { truncateToolOutput } from "./truncate.ts";
+
+/** What executing the tool calls of one assistant message needs from the run. */
+export interface ToolExecutionEnv {
+  tools: readonly AnyTool[];
+  hooks: readonly Hooks[];
+  agent: AgentIdentity;
+  turn: number;
+  signal: AbortSignal;
+  workspace: string;
+  ops: Operations;
+  ask: ((request: PermissionRequest, agent: AgentIdentity) => Promise<void>) | undefined;
+  toolOutputLimit: number;
+  /** Emits this agent's own events (the agent path is added). */
+  emit: (event: EventBody) => void;
+  /** The run's raw sink, handed to tools so subagents can bubble their own events up. */
+  forward: (event: AgentEvent) => void;
+}
+
+const PREVIEW_CHARS = 300;
+
+/**
+ * Runs all calls concurrently and returns their results in call order. Never throws: every failure
+ * becomes an error result the model can act on. When the run is aborted, calls still running get an
+ * "aborted" result at once, whether or not the tool honours the signal.
+ */
+export async function executeToolCalls(
+  calls: readonly ToolCallPart[],
+  env: ToolExecutionEnv,
+): Promise<ToolResultPart[]> {
+  const abort = watchAbort(env.signal);
+  try {
+    return await Promise.all(calls.map((call) => executeOne(call, env, abort)));
+  } finally {
+    abort.dispose();
+  }
+}
+
+async function executeOne(
+  call: ToolCallPart,
+  env: ToolExecutionEnv,
+  abort: AbortWatch,
+): Promise<ToolResultPart> {
+  const started = Date.now();
+  let settled = false;
+  env.emit({ type: "tool_start", toolCallId: call.id, name: call.name, args: call.args });
+  const outcome = await abort.race(
+    // Schemas with custom refinements can throw too; nothing may reject Promise.all for the siblings.
+    runCall(call, env, () => settled).catch((error: unknown) => errorResult(call, thrownMessage(error))),
+  );
+  settled = true;
+  const result = outcome === "aborted" ? errorResult(call, ABORTED_RESULT) : outcome;
+  env.emit({
+    type: "tool_end",
+    toolCallId: call.id,
+    name: call.name,
+    isError: result.isError,
+    preview: result.content.slice(0, PREVIEW_CHARS),
+    durationMs: Date.now() - started,
+  });
+  return result;
+}
+
+async function runCall(
+  call: ToolCallPart,
+  env: ToolExecutionEnv,
+  isSettled: () => boolean,
+): Promise<ToolResultPart> {
+  const fail = (content: string) => errorResult(call, content);
+  const tool = env.tools.find((candidate) => candidate.name === call.name);
+  if (!tool)
+    return fail(
+      unknownToolMessage(
+        call.name,
+        env.tools.map((t) => t.name),
+      ),
+    );
+  if (call.args === undefined) return fail(malformedArgsMessage(call));
+  const parsed = tool.schema.safeParse(call.args);
+  if (!parsed.success) return fail(invalidArgsMessage(call.name, parsed.error));
+
+  const hookContext = { agent: env.agent, turn: env.turn, signal: env.signal };
+  let result: ToolResultPart;
+  try {
+    const denial = await decide(call, tool, env, hookContext);
+    if (denial !== undefined) {
+      result = fail(denial);
+    } else {
+      const output = await tool.execute(parsed.data, toolContext(call, env, isSettled));
+      const content = typeof output === "string" ? output : output.content;
+      result = { type: "tool_result", toolCallId: call.id, toolName: call.name, content, isError: false };
+    }
+  } catch (error) {
+    result = fail(thrownMessage(error));
+  }
+
+  for (const hooks of env.hooks) {
+    if (env.signal.aborted) break;
+    try {
+      result = (await hooks.afterToolCall?.({ ...hookContext, call, result })) ?? result;
+    } catch (error) {
+      result = fail(`afterToolCall hook failed: ${thrownMessage(error)}`);
+    }
+  }
+
+  const truncated = await truncateToolOutput({
+    text: result.content,
+    limit: env.toolOutputLimit,
+    workspace: env.workspace,
+    ops: env.ops,
+    sessionId: env.agent.sessionId,
+    toolCallId: call.id,
+  });
+  return { ...result, content: truncated.text };
+}
+
+/** Runs the `beforeToolCall` hooks in order; returns the reason to refuse, or undefined to go ahead. */
+async function decide(
+  call: ToolCallPart,
+  tool: AnyTool,
+  env: ToolExecutionEnv,
+  hookContext: { agent: AgentIdentity; turn: number; signal: AbortSignal },
+): Promise<string | undefined> {
+  for (const hooks of env.hooks) {
+    const decision = await hooks.beforeToolCall?.({ ...hookContext, call, tool });
+    if (!decision || decision.action === "allow") continue;
+    if (decision.action === "deny") return deniedMessage(decision.reason);
+    // "ask": the user decides through the permission gate, which throws PermissionDeniedError on reject.
+    const summary = call.rawArgs.length > 200 ? `${call.rawArgs.slice(0, 200)}…` : call.rawArgs;
+    await env.ask?.(
+      { permission: call.name, patterns: [summary], title: `${call.name} ${summary}` },
+      env.agent,
+    );
+  }
+  return undefined;
+}
+
+function toolContext(call: ToolCallPart, env: ToolExecutionEnv, isSettled: () => boolean): ToolContext {
+  return {
+    workspace: env.workspace,
+    ops: env.ops,
+    signal: env.signal,
+    ask: (request) => (env.ask ? env.ask(request, env.agent) : Promise.resolve()),
+    progress: (update) => {
+      // A tool that ignores the abort may keep reporting after its result was settled; drop that.
+      if (!isSettled()) env.emit({ type: "tool_progress", toolCallId: call.id, name: call.name, update });
+    },
+    emit: env.forward,
+    agent: env.agent,
+    toolCallId: call.id,
+  };
+}
+
+function errorResult(call: ToolCallPart, content: string): ToolResultPart {
+  return { type: "tool_result", toolCallId: call.id, toolName: call.name, content, isError: true };
+}

@@ -1,0 +1,111 @@
+import { z } from "zod";
+import type { Message } from "../model/messages.ts";
+import type { Outcome } from "./outcome.ts";
+
+/**
+ * The transcript file format, parsed with zod because a transcript is read back from disk (a trust
+ * boundary). Bump `TRANSCRIPT_VERSION` when a line's shape changes, and add a step to
+ * `TRANSCRIPT_MIGRATIONS` (`transcript-migrations.ts`) plus a fixture of the old version.
+ */
+export const TRANSCRIPT_VERSION = 1;
+
+const usage = z.object({
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+  cost: z.number().exactOptional(),
+});
+
+const text = z.object({ type: z.literal("text"), text: z.string() });
+const reasoning = z.object({
+  type: z.literal("reasoning"),
+  text: z.string(),
+  signature: z.string().exactOptional(),
+});
+const image = z.object({ type: z.literal("image"), data: z.string(), mediaType: z.string() });
+const toolCall = z.object({
+  type: z.literal("tool_call"),
+  id: z.string(),
+  name: z.string(),
+  args: z.unknown(),
+  rawArgs: z.string(),
+});
+const toolResult = z.object({
+  type: z.literal("tool_result"),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  content: z.string(),
+  isError: z.boolean(),
+});
+
+const message = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("user"), content: z.array(z.discriminatedUnion("type", [text, image])) }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.array(z.discriminatedUnion("type", [text, reasoning, toolCall])),
+    stopReason: z.enum(["stop", "tool_calls", "length", "error", "aborted"]),
+    usage,
+    model: z.string(),
+    errorMessage: z.string().exactOptional(),
+    retryable: z.boolean().exactOptional(),
+  }),
+  z.object({ role: z.literal("tool_result"), content: z.array(toolResult) }),
+]);
+
+const outcomeBase = {
+  text: z.string(),
+  turns: z.number(),
+  usage,
+  durationMs: z.number(),
+  sessionId: z.string(),
+};
+const outcome = z.discriminatedUnion("status", [
+  z.object({ ...outcomeBase, status: z.literal("completed") }),
+  z.object({ ...outcomeBase, status: z.literal("max_turns") }),
+  z.object({ ...outcomeBase, status: z.literal("aborted"), reason: z.string() }),
+  z.object({ ...outcomeBase, status: z.literal("error"), error: z.string() }),
+  z.object({ ...outcomeBase, status: z.literal("budget_exceeded"), reason: z.string() }),
+]);
+
+export const headerSchema = z.object({
+  type: z.literal("header"),
+  version: z.literal(TRANSCRIPT_VERSION),
+  sessionId: z.string(),
+  parentSessionId: z.string().exactOptional(),
+  agentName: z.string(),
+  model: z.string(),
+  cwd: z.string(),
+  createdAt: z.string(),
+});
+
+const at = z.string();
+export const entrySchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("message"), message, at }),
+  z.object({ type: z.literal("outcome"), outcome, at }),
+  z.object({ type: z.literal("abort"), message: z.string(), at }),
+  z.object({ type: z.literal("error"), message: z.string(), at }),
+]);
+
+export type TranscriptHeader = z.infer<typeof headerSchema>;
+export type TranscriptEntry = z.infer<typeof entrySchema>;
+
+/** A non-message entry, as passed to `Session.record` (the session adds `at`). */
+export type SessionRecord =
+  | { type: "outcome"; outcome: Outcome }
+  | { type: "abort"; message: string }
+  | { type: "error"; message: string };
+
+// Compile-time proof that the schemas describe the in-memory types they store (exactly, where the
+// in-memory type is a plain interface; mutually assignable for the intersection-built Outcome).
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Assignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Stored<Role extends Message["role"]> = Extract<z.infer<typeof message>, { role: Role }>;
+type Memory<Role extends Message["role"]> = Extract<Message, { role: Role }>;
+const schemasMatchTypes: [
+  Same<Stored<"user">, Memory<"user">>,
+  Same<Stored<"assistant">, Memory<"assistant">>,
+  Same<Stored<"tool_result">, Memory<"tool_result">>,
+  Assignable<z.infer<typeof outcome>, Outcome>,
+] = [true, true, true, true];
+void schemasMatchTypes;
