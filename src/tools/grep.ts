@@ -1,0 +1,94 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { grepWithJs } from "./grep-js.ts";
+import type { GrepQuery } from "./grep-query.ts";
+import { grepWithRipgrep, hasRipgrep } from "./grep-ripgrep.ts";
+import { missingPathError } from "./missing-path.ts";
+import { defineTool } from "./tool.ts";
+import { placeName, resolveWorkspacePath } from "./workspace-path.ts";
+
+const schema = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      "Regular expression to search for, e.g. `function\\s+\\w+` (escape literal braces: `interface\\{\\}`).",
+    ),
+  path: z.string().optional().describe("File or directory to search in (default: the workspace root)."),
+  glob: z
+    .string()
+    .optional()
+    .describe("Only search files matching this glob, e.g. `*.ts` (any depth) or `src/**/*.{ts,tsx}`."),
+  output_mode: z
+    .enum(["files_with_matches", "content", "count"])
+    .optional()
+    .describe(
+      "`files_with_matches` (default): paths of matching files; `content`: matching lines as path:line:text; `count`: matches per file.",
+    ),
+  "-i": z.boolean().optional().describe("Case-insensitive search."),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .optional()
+    .describe("Lines of context to show before and after each match (content mode only)."),
+  head_limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("Return only the first N results (lines, files or counts, depending on output_mode)."),
+});
+
+export const grepTool = defineTool({
+  name: "grep",
+  description: readFileSync(new URL("./grep.md", import.meta.url), "utf8"),
+  schema,
+  readOnly: true,
+  async execute(args, ctx) {
+    const target = await resolveWorkspacePath(ctx, args.path ?? ".");
+    await ctx.ask({
+      permission: "read",
+      patterns: [target.relative],
+      title: `grep ${args.pattern} in ${target.relative}`,
+    });
+    const stat = await ctx.ops.stat(target.absolute);
+    if (stat === undefined) throw await missingPathError(ctx.ops, target);
+    const mode = args.output_mode ?? "files_with_matches";
+    const query: GrepQuery = {
+      pattern: args.pattern,
+      root: target.root,
+      target: target.absolute,
+      targetRelative: target.relative,
+      targetIsFile: !stat.isDirectory,
+      mode,
+      ignoreCase: args["-i"] === true,
+      context: args.context ?? 0,
+      ...(args.glob === undefined ? {} : { glob: args.glob }),
+    };
+    const engine = (await hasRipgrep(ctx.ops, target.root)) ? "ripgrep" : "js";
+    const lines =
+      engine === "ripgrep"
+        ? await grepWithRipgrep(ctx.ops, query, ctx.signal)
+        : await grepWithJs(ctx.ops, query, ctx.signal);
+
+    const details = { engine, results: lines.length };
+    if (lines.length === 0) {
+      return {
+        content: `No matches for ${JSON.stringify(args.pattern)} in ${placeName(target.relative)}.`,
+        details,
+      };
+    }
+    const shown = args.head_limit === undefined ? lines : lines.slice(0, args.head_limit);
+    let content = shown.join("\n");
+    if (mode === "files_with_matches") {
+      content = `Found ${lines.length} file${lines.length === 1 ? "" : "s"}\n${content}`;
+    }
+    if (shown.length < lines.length) {
+      const unit = mode === "content" ? "lines" : "files";
+      content += `\n\n(Showing the first ${shown.length} of ${lines.length} ${unit}; raise head_limit or narrow the search to see more.)`;
+    }
+    return { content, details };
+  },
+});

@@ -1,0 +1,51 @@
+import type { Stats } from "node:fs";
+import { lstat, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { FileStat, Operations } from "./operations.ts";
+import { runShellCommand } from "./shell-process.ts";
+
+/** The local machine: node:fs/promises for files, a process group per shell command. */
+export const nodeOperations: Operations = {
+  readFile: (path) => readFile(path),
+  async writeFile(path, data) {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, data);
+  },
+  lstat: (path) => statOrUndefined(lstat(path)),
+  stat: (path) => statOrUndefined(stat(path)),
+  realpath: (path) => realpath(path),
+  async readdir(path) {
+    const entries = await readdir(path, { withFileTypes: true });
+    return entries.map((entry) => ({
+      name: entry.name,
+      isFile: entry.isFile(),
+      isDirectory: entry.isDirectory(),
+      isSymbolicLink: entry.isSymbolicLink(),
+    }));
+  },
+  async mkdir(path) {
+    await mkdir(path, { recursive: true });
+  },
+  exec: runShellCommand,
+};
+
+async function statOrUndefined(pending: Promise<Stats>): Promise<FileStat | undefined> {
+  try {
+    const stats = await pending;
+    return {
+      isFile: stats.isFile(),
+      isDirectory: stats.isDirectory(),
+      isSymbolicLink: stats.isSymbolicLink(),
+      size: stats.size,
+      mtimeMs: stats.mtimeMs,
+    };
+  } catch (error) {
+    // A missing path, or a path through something that is not a directory, simply does not exist.
+    if (isErrnoCode(error, "ENOENT") || isErrnoCode(error, "ENOTDIR")) return undefined;
+    throw error;
+  }
+}
+
+function isErrnoCode(error: unknown, code: string): boolean {
+  return error instanceof Error && "code" in error && error.code === code;
+}

@@ -1,0 +1,120 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
+import { PermissionDeniedError } from "../../src/permissions/types.ts";
+import { bashTool } from "../../src/tools/bash.ts";
+import { ToolError } from "../../src/tools/tool.ts";
+import { isRunning, makeContext, makeSandbox, runTool, type Sandbox, waitFor } from "./tool-context.ts";
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await makeSandbox();
+});
+afterEach(() => box.cleanup());
+
+const bash = (args: Record<string, unknown>) => runTool(bashTool, args, makeContext(box.workspace).ctx);
+
+describe("bash", () => {
+  it("returns the output of a command run in the workspace", async () => {
+    const result = await bash({ command: "pwd; echo hi >&2" });
+    expect(result.content).toBe(`${box.workspace}\nhi`);
+    expect(result.details).toEqual({ exitCode: 0, timedOut: false, aborted: false });
+  });
+
+  it("appends the exit code when it is not 0", async () => {
+    const result = await bash({ command: "echo failing; exit 2" });
+    expect(result.content).toBe("failing\n\nexit code 2");
+    expect(result.details).toMatchObject({ exitCode: 2 });
+    expect((await bash({ command: "exit 1" })).content).toBe("(no output)\n\nexit code 1");
+  });
+
+  it("asks for bash permission with the command's patterns and its description as title", async () => {
+    const command = "ls -la; git status > out.txt";
+    const { ctx, asks } = makeContext(box.workspace);
+    await runTool(bashTool, { command, description: "List files and save status" }, ctx);
+    expect(asks).toEqual([
+      { permission: "bash", patterns: bashPermissionPatterns(command), title: "List files and save status" },
+    ]);
+  });
+
+  it("runs nothing when permission is denied", async () => {
+    const { ctx } = makeContext(box.workspace, {
+      ask: async () => {
+        throw new PermissionDeniedError("bash is not allowed here");
+      },
+    });
+    await expect(runTool(bashTool, { command: "touch ran" }, ctx)).rejects.toThrow(
+      "bash is not allowed here",
+    );
+    await expect(readFile(join(box.workspace, "ran"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("streams output to progress as it arrives", async () => {
+    const { ctx, progress } = makeContext(box.workspace);
+    const pending = runTool(bashTool, { command: "echo one; sleep 0.5; echo two" }, ctx);
+    expect(await waitFor(() => progress.join("").includes("one"), 2000)).toBe(true);
+    expect(progress.join("")).not.toContain("two");
+    await pending;
+    expect(progress.join("")).toBe("one\ntwo\n");
+  });
+
+  it("times out with a message suggesting a larger timeout or the background, and kills the children", async () => {
+    const started = Date.now();
+    const error = await bash({
+      command: `sleep 100 & echo $! > pid; echo partial; wait`,
+      timeout: 0.5,
+    }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as Error).message).toMatch(
+      /^partial\n\nCommand timed out after 0.5 s and was killed with everything it started\. If it needs longer, pass a larger timeout \(max 600\).*background/s,
+    );
+    const pid = Number(await readFile(join(box.workspace, "pid"), "utf8"));
+    expect(await waitFor(() => !isRunning(pid), 2000)).toBe(true);
+  });
+
+  it("on abort, kills `sleep 100` and its children", async () => {
+    const controller = new AbortController();
+    const { ctx } = makeContext(box.workspace, { signal: controller.signal });
+    const pending = runTool(
+      bashTool,
+      { command: "sh -c 'sleep 100 & echo $! > inner; wait' & echo $! > outer; wait" },
+      ctx,
+    );
+    const readPid = async (name: string) =>
+      Number(await readFile(join(box.workspace, name), "utf8").catch(() => "0"));
+    expect(
+      await waitFor(async () => (await readPid("inner")) > 0 && (await readPid("outer")) > 0, 3000),
+    ).toBe(true);
+    controller.abort();
+    await expect(pending).rejects.toThrow("Command aborted.");
+    for (const pid of [await readPid("outer"), await readPid("inner")]) {
+      expect(await waitFor(() => !isRunning(pid), 2000)).toBe(true);
+    }
+  });
+
+  it("does not start when the run is already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { ctx } = makeContext(box.workspace, { signal: controller.signal });
+    await expect(runTool(bashTool, { command: "touch ran" }, ctx)).rejects.toThrow("the run was aborted");
+    await expect(readFile(join(box.workspace, "ran"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("runs concurrent calls in parallel", async () => {
+    const started = Date.now();
+    await Promise.all([bash({ command: "sleep 1" }), bash({ command: "sleep 1" })]);
+    expect(Date.now() - started).toBeLessThan(1600);
+  });
+
+  it("disables pagers, since nobody can press a key", async () => {
+    expect((await bash({ command: 'echo "$PAGER $GIT_PAGER"' })).content).toBe("cat cat");
+  });
+
+  it("rejects bad arguments through its schema", () => {
+    expect(() => bashTool.schema.parse({ command: "" })).toThrow();
+    expect(() => bashTool.schema.parse({ command: "ls", timeout: 601 })).toThrow();
+    expect(() => bashTool.schema.parse({ command: "ls", timeout: 0 })).toThrow();
+  });
+});

@@ -1,0 +1,86 @@
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PermissionRequest } from "../../src/permissions/types.ts";
+import { nodeOperations } from "../../src/tools/node-operations.ts";
+import type { AnyTool, ToolContext, ToolResult } from "../../src/tools/tool.ts";
+
+/** A temp dir holding `ws/` (the workspace) and `outside/` (a sibling the tools must never touch). */
+export interface Sandbox {
+  workspace: string;
+  outside: string;
+  cleanup(): Promise<void>;
+}
+
+export async function makeSandbox(): Promise<Sandbox> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), "agentry-tools-")));
+  const workspace = join(base, "ws");
+  const outside = join(base, "outside");
+  await mkdir(workspace);
+  await mkdir(outside);
+  return { workspace, outside, cleanup: () => rm(base, { recursive: true, force: true }) };
+}
+
+export interface TestContext {
+  ctx: ToolContext;
+  asks: PermissionRequest[];
+  progress: string[];
+}
+
+/** A real ToolContext over `nodeOperations`; `ask` records every request and allows it unless told otherwise. */
+export function makeContext(
+  workspace: string,
+  options: { ask?: (request: PermissionRequest) => Promise<void>; signal?: AbortSignal } = {},
+): TestContext {
+  const asks: PermissionRequest[] = [];
+  const progress: string[] = [];
+  const ctx: ToolContext = {
+    workspace,
+    ops: nodeOperations,
+    signal: options.signal ?? new AbortController().signal,
+    async ask(request) {
+      asks.push(request);
+      await options.ask?.(request);
+    },
+    progress: (update) => progress.push(update),
+    emit: () => {},
+    agent: { path: ["main"], name: "main", sessionId: "test-session", depth: 0 },
+    toolCallId: "call-1",
+  };
+  return { ctx, asks, progress };
+}
+
+/** Validates the arguments with the tool's schema (as the loop does), then runs it. */
+export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const result = await tool.execute(tool.schema.parse(args), ctx);
+  return typeof result === "string" ? { content: result } : result;
+}
+
+/** Alive and not a zombie (a container's PID 1 may never reap killed orphans). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return process.platform !== "linux";
+  }
+}
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 3000,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return condition();
+}
