@@ -1,0 +1,60 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { z } from "zod";
+import type { ReasoningPart } from "../messages.ts";
+import type { Model } from "../model.ts";
+import type { ModelPrice } from "../pricing.ts";
+import { withCacheBreakpoints } from "./anthropic-cache.ts";
+import { sdkModel } from "./sdk-model.ts";
+
+export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
+
+export interface AnthropicModelOptions {
+  /** The provider's model name, e.g. `claude-sonnet-5-5`. */
+  model: string;
+  apiKey: string;
+  /** The host without `/v1` (the meaning of `ANTHROPIC_BASE_URL`). */
+  baseUrl?: string;
+  price?: ModelPrice | undefined;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Claude over the Anthropic Messages API, with prompt caching and reasoning signatures round-tripped. */
+export function anthropicModel(options: AnthropicModelOptions): Model {
+  const provider = createAnthropic({
+    apiKey: options.apiKey,
+    // Always explicit: the SDK would otherwise read ANTHROPIC_BASE_URL itself, without adding /v1.
+    baseURL: versioned(options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  return sdkModel({
+    id: `anthropic:${options.model}`,
+    language: provider.messages(options.model),
+    price: options.price,
+    hints: {
+      label: "Anthropic",
+      model: options.model,
+      keyHint: "ANTHROPIC_API_KEY or providers.anthropic.apiKey in agentry.json",
+      baseUrlHint: "ANTHROPIC_BASE_URL or providers.anthropic.baseUrl in agentry.json",
+    },
+    prompt: { reasoningOptions },
+    prepare: withCacheBreakpoints,
+    signatureOf,
+  });
+}
+
+/** `https://host` → `https://host/v1`; a URL that already ends in /v1 is kept. */
+export function versioned(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, "");
+  return trimmed.endsWith("/v1") ? trimmed : `${trimmed}/v1`;
+}
+
+function reasoningOptions(part: ReasoningPart) {
+  return part.signature ? { anthropic: { signature: part.signature } } : undefined;
+}
+
+const signatureMetadata = z.object({ anthropic: z.object({ signature: z.string() }) });
+
+function signatureOf(metadata: unknown): string | undefined {
+  const parsed = signatureMetadata.safeParse(metadata);
+  return parsed.success ? parsed.data.anthropic.signature : undefined;
+}

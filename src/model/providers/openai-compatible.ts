@@ -1,0 +1,41 @@
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { Model } from "../model.ts";
+import type { ModelPrice } from "../pricing.ts";
+import type { ErrorHints } from "./describe-error.ts";
+import { sdkModel } from "./sdk-model.ts";
+
+export interface OpenAICompatibleModelOptions {
+  /** Canonical id, e.g. `ollama:qwen3` or `openai-compatible:openrouter/anthropic/claude-sonnet-5`. */
+  id: string;
+  /** A short name for messages and the SDK, e.g. `ollama`, `openrouter`. */
+  name: string;
+  /** The model name the server expects. */
+  model: string;
+  /** Includes `/v1`. */
+  baseUrl: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  price?: ModelPrice | undefined;
+  /** Where the user configures this endpoint, named in error messages. */
+  hints: Pick<ErrorHints, "keyHint" | "baseUrlHint">;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Ollama, vLLM, llama.cpp, LM Studio, OpenRouter…: any server speaking OpenAI Chat Completions. */
+export function openaiCompatibleModel(options: OpenAICompatibleModelOptions): Model {
+  const provider = createOpenAICompatible({
+    name: options.name,
+    baseURL: options.baseUrl.replace(/\/+$/, ""),
+    // Without it these servers send no usage in streams.
+    includeUsage: true,
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  return sdkModel({
+    id: options.id,
+    language: provider.chatModel(options.model),
+    price: options.price,
+    hints: { label: options.name, model: options.model, ...options.hints },
+  });
+}

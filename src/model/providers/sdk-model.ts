@@ -1,0 +1,170 @@
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  SharedV4ProviderOptions,
+} from "@ai-sdk/provider";
+import { failedMessage } from "../errors.ts";
+import { PushModelStream } from "../event-stream.ts";
+import { type AssistantMessage, emptyUsage } from "../messages.ts";
+import type { Model, ModelRequest, ModelStream } from "../model.ts";
+import { type ModelPrice, withCost } from "../pricing.ts";
+import type { RetryAfterSource } from "../retry.ts";
+import { describeError, type ErrorHints } from "./describe-error.ts";
+import { StreamAssembler } from "./stream-assembler.ts";
+import { incompleteStream, toFinishOutcome, toUsage } from "./to-finish.ts";
+import { type PromptOptions, toSdkPrompt } from "./to-sdk-prompt.ts";
+import { toSdkTools } from "./to-sdk-tools.ts";
+
+/** The converted request, before a provider adds its own touches (Anthropic: cache breakpoints). */
+export interface SdkCall {
+  prompt: LanguageModelV4Prompt;
+  tools: LanguageModelV4FunctionTool[] | undefined;
+  providerOptions?: SharedV4ProviderOptions;
+}
+
+export interface SdkModelOptions {
+  /** Canonical `provider:model`. */
+  id: string;
+  language: LanguageModelV4;
+  hints: ErrorHints;
+  price?: ModelPrice | undefined;
+  prompt?: PromptOptions;
+  /** Provider-specific request touches, applied after conversion. */
+  prepare?: (call: SdkCall) => SdkCall;
+  /** Reads a reasoning signature out of a stream part's provider metadata. */
+  signatureOf?: (metadata: unknown) => string | undefined;
+}
+
+/** A provider stream that remembers the server's `retry-after`, for the retry policy. */
+class ProviderStream extends PushModelStream implements RetryAfterSource {
+  retryAfter: number | undefined;
+  retryAfterMs(): number | undefined {
+    return this.retryAfter;
+  }
+}
+
+/**
+ * A `Model` over an AI SDK language model: converts the request, calls `doStream` once (the provider
+ * packages never retry inside `doStream`; `withRetry` does) and maps its parts to our events.
+ */
+export function sdkModel(options: SdkModelOptions): Model {
+  return {
+    id: options.id,
+    stream(request: ModelRequest, signal?: AbortSignal): ModelStream {
+      const out = new ProviderStream();
+      void drive(options, request, signal, out);
+      return out;
+    },
+  };
+}
+
+async function drive(
+  options: SdkModelOptions,
+  request: ModelRequest,
+  signal: AbortSignal | undefined,
+  out: ProviderStream,
+): Promise<void> {
+  const assembler = new StreamAssembler(options.signatureOf);
+  const aborted = () =>
+    out.end(
+      failedMessage({
+        model: options.id,
+        stopReason: "aborted",
+        errorMessage: "aborted",
+        content: assembler.partialContent(),
+      }),
+    );
+  if (signal?.aborted) return aborted();
+  let reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart> | undefined;
+  // Ends the stream at once on abort, whatever the SDK is waiting for.
+  const onAbort = () => {
+    aborted();
+    void reader?.cancel().catch(() => {});
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const { stream } = await options.language.doStream(callOptions(options, request, signal));
+    reader = stream.getReader();
+    if (signal?.aborted) return onAbort();
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const event of assembler.accept(value)) out.push(event);
+      if (assembler.error) {
+        void reader.cancel().catch(() => {});
+        break;
+      }
+    }
+    out.end(finalMessage(options, assembler, out));
+  } catch (error) {
+    if (signal?.aborted) return aborted();
+    const failure = describeError(error, options.hints);
+    out.retryAfter = failure.retryAfterMs;
+    out.end(
+      failedMessage({
+        model: options.id,
+        stopReason: "error",
+        errorMessage: failure.message,
+        retryable: failure.retryable,
+        content: assembler.partialContent(),
+      }),
+    );
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+function callOptions(
+  options: SdkModelOptions,
+  request: ModelRequest,
+  signal: AbortSignal | undefined,
+): LanguageModelV4CallOptions {
+  let call: SdkCall = {
+    prompt: toSdkPrompt(request.system, request.messages, options.prompt),
+    tools: toSdkTools(request.tools),
+  };
+  if (options.prepare) call = options.prepare(call);
+  const result: LanguageModelV4CallOptions = { prompt: call.prompt };
+  if (call.tools) result.tools = call.tools;
+  if (call.providerOptions) result.providerOptions = call.providerOptions;
+  if (signal) result.abortSignal = signal;
+  if (request.maxOutputTokens !== undefined) result.maxOutputTokens = request.maxOutputTokens;
+  if (request.temperature !== undefined) result.temperature = request.temperature;
+  return result;
+}
+
+function finalMessage(
+  options: SdkModelOptions,
+  assembler: StreamAssembler,
+  out: ProviderStream,
+): AssistantMessage {
+  const usage = assembler.finish ? withCost(toUsage(assembler.finish.usage), options.price) : emptyUsage();
+  const fail = (errorMessage: string, retryable: boolean) =>
+    failedMessage({
+      model: options.id,
+      stopReason: "error",
+      errorMessage,
+      retryable,
+      usage,
+      content: assembler.partialContent(),
+    });
+  if (assembler.error) {
+    const failure = describeError(assembler.error.value, options.hints);
+    out.retryAfter = failure.retryAfterMs;
+    return fail(failure.message, failure.retryable);
+  }
+  if (!assembler.finish) return fail(incompleteStream(), true);
+  const outcome = toFinishOutcome(assembler.finish.finishReason, assembler.hasToolCalls());
+  if (!outcome.ok) return fail(outcome.errorMessage, outcome.retryable);
+  out.push({ type: "usage", usage });
+  return {
+    role: "assistant",
+    content: assembler.content(),
+    stopReason: outcome.stopReason,
+    usage,
+    model: options.id,
+  };
+}

@@ -1,0 +1,169 @@
+import { ModelConfigError } from "./errors.ts";
+import type { Model } from "./model.ts";
+import { type ModelRef, parseModelId, resolveAlias } from "./model-id.ts";
+import { type ModelPrice, priceOf } from "./pricing.ts";
+import { anthropicModel } from "./providers/anthropic.ts";
+import { openaiModel } from "./providers/openai.ts";
+import { openaiCompatibleModel } from "./providers/openai-compatible.ts";
+import { withRetry } from "./retry.ts";
+
+/** Provider settings, usually the `providers` object of agentry.json. Environment variables fill gaps. */
+export interface ModelSettings {
+  anthropic?: { apiKey?: string; baseUrl?: string };
+  openai?: { apiKey?: string; baseUrl?: string };
+  ollama?: { baseUrl?: string };
+  /** Named OpenAI-compatible servers; `model` is used when the id names none (`openai-compatible:<name>`). */
+  openaiCompatible?: Record<
+    string,
+    { baseUrl: string; apiKey?: string; headers?: Record<string, string>; model?: string }
+  >;
+  aliases?: Record<string, string>;
+  retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Extra or corrected prices per `provider:model` id (US dollars per million tokens). */
+  prices?: Record<string, ModelPrice>;
+}
+
+type Env = Record<string, string | undefined>;
+
+export const DEFAULT_MODELS = {
+  anthropic: "anthropic:claude-sonnet-5-5",
+  openai: "openai:gpt-5.5",
+} as const;
+
+const OLLAMA_DEFAULT_HOST = "http://localhost:11434";
+
+/**
+ * Builds a model from `provider:model` (or an alias such as `sonnet`), wrapped in the retry policy.
+ * Keys and base URLs come from `settings`, then `env`. Throws `ModelConfigError` naming what to set.
+ */
+export function createModel(id: string, settings: ModelSettings = {}, env: Env = process.env): Model {
+  const resolved = resolveAlias(id, settings.aliases);
+  const ref = parseModelId(resolved, Object.keys(settings.openaiCompatible ?? {}));
+  const price = priceOf(ref.id, settings.prices);
+  return withRetry(adapterFor(ref, settings, env, price), settings.retry);
+}
+
+/** The model to use when none is configured: Anthropic when its key is set, else OpenAI, else none. */
+export function defaultModelId(env: Env, settings: ModelSettings = {}): string | undefined {
+  if (value(settings.anthropic?.apiKey) ?? value(env.ANTHROPIC_API_KEY)) return DEFAULT_MODELS.anthropic;
+  if (value(settings.openai?.apiKey) ?? value(env.OPENAI_API_KEY)) return DEFAULT_MODELS.openai;
+  return undefined;
+}
+
+function adapterFor(ref: ModelRef, settings: ModelSettings, env: Env, price: ModelPrice | undefined): Model {
+  switch (ref.provider) {
+    case "anthropic": {
+      const apiKey = requireKey(
+        ref,
+        settings.anthropic?.apiKey,
+        env.ANTHROPIC_API_KEY,
+        "ANTHROPIC_API_KEY",
+        "providers.anthropic.apiKey",
+      );
+      const baseUrl = optionalUrl(
+        settings.anthropic?.baseUrl ?? value(env.ANTHROPIC_BASE_URL),
+        "providers.anthropic.baseUrl or ANTHROPIC_BASE_URL",
+      );
+      return anthropicModel({ model: ref.model, apiKey, price, ...(baseUrl ? { baseUrl } : {}) });
+    }
+    case "openai": {
+      const apiKey = requireKey(
+        ref,
+        settings.openai?.apiKey,
+        env.OPENAI_API_KEY,
+        "OPENAI_API_KEY",
+        "providers.openai.apiKey",
+      );
+      const baseUrl = optionalUrl(
+        settings.openai?.baseUrl ?? value(env.OPENAI_BASE_URL),
+        "providers.openai.baseUrl or OPENAI_BASE_URL",
+      );
+      return openaiModel({ model: ref.model, apiKey, price, ...(baseUrl ? { baseUrl } : {}) });
+    }
+    case "ollama":
+      return openaiCompatibleModel({
+        id: ref.id,
+        name: "ollama",
+        model: ref.model,
+        baseUrl: ollamaBaseUrl(settings, env),
+        price,
+        hints: { baseUrlHint: "OLLAMA_BASE_URL, OLLAMA_HOST or providers.ollama.baseUrl in agentry.json" },
+      });
+    case "openai-compatible":
+      return compatibleAdapter(ref, settings, price);
+  }
+}
+
+function compatibleAdapter(ref: ModelRef, settings: ModelSettings, price: ModelPrice | undefined): Model {
+  const name = ref.endpoint ?? "";
+  const endpoints = settings.openaiCompatible ?? {};
+  const endpoint = endpoints[name];
+  const key = `providers.openaiCompatible.${name}`;
+  if (!endpoint) {
+    const known = Object.keys(endpoints);
+    const list = known.length ? ` Configured endpoints: ${known.join(", ")}.` : "";
+    throw new ModelConfigError(
+      `No OpenAI-compatible endpoint named "${name}" (model "${ref.id}"). Add ${key} = { "baseUrl": "http://localhost:8000/v1" } to agentry.json.${list}`,
+    );
+  }
+  const model = ref.model || endpoint.model;
+  if (!model)
+    throw new ModelConfigError(
+      `Model id "${ref.id}" names no model. Use openai-compatible:${name}/<model>, or set ${key}.model in agentry.json.`,
+    );
+  return openaiCompatibleModel({
+    id: `openai-compatible:${name}/${model}`,
+    name,
+    model,
+    baseUrl: requireUrl(endpoint.baseUrl, `${key}.baseUrl`),
+    ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+    ...(endpoint.headers ? { headers: endpoint.headers } : {}),
+    price,
+    hints: { keyHint: `${key}.apiKey in agentry.json`, baseUrlHint: `${key}.baseUrl in agentry.json` },
+  });
+}
+
+function requireKey(
+  ref: ModelRef,
+  fromSettings: string | undefined,
+  fromEnv: string | undefined,
+  envVar: string,
+  configKey: string,
+): string {
+  const key = value(fromSettings) ?? value(fromEnv);
+  if (key) return key;
+  throw new ModelConfigError(
+    `No API key for ${ref.id}. Set ${envVar} or ${configKey} in agentry.json, or pick another provider with --model (e.g. ollama:qwen3 for a local model).`,
+  );
+}
+
+/** Ollama's own variables: OLLAMA_HOST may be `host:port` without a scheme; we always add `/v1`. */
+function ollamaBaseUrl(settings: ModelSettings, env: Env): string {
+  const raw =
+    settings.ollama?.baseUrl ?? value(env.OLLAMA_BASE_URL) ?? value(env.OLLAMA_HOST) ?? OLLAMA_DEFAULT_HOST;
+  const withScheme = /^[a-z]+:\/\//i.test(raw) ? raw : `http://${raw}`;
+  const url = requireUrl(withScheme, "providers.ollama.baseUrl, OLLAMA_BASE_URL or OLLAMA_HOST").replace(
+    /\/+$/,
+    "",
+  );
+  return url.endsWith("/v1") ? url : `${url}/v1`;
+}
+
+function optionalUrl(url: string | undefined, where: string): string | undefined {
+  return url === undefined ? undefined : requireUrl(url, where);
+}
+
+function requireUrl(url: string, where: string): string {
+  try {
+    new URL(url);
+    return url;
+  } catch {
+    throw new ModelConfigError(`"${url}" is not a valid URL; fix ${where} (e.g. http://localhost:8000/v1).`);
+  }
+}
+
+/** Empty strings count as unset, as in most shells' `VAR= cmd`. */
+function value(text: string | undefined): string | undefined {
+  const trimmed = text?.trim();
+  return trimmed ? trimmed : undefined;
+}
