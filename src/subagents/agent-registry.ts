@@ -1,0 +1,154 @@
+import { mapToolNames } from "../tools/tool-names.ts";
+import {
+  type AgentDefinition,
+  type AgentDefinitionInput,
+  AgentDefinitionInputSchema,
+  AgentDefinitionSchema,
+  type AgentMode,
+} from "./definition.ts";
+import { type Diagnostic, diagnostic } from "./diagnostics.ts";
+import type { LoadedAgents } from "./discover.ts";
+import { normalizeModel } from "./loaders/fields.ts";
+
+/** A bad `--agents` value or programmatic definition: the user has to fix it now, so it throws. */
+export class AgentDefinitionError extends Error {
+  override readonly name = "AgentDefinitionError";
+}
+
+export interface ListOptions {
+  /** `subagent` lists agents callable through `task` (mode subagent or all); `primary` the top-level ones. */
+  mode?: AgentMode;
+}
+
+/**
+ * The agents one run can use, one per name. Start it from `loadAgentDefinitions()` (files and built-ins);
+ * `register()` and `fromJson()` add programmatic agents, which take precedence over everything else.
+ */
+export class AgentRegistry {
+  private readonly byName = new Map<string, AgentDefinition>();
+  private readonly problems: Diagnostic[] = [];
+
+  constructor(loaded: Partial<LoadedAgents> = {}) {
+    for (const definition of loaded.definitions ?? []) this.byName.set(definition.name, definition);
+    this.problems.push(...(loaded.diagnostics ?? []));
+  }
+
+  /** `--agents '{"reviewer": {"description": "…", "prompt": "…", "tools": ["Read"]}}'` on top of `loaded`. */
+  static fromJson(json: string, loaded: Partial<LoadedAgents> = {}, origin = "--agents"): AgentRegistry {
+    const registry = new AgentRegistry(loaded);
+    for (const input of parseAgentsJson(json, origin)) registry.register(input, origin);
+    return registry;
+  }
+
+  /**
+   * Adds or replaces an agent. Tool names from any harness are mapped to ours; unknown ones are dropped
+   * and reported in `diagnostics`. Throws `AgentDefinitionError` when the definition is invalid.
+   */
+  register(input: AgentDefinitionInput, origin = "programmatic"): AgentDefinition {
+    const parsed = AgentDefinitionInputSchema.safeParse(input);
+    if (!parsed.success) {
+      const label =
+        typeof (input as { name?: unknown }).name === "string" ? `agent "${input.name}"` : "agent";
+      throw new AgentDefinitionError(`${origin}: invalid ${label}: ${describeIssues(parsed.error.issues)}`);
+    }
+    const { tools, disallowedTools, model, ...rest } = parsed.data;
+    const resolvedModel = model === undefined ? undefined : normalizeModel(model).model;
+    const definition: AgentDefinition = AgentDefinitionSchema.parse({
+      ...rest,
+      ...(resolvedModel === undefined ? {} : { model: resolvedModel }),
+      ...(tools === undefined ? {} : { tools: this.mapTools(tools, rest.name, origin) }),
+      ...(disallowedTools === undefined ? {} : { disallowedTools: mapToolNames(disallowedTools).tools }),
+      mode: rest.mode ?? "subagent",
+      source: rest.source ?? { kind: "programmatic", format: "agentry" },
+    });
+    const previous = this.byName.get(definition.name);
+    if (previous !== undefined) {
+      this.problems.push(
+        diagnostic(
+          "info",
+          origin,
+          `agent "${definition.name}" replaces the ${previous.source.kind} one${previous.source.path === undefined ? "" : ` from ${previous.source.path}`}`,
+          `kept the ${origin} definition`,
+        ),
+      );
+    }
+    this.byName.set(definition.name, definition);
+    return definition;
+  }
+
+  /** Exact name first; then a unique case-insensitive match (models write `Explore`). */
+  get(name: string): AgentDefinition | undefined {
+    const exact = this.byName.get(name);
+    if (exact !== undefined) return exact;
+    const matches = [...this.byName.values()].filter((d) => d.name.toLowerCase() === name.toLowerCase());
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  /** Sorted by name. Hidden agents are included: `hidden` only keeps them out of pickers. */
+  list(options: ListOptions = {}): AgentDefinition[] {
+    const wanted = options.mode;
+    return [...this.byName.values()]
+      .filter((d) => wanted === undefined || d.mode === wanted || d.mode === "all")
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  get diagnostics(): readonly Diagnostic[] {
+    return this.problems;
+  }
+
+  private mapTools(names: string[], agent: string, origin: string): string[] {
+    const { tools, unknown } = mapToolNames(names);
+    for (const name of unknown) {
+      this.problems.push(
+        diagnostic(
+          "warning",
+          origin,
+          `agent "${agent}": unknown tool ${name}`,
+          `dropped unknown tool ${name}`,
+        ),
+      );
+    }
+    return tools;
+  }
+}
+
+/**
+ * Claude Code's `--agents` shape (`{ name: { description, prompt, tools, model } }`) or an array of
+ * definitions with `name`. Throws `AgentDefinitionError` with the position of a JSON syntax error.
+ */
+export function parseAgentsJson(json: string, origin = "--agents"): AgentDefinitionInput[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new AgentDefinitionError(`${origin}: not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof value !== "object" || value === null) {
+    throw new AgentDefinitionError(`${origin}: expected an object mapping agent names to definitions`);
+  }
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((body, index) => [`#${index + 1}`, body])
+    : Object.entries(value).map(([name, body]) => [name, isRecord(body) ? { ...body, name } : body]);
+  return entries.map(([label, body]) => {
+    if (!isRecord(body)) {
+      throw new AgentDefinitionError(
+        `${origin}: agent ${label} must be an object with description and prompt`,
+      );
+    }
+    // Claude Code users also write `"tools": "Read, Grep"`.
+    const split = (v: unknown): unknown => (typeof v === "string" ? v.split(",").map((s) => s.trim()) : v);
+    return {
+      ...body,
+      tools: split(body.tools),
+      disallowedTools: split(body.disallowedTools),
+    } as AgentDefinitionInput;
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  return issues.map((i) => `${i.path.map(String).join(".") || "definition"}: ${i.message}`).join("; ");
+}

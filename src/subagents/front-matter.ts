@@ -1,0 +1,103 @@
+import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+import { type Diagnostic, diagnostic } from "./diagnostics.ts";
+import { parseLenientYaml } from "./lenient-yaml.ts";
+
+/** A Markdown file split into its front matter keys and its body. */
+export interface FrontMatter {
+  /** False when the file does not start with a `---` line. */
+  present: boolean;
+  /** Top-level keys; empty when there is no front matter. */
+  data: Record<string, unknown>;
+  /** 1-based file line of each top-level key, for diagnostics. */
+  keyLines: Record<string, number>;
+  /** The Markdown after the closing `---`, trimmed. */
+  body: string;
+  /** Problems found; an `error` means the front matter could not be read at all. */
+  diagnostics: Diagnostic[];
+}
+
+const OPENING = /^---[ \t]*$/;
+const CLOSING = /^(?:---|\.\.\.)[ \t]*$/;
+
+/**
+ * Strict YAML first (the `yaml` package); when that fails — agent files in the wild hold unquoted
+ * `: ` inside descriptions, tabs, stray lines — a lenient line-based reader and a warning that says
+ * where strict parsing stopped.
+ */
+export function parseFrontMatter(text: string, file: string): FrontMatter {
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .split("\n");
+  if (!OPENING.test(lines[0] ?? "")) {
+    return { present: false, data: {}, keyLines: {}, body: lines.join("\n").trim(), diagnostics: [] };
+  }
+  const close = lines.findIndex((line, index) => index > 0 && CLOSING.test(line));
+  if (close === -1) {
+    return {
+      present: true,
+      data: {},
+      keyLines: {},
+      body: "",
+      diagnostics: [
+        diagnostic("error", file, "front matter is not closed (no second `---` line)", "skipped the file", 1),
+      ],
+    };
+  }
+  const yamlLines = lines.slice(1, close);
+  const body = lines
+    .slice(close + 1)
+    .join("\n")
+    .trim();
+  // Front matter starts on file line 2.
+  const strict = parseStrict(yamlLines.join("\n"), 2);
+  if (strict.ok)
+    return { present: true, data: strict.data, keyLines: strict.keyLines, body, diagnostics: [] };
+
+  const lenient = parseLenientYaml(yamlLines, 2);
+  const diagnostics = [
+    diagnostic(
+      "warning",
+      file,
+      `front matter is not valid YAML: ${strict.reason}`,
+      "read it with the lenient parser",
+      strict.line,
+    ),
+    ...lenient.problems.map((p) => diagnostic("warning", file, p.message, p.action, p.line)),
+  ];
+  return { present: true, data: lenient.data, keyLines: lenient.keyLines, body, diagnostics };
+}
+
+type StrictResult =
+  | { ok: true; data: Record<string, unknown>; keyLines: Record<string, number> }
+  | { ok: false; reason: string; line: number };
+
+function parseStrict(source: string, firstLine: number): StrictResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const error = doc.errors[0];
+  if (error !== undefined) {
+    const line = lineCounter.linePos(error.pos[0]).line + firstLine - 1;
+    return { ok: false, reason: describeYamlError(error.code, error.message), line };
+  }
+  if (doc.contents === null) return { ok: true, data: {}, keyLines: {} };
+  if (!isMap(doc.contents)) {
+    return { ok: false, reason: "it is not a list of `key: value` lines", line: firstLine };
+  }
+  const data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  const keyLines: Record<string, number> = {};
+  for (const pair of doc.contents.items) {
+    if (isScalar(pair.key) && pair.key.range) {
+      keyLines[String(pair.key.value)] = lineCounter.linePos(pair.key.range[0]).line + firstLine - 1;
+    }
+  }
+  return { ok: true, data, keyLines };
+}
+
+function describeYamlError(code: string, message: string): string {
+  const short = message.split(" at line ")[0]?.trim() ?? message;
+  if (code === "BLOCK_AS_IMPLICIT_KEY" || code === "MULTILINE_IMPLICIT_KEY") {
+    return `${short} (an unquoted ": " inside a value?)`;
+  }
+  return short;
+}

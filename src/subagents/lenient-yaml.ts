@@ -1,0 +1,157 @@
+import { parse } from "yaml";
+
+/**
+ * A forgiving reader for front matter that strict YAML rejects. It understands what people actually
+ * write: `key: value` where the value itself contains `: `, block scalars (`|`, `>`), indented or
+ * compact `- item` lists, `[a, b]` inline lists and nested blocks (which it hands back to strict YAML).
+ * Anything else at the top level is reported and skipped, never guessed at.
+ */
+
+export interface LenientProblem {
+  line: number;
+  message: string;
+  action: string;
+}
+
+export interface LenientResult {
+  data: Record<string, unknown>;
+  keyLines: Record<string, number>;
+  problems: LenientProblem[];
+}
+
+const KEY_LINE = /^([A-Za-z_$][\w$.-]*)[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/;
+const BLOCK_HEADER = /^([|>])([+-]?)\d*[ \t]*(?:#.*)?$/;
+
+/** `lines` are the front matter lines; `firstLine` is the file line of `lines[0]`. */
+export function parseLenientYaml(lines: readonly string[], firstLine: number): LenientResult {
+  const data: Record<string, unknown> = {};
+  const keyLines: Record<string, number> = {};
+  const problems: LenientProblem[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i] ?? "";
+    const fileLine = firstLine + i;
+    i++;
+    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+    const match = /^\s/.test(line) ? null : KEY_LINE.exec(line);
+    if (match === null) {
+      problems.push({
+        line: fileLine,
+        message: `could not read front matter line "${excerpt(line)}"`,
+        action: "ignored the line",
+      });
+      continue;
+    }
+    const key = match[1] ?? "";
+    const inline = (match[2] ?? "").trim();
+    const block: string[] = [];
+    while (i < lines.length) {
+      const next = lines[i] ?? "";
+      const continues = next.trim() === "" || /^\s/.test(next) || (inline === "" && /^-(\s|$)/.test(next));
+      if (!continues) break;
+      block.push(next);
+      i++;
+    }
+    while (block.length > 0 && (block[block.length - 1] ?? "").trim() === "") block.pop();
+    if (key in data) {
+      problems.push({
+        line: fileLine,
+        message: `key ${key} appears twice`,
+        action: `used the value on line ${fileLine}`,
+      });
+    }
+    data[key] = readValue(inline, block);
+    keyLines[key] = fileLine;
+  }
+  return { data, keyLines, problems };
+}
+
+function readValue(inline: string, block: string[]): unknown {
+  const header = BLOCK_HEADER.exec(inline);
+  if (header !== null) return blockScalar(block, header[1] === "|", header[2] ?? "");
+  if (inline === "") return nestedBlock(block);
+  const folded = [inline, ...block.map((l) => l.trim()).filter((l) => l !== "")].join(" ");
+  if (folded.startsWith("[") && folded.endsWith("]")) return inlineList(folded);
+  if (folded.startsWith("{") && folded.endsWith("}")) return tryYaml(folded) ?? folded;
+  if (folded.length >= 2 && (folded.startsWith('"') || folded.startsWith("'"))) {
+    const quote = folded[0];
+    if (folded.endsWith(quote ?? "")) {
+      const parsed = tryYaml(folded);
+      return typeof parsed === "string" ? parsed : folded.slice(1, -1);
+    }
+  }
+  return plainScalar(folded);
+}
+
+function blockScalar(block: string[], literal: boolean, chomp: string): string {
+  const indent = Math.min(
+    ...block.filter((l) => l.trim() !== "").map((l) => /^\s*/.exec(l)?.[0].length ?? 0),
+  );
+  const dedented = block.map((l) => (l.trim() === "" ? "" : l.slice(Number.isFinite(indent) ? indent : 0)));
+  let text: string;
+  if (literal) {
+    text = dedented.join("\n");
+  } else {
+    // Folded: single newlines become spaces, blank lines become newlines; more-indented lines stay as-is.
+    text = "";
+    for (const [index, line] of dedented.entries()) {
+      if (index === 0) text = line;
+      else if (line === "") text += "\n";
+      else if (text.endsWith("\n") || /^\s/.test(line)) text += line;
+      else text += ` ${line}`;
+    }
+  }
+  return chomp === "+"
+    ? `${text}\n`
+    : chomp === "-"
+      ? text.replace(/\n+$/, "")
+      : `${text.replace(/\n+$/, "")}\n`;
+}
+
+function nestedBlock(block: string[]): unknown {
+  const content = block.filter((l) => l.trim() !== "");
+  if (content.length === 0) return null;
+  const indent = Math.min(...content.map((l) => /^\s*/.exec(l)?.[0].length ?? 0));
+  const dedented = block.map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)?.[0].length ?? 0)));
+  const parsed = tryYaml(dedented.join("\n"));
+  if (parsed !== undefined) return parsed;
+  if (content.every((l) => /^\s*-(\s|$)/.test(l))) {
+    return content.map((l) => unquote(l.trim().replace(/^-\s*/, "")));
+  }
+  return content.map((l) => l.trim()).join(" ");
+}
+
+function inlineList(text: string): unknown {
+  const parsed = tryYaml(text);
+  if (Array.isArray(parsed)) return parsed;
+  return text
+    .slice(1, -1)
+    .split(",")
+    .map((item) => unquote(item.trim()))
+    .filter((item) => item !== "");
+}
+
+function plainScalar(text: string): unknown {
+  if (/^(true|false)$/i.test(text)) return text.toLowerCase() === "true";
+  if (/^(null|~)$/i.test(text)) return null;
+  if (/^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(text)) return Number(text);
+  return text;
+}
+
+function unquote(text: string): string {
+  if (text.length >= 2 && /^(["']).*\1$/.test(text)) return text.slice(1, -1);
+  return text;
+}
+
+function tryYaml(source: string): unknown {
+  try {
+    return parse(source, { uniqueKeys: false, logLevel: "error" }) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function excerpt(line: string): string {
+  const trimmed = line.trim();
+  return trimmed.length > 60 ? `${trimmed.slice(0, 57)}...` : trimmed;
+}

@@ -1,0 +1,52 @@
+import type { AgentSourceKind } from "../definition.ts";
+import { parseFrontMatter } from "../front-matter.ts";
+import * as f from "./fields.ts";
+import {
+  applyKeys,
+  type Draft,
+  finish,
+  type KeyHandler,
+  LoadContext,
+  type LoadResult,
+  resolveName,
+} from "./load-context.ts";
+import { isolation, permissionMode } from "./policy-fields.ts";
+import { applyDisallowedTools, applyTools } from "./tool-list.ts";
+
+/**
+ * Claude Code's `.claude/agents/**\/*.md`: `name`, `description`, `tools` (comma string or list;
+ * absent = inherit), `disallowedTools`, `model` (`sonnet|opus|haiku|inherit`, a full id, `provider/model`),
+ * `color`, `permissionMode`, `mcpServers`, `maxTurns`, `background`, `isolation`.
+ */
+const HANDLERS: Readonly<Record<string, KeyHandler>> = {
+  name: () => {}, // read by resolveName
+  description: f.description,
+  tools: applyTools,
+  disallowedTools: applyDisallowedTools,
+  model: f.modelHandler(),
+  color: f.color,
+  permissionMode,
+  mcpServers: f.mcpServers,
+  maxTurns: f.maxTurns,
+  background: f.background,
+  isolation,
+  skills: f.unsupported("agentry has no skills yet"),
+  memory: f.unsupported("agentry has no persistent agent memory"),
+  effort: f.unsupported("reasoning effort is set per model in config"),
+  initialPrompt: f.unsupported("the parent's prompt is the child's first message"),
+  hooks: f.unsupported("per-agent hooks from files are not run; limits they enforce do not apply", "warning"),
+};
+
+export function loadClaudeAgent(text: string, path: string, kind: AgentSourceKind = "project"): LoadResult {
+  const fm = parseFrontMatter(text, path);
+  const ctx = new LoadContext(path, fm.keyLines, fm.diagnostics);
+  if (!fm.present) {
+    ctx.fail("no front matter: an agent file starts with a `---` block holding at least a description");
+    return finish({}, ctx);
+  }
+  if (ctx.isSkipped) return finish({}, ctx);
+  const draft: Draft = { mode: "subagent", prompt: fm.body, source: { kind, format: "claude", path } };
+  draft.name = resolveName(fm.data.name, path, ctx, { nameExpected: true });
+  applyKeys(fm.data, HANDLERS, draft, ctx);
+  return finish(draft, ctx);
+}

@@ -1,0 +1,52 @@
+import type { AgentFormat, AgentSourceKind } from "../definition.ts";
+import { loadAgentryAgent } from "./agentry.ts";
+import { loadClaudeAgent } from "./claude.ts";
+import { loadCodexAgent } from "./codex.ts";
+import type { LoadResult } from "./load-context.ts";
+import { loadOpenCodeAgent } from "./opencode.ts";
+
+export interface LoadAgentFileOptions {
+  format: AgentFormat;
+  kind?: AgentSourceKind;
+  /** Where relative `workspace.path` values start (agentry / AgentScope files). */
+  baseDir?: string;
+}
+
+/** Dispatches to the loader of one format. Pure: never touches the file system, never throws. */
+export function loadAgentFile(text: string, path: string, options: LoadAgentFileOptions): LoadResult {
+  try {
+    return dispatch(text, path, options);
+  } catch (error) {
+    // A loader bug must not take down discovery of every other agent; it shows up in `agents check`.
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      diagnostics: [
+        {
+          severity: "error",
+          file: path,
+          message: `internal error while loading: ${message}`,
+          action: "skipped the file",
+        },
+      ],
+    };
+  }
+}
+
+function dispatch(text: string, path: string, options: LoadAgentFileOptions): LoadResult {
+  const kind = options.kind ?? "project";
+  switch (options.format) {
+    case "claude":
+      return loadClaudeAgent(text, path, kind);
+    case "opencode":
+      return loadOpenCodeAgent(text, path, kind);
+    case "codex":
+      return loadCodexAgent(text, path, kind);
+    case "agentry":
+    case "agentscope":
+      return loadAgentryAgent(text, path, {
+        kind,
+        format: options.format,
+        ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
+      });
+  }
+}

@@ -1,0 +1,103 @@
+import { READ_ONLY_BASH_RULES } from "../../permissions/bash-command.ts";
+import { PermissionConfigError, rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
+import {
+  AgentPermissionConfigSchema,
+  type AgentPermissionMode,
+  WORKSPACE_MODES,
+  type WorkspaceMode,
+} from "../definition.ts";
+import type { Draft, KeyHandler } from "./load-context.ts";
+import { isPlainObject, mergePermission } from "./tool-list.ts";
+
+/**
+ * Keys that restrict what an agent may do. Ignoring a bad one would silently grant more than the author
+ * meant, so a value we cannot read fails the whole file instead of being dropped.
+ */
+
+export const permission: KeyHandler = (value, draft, ctx, key) => {
+  try {
+    rulesetFromConfig(value, key);
+  } catch (error) {
+    if (!(error instanceof PermissionConfigError)) throw error;
+    return ctx.fail(error.issues.join("; "), key);
+  }
+  const parsed = AgentPermissionConfigSchema.safeParse(value);
+  if (!parsed.success) return ctx.fail(`${key} is not a rule list, an action or a permission map`, key);
+  // Rules that `tools` derived (e.g. from `Bash(git *)`) stay first; the file's own rules win.
+  draft.permission =
+    draft.permission === undefined ? parsed.data : mergePermission(draft.permission, parsed.data);
+};
+
+/** Claude Code's names and ours. `dontAsk` has no equivalent; `default` is the closest without widening. */
+const PERMISSION_MODES: Readonly<Record<string, AgentPermissionMode>> = {
+  default: "default",
+  dontask: "default",
+  acceptedits: "accept-edits",
+  "accept-edits": "accept-edits",
+  bypasspermissions: "bypass",
+  bypass: "bypass",
+  plan: "plan",
+};
+
+export const permissionMode: KeyHandler = (value, draft, ctx, key) => {
+  const mode = typeof value === "string" ? PERMISSION_MODES[value.trim().toLowerCase()] : undefined;
+  if (mode === undefined) {
+    return ctx.fail(`${key} must be one of default, acceptEdits, dontAsk, bypassPermissions, plan`, key);
+  }
+  if (typeof value === "string" && value.trim().toLowerCase() === "dontask") {
+    ctx.report(
+      "info",
+      `${key} dontAsk has no equivalent in agentry`,
+      "used default (asks go to the root)",
+      key,
+    );
+  }
+  if (mode === "bypass") {
+    ctx.report(
+      "info",
+      `${key} ${value} asks to skip permission checks`,
+      "kept it; a child never gets more than its parent",
+      key,
+    );
+  }
+  draft.permissionMode = mode;
+};
+
+/** `workspace: isolated` or `workspace: { mode, path }` (AgentScope harness). A path alone means isolated. */
+export const workspace: KeyHandler = (value, draft, ctx, key) => {
+  const spec = typeof value === "string" ? { mode: value } : value;
+  if (!isPlainObject(spec)) return ctx.fail(`${key} must be a mode or { mode, path }`, key);
+  const mode = spec.mode ?? (spec.path === undefined ? undefined : "isolated");
+  if (typeof mode !== "string" || !(WORKSPACE_MODES as readonly string[]).includes(mode)) {
+    return ctx.fail(`${key}.mode must be one of ${WORKSPACE_MODES.join(", ")}`, key);
+  }
+  if (spec.path !== undefined && (typeof spec.path !== "string" || spec.path.trim() === "")) {
+    return ctx.fail(`${key}.path must be a folder path`, key);
+  }
+  const extra = Object.keys(spec).filter((k) => k !== "mode" && k !== "path");
+  if (extra.length > 0) ctx.ignore(`${key}.${extra.join(", ")}`, "unknown key");
+  draft.workspace =
+    typeof spec.path === "string"
+      ? { mode: mode as WorkspaceMode, path: spec.path.trim() }
+      : { mode: mode as WorkspaceMode };
+};
+
+/** Claude Code's `isolation: worktree`. */
+export const isolation: KeyHandler = (value, draft, ctx, key) => {
+  if (value !== "worktree") return ctx.fail(`${key} must be "worktree"`, key);
+  draft.workspace = { mode: "worktree" };
+};
+
+export const fork: KeyHandler = (value, draft, ctx, key) => {
+  if (value === "none" || value === "all") draft.fork = value;
+  else if (typeof value === "number" && Number.isInteger(value) && value > 0) draft.fork = value;
+  else if (value === false) draft.fork = "none";
+  else ctx.ignore(key, 'must be "none", "all" or a number of turns');
+};
+
+/** No file edits and bash under read-only rules (Codex's `sandbox_mode = "read-only"`). */
+export function restrictToReadOnly(draft: Draft): void {
+  draft.disallowedTools = [...new Set([...(draft.disallowedTools ?? []), "write", "edit"])];
+  const readOnly = [...READ_ONLY_BASH_RULES, { permission: "edit", pattern: "*", action: "deny" as const }];
+  draft.permission = draft.permission === undefined ? readOnly : mergePermission(readOnly, draft.permission);
+}

@@ -1,0 +1,255 @@
+import { rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
+import type { PermissionAction } from "../../permissions/types.ts";
+import { classifyToolName, type ToolNameKind } from "../../tools/tool-names.ts";
+import type { AgentPermissionConfig, PermissionMap } from "../definition.ts";
+import type { Draft, LoadContext } from "./load-context.ts";
+
+/**
+ * Reads `tools` in every shape agent files use — `Read, Grep`, a YAML list, `[]`, an OpenCode boolean
+ * map — and Claude's argument forms (`Bash(git diff:*)`, `Task(explore, plan)`), which become permission
+ * rules. The one rule: nothing we fail to understand may grant more than the author wrote.
+ */
+
+/** The permission key a tool's argument pattern restricts (`write` is governed by `edit`). */
+const PATTERN_PERMISSION: Readonly<Record<string, string>> = {
+  bash: "bash",
+  read: "read",
+  edit: "edit",
+  write: "edit",
+  task: "task",
+};
+
+export function applyTools(value: unknown, draft: Draft, ctx: LoadContext): void {
+  if (value === undefined) return;
+  if (isPlainObject(value)) {
+    applyToolMap(value, draft, ctx);
+    return;
+  }
+  const names = readNameList(value, "tools", ctx);
+  if (names === undefined) return;
+  if (names.length === 1 && names[0] === "*") return; // explicit "all": same as leaving `tools` out
+  if (names.length === 0) {
+    if (value === null || value === "")
+      ctx.report("warning", "tools is empty", "gave the agent no tools (remove the key to inherit)", "tools");
+    draft.tools = [];
+    return;
+  }
+  const tools: string[] = [];
+  const specs = new Map<string, string[]>();
+  for (const entry of names) {
+    const { name, spec } = splitSpec(entry);
+    const kind = classifyToolName(name);
+    if (!grantable(kind, entry, ctx)) continue;
+    if (spec !== undefined) {
+      if (PATTERN_PERMISSION[kind.name] === undefined) {
+        ctx.report(
+          "warning",
+          `cannot restrict ${name} by argument ("${entry}")`,
+          `dropped tool ${entry}`,
+          "tools",
+        );
+        continue;
+      }
+      specs.set(kind.name, [...(specs.get(kind.name) ?? []), spec]);
+    }
+    if (!tools.includes(kind.name)) tools.push(kind.name);
+  }
+  if (tools.length === 0) {
+    ctx.report("warning", "none of the listed tools exist in agentry", "gave the agent no tools", "tools");
+  }
+  draft.tools = tools;
+  const derived = rulesFromSpecs(specs, names);
+  if (derived !== undefined) {
+    draft.permission = draft.permission === undefined ? derived : mergePermission(derived, draft.permission);
+  }
+}
+
+export function applyDisallowedTools(
+  value: unknown,
+  draft: Draft,
+  ctx: LoadContext,
+  key = "disallowedTools",
+): void {
+  const names = readNameList(value, key, ctx);
+  if (names === undefined) return;
+  const removed: string[] = [];
+  for (const entry of names) {
+    const { name, spec } = splitSpec(entry);
+    if (spec !== undefined) {
+      // Denying part of a tool is narrower than denying it all; denying it all is the safe reading.
+      ctx.report("info", `${key} cannot deny part of a tool ("${entry}")`, `denied all of ${name}`, key);
+    }
+    const kind = classifyToolName(name);
+    if (kind.kind === "canonical" || kind.kind === "mcp") removed.push(kind.name);
+    else ctx.report("info", `${key} names ${name}, which agentry does not have`, `ignored ${name}`, key);
+  }
+  draft.disallowedTools = unique([...(draft.disallowedTools ?? []), ...removed]);
+}
+
+/** OpenCode: `{ write: false }` removes from the inherited set; `{ "*": false, read: true }` allows only trues. */
+function applyToolMap(map: Record<string, unknown>, draft: Draft, ctx: LoadContext): void {
+  const entries = Object.entries(map);
+  const bad = entries.filter(([, v]) => typeof v !== "boolean").map(([k]) => k);
+  if (bad.length > 0) {
+    ctx.fail(`tools map values must be true or false (${bad.join(", ")} is not)`, "tools");
+    return;
+  }
+  const onlyTrues = map["*"] === false;
+  const tools: string[] = [];
+  const disallowed: string[] = [];
+  for (const [name, enabled] of entries) {
+    if (name === "*") continue;
+    const kind = classifyToolName(name);
+    if (enabled && onlyTrues) {
+      if (name.includes("*")) {
+        ctx.report("warning", `tool patterns cannot be granted ("${name}")`, `dropped tool ${name}`, "tools");
+      } else if (grantable(kind, name, ctx)) {
+        tools.push(kind.name);
+      }
+    } else if (!enabled) {
+      if (kind.kind === "canonical" || kind.kind === "mcp") disallowed.push(kind.name);
+      else if (name.includes("*")) disallowed.push(name);
+      else
+        ctx.report(
+          "info",
+          `tools turns off ${name}, which agentry does not have`,
+          `ignored ${name}`,
+          "tools",
+        );
+    }
+  }
+  if (onlyTrues) {
+    if (tools.length === 0)
+      ctx.report("warning", "the tools map enables no tool agentry has", "gave the agent no tools", "tools");
+    draft.tools = unique(tools);
+  }
+  if (disallowed.length > 0)
+    draft.disallowedTools = unique([...(draft.disallowedTools ?? []), ...disallowed]);
+}
+
+function grantable(
+  kind: ToolNameKind,
+  entry: string,
+  ctx: LoadContext,
+): kind is ToolNameKind & { kind: "canonical" | "mcp" } {
+  if (kind.kind === "canonical" || kind.kind === "mcp") return true;
+  if (kind.kind === "unsupported") {
+    ctx.report("info", `agentry has no ${kind.name} tool`, `dropped tool ${entry}`, "tools");
+  } else {
+    ctx.report("warning", `unknown tool ${kind.name}`, `dropped unknown tool ${entry}`, "tools");
+  }
+  return false;
+}
+
+/**
+ * `Read, Grep`, `[Read, Grep]`, a YAML list; commas inside `Task(a, b)` do not split. Returns undefined
+ * (and fails the file) for a value that is not a list of names — a restriction we cannot read.
+ */
+function readNameList(value: unknown, key: string, ctx: LoadContext): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return [];
+  if (typeof value === "string") return splitNames(value);
+  if (Array.isArray(value)) {
+    const names: string[] = [];
+    for (const item of value) {
+      if (typeof item === "string") names.push(...splitNames(item));
+      else
+        ctx.report("warning", `${key} holds a non-name (${JSON.stringify(item)})`, "ignored that entry", key);
+    }
+    return names;
+  }
+  ctx.fail(`${key} must be a comma-separated string or a list of tool names`, key);
+  return undefined;
+}
+
+function splitNames(text: string): string[] {
+  const trimmed = text.trim();
+  const inner = trimmed.startsWith("[") && trimmed.endsWith("]") ? trimmed.slice(1, -1) : trimmed;
+  const names: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of inner) {
+    if (ch === "(") depth++;
+    if (ch === ")") depth = Math.max(0, depth - 1);
+    if (ch === "," && depth === 0) {
+      names.push(current);
+      current = "";
+    } else {
+      current += ch;
+    }
+  }
+  names.push(current);
+  return names
+    .map((n) => n.trim().replace(/^["']|["']$/g, ""))
+    .flatMap((n) => (/\s/.test(n) && !n.includes("(") ? n.split(/\s+/) : [n]))
+    .filter((n) => n !== "");
+}
+
+function splitSpec(entry: string): { name: string; spec?: string } {
+  const match = /^([^()]+)\((.*)\)$/.exec(entry.trim());
+  if (match === null) return { name: entry.trim() };
+  return { name: (match[1] ?? "").trim(), spec: (match[2] ?? "").trim() };
+}
+
+/** Claude's `Bash(npm run test:*)` means the prefix `npm run test`; `Task(a, b)` lists callable agents. */
+function rulesFromSpecs(specs: Map<string, string[]>, names: readonly string[]): PermissionMap | undefined {
+  const map: PermissionMap = {};
+  for (const [tool, patterns] of specs) {
+    const key = PATTERN_PERMISSION[tool] ?? tool;
+    // A bare `Bash` next to `Bash(git *)` grants all of bash, as in Claude Code (`Edit` covers `Write(…)`).
+    const bare = (n: string): boolean =>
+      !n.includes("(") && PATTERN_PERMISSION[classifyToolName(n).name] === key;
+    if (names.some(bare)) continue;
+    const existing = map[key];
+    const rules: Record<string, PermissionAction> = typeof existing === "object" ? { ...existing } : {};
+    if (rules["*"] === undefined) rules["*"] = "deny";
+    for (const spec of patterns) {
+      const parts = tool === "task" ? spec.split(",") : [spec];
+      for (const part of parts) {
+        // `git diff:*` (Claude's prefix form) becomes `git diff *`, which also matches bare `git diff`.
+        const pattern = part.trim().replace(/:\*$/, " *").replace(/^\.\//, "");
+        if (pattern !== "") rules[pattern] = "allow";
+      }
+    }
+    map[key] = rules;
+  }
+  return Object.keys(map).length > 0 ? map : undefined;
+}
+
+/**
+ * `first`'s rules, then `second`'s, so `second` wins where both match (the last matching rule wins).
+ * Two OpenCode maps stay a readable map; any other pair becomes one flat ruleset.
+ */
+export function mergePermission(
+  first: AgentPermissionConfig,
+  second: AgentPermissionConfig,
+): AgentPermissionConfig {
+  if (!isOpenCodeMap(first) || !isOpenCodeMap(second))
+    return [...rulesetFromConfig(first), ...rulesetFromConfig(second)];
+  const merged: PermissionMap = { ...first };
+  for (const [key, value] of Object.entries(second)) {
+    const before = merged[key];
+    // Rebuilt rather than spread so the second map's rules keep their place after the first's.
+    merged[key] =
+      typeof before === "object" && typeof value === "object"
+        ? Object.fromEntries([
+            ...Object.entries(before).filter(([p]) => !(p in value)),
+            ...Object.entries(value),
+          ])
+        : value;
+  }
+  return merged;
+}
+
+function isOpenCodeMap(config: AgentPermissionConfig): config is PermissionMap {
+  if (typeof config !== "object" || Array.isArray(config)) return false;
+  return !Object.values(config).some((value) => Array.isArray(value));
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,84 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { formatDiagnostics } from "../../src/subagents/diagnostics.ts";
+import { loadAgentFolder } from "../../src/subagents/discover.ts";
+import { mapToolNames } from "../../src/tools/tool-names.ts";
+
+/**
+ * 360 real Claude Code agent files from two public collections, kept beside the repository (CI has the
+ * same layout). Every file must load or be reported; none may get more tools than it listed.
+ */
+const corpus = fileURLToPath(new URL("../../../shared/corpus/agent-files", import.meta.url));
+
+/** Measured when the loader was written: every file of the corpus loads (8 of them only leniently). */
+const MIN_LOADED = 360;
+const MIN_FILES = 360;
+
+describe.skipIf(!existsSync(corpus))("agent file corpus", () => {
+  it("loads every file or reports it, never throws, and never widens tools", async () => {
+    const results = await loadAgentFolder({
+      dir: corpus,
+      format: "claude",
+      kind: "project",
+      recursive: true,
+      extension: ".md",
+      baseDir: corpus,
+    });
+    const diagnostics = results.flatMap((r) => r.diagnostics);
+    const loaded = results.filter((r) => r.definition !== undefined);
+    const count = (severity: string) => diagnostics.filter((d) => d.severity === severity).length;
+    const lenient = diagnostics.filter((d) => d.action === "read it with the lenient parser").length;
+    console.log(
+      `corpus: ${results.length} files, ${loaded.length} loaded (${lenient} leniently), ` +
+        `${results.length - loaded.length} reported; ${count("error")} errors, ${count("warning")} warnings, ` +
+        `${count("info")} info\n${formatDiagnostics(diagnostics, { cwd: corpus, hideInfo: true })}`,
+    );
+
+    expect(results.length).toBeGreaterThanOrEqual(MIN_FILES);
+    expect(loaded.length).toBeGreaterThanOrEqual(MIN_LOADED);
+    for (const result of results) {
+      if (result.definition === undefined) {
+        expect(result.diagnostics.some((d) => d.severity === "error" && d.file === result.file)).toBe(true);
+      }
+    }
+    expect(diagnostics.filter((d) => d.message.startsWith("internal error"))).toEqual([]);
+
+    let restricted = 0;
+    for (const { file, definition } of loaded) {
+      const listed = listedTools(readFileSync(file, "utf8"));
+      if (listed === undefined) {
+        expect(definition?.tools, file).toBeUndefined();
+        continue;
+      }
+      restricted++;
+      const allowed = mapToolNames(listed).tools;
+      expect(definition?.tools, file).toBeDefined();
+      for (const tool of definition?.tools ?? []) expect(allowed, `${file}: ${tool}`).toContain(tool);
+    }
+    expect(restricted).toBeGreaterThanOrEqual(170);
+
+    // Files strict YAML rejects keep their description whole, unquoted ": " and all.
+    const lenientFiles = new Set(
+      diagnostics.filter((d) => d.action === "read it with the lenient parser").map((d) => d.file),
+    );
+    expect(lenientFiles.size).toBeGreaterThanOrEqual(8);
+    for (const { file, definition } of loaded.filter((r) => lenientFiles.has(r.file))) {
+      const written = /^description: (.*)$/m.exec(readFileSync(file, "utf8"))?.[1]?.trim();
+      expect(definition?.description, file).toBe(written);
+    }
+  });
+});
+
+/** The `tools:` line as written, read independently of the loader (the corpus only uses one-line lists). */
+function listedTools(text: string): string[] | undefined {
+  const frontMatter = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? "";
+  const line = /^tools:(.*)$/m.exec(frontMatter)?.[1];
+  if (line === undefined) return undefined;
+  return line
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
+import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
+import { rulesetFromConfig } from "../../../src/permissions/ruleset-from-config.ts";
+import { loadCodexAgent } from "../../../src/subagents/loaders/codex.ts";
+import { readFixture, summarize } from "../fixtures.ts";
+
+describe("Codex agent roles (.toml)", () => {
+  it("reads name, description, developer_instructions, model and mcp_servers", () => {
+    const { text, path } = readFixture("codex/explorer.toml");
+    const { definition, diagnostics } = loadCodexAgent(text, path);
+    expect(definition).toMatchObject({
+      name: "code_explorer",
+      description: "Read-only tracing of call paths and data flow.",
+      prompt: "Trace the real call path and cite files.\nDo not modify files.",
+      model: "openai:gpt-5-codex",
+      mode: "subagent",
+      mcpServers: [{ name: "docs", config: { command: "docs-server" } }],
+      source: { kind: "project", format: "codex", path },
+    });
+    expect(summarize(diagnostics)).toContain(
+      "info: model_reasoning_effort: reasoning effort is set per model in config → ignored key model_reasoning_effort",
+    );
+    expect(diagnostics.find((d) => d.message.startsWith("model_reasoning_effort"))?.line).toBe(4);
+  });
+
+  it("turns sandbox_mode read-only into no file edits and read-only bash", () => {
+    const { text, path } = readFixture("codex/explorer.toml");
+    const { definition } = loadCodexAgent(text, path);
+    expect(definition?.disallowedTools).toEqual(["write", "edit"]);
+    const rules = rulesetFromConfig(definition?.permission);
+    const bash = (command: string) => evaluateRequest(rules, "bash", bashPermissionPatterns(command)).action;
+    expect(bash("git log -3")).toBe("allow");
+    expect(bash("rm -rf src")).toBe("deny");
+    expect(evaluate(rules, "edit", "src/a.ts")).toBe("deny");
+  });
+
+  it("reports bad TOML as an error with its line and skips the file", () => {
+    const { text, path } = readFixture("codex/bad.toml");
+    const { definition, diagnostics } = loadCodexAgent(text, path);
+    expect(definition).toBeUndefined();
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        severity: "error",
+        file: path,
+        line: 2,
+        message: expect.stringMatching(/^invalid TOML: /),
+        action: "skipped the file",
+      }),
+    ]);
+  });
+
+  it("uses model_provider for bare model names", () => {
+    const text =
+      'description = "d"\ndeveloper_instructions = "p"\nmodel = "qwen3"\nmodel_provider = "ollama"\n';
+    expect(loadCodexAgent(text, "/p/.codex/agents/local.toml").definition?.model).toBe("ollama:qwen3");
+  });
+
+  it("fails an unknown sandbox_mode rather than running without the sandbox", () => {
+    const text = 'description = "d"\ndeveloper_instructions = "p"\nsandbox_mode = "locked"\n';
+    const { definition, diagnostics } = loadCodexAgent(text, "/p/.codex/agents/x.toml");
+    expect(definition).toBeUndefined();
+    expect(diagnostics.at(-1)).toMatchObject({ severity: "error", line: 3, action: "skipped the file" });
+  });
+});

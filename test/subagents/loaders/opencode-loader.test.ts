@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { rulesetFromConfig } from "../../../src/permissions/ruleset-from-config.ts";
+import { loadOpenCodeAgent } from "../../../src/subagents/loaders/opencode.ts";
+import { readFixture, summarize } from "../fixtures.ts";
+
+function load(name: string) {
+  const { text, path } = readFixture(`opencode/${name}`);
+  const result = loadOpenCodeAgent(text, path, "user");
+  return { ...result, path, summary: summarize(result.diagnostics) };
+}
+
+describe("OpenCode agent files", () => {
+  it("names the agent after its file and reads OpenCode's keys", () => {
+    const { definition, path } = load("reviewer.md");
+    expect(definition).toMatchObject({
+      name: "reviewer",
+      description: "Reviews code for quality and best practices",
+      mode: "subagent",
+      model: "anthropic:claude-sonnet-4-20250514",
+      temperature: 0.1,
+      maxTurns: 20,
+      hidden: true,
+      prompt: "You are in code review mode.",
+      source: { kind: "user", format: "opencode", path },
+    });
+  });
+
+  it("treats a boolean tools map as 'inherit, minus the falses' and keeps MCP globs", () => {
+    const { definition, summary } = load("reviewer.md");
+    expect(definition).not.toHaveProperty("tools");
+    expect(definition?.disallowedTools).toEqual(["write", "edit", "mymcp_*"]);
+    expect(summary).toContain(
+      "info: tools turns off webfetch, which agentry does not have → ignored webfetch",
+    );
+  });
+
+  it("keeps the permission map as written, in order", () => {
+    const { definition } = load("reviewer.md");
+    expect(definition?.permission).toEqual({ bash: { "*": "ask", "git diff*": "allow" }, webfetch: "deny" });
+    expect(
+      rulesetFromConfig(definition?.permission).map((r) => `${r.permission} ${r.pattern} ${r.action}`),
+    ).toEqual(["bash * ask", "bash git diff* allow", "webfetch * deny"]);
+  });
+
+  it('grants only the trues when the map says "*": false, and ignores a `name` key', () => {
+    const { definition, summary } = load("only-trues.md");
+    expect(definition?.name).toBe("only-trues");
+    expect(definition?.tools).toEqual(["read", "grep"]);
+    expect(definition?.maxTurns).toBe(5);
+    expect(definition?.mode).toBe("all");
+    expect(summary).toContain('info: OpenCode names an agent after its file → ignored name "something-else"');
+    expect(summary).toContain("info: agentry has no webfetch tool → dropped tool webfetch");
+  });
+
+  it("skips a disabled agent with an info diagnostic", () => {
+    const { definition, summary } = load("disabled.md");
+    expect(definition).toBeUndefined();
+    expect(summary).toEqual(["info: the agent is disabled (disable: true) → skipped the file"]);
+  });
+
+  it("skips a file whose permission it cannot read rather than dropping the restriction", () => {
+    const { definition, diagnostics, path } = load("bad-permission.md");
+    expect(definition).toBeUndefined();
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        severity: "error",
+        file: path,
+        line: 3,
+        message: expect.stringMatching(
+          /^permission\.bash: must be "allow", "ask" or "deny".*\(got "sometimes"\)$/,
+        ),
+        action: "skipped the file",
+      }),
+    ]);
+  });
+
+  it("fails a tools map with non-boolean values", () => {
+    const text = "---\ndescription: d\ntools:\n  bash: maybe\n---\nx\n";
+    const { definition, diagnostics } = loadOpenCodeAgent(text, "/p/.opencode/agent/odd.md");
+    expect(definition).toBeUndefined();
+    expect(diagnostics[0]?.message).toContain("tools map values must be true or false");
+  });
+});
