@@ -19,14 +19,27 @@ export function toolOutputDir(workspace: string): string {
 }
 
 /**
- * Creates `dir` (under `.agentry/`) and, on first use, `.agentry/.gitignore` containing `*`, so the
- * state never shows up in the user's `git status`.
+ * What `.agentry/.gitignore` holds: all state is ignored (sessions, task records, tool output,
+ * worktrees, isolated workspaces), but a project's own agent definitions and config stay committable.
+ * See docs/decisions/0002-agentry-gitignore.md.
  */
+export const STATE_GITIGNORE = [
+  "# agentry's state: ignored. Agent definitions (agents/**/*.md) and config.json can be committed.",
+  "/*",
+  "!/.gitignore",
+  "!/config.json",
+  "!/agents/",
+  "/agents/*/tasks/",
+  "/agents/*/workspace/",
+  "",
+].join("\n");
+
+/** Creates `dir` (under `.agentry/`) and, on first use, `.agentry/.gitignore`, so state never shows in `git status`. */
 export function ensureStateDir(workspace: string, dir: string): void {
   const root = stateDir(workspace);
   mkdirSync(dir, { recursive: true });
   const gitignore = join(root, ".gitignore");
-  if (!existsSync(gitignore)) writeFileSync(gitignore, "*\n");
+  if (!existsSync(gitignore)) writeFileSync(gitignore, STATE_GITIGNORE);
 }
 
 /** Appends one whole line with a single synchronous write, so a killed process leaves only complete lines. */

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Operations } from "../tools/operations.ts";
-import { stateDir, toolOutputDir } from "./state-dir.ts";
+import { STATE_GITIGNORE, stateDir, toolOutputDir } from "./state-dir.ts";
 
 export interface Truncation {
   /** The text to send: all of it, or its head and tail around a note. */
@@ -85,7 +85,7 @@ export async function truncateToolOutput(options: {
 
 async function ensureGitignore(ops: Operations, workspace: string): Promise<void> {
   const gitignore = join(stateDir(workspace), ".gitignore");
-  if (!(await ops.stat(gitignore))) await ops.writeFile(gitignore, "*\n");
+  if (!(await ops.stat(gitignore))) await ops.writeFile(gitignore, STATE_GITIGNORE);
 }
 
 /** Provider tool-call ids may hold characters that do not belong in a file name. */

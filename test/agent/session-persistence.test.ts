@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session, SessionExistsError } from "../../src/agent/session.ts";
 import { InvalidSessionIdError } from "../../src/agent/session-id.ts";
+import { STATE_GITIGNORE } from "../../src/agent/state-dir.ts";
 import { userText } from "../../src/model/messages.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { tempWorkspace, testConfig } from "./support/harness.ts";
@@ -31,7 +32,7 @@ describe("session transcripts on disk", () => {
     expect(session.transcriptPath).toBe(
       join(workspace, ".agentry", "sessions", "sub-20250101-000001-child1.jsonl"),
     );
-    expect(await readFile(join(workspace, ".agentry", ".gitignore"), "utf8")).toBe("*\n");
+    expect(await readFile(join(workspace, ".agentry", ".gitignore"), "utf8")).toBe(STATE_GITIGNORE);
 
     await session.append(userText("find the tests"));
     const model = scriptedModel([{ text: "they are in test/" }]);

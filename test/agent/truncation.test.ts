@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentLoop } from "../../src/agent/loop.ts";
+import { STATE_GITIGNORE } from "../../src/agent/state-dir.ts";
 import { truncateMiddle } from "../../src/agent/truncate.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { defineTool } from "../../src/tools/tool.ts";
@@ -43,7 +44,7 @@ describe("truncating long tool output", () => {
     expect(content).toMatch(/characters omitted \(lines \d+–\d+\)/);
     expect(content).toContain("read tool, using offset/limit");
     expect(await readFile(spill, "utf8")).toBe(full);
-    expect(await readFile(join(workspace, ".agentry", ".gitignore"), "utf8")).toBe("*\n");
+    expect(await readFile(join(workspace, ".agentry", ".gitignore"), "utf8")).toBe(STATE_GITIGNORE);
   });
 
   it("leaves output within the limit untouched and writes no file", async () => {
