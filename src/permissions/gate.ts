@@ -1,0 +1,154 @@
+import { type AskHandler, createAskQueue, type QueuedAnswer, type QueuedAsk } from "./ask-queue.ts";
+import { describeRule, evaluateRequest } from "./evaluate.ts";
+import { decideAsk, type PermissionMode } from "./modes.ts";
+import { PermissionDeniedError, type PermissionRequest, type PermissionRule, type Ruleset } from "./types.ts";
+
+export type { AskAnswer, AskHandler } from "./ask-queue.ts";
+export { PERMISSION_MODES, type PermissionMode } from "./modes.ts";
+
+export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60_000;
+
+export interface PermissionGateOptions {
+  rules: Ruleset;
+  mode: PermissionMode;
+  /** The interactive prompt. Without it, asks that the mode leaves open are denied with a message. */
+  onAsk?: AskHandler;
+  /** Default 5 minutes; an unanswered ask is then denied. */
+  askTimeoutMs?: number;
+}
+
+/** Who asks; `AgentIdentity` fits. */
+export interface AskingAgent {
+  readonly path: readonly string[];
+}
+
+/**
+ * The `AgentConfig.ask` function: resolves when allowed, throws `PermissionDeniedError` (with a
+ * message the model can act on) when denied. `withRules` makes the gate of a child agent: its own
+ * rules, sharing this gate's mode, prompt queue and the approvals given with "always".
+ */
+export interface PermissionGate {
+  (request: PermissionRequest, agent: AskingAgent, signal?: AbortSignal): Promise<void>;
+  readonly rules: Ruleset;
+  withRules(rules: Ruleset): PermissionGate;
+}
+
+interface SharedState {
+  mode: PermissionMode;
+  timeoutMs: number;
+  prompt: ((ask: QueuedAsk) => Promise<QueuedAnswer>) | undefined;
+  /** Exact permission + pattern pairs approved with "always"; exact, because a command may contain `*`. */
+  approved: Set<string>;
+}
+
+export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
+  const timeoutMs = options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS;
+  return gateFor(options.rules, {
+    mode: options.mode,
+    timeoutMs,
+    prompt: options.onAsk === undefined ? undefined : createAskQueue(options.onAsk, timeoutMs),
+    approved: new Set(),
+  });
+}
+
+function gateFor(rules: Ruleset, shared: SharedState): PermissionGate {
+  const gate = (request: PermissionRequest, agent: AskingAgent, signal?: AbortSignal) =>
+    check(rules, shared, request, agent, signal);
+  return Object.assign(gate, { rules, withRules: (childRules: Ruleset) => gateFor(childRules, shared) });
+}
+
+const approvalKey = (permission: string, pattern: string) => JSON.stringify([permission, pattern]);
+
+async function check(
+  rules: Ruleset,
+  shared: SharedState,
+  request: PermissionRequest,
+  agent: AskingAgent,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const { permission } = request;
+  const decision = evaluateRequest(rules, permission, request.patterns);
+  const who = agent.path.join("/");
+  const denied = decision.patterns.find((entry) => entry.action === "deny");
+  if (denied !== undefined) {
+    const by = denied.rule === undefined ? "" : ` by rule ${describeRule(denied.rule)}`;
+    throw new PermissionDeniedError(
+      `${subject(request, [denied.pattern])} is denied${by} for agent ${who}; do not retry it. Choose another approach, or report that you need it.`,
+    );
+  }
+  const pending = () =>
+    decision.patterns
+      .filter(
+        (entry) => entry.action === "ask" && !shared.approved.has(approvalKey(permission, entry.pattern)),
+      )
+      .map((entry) => entry.pattern);
+  const asked = pending();
+  if (asked.length === 0) return;
+
+  const byMode = decideAsk(shared.mode, permission, asked);
+  if (byMode.kind === "allow") return;
+  if (byMode.kind === "deny") {
+    throw new PermissionDeniedError(
+      `${subject(request, asked)} is denied for agent ${who}: ${byMode.reason}. Do not retry it.`,
+    );
+  }
+  if (shared.prompt === undefined)
+    throw new PermissionDeniedError(noApproverMessage(request, asked, who, shared.mode));
+
+  const answer = await shared.prompt({
+    request: { ...request, patterns: asked, agentPath: [...agent.path] },
+    stillNeeded: () => pending().length > 0,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  if (answer === "once") return;
+  if (answer === "always") {
+    for (const pattern of asked) shared.approved.add(approvalKey(permission, pattern));
+    return;
+  }
+  throw new PermissionDeniedError(unansweredMessage(answer, subject(request, asked), who, shared.timeoutMs));
+}
+
+/** `bash 'rm x'`, naming the whole request when the pattern is only part of it. */
+function subject(request: PermissionRequest, patterns: readonly string[]): string {
+  const parts = patterns.map((pattern) => `'${pattern}'`).join(", ");
+  const whole = request.title ?? request.patterns.join("; ");
+  const partial = request.patterns.length > patterns.length ? ` (part of "${whole}")` : "";
+  return `${request.permission} ${parts}${partial}`;
+}
+
+function noApproverMessage(
+  request: PermissionRequest,
+  asked: readonly string[],
+  who: string,
+  mode: PermissionMode,
+): string {
+  const flag = request.permission === "edit" ? "--permission-mode accept-edits" : "--permission-mode bypass";
+  const rule: PermissionRule = { permission: request.permission, pattern: asked[0] ?? "*", action: "allow" };
+  return (
+    `${subject(request, asked)} needs approval and no one can approve it in this run (permission mode "${mode}"), ` +
+    `so it is denied for agent ${who}. Do not retry it; choose another approach, or report that you need it. ` +
+    `(The user can allow it with ${flag} or the rule ${JSON.stringify(rule)}.)`
+  );
+}
+
+function unansweredMessage(
+  answer: Exclude<QueuedAnswer, "once" | "always">,
+  what: string,
+  who: string,
+  timeoutMs: number,
+): string {
+  if (answer === "reject") {
+    return `The user rejected ${what} for agent ${who}. Do not retry it; choose another approach, or report that it was rejected.`;
+  }
+  if (answer === "timeout") {
+    return `No answer to the permission prompt for ${what} (agent ${who}) within ${formatDuration(timeoutMs)}; it timed out and is treated as denied. Do not retry it; report that it needs approval.`;
+  }
+  if (answer === "aborted")
+    return `The run was cancelled while ${what} (agent ${who}) waited for permission.`;
+  const reason = answer.error instanceof Error ? answer.error.message : String(answer.error);
+  return `The permission prompt for ${what} (agent ${who}) failed (${reason}); treated as denied. Do not retry it.`;
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms}ms` : `${Math.round(ms / 1000)}s`;
+}
