@@ -3,6 +3,7 @@ import type { PermissionRequest } from "../permissions/types.ts";
 import type { Operations } from "../tools/operations.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
 import type { Hooks } from "./hooks.ts";
+import type { RunLimits } from "./run-limits.ts";
 
 /** Everything one run of the loop needs. Built by the composition root (`src/cli/`) or a library user. */
 export interface AgentConfig {
@@ -25,6 +26,8 @@ export interface AgentConfig {
   ask?: (request: PermissionRequest, agent: AgentIdentity) => Promise<void>;
   /** Characters of tool output sent to the model before truncation (default 50,000). */
   toolOutputLimit?: number;
+  /** Token and wall-clock budgets and the stall watchdog. */
+  limits?: RunLimits;
   temperature?: number;
   maxOutputTokens?: number;
 }

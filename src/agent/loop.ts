@@ -15,15 +15,17 @@ import { streamAssistantMessage } from "./model-turn.ts";
 import type { Outcome } from "./outcome.ts";
 import { closeToolCalls, interruptedToolResults } from "./repair.ts";
 import { prepareRequest, toolSpecs } from "./request.ts";
+import { RunLimitExceeded, watchLimits } from "./run-limits.ts";
 import type { Session } from "./session.ts";
-import { TURN_LIMIT_RESULT } from "./tool-call-errors.ts";
+import { NOT_RUN_RESULT, TURN_LIMIT_RESULT } from "./tool-call-errors.ts";
 import { executeToolCalls, type ToolExecutionEnv } from "./tool-execution.ts";
 
 type OutcomeEnd =
   | { status: "completed" }
   | { status: "max_turns" }
   | { status: "aborted"; reason: string }
-  | { status: "error"; error: string };
+  | { status: "budget_exceeded"; reason: string }
+  | { status: "error"; error: string; reason?: "stalled" };
 
 /**
  * Runs an agent on a session until the model stops calling tools or a limit hits. The session must
@@ -34,11 +36,17 @@ export async function runAgentLoop(
   config: AgentConfig,
   session: Session,
   emit: (event: AgentEvent) => void,
-  signal: AbortSignal = new AbortController().signal,
+  outerSignal: AbortSignal = new AbortController().signal,
 ): Promise<Outcome> {
   const started = Date.now();
   const agentPath = config.agentPath ?? ["main"];
-  const events = pathEmitter(emit, agentPath);
+  // One signal for "stop now": the caller's abort, a budget, or the stall watchdog.
+  const limits = watchLimits(outerSignal, config.limits);
+  const signal = limits.signal;
+  const events = pathEmitter((event) => {
+    limits.touch();
+    emit(event);
+  }, agentPath);
   const send = events.emit;
   const agent: AgentIdentity = {
     path: agentPath,
@@ -59,6 +67,13 @@ export async function runAgentLoop(
     return outcome;
   };
   const abort = async (while_: string): Promise<Outcome> => {
+    const limit: unknown = signal.reason;
+    if (limit instanceof RunLimitExceeded) {
+      await session.record({ type: "error", message: `${limit.message} (${while_})` }).catch(() => {});
+      return limit.kind === "budget"
+        ? finish({ status: "budget_exceeded", reason: limit.message })
+        : finish({ status: "error", error: limit.message, reason: "stalled" });
+    }
     const reason = abortReason(signal);
     await session.record({ type: "abort", message: `${reason} (${while_})` }).catch(() => {});
     return finish({ status: "aborted", reason });
@@ -138,6 +153,12 @@ export async function runAgentLoop(
       send({ type: "assistant_message", message });
       text = assistantText(message);
       const calls = toolCalls(message);
+      limits.checkUsage(usage);
+      if (signal.aborted) {
+        if (calls.length > 0) await appendResults(session, closeToolCalls(calls, NOT_RUN_RESULT), send);
+        send({ type: "turn_end", turn, usage: message.usage });
+        return await abort("after the model call");
+      }
 
       if (calls.length > 0 && lastTurn) {
         // Close the calls so the transcript stays valid for a later resume.
@@ -170,6 +191,8 @@ export async function runAgentLoop(
   } catch (error) {
     // Hooks and transcript writes can throw; the run still ends with an outcome.
     return fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    limits.dispose();
   }
 }
 

@@ -15,7 +15,7 @@ export type Outcome = OutcomeBase &
     | { status: "completed" }
     | { status: "max_turns" }
     | { status: "aborted"; reason: string }
-    | { status: "error"; error: string }
+    | { status: "error"; error: string; reason?: "stalled" }
     | { status: "budget_exceeded"; reason: string }
   );
 

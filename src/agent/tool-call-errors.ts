@@ -44,6 +44,9 @@ export const INTERRUPTED_RESULT = "interrupted: the process stopped before this 
 export const TURN_LIMIT_RESULT =
   "not run: the turn limit was reached, so no more tools can run in this session run.";
 
+export const NOT_RUN_RESULT =
+  "not run: the run was stopped (aborted or over its budget) before this tool started.";
+
 function jsonProblem(raw: string): string {
   if (raw.trim() === "") return "they are empty";
   try {

@@ -1,0 +1,87 @@
+import type { Usage } from "../model/messages.ts";
+
+/** Per-run limits beyond max turns. All optional; unset means unlimited. */
+export interface RunLimits {
+  /** Input + output + cache tokens over the whole run. */
+  maxTokens?: number;
+  /** Wall-clock budget of the run. */
+  maxDurationMs?: number;
+  /** Fail the run when neither the model nor a tool has shown activity for this long. */
+  stallTimeoutMs?: number;
+}
+
+/** Why a run was stopped by one of its own limits (the abort reason of the run's signal). */
+export class RunLimitExceeded extends Error {
+  override readonly name = "RunLimitExceeded";
+  readonly kind: "budget" | "stall";
+
+  constructor(kind: "budget" | "stall", message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+export interface LimitWatch {
+  /** Aborts when the caller's signal aborts or a limit is exceeded. */
+  readonly signal: AbortSignal;
+  /** Records activity (any event of the run), which resets the stall timer. */
+  touch(): void;
+  /** Aborts with a budget reason when the usage so far is over the token budget. */
+  checkUsage(usage: Usage): void;
+  dispose(): void;
+}
+
+/** Watches a run's budgets and activity; the run sees one signal for "stop now", whatever the cause. */
+export function watchLimits(outer: AbortSignal, limits: RunLimits = {}): LimitWatch {
+  const controller = new AbortController();
+  const stop = (reason: unknown) => {
+    if (!controller.signal.aborted) controller.abort(reason);
+  };
+  const onOuterAbort = () => stop(outer.reason);
+  if (outer.aborted) stop(outer.reason);
+  else outer.addEventListener("abort", onOuterAbort, { once: true });
+
+  const timers: NodeJS.Timeout[] = [];
+  if (limits.maxDurationMs !== undefined) {
+    const seconds = Math.round(limits.maxDurationMs / 100) / 10;
+    const timer = setTimeout(
+      () => stop(new RunLimitExceeded("budget", `wall-clock budget of ${seconds}s exceeded`)),
+      limits.maxDurationMs,
+    );
+    timers.push(timer);
+  }
+  let lastActivity = Date.now();
+  const stallMs = limits.stallTimeoutMs;
+  if (stallMs !== undefined) {
+    const check = setInterval(
+      () => {
+        const idle = Date.now() - lastActivity;
+        if (idle >= stallMs)
+          stop(new RunLimitExceeded("stall", `stalled: no model or tool activity for ${formatMs(idle)}`));
+      },
+      Math.max(10, Math.min(stallMs / 4, 5_000)),
+    );
+    timers.push(check);
+  }
+  for (const timer of timers) timer.unref();
+
+  return {
+    signal: controller.signal,
+    touch: () => {
+      lastActivity = Date.now();
+    },
+    checkUsage: (usage) => {
+      const total = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+      if (limits.maxTokens !== undefined && total > limits.maxTokens)
+        stop(new RunLimitExceeded("budget", `token budget of ${limits.maxTokens} exceeded (used ${total})`));
+    },
+    dispose: () => {
+      for (const timer of timers) clearTimeout(timer);
+      outer.removeEventListener("abort", onOuterAbort);
+    },
+  };
+}
+
+function formatMs(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 6_000) / 10} min` : `${Math.round(ms / 100) / 10}s`;
+}
