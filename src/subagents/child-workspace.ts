@@ -1,0 +1,160 @@
+import { existsSync } from "node:fs";
+import { mkdir, realpath } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { ensureStateDir, stateDir } from "../agent/state-dir.ts";
+import type { WorkspaceMode } from "./definition.ts";
+import { git, gitSucceeds } from "./git.ts";
+
+/** Where one child works, and what to do with that place after each of its runs. */
+export interface ChildWorkspace {
+  mode: WorkspaceMode;
+  /** Absolute real path the child's tools are confined to. */
+  path: string;
+  /** Before a continuation: makes the place exist again (a worktree is re-attached to its branch). */
+  reopen(): Promise<void>;
+  /** After a run: what the parent should be told (a worktree's branch, or that it was removed). */
+  finish(): Promise<WorkspaceReport>;
+}
+
+export interface WorkspaceReport {
+  /** Set when the child's work was kept on a branch. */
+  branch?: string;
+  note?: string;
+}
+
+export interface ChildWorkspaceOptions {
+  mode: WorkspaceMode;
+  /** The caller's workspace (absolute). */
+  parentWorkspace: string;
+  agentName: string;
+  taskId: string;
+  /** `isolated`: the folder to use instead of `.agentry/agents/<name>/workspace/`. */
+  path?: string;
+}
+
+export class ChildWorkspaceError extends Error {
+  override readonly name = "ChildWorkspaceError";
+}
+
+/**
+ * `shared` works in the caller's workspace; `isolated` in `.agentry/agents/<name>/workspace/` (or the
+ * definition's `path`); `worktree` in a new git worktree on branch `agentry/<name>-<taskId>`.
+ */
+export async function prepareChildWorkspace(options: ChildWorkspaceOptions): Promise<ChildWorkspace> {
+  switch (options.mode) {
+    case "shared":
+      return fixed("shared", options.parentWorkspace);
+    case "isolated":
+      return fixed("isolated", await isolatedDir(options));
+    case "worktree":
+      return await worktreeWorkspace(options);
+  }
+}
+
+function fixed(mode: WorkspaceMode, path: string): ChildWorkspace {
+  return {
+    mode,
+    path,
+    reopen: async () => {
+      await mkdir(path, { recursive: true });
+    },
+    finish: async () => ({}),
+  };
+}
+
+async function isolatedDir(options: ChildWorkspaceOptions): Promise<string> {
+  const { parentWorkspace, agentName } = options;
+  let dir: string;
+  if (options.path === undefined) {
+    dir = join(stateDir(parentWorkspace), "agents", agentName, "workspace");
+    ensureStateDir(parentWorkspace, dir);
+  } else {
+    dir = isAbsolute(options.path) ? options.path : resolve(parentWorkspace, options.path);
+    await mkdir(dir, { recursive: true });
+  }
+  return realpath(dir);
+}
+
+async function worktreeWorkspace(options: ChildWorkspaceOptions): Promise<ChildWorkspace> {
+  const { parentWorkspace, agentName, taskId } = options;
+  let top: string;
+  try {
+    top = await realpath(await git(parentWorkspace, ["rev-parse", "--show-toplevel"]));
+  } catch {
+    throw new ChildWorkspaceError(
+      `Agent "${agentName}" needs a git worktree, but ${parentWorkspace} is not inside a git repository. ` +
+        "Run it in a git checkout, or give the agent `workspace: { mode: shared }` or `isolated`.",
+    );
+  }
+  if (!(await gitSucceeds(parentWorkspace, ["rev-parse", "--verify", "--quiet", "HEAD"]))) {
+    throw new ChildWorkspaceError(
+      `Agent "${agentName}" needs a git worktree, but the repository at ${top} has no commits yet: commit once first.`,
+    );
+  }
+  const branch = `agentry/${agentName}-${taskId}`;
+  const root = join(stateDir(parentWorkspace), "worktrees");
+  const dir = join(root, taskId);
+  // The child works in the same sub-folder of its checkout as the caller does in the main one.
+  const inner = relative(top, await realpath(parentWorkspace));
+  let base = "";
+
+  const attach = async () => {
+    if (existsSync(dir)) return;
+    ensureStateDir(parentWorkspace, root);
+    const branchExists = await gitSucceeds(parentWorkspace, [
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `refs/heads/${branch}`,
+    ]);
+    await git(
+      parentWorkspace,
+      branchExists ? ["worktree", "add", dir, branch] : ["worktree", "add", "-b", branch, dir, "HEAD"],
+    );
+    base = await git(dir, ["rev-parse", "HEAD"]);
+  };
+  try {
+    await attach();
+  } catch (error) {
+    throw new ChildWorkspaceError(
+      `Could not create a git worktree for agent "${agentName}": ${String((error as Error).message)}`,
+    );
+  }
+  const path = await realpath(join(dir, inner));
+
+  return {
+    mode: "worktree",
+    path,
+    reopen: attach,
+    async finish() {
+      const changed =
+        (await git(dir, ["status", "--porcelain", "--untracked-files=all", "--", ...WORK_PATHS])) !== "";
+      const head = await git(dir, ["rev-parse", "HEAD"]);
+      if (!changed && head === base) {
+        await git(parentWorkspace, ["worktree", "remove", "--force", dir]);
+        await git(parentWorkspace, ["branch", "-D", branch]);
+        return { note: "It changed no files, so its worktree and branch were removed." };
+      }
+      if (changed) await commitAll(dir, `agentry: ${agentName} (${taskId})`);
+      await git(parentWorkspace, ["worktree", "remove", "--force", dir]);
+      return {
+        branch,
+        note:
+          `Its changes are committed on branch ${branch}, not in your checkout: ` +
+          `review them with \`git diff HEAD...${branch}\` and merge with \`git merge ${branch}\`.`,
+      };
+    },
+  };
+}
+
+/** The child's work: everything but agentry's own state folders (transcripts, spilled tool output). */
+const WORK_PATHS = [".", ":(exclude,glob)**/.agentry/**"];
+
+/** Commits everything; the harness's own commit skips user hooks and signing, and needs no configured identity. */
+async function commitAll(dir: string, message: string): Promise<void> {
+  await git(dir, ["add", "-A", "--", ...WORK_PATHS]);
+  const identity = (await gitSucceeds(dir, ["config", "user.email"]))
+    ? []
+    : ["-c", "user.name=agentry", "-c", "user.email=agentry@localhost"];
+  await git(dir, [...identity, "-c", "commit.gpgsign=false", "commit", "--no-verify", "-q", "-m", message]);
+}

@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+/** Limits of one subagent tree (one root). All configurable; see DESIGN §3 "Limits". */
+export interface SubagentLimits {
+  /** How deep the tree may grow: 1 = the root's children cannot spawn. */
+  maxDepth: number;
+  /** Children running at once per root; the rest wait in a FIFO queue. */
+  maxConcurrent: number;
+  /** Children ever started per root (continuations do not count), so a runaway tree cannot happen. */
+  maxDescendants: number;
+  /** Turns per child when its definition does not say. */
+  maxTurns: number;
+  /** Wall-clock time per child run; on expiry the child is aborted and its parent told so. */
+  timeoutMs: number;
+  /** A child with no model or tool activity for this long fails (the stall watchdog). */
+  stallTimeoutMs: number;
+  /** Tokens (input + output + cache) per child run; unset = no budget. */
+  maxTokens?: number;
+}
+
+export const DEFAULT_SUBAGENT_LIMITS: Readonly<SubagentLimits> = Object.freeze({
+  maxDepth: 1,
+  maxConcurrent: 8,
+  maxDescendants: 64,
+  maxTurns: 30,
+  timeoutMs: 10 * 60 * 1000,
+  stallTimeoutMs: 10 * 60 * 1000,
+});
+
+const whole = (min: number) => z.number().int().min(min);
+
+/** The `subagents` section of agentry.json (every key optional; defaults above). */
+export const subagentLimitsSchema = z.strictObject({
+  maxDepth: whole(0).optional(),
+  maxConcurrent: whole(1).optional(),
+  maxDescendants: whole(0).optional(),
+  maxTurns: whole(1).optional(),
+  timeoutMs: whole(1).optional(),
+  stallTimeoutMs: whole(1).optional(),
+  maxTokens: whole(1).optional(),
+});
+
+export type SubagentLimitsInput = z.input<typeof subagentLimitsSchema>;
+
+export class SubagentLimitsError extends Error {
+  override readonly name = "SubagentLimitsError";
+}
+
+/** Fills the defaults in; throws `SubagentLimitsError` naming each bad key. */
+export function resolveLimits(input: Partial<SubagentLimits> = {}): SubagentLimits {
+  const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  const parsed = subagentLimitsSchema.safeParse(defined);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.map(String).join(".") || "limits"}: ${issue.message}`)
+      .join("; ");
+    throw new SubagentLimitsError(`Invalid subagent limits: ${problems}`);
+  }
+  const limits: SubagentLimits = { ...DEFAULT_SUBAGENT_LIMITS };
+  for (const [key, value] of Object.entries(parsed.data)) {
+    if (value !== undefined) limits[key as keyof SubagentLimits] = value;
+  }
+  return limits;
+}

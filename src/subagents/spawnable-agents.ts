@@ -1,0 +1,19 @@
+import { filterSpawnable } from "../permissions/derive.ts";
+import type { Ruleset } from "../permissions/types.ts";
+import type { AgentRegistry } from "./agent-registry.ts";
+import type { AgentDefinition } from "./definition.ts";
+
+/** What `task` starts when the call names no `subagent_type`. */
+export const DEFAULT_SUBAGENT_TYPE = "general-purpose";
+
+/** The agents `rules` allow spawning through `task`: subagents, not hidden, sorted by name. */
+export function spawnableAgents(registry: AgentRegistry, rules: Ruleset): AgentDefinition[] {
+  const candidates = registry.list({ mode: "subagent" }).filter((definition) => definition.hidden !== true);
+  const allowed = new Set(
+    filterSpawnable(
+      rules,
+      candidates.map((definition) => definition.name),
+    ),
+  );
+  return candidates.filter((definition) => allowed.has(definition.name));
+}

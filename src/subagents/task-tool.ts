@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { Ruleset } from "../permissions/types.ts";
+import { type AnyTool, defineTool } from "../tools/tool.ts";
+import type { AgentRegistry } from "./agent-registry.ts";
+import type { CallerScope } from "./caller-scope.ts";
+import type { AgentDefinition } from "./definition.ts";
+import { runTask } from "./spawn-child.ts";
+import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "./spawnable-agents.ts";
+import type { SubagentRuntime } from "./subagent-runtime.ts";
+
+const TEMPLATE = readFileSync(new URL("./task.md", import.meta.url), "utf8").trim();
+
+/** Long agent descriptions (some carry whole `<example>` dialogues) are cut so the roster stays readable. */
+const MAX_ROSTER_DESCRIPTION = 1000;
+
+export const taskSchema = z.object({
+  description: z.string().min(1).describe("A short (3-5 word) description of the task, shown to the user."),
+  prompt: z
+    .string()
+    .min(1)
+    .describe(
+      "The complete task for the subagent. It sees nothing of your conversation: include the goal, what you know, the files or names involved, and exactly what to return.",
+    ),
+  subagent_type: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(`The agent to launch, one of those listed above (default ${DEFAULT_SUBAGENT_TYPE}).`),
+  model: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Model for this child: a provider:model id or an alias (sonnet, opus, haiku, inherit). Default: the agent's own model, else yours.",
+    ),
+  task_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Continue the child with this task_id (from an earlier task result) with its whole history; `prompt` is its next message.",
+    ),
+});
+
+export type TaskArgs = z.infer<typeof taskSchema>;
+
+/** The `task` description for a caller with these rules: the usage rules plus `- name: description` lines. */
+export function taskDescription(registry: AgentRegistry, rules: Ruleset): string {
+  const roster = spawnableAgents(registry, rules).map(rosterLine);
+  const agents = roster.length > 0 ? roster.join("\n") : "(none: your permission rules allow no agent)";
+  return TEMPLATE.replace("{{agents}}", agents);
+}
+
+function rosterLine(definition: AgentDefinition): string {
+  const flat = definition.description.replace(/\s+/g, " ").trim();
+  const text = flat.length > MAX_ROSTER_DESCRIPTION ? `${flat.slice(0, MAX_ROSTER_DESCRIPTION)}…` : flat;
+  const tools =
+    definition.tools === undefined
+      ? ""
+      : definition.tools.length === 0
+        ? " (tools: none)"
+        : ` (tools: ${definition.tools.join(", ")})`;
+  return `- ${definition.name}: ${text}${tools}`;
+}
+
+/** The `task` tool of one agent in the tree: it starts (or continues) that agent's children. */
+export function createTaskTool(runtime: SubagentRuntime, caller: CallerScope): AnyTool {
+  return defineTool({
+    name: "task",
+    description: taskDescription(runtime.registry, caller.gate.rules),
+    schema: taskSchema,
+    execute: (args, ctx) => runTask(runtime, caller, args, ctx),
+  });
+}

@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, expect, test } from "vitest";
+import { scriptedModel } from "../../src/testing/index.ts";
+import { firstUserText, rootTree, runTree, tempWorkspace } from "./support/subagent-harness.ts";
+
+let workspace: string | undefined;
+afterEach(async () => {
+  if (workspace) await rm(workspace, { recursive: true, force: true });
+  workspace = undefined;
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await sleep(20);
+  }
+  return check();
+}
+
+test("aborting the parent aborts its running children and kills their bash processes", async () => {
+  const ws = await tempWorkspace();
+  workspace = ws;
+  const pidFile = join(ws, "pid.txt");
+  const model = scriptedModel((request) => {
+    const prompt = firstUserText(request.messages);
+    if (prompt === "ROOT")
+      return {
+        toolCalls: [1, 2].map((n) => ({
+          name: "task",
+          args: { description: `Worker ${n}`, prompt: `CHILD ${n}` },
+        })),
+      };
+    if (prompt === "CHILD 1")
+      return { toolCalls: [{ name: "bash", args: { command: `echo $$ > ${pidFile}; exec sleep 30` } }] };
+    return { text: "never", delayMs: 30_000 };
+  });
+  const { config } = rootTree({ workspace: ws, model });
+  const controller = new AbortController();
+
+  const running = runTree(config, "ROOT", { signal: controller.signal });
+  expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 5_000)).toBe(
+    true,
+  );
+  const pid = Number(readFileSync(pidFile, "utf8").trim());
+  expect(alive(pid)).toBe(true);
+  controller.abort("user pressed Ctrl-C");
+
+  const run = await running;
+  expect(run.outcome.status).toBe("aborted");
+  expect(await until(() => !alive(pid), 3_000)).toBe(true);
+  await until(() => run.of("agent_end").length === 3, 2_000);
+  const ends = run.of("agent_end").map((event) => [event.agentPath.join("/"), event.outcome.status]);
+  expect(ends).toEqual(
+    expect.arrayContaining([
+      ["main/general-purpose-1", "aborted"],
+      ["main/general-purpose-2", "aborted"],
+      ["main", "aborted"],
+    ]),
+  );
+});

@@ -1,0 +1,31 @@
+import { expect, test } from "vitest";
+import { DEFAULT_SUBAGENT_LIMITS, resolveLimits, SubagentLimitsError } from "../../src/subagents/limits.ts";
+
+test("the defaults: children cannot spawn, 8 run at once, 64 per root, 30 turns, 10 minutes, no token budget", () => {
+  expect(resolveLimits()).toEqual({
+    maxDepth: 1,
+    maxConcurrent: 8,
+    maxDescendants: 64,
+    maxTurns: 30,
+    timeoutMs: 600_000,
+    stallTimeoutMs: 600_000,
+  });
+  expect(resolveLimits({})).toEqual(DEFAULT_SUBAGENT_LIMITS);
+});
+
+test("given values replace the defaults one by one", () => {
+  expect(resolveLimits({ maxDepth: 3, timeoutMs: 1000 })).toMatchObject({
+    maxDepth: 3,
+    timeoutMs: 1000,
+    maxConcurrent: 8,
+  });
+});
+
+test("bad values are refused, naming each key", () => {
+  expect(() => resolveLimits({ maxConcurrent: 0, maxTurns: 1.5 })).toThrow(SubagentLimitsError);
+  expect(() => resolveLimits({ maxConcurrent: 0, maxTurns: 1.5 })).toThrow(
+    /^Invalid subagent limits: maxConcurrent: .*; maxTurns: /,
+  );
+  expect(() => resolveLimits({ maxDepth: -1 })).toThrow(/maxDepth/);
+  expect(() => resolveLimits({ bogus: 1 } as never)).toThrow(/bogus/);
+});
