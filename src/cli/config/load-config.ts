@@ -1,0 +1,87 @@
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { UsageError } from "../errors.ts";
+import { formatConfigIssues } from "./format-issues.ts";
+import { type ConfigFile, configFileSchema } from "./schema.ts";
+
+export type Env = Record<string, string | undefined>;
+
+/** One config file that was found and validated. */
+export interface ConfigLayer {
+  /** How messages name the file: relative to the workspace for project files, absolute otherwise. */
+  label: string;
+  path: string;
+  config: ConfigFile;
+}
+
+export interface LoadedConfig {
+  user?: ConfigLayer;
+  project?: ConfigLayer;
+}
+
+/** `$XDG_CONFIG_HOME/agentry/config.json`, defaulting to `~/.config/agentry/config.json`. */
+export function userConfigPath(env: Env): string {
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
+  return join(base, "agentry", "config.json");
+}
+
+/** The two places a project may keep its config, relative to the workspace. */
+export const PROJECT_CONFIG_FILES = ["agentry.json", join(".agentry", "config.json")] as const;
+
+/**
+ * Finds, parses and validates the user and project config files. A missing file is fine; an
+ * unreadable, malformed or invalid one is a `UsageError` naming the file and the bad key.
+ */
+export async function loadConfigFiles(options: { workspace: string; env: Env }): Promise<LoadedConfig> {
+  const loaded: LoadedConfig = {};
+  const userPath = userConfigPath(options.env);
+  const user = await loadConfigFile(userPath, userPath);
+  if (user) loaded.user = user;
+
+  const found: ConfigLayer[] = [];
+  for (const relative of PROJECT_CONFIG_FILES) {
+    const layer = await loadConfigFile(join(options.workspace, relative), relative);
+    if (layer) found.push(layer);
+  }
+  if (found.length > 1) {
+    throw new UsageError(
+      `Both ${PROJECT_CONFIG_FILES.join(" and ")} exist in ${options.workspace}; keep only one project config file.`,
+    );
+  }
+  if (found[0]) loaded.project = found[0];
+  return loaded;
+}
+
+/** Reads one config file; `undefined` when it does not exist. */
+export async function loadConfigFile(path: string, label: string): Promise<ConfigLayer | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if (isNodeError(error) && error.code === "ENOENT") return undefined;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${label}: cannot read the config file: ${reason}`, { cause: error });
+  }
+  return { label, path, config: parseConfigText(text, label) };
+}
+
+/** Parses and validates the text of a config file; errors name `label` and the offending key. */
+export function parseConfigText(text: string, label: string): ConfigFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${label}: invalid JSON: ${reason}`, { cause: error });
+  }
+  const result = configFileSchema.safeParse(data, { reportInput: true });
+  if (!result.success) {
+    throw new UsageError(formatConfigIssues(label, result.error.issues, configFileSchema));
+  }
+  return result.data;
+}
+
+function isNodeError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && "code" in error;
+}

@@ -1,0 +1,126 @@
+import { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "../../agent/config.ts";
+import type { ModelSettings } from "../../model/registry.ts";
+import type { PermissionMode } from "../../permissions/gate.ts";
+import { UsageError } from "../errors.ts";
+import type { ConfigLayer, Env, LoadedConfig } from "./load-config.ts";
+import { PERMISSION_MODES } from "./schema.ts";
+
+/** Values given on the command line; they win over everything else. */
+export interface SettingFlags {
+  model?: string;
+  maxTurns?: number;
+  permissionMode?: PermissionMode;
+}
+
+/** Where a setting came from, for messages ("--model", "AGENTRY_MODEL", "agentry.json"). */
+export interface Sourced<T> {
+  value: T;
+  source: string;
+}
+
+/** Every setting of a run, after applying flag > env > project > user > defaults. */
+export interface Settings {
+  /** Undefined when nothing chose a model; the run then asks the registry for a default. */
+  model: Sourced<string> | undefined;
+  providers: ModelSettings;
+  maxTurns: Sourced<number>;
+  permissionMode: Sourced<PermissionMode>;
+  /** The `permission` value of each config file, lowest precedence first (rules are last-match-wins). */
+  permission: Array<Sourced<unknown>>;
+  toolOutputLimit: number;
+  bashTimeoutSeconds: number | undefined;
+  /** The config files that were read, for diagnostics. */
+  files: string[];
+}
+
+/** Environment variables agentry reads itself; the provider variables are read by the model registry. */
+export const SETTINGS_ENV = {
+  model: "AGENTRY_MODEL",
+  maxTurns: "AGENTRY_MAX_TURNS",
+  permissionMode: "AGENTRY_PERMISSION_MODE",
+} as const;
+
+export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: Env): Settings {
+  // Highest precedence first.
+  const layers = [loaded.project, loaded.user].filter((layer): layer is ConfigLayer => layer !== undefined);
+  const fromFiles = <K extends "model" | "maxTurns" | "permissionMode">(key: K) => {
+    for (const layer of layers) {
+      const value = layer.config[key];
+      if (value !== undefined)
+        return { value: value as NonNullable<ConfigLayer["config"][K]>, source: layer.label };
+    }
+    return undefined;
+  };
+  const envModel = env[SETTINGS_ENV.model]?.trim();
+  const model =
+    pick(flags.model, "--model") ??
+    (envModel ? { value: envModel, source: SETTINGS_ENV.model } : undefined) ??
+    fromFiles("model");
+  const maxTurns = pick(flags.maxTurns, "--max-turns") ??
+    envPositiveInt(env, SETTINGS_ENV.maxTurns) ??
+    fromFiles("maxTurns") ?? { value: DEFAULT_MAX_TURNS, source: "default" };
+  const permissionMode = pick(flags.permissionMode, "--permission-mode") ??
+    envPermissionMode(env) ??
+    fromFiles("permissionMode") ?? { value: "default" as const, source: "default" };
+
+  const lowestFirst = [...layers].reverse();
+  let providers: ModelSettings = {};
+  for (const layer of lowestFirst) {
+    if (layer.config.providers) providers = deepMerge(providers, layer.config.providers) as ModelSettings;
+  }
+  return {
+    model,
+    providers,
+    maxTurns,
+    permissionMode,
+    permission: lowestFirst
+      .filter((layer) => layer.config.permission !== undefined)
+      .map((layer) => ({ value: layer.config.permission, source: layer.label })),
+    toolOutputLimit:
+      layers.find((l) => l.config.toolOutputLimit)?.config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
+    bashTimeoutSeconds: layers.find((l) => l.config.bashTimeoutSeconds)?.config.bashTimeoutSeconds,
+    files: lowestFirst.map((layer) => layer.path),
+  };
+}
+
+function pick<T>(value: T | undefined, source: string): Sourced<T> | undefined {
+  return value === undefined ? undefined : { value, source };
+}
+
+function envPositiveInt(env: Env, name: string): Sourced<number> | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new UsageError(`${name} must be a positive integer (got ${JSON.stringify(raw)})`);
+  }
+  return { value, source: name };
+}
+
+function envPermissionMode(env: Env): Sourced<PermissionMode> | undefined {
+  const name = SETTINGS_ENV.permissionMode;
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!isPermissionMode(raw)) {
+    throw new UsageError(
+      `${name} must be one of ${PERMISSION_MODES.join(", ")} (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return { value: raw, source: name };
+}
+
+export function isPermissionMode(value: string): value is PermissionMode {
+  return (PERMISSION_MODES as readonly string[]).includes(value);
+}
+
+/** Plain objects merge key by key (later wins); everything else is replaced. */
+function deepMerge(base: unknown, over: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(over)) return over;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) merged[key] = deepMerge(merged[key], value);
+  return merged;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { PERMISSION_MODES } from "../../permissions/modes.ts";
+
+export { PERMISSION_MODES };
+
+const positiveInt = z
+  .int({ error: "must be a positive integer" })
+  .positive({ error: "must be a positive integer" });
+const nonNegativeInt = z
+  .int({ error: "must be a non-negative integer" })
+  .nonnegative({ error: "must be a non-negative integer" });
+const nonNegativeNumber = z
+  .number({ error: "must be a non-negative number" })
+  .nonnegative({ error: "must be a non-negative number" });
+const nonEmptyString = z.string({ error: "must be a string" }).min(1, { error: "must not be empty" });
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+
+const keyAndUrl = z.strictObject({
+  apiKey: nonEmptyString.exactOptional(),
+  baseUrl: httpUrl.exactOptional(),
+});
+
+/** `providers` maps onto the model registry's `ModelSettings`. */
+export const providersSchema = z.strictObject({
+  anthropic: keyAndUrl.exactOptional(),
+  openai: keyAndUrl.exactOptional(),
+  ollama: z.strictObject({ baseUrl: httpUrl.exactOptional() }).exactOptional(),
+  openaiCompatible: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9._-]+$/, { error: "names may use letters, digits, '.', '_' and '-'" }),
+      z.strictObject({
+        baseUrl: httpUrl,
+        apiKey: nonEmptyString.exactOptional(),
+        headers: z.record(z.string(), z.string({ error: "must be a string" })).exactOptional(),
+        /** The model used when the id names only the endpoint (`openai-compatible:<name>`). */
+        model: nonEmptyString.exactOptional(),
+      }),
+    )
+    .exactOptional(),
+  aliases: z.record(z.string(), nonEmptyString).exactOptional(),
+  retry: z
+    .strictObject({
+      maxRetries: nonNegativeInt.exactOptional(),
+      baseDelayMs: nonNegativeInt.exactOptional(),
+      maxDelayMs: nonNegativeInt.exactOptional(),
+    })
+    .exactOptional(),
+  /** US dollars per million tokens, per `provider:model` id: adds or corrects the built-in price list. */
+  prices: z
+    .record(
+      z.string(),
+      z.strictObject({
+        input: nonNegativeNumber,
+        output: nonNegativeNumber,
+        cacheRead: nonNegativeNumber,
+        cacheWrite: nonNegativeNumber,
+      }),
+    )
+    .exactOptional(),
+});
+
+/**
+ * One config file (`agentry.json`, `.agentry/config.json`, `~/.config/agentry/config.json`). Every key
+ * is optional; unknown keys are errors so a typo never silently does nothing.
+ */
+export const configFileSchema = z.strictObject({
+  /** Editors use it for completion; ignored by agentry. */
+  $schema: z.string().exactOptional(),
+  model: nonEmptyString.exactOptional(),
+  providers: providersSchema.exactOptional(),
+  maxTurns: positiveInt.exactOptional(),
+  permissionMode: z
+    .enum(PERMISSION_MODES, { error: `must be one of ${PERMISSION_MODES.join(", ")}` })
+    .exactOptional(),
+  /** Permission rules in any form `rulesetFromConfig` reads; validated there (see README "Permissions"). */
+  permission: z.unknown().exactOptional(),
+  toolOutputLimit: positiveInt.exactOptional(),
+  /** Default timeout of a bash command when the model does not set one (the tool caps it at 600). */
+  bashTimeoutSeconds: z
+    .number({ error: "must be a number of seconds between 1 and 600" })
+    .min(1, { error: "must be a number of seconds between 1 and 600" })
+    .max(600, { error: "must be a number of seconds between 1 and 600" })
+    .exactOptional(),
+});
+
+export type ConfigFile = z.infer<typeof configFileSchema>;

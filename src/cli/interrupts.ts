@@ -1,0 +1,33 @@
+export interface InterruptOptions {
+  /** Aborted on the first SIGINT/SIGTERM. */
+  controller: AbortController;
+  /** Ends the process; called on a second signal, or when the run has not wound down in `graceMs`. */
+  forceExit: () => void;
+  /** How long the run may take to wind down after the first signal (default 1500 ms, inside the 2 s promise). */
+  graceMs?: number;
+}
+
+/**
+ * Ctrl-C handling for a run: the first signal aborts it (tools kill their process groups and the
+ * loop records the abort); a second one, or a run that does not stop in time, exits at once.
+ * Returns a function that removes the handlers.
+ */
+export function handleInterrupts(options: InterruptOptions): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (options.controller.signal.aborted) {
+      options.forceExit();
+      return;
+    }
+    options.controller.abort(new Error(`interrupted (${signal})`));
+    timer = setTimeout(options.forceExit, options.graceMs ?? 1500);
+    timer.unref();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    if (timer) clearTimeout(timer);
+  };
+}

@@ -1,0 +1,34 @@
+import { readFileSync } from "node:fs";
+import { CommanderError } from "commander";
+import { CliError } from "./errors.ts";
+import { EXIT_CODES } from "./exit-codes.ts";
+import { type CliIo, processIo } from "./io.ts";
+import { createProgram, type ProgramResult } from "./program.ts";
+
+/** The `agentry` command line. Returns the process exit code (see exit-codes.ts); never throws. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const result: ProgramResult = { exitCode: EXIT_CODES.completed };
+  const program = createProgram(packageVersion(), io, result);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return result.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed the message (or the help / version).
+      return error.exitCode === 0 ? EXIT_CODES.completed : EXIT_CODES.usage;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`agentry: ${error.message}\n`);
+      return error.exitCode;
+    }
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr.write(`agentry: unexpected error (please report it): ${detail}\n`);
+    return EXIT_CODES.error;
+  }
+}
+
+function packageVersion(): string {
+  const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+  const version: unknown = (JSON.parse(text) as { version?: unknown }).version;
+  return typeof version === "string" ? version : "0.0.0";
+}

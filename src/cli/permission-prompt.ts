@@ -1,0 +1,56 @@
+import { createInterface } from "node:readline";
+import type { AskAnswer, AskHandler } from "../permissions/gate.ts";
+
+export interface TerminalAskOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** Called before the question is printed, so a renderer can finish its current line. */
+  beforePrompt?: () => void;
+}
+
+/**
+ * Interactive permission prompts on the terminal (stderr). The gate queues asks, so only one
+ * question is on screen at a time, and aborts `signal` when the ask times out or the run is cancelled.
+ */
+export function terminalAsk(options: TerminalAskOptions): AskHandler {
+  return (request, signal) => {
+    if (signal.aborted) return Promise.resolve("reject");
+    options.beforePrompt?.();
+    const what = request.title ?? `${request.permission} ${request.patterns.join(", ")}`.trim();
+    const who = request.agentPath.length > 1 ? request.agentPath.join(" › ") : "agentry";
+    const rl = createInterface({ input: options.input, output: options.output, terminal: false });
+    return new Promise<AskAnswer>((resolve) => {
+      let settled = false;
+      const finish = (answer: AskAnswer) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener("abort", onAbort);
+        rl.close();
+        resolve(answer);
+      };
+      const onAbort = () => {
+        options.output.write("\n(no longer needed)\n");
+        finish("reject");
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      rl.on("close", () => finish("reject"));
+      const question = `? ${who} wants to ${request.permission}: ${what}\n  [y] yes, once   [a] always   [n] no > `;
+      const prompt = () =>
+        rl.question(question, (line) => {
+          const answer = parseAnswer(line);
+          if (answer) finish(answer);
+          else prompt();
+        });
+      prompt();
+    });
+  };
+}
+
+/** `y`/`yes` once, `a`/`always`, `n`/`no` or an empty line rejects; anything else asks again. */
+export function parseAnswer(line: string): AskAnswer | undefined {
+  const value = line.trim().toLowerCase();
+  if (value === "y" || value === "yes" || value === "once") return "once";
+  if (value === "a" || value === "always") return "always";
+  if (value === "n" || value === "no" || value === "reject" || value === "") return "reject";
+  return undefined;
+}

@@ -1,0 +1,26 @@
+import { DEFAULT_RULES } from "../permissions/defaults.ts";
+import { PermissionConfigError, rulesetFromConfig } from "../permissions/ruleset-from-config.ts";
+import type { Ruleset } from "../permissions/types.ts";
+import type { Settings } from "./config/resolve-settings.ts";
+import { UsageError } from "./errors.ts";
+
+/**
+ * The root agent's rules: the defaults, then the user file's rules, then the project file's. The
+ * last matching rule wins, so the project overrides the user, who overrides the defaults.
+ */
+export function permissionRules(settings: Settings): Ruleset {
+  const rules: Ruleset = [...DEFAULT_RULES];
+  for (const layer of settings.permission) {
+    try {
+      rules.push(...rulesetFromConfig(layer.value, "permission"));
+    } catch (error) {
+      if (error instanceof PermissionConfigError) {
+        throw new UsageError(error.issues.map((issue) => `${layer.source}: ${issue}`).join("\n"), {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+  return rules;
+}

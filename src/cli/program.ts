@@ -1,0 +1,140 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import { PERMISSION_MODES } from "../permissions/modes.ts";
+import type { RunOptions } from "./commands/run.ts";
+import type { SessionsOptions } from "./commands/sessions.ts";
+import type { CliIo } from "./io.ts";
+import { OUTPUT_FORMATS } from "./render/renderer.ts";
+
+/** What a command's action hands back to `main`. */
+export interface ProgramResult {
+  exitCode: number;
+}
+
+const RUN_EXAMPLES = `
+Examples:
+  $ agentry run "Why does npm test fail? Fix it."
+  $ agentry run --model openai:gpt-5.5 "Add a --verbose flag to the CLI"
+  $ cat task.md | agentry run -                    # the prompt is read from stdin
+  $ agentry run --output-format json "Summarize README.md" | jq -r .result
+  $ agentry run --output-format stream-json "…"     # one JSON event per line (docs/stream-json.md)
+  $ agentry run --resume 20250114-093012-k3f9qa "Now add tests for it"
+  $ agentry run --permission-mode bypass --cwd ../other-repo "Run the tests and fix failures"
+
+Permission modes (what happens when a tool needs approval and no rule decides):
+  default       ask on a terminal; deny with a message to the model when not interactive
+  accept-edits  allow file edits in the workspace; other requests as in default
+  bypass        allow everything (use only in a sandbox)
+  plan          read-only: deny edits and commands that change things
+
+Exit codes: 0 completed, 1 error, 2 usage or config error, 3 max turns reached,
+4 budget exceeded, 130 interrupted. See README.md.
+`;
+
+const PROGRAM_FOOTER = `
+Configuration: agentry.json (or .agentry/config.json) in the project and
+$XDG_CONFIG_HOME/agentry/config.json (default ~/.config/agentry/config.json).
+Precedence: flags > environment > project > user > defaults. See README.md.
+
+Environment:
+  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL   Anthropic (base URL without /v1)
+  OPENAI_API_KEY, OPENAI_BASE_URL         OpenAI (base URL with /v1)
+  OLLAMA_HOST, OLLAMA_BASE_URL            a local Ollama
+  AGENTRY_MODEL, AGENTRY_MAX_TURNS, AGENTRY_PERMISSION_MODE
+`;
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number <= 0) {
+    throw new InvalidArgumentError("must be a positive integer.");
+  }
+  return number;
+}
+
+/**
+ * The commander program. Actions import their command modules lazily so `--version` and `--help`
+ * never load the model providers.
+ */
+export function createProgram(version: string, io: CliIo, result: ProgramResult): Command {
+  const program = new Command("agentry")
+    .description("A coding agent harness whose first-class feature is subagents.")
+    .version(version, "-v, --version", "print the version and exit")
+    .helpOption("-h, --help", "show help for a command")
+    .helpCommand("help [command]", "show help for a command")
+    .showSuggestionAfterError()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .exitOverride()
+    .addHelpText("after", PROGRAM_FOOTER);
+
+  program
+    .command("run")
+    .summary("run the agent once on a prompt")
+    .description(
+      "Run the coding agent on a prompt until it answers, then exit. The answer streams to stdout; " +
+        "tool activity is shown on stderr.",
+    )
+    .argument("<prompt>", 'what to do; "-" reads the prompt from stdin')
+    .addOption(
+      new Option(
+        "-m, --model <id>",
+        "model as provider:model (anthropic:…, openai:…, ollama:…) or an alias (sonnet, opus, haiku)",
+      ),
+    )
+    .addOption(
+      new Option("--max-turns <n>", "stop after this many model turns (default 30)").argParser(
+        positiveInteger,
+      ),
+    )
+    .addOption(
+      new Option(
+        "-o, --output-format <format>",
+        "text (streamed), json (one result object at the end) or stream-json (one event per line)",
+      )
+        .choices(OUTPUT_FORMATS)
+        .default("text"),
+    )
+    .addOption(new Option("-C, --cwd <dir>", "workspace directory (default: the current directory)"))
+    .addOption(
+      new Option("-r, --resume <session-id>", "continue a stored session (see: agentry sessions list)"),
+    )
+    .addOption(
+      new Option(
+        "--permission-mode <mode>",
+        "how permission requests no rule decides are resolved (default: default)",
+      ).choices(PERMISSION_MODES),
+    )
+    .addOption(new Option("--system-prompt <text>", "replace the built-in system prompt"))
+    .addOption(new Option("--append-system-prompt <text>", "append text to the system prompt"))
+    .addHelpText("after", RUN_EXAMPLES)
+    .action(async (prompt: string, options: RunOptions) => {
+      const { runCommand } = await import("./commands/run.ts");
+      result.exitCode = await runCommand(prompt, options, io);
+    });
+
+  const sessions = program
+    .command("sessions")
+    .summary("list and show stored sessions")
+    .description("Sessions are stored as JSONL transcripts in <workspace>/.agentry/sessions/.");
+  sessions
+    .command("list")
+    .description("list the sessions of the workspace, most recent first")
+    .option("-C, --cwd <dir>", "workspace directory (default: the current directory)")
+    .option("--json", "print the list as a JSON array")
+    .action(async (options: SessionsOptions) => {
+      const { sessionsListCommand } = await import("./commands/sessions.ts");
+      result.exitCode = await sessionsListCommand(options, io);
+    });
+  sessions
+    .command("show")
+    .description("show a session's transcript")
+    .argument("<session-id>", "the session id (see: agentry sessions list)")
+    .option("-C, --cwd <dir>", "workspace directory (default: the current directory)")
+    .option("--json", "print the transcript header and entries as one JSON object")
+    .action(async (id: string, options: SessionsOptions) => {
+      const { sessionsShowCommand } = await import("./commands/sessions.ts");
+      result.exitCode = await sessionsShowCommand(id, options, io);
+    });
+  return program;
+}

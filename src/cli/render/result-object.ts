@@ -1,0 +1,42 @@
+import { EVENT_SCHEMA_VERSION } from "../../agent/events.ts";
+import type { Outcome, OutcomeStatus } from "../../agent/outcome.ts";
+import type { Usage } from "../../model/messages.ts";
+
+/**
+ * The final object of `--output-format json` (the only line) and `stream-json` (the last line).
+ * Documented in docs/stream-json.md; fields are only ever added.
+ */
+export interface RunResult {
+  v: typeof EVENT_SCHEMA_VERSION;
+  type: "result";
+  outcome: OutcomeStatus;
+  /** The final assistant text. */
+  result: string;
+  sessionId: string;
+  usage: Usage;
+  turns: number;
+  durationMs: number;
+  /** US dollars, when every model used has a known price. */
+  costUsd?: number;
+  /** Set when outcome is "error". */
+  error?: string;
+  /** Set when outcome is "aborted" or "budget_exceeded". */
+  reason?: string;
+}
+
+export function runResult(outcome: Outcome): RunResult {
+  const result: RunResult = {
+    v: EVENT_SCHEMA_VERSION,
+    type: "result",
+    outcome: outcome.status,
+    result: outcome.text,
+    sessionId: outcome.sessionId,
+    usage: outcome.usage,
+    turns: outcome.turns,
+    durationMs: outcome.durationMs,
+  };
+  if (outcome.usage.cost !== undefined) result.costUsd = outcome.usage.cost;
+  if (outcome.status === "error") result.error = outcome.error;
+  if (outcome.status === "aborted" || outcome.status === "budget_exceeded") result.reason = outcome.reason;
+  return result;
+}

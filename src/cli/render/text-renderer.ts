@@ -1,0 +1,136 @@
+import type { AgentEvent, EventOf } from "../../agent/events.ts";
+import type { Outcome } from "../../agent/outcome.ts";
+import { assistantText } from "../../model/messages.ts";
+import type { Renderer, RenderTarget } from "./renderer.ts";
+import { createStyle } from "./style.ts";
+import { formatDuration, oneLine, summarizeArgs } from "./tool-summary.ts";
+
+/**
+ * `--output-format text`: the root agent's text streams to stdout as it arrives, so stdout is the
+ * answer and can be piped; tool activity goes compactly to stderr:
+ *
+ *   ● bash  npm test  ✓ 1.2s
+ *   ● read  src/a.ts  ✗ error: no such file
+ *
+ * A tool line is left open until its result arrives, unless something else must be printed first
+ * (concurrent calls), in which case the result gets its own line naming the tool.
+ */
+export function textRenderer(target: RenderTarget): Renderer {
+  const style = createStyle(target.color ?? false);
+  const { stdout, stderr } = target;
+  let openToolLine: string | undefined;
+  let stdoutNeedsNewline = false;
+  const started = new Map<string, { name: string; depth: number }>();
+
+  const closeToolLine = () => {
+    if (openToolLine === undefined) return;
+    stderr.write("\n");
+    openToolLine = undefined;
+  };
+  const indent = (depth: number) => "  ".repeat(depth);
+  const label = (path: string[]) => (path.length > 1 ? style.dim(`[${path.slice(1).join(" › ")}] `) : "");
+
+  // Whether the root's current message streamed any text, and whether stdout is mid-line.
+  let streamedText = false;
+  const onText = (event: EventOf<"text_delta">) => {
+    if (event.agentPath.length !== 1 || event.delta === "") return;
+    closeToolLine();
+    stdout.write(event.delta);
+    streamedText = true;
+    stdoutNeedsNewline = !event.delta.endsWith("\n");
+  };
+  const onAssistantMessage = (event: EventOf<"assistant_message">) => {
+    if (event.agentPath.length !== 1) return;
+    // Text normally arrives as deltas; a message that came without them still gets printed.
+    const text = assistantText(event.message);
+    if (!streamedText && text !== "") {
+      closeToolLine();
+      stdout.write(text);
+      stdoutNeedsNewline = !text.endsWith("\n");
+    }
+    if (stdoutNeedsNewline) stdout.write("\n");
+    stdoutNeedsNewline = false;
+    streamedText = false;
+  };
+
+  const onToolStart = (event: EventOf<"tool_start">) => {
+    closeToolLine();
+    const depth = event.agentPath.length - 1;
+    started.set(event.toolCallId, { name: event.name, depth });
+    const summary = summarizeArgs(event.args);
+    stderr.write(
+      `${indent(depth)}${label(event.agentPath)}${style.cyan("●")} ${style.bold(event.name)}  ${summary}`,
+    );
+    openToolLine = event.toolCallId;
+  };
+  const onToolEnd = (event: EventOf<"tool_end">) => {
+    const verdict = event.isError
+      ? style.red(`✗ error: ${oneLine(event.preview, 120)}`)
+      : style.green(`✓ ${formatDuration(event.durationMs)}`);
+    if (openToolLine === event.toolCallId) {
+      stderr.write(`  ${verdict}\n`);
+      openToolLine = undefined;
+    } else {
+      closeToolLine();
+      const depth = started.get(event.toolCallId)?.depth ?? event.agentPath.length - 1;
+      stderr.write(`${indent(depth)}${label(event.agentPath)}  ${style.dim(event.name)} ${verdict}\n`);
+    }
+    started.delete(event.toolCallId);
+  };
+
+  return {
+    interrupt: closeToolLine,
+    event(event: AgentEvent) {
+      switch (event.type) {
+        case "text_delta":
+          onText(event);
+          return;
+        case "assistant_message":
+          onAssistantMessage(event);
+          return;
+        case "tool_start":
+          onToolStart(event);
+          return;
+        case "tool_end":
+          onToolEnd(event);
+          return;
+        case "retry":
+          closeToolLine();
+          stderr.write(
+            style.yellow(
+              `↻ ${oneLine(event.error, 160)} — retrying in ${formatDuration(event.delayMs)} (attempt ${event.attempt})\n`,
+            ),
+          );
+          return;
+        default:
+          return;
+      }
+    },
+    finish(outcome: Outcome) {
+      closeToolLine();
+      if (stdoutNeedsNewline) stdout.write("\n");
+      stdoutNeedsNewline = false;
+      const resume = style.dim(
+        `session ${outcome.sessionId} (continue with: agentry run --resume ${outcome.sessionId} "…")`,
+      );
+      switch (outcome.status) {
+        case "completed":
+          return;
+        case "error":
+          stderr.write(`${style.red(`error: ${outcome.error}`)}\n${resume}\n`);
+          return;
+        case "max_turns":
+          stderr.write(
+            `${style.yellow(`stopped: reached the turn limit (${outcome.turns} turns)`)}\n${resume}\n`,
+          );
+          return;
+        case "budget_exceeded":
+          stderr.write(`${style.yellow(`stopped: ${outcome.reason}`)}\n${resume}\n`);
+          return;
+        case "aborted":
+          stderr.write(`${style.yellow("aborted")}\n${resume}\n`);
+          return;
+      }
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { ModelConfigError } from "../model/errors.ts";
+import type { Model } from "../model/model.ts";
+import { SETTINGS_ENV, type Settings } from "./config/resolve-settings.ts";
+import { UsageError } from "./errors.ts";
+
+/**
+ * Builds the run's model: `--model`, then AGENTRY_MODEL, then (for a resumed session) the session's
+ * model, then the config files, then the registry's default for the provider keys in the environment. Loading the registry pulls in the AI SDK providers, so it happens only here.
+ */
+export async function selectModel(
+  settings: Settings,
+  env: Record<string, string | undefined>,
+  resumedModel?: string,
+): Promise<Model> {
+  const { createModel, defaultModelId } = await import("../model/registry.ts");
+  // A resumed session keeps its model over config files; only a flag or env var switches it.
+  const chosen = settings.model;
+  const fromCommandLine =
+    chosen && (chosen.source === "--model" || chosen.source === SETTINGS_ENV.model)
+      ? chosen.value
+      : undefined;
+  const id = fromCommandLine ?? resumedModel ?? chosen?.value ?? defaultModelId(env, settings.providers);
+  if (id === undefined) throw new UsageError(NO_PROVIDER_MESSAGE);
+  try {
+    return createModel(id, settings.providers, env);
+  } catch (error) {
+    if (error instanceof ModelConfigError) {
+      const from = settings.model ? ` (model "${id}" from ${settings.model.source})` : "";
+      throw new UsageError(`${error.message}${from}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+export const NO_PROVIDER_MESSAGE = [
+  "No model provider is configured. Do one of:",
+  "  - set ANTHROPIC_API_KEY to use Claude (Anthropic)",
+  "  - set OPENAI_API_KEY to use OpenAI",
+  "  - pass --model <provider:model>, e.g. --model ollama:qwen3 for a local Ollama,",
+  '    or set "model" in agentry.json or AGENTRY_MODEL',
+  "See README.md, section Providers.",
+].join("\n");

@@ -1,0 +1,111 @@
+/**
+ * agentry's public library API. Contracts (messages, model, tools, permissions, events, outcomes,
+ * hooks) plus the pieces that build and run an agent. Test doubles live in `agentry/testing`.
+ */
+
+// Agent: the loop, sessions and transcripts.
+export type { AgentConfig } from "./agent/config.ts";
+export { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./agent/config.ts";
+export type { AgentEvent, AgentEventType, EventOf } from "./agent/events.ts";
+export { EVENT_SCHEMA_VERSION } from "./agent/events.ts";
+export type {
+  BeforeModelCallResult,
+  HookContext,
+  Hooks,
+  ToolDecision,
+  TurnEndResult,
+} from "./agent/hooks.ts";
+export { runAgentLoop } from "./agent/loop.ts";
+export type { Outcome, OutcomeStatus } from "./agent/outcome.ts";
+export { type AgentRun, runAgent } from "./agent/run.ts";
+export {
+  type CreateSessionOptions,
+  Session,
+  SessionExistsError,
+  SessionNotFoundError,
+} from "./agent/session.ts";
+export { InvalidSessionIdError, isValidSessionId, newSessionId } from "./agent/session-id.ts";
+export {
+  listSessions,
+  parseTranscript,
+  readTranscript,
+  type SessionSummary,
+  type Transcript,
+  TranscriptFormatError,
+  transcriptMessages,
+} from "./agent/transcript.ts";
+export type { TranscriptEntry, TranscriptHeader } from "./agent/transcript-schema.ts";
+export { TRANSCRIPT_VERSION } from "./agent/transcript-schema.ts";
+export { EXIT_CODES, exitCodeForOutcome } from "./cli/exit-codes.ts";
+// CLI pieces that are useful when embedding agentry.
+export { main } from "./cli/main.ts";
+export { buildSystemPrompt, type SystemPromptOptions } from "./cli/system-prompt.ts";
+
+// Models.
+export { ModelConfigError } from "./model/errors.ts";
+export { PushModelStream } from "./model/event-stream.ts";
+export {
+  type AssistantMessage,
+  addUsage,
+  assistantText,
+  emptyUsage,
+  type ImagePart,
+  type Message,
+  type ReasoningPart,
+  type StopReason,
+  type TextPart,
+  type ToolCallPart,
+  type ToolResultMessage,
+  type ToolResultPart,
+  toolCalls,
+  type Usage,
+  type UserMessage,
+  userText,
+} from "./model/messages.ts";
+export type { JsonSchema, Model, ModelEvent, ModelRequest, ModelStream, ToolSpec } from "./model/model.ts";
+export { type ModelPrice, PRICES } from "./model/pricing.ts";
+export { createModel, DEFAULT_MODELS, defaultModelId, type ModelSettings } from "./model/registry.ts";
+export { type RetryOptions, withRetry } from "./model/retry.ts";
+
+// Permissions.
+export { bashPermissionPatterns } from "./permissions/bash-command.ts";
+export { DEFAULT_RULES } from "./permissions/defaults.ts";
+export { evaluate } from "./permissions/evaluate.ts";
+export {
+  type AskAnswer,
+  type AskHandler,
+  createPermissionGate,
+  PERMISSION_MODES,
+  type PermissionGate,
+  type PermissionGateOptions,
+  type PermissionMode,
+} from "./permissions/gate.ts";
+export { PermissionConfigError, rulesetFromConfig } from "./permissions/ruleset-from-config.ts";
+export {
+  type PermissionAction,
+  PermissionDeniedError,
+  type PermissionRequest,
+  type PermissionRule,
+  type Ruleset,
+} from "./permissions/types.ts";
+
+// Tools.
+export { bashTool } from "./tools/bash.ts";
+export { builtinTools } from "./tools/builtin.ts";
+export { editTool } from "./tools/edit.ts";
+export { globTool } from "./tools/glob.ts";
+export { grepTool } from "./tools/grep.ts";
+export { listTool } from "./tools/list.ts";
+export { nodeOperations } from "./tools/node-operations.ts";
+export type { DirEntry, ExecOptions, ExecResult, FileStat, Operations } from "./tools/operations.ts";
+export { readTool } from "./tools/read.ts";
+export {
+  type AgentIdentity,
+  type AnyTool,
+  defineTool,
+  type Tool,
+  type ToolContext,
+  ToolError,
+  type ToolResult,
+} from "./tools/tool.ts";
+export { writeTool } from "./tools/write.ts";

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import type { LoadedConfig } from "../../../src/cli/config/load-config.ts";
+import { resolveSettings } from "../../../src/cli/config/resolve-settings.ts";
+import type { ConfigFile } from "../../../src/cli/config/schema.ts";
+
+function layers(user?: ConfigFile, project?: ConfigFile): LoadedConfig {
+  const loaded: LoadedConfig = {};
+  if (user) loaded.user = { label: "/home/u/.config/agentry/config.json", path: "/u", config: user };
+  if (project) loaded.project = { label: "agentry.json", path: "/p", config: project };
+  return loaded;
+}
+
+describe("settings precedence: flag > env > project > user > defaults", () => {
+  const user: ConfigFile = { model: "user:m", maxTurns: 5, permissionMode: "plan" };
+  const project: ConfigFile = { model: "project:m", maxTurns: 6, permissionMode: "accept-edits" };
+  const env = { AGENTRY_MODEL: "env:m", AGENTRY_MAX_TURNS: "7", AGENTRY_PERMISSION_MODE: "bypass" };
+
+  it("uses defaults when nothing is set", () => {
+    const settings = resolveSettings({}, {}, {});
+    expect(settings.model).toBeUndefined();
+    expect(settings.maxTurns).toEqual({ value: 30, source: "default" });
+    expect(settings.permissionMode).toEqual({ value: "default", source: "default" });
+    expect(settings.toolOutputLimit).toBe(50_000);
+  });
+
+  it("user beats defaults, project beats user", () => {
+    expect(resolveSettings(layers(user), {}, {}).maxTurns).toEqual({
+      value: 5,
+      source: "/home/u/.config/agentry/config.json",
+    });
+    const settings = resolveSettings(layers(user, project), {}, {});
+    expect(settings.model).toEqual({ value: "project:m", source: "agentry.json" });
+    expect(settings.maxTurns.value).toBe(6);
+    expect(settings.permissionMode.value).toBe("accept-edits");
+  });
+
+  it("env beats the files", () => {
+    const settings = resolveSettings(layers(user, project), {}, env);
+    expect(settings.model).toEqual({ value: "env:m", source: "AGENTRY_MODEL" });
+    expect(settings.maxTurns).toEqual({ value: 7, source: "AGENTRY_MAX_TURNS" });
+    expect(settings.permissionMode.value).toBe("bypass");
+  });
+
+  it("flags beat everything", () => {
+    const settings = resolveSettings(
+      layers(user, project),
+      { model: "flag:m", maxTurns: 8, permissionMode: "default" },
+      env,
+    );
+    expect(settings.model).toEqual({ value: "flag:m", source: "--model" });
+    expect(settings.maxTurns).toEqual({ value: 8, source: "--max-turns" });
+    expect(settings.permissionMode).toEqual({ value: "default", source: "--permission-mode" });
+  });
+
+  it("merges providers key by key, the project winning", () => {
+    const settings = resolveSettings(
+      layers(
+        { providers: { anthropic: { apiKey: "user-key", baseUrl: "http://u" }, aliases: { a: "x:1" } } },
+        { providers: { anthropic: { baseUrl: "http://p" }, aliases: { b: "y:2" } } },
+      ),
+      {},
+      {},
+    );
+    expect(settings.providers).toEqual({
+      anthropic: { apiKey: "user-key", baseUrl: "http://p" },
+      aliases: { a: "x:1", b: "y:2" },
+    });
+  });
+
+  it("keeps each file's permission rules, lowest precedence first", () => {
+    const settings = resolveSettings(
+      layers({ permission: { bash: "ask" } }, { permission: { bash: "allow" } }),
+      {},
+      {},
+    );
+    expect(settings.permission.map((p) => p.source)).toEqual([
+      "/home/u/.config/agentry/config.json",
+      "agentry.json",
+    ]);
+  });
+
+  it("rejects bad environment values, naming the variable", () => {
+    expect(() => resolveSettings({}, {}, { AGENTRY_MAX_TURNS: "ten" })).toThrow(
+      'AGENTRY_MAX_TURNS must be a positive integer (got "ten")',
+    );
+    expect(() => resolveSettings({}, {}, { AGENTRY_PERMISSION_MODE: "yolo" })).toThrow(
+      'AGENTRY_PERMISSION_MODE must be one of default, accept-edits, bypass, plan (got "yolo")',
+    );
+  });
+});

@@ -1,0 +1,102 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ModelServer, startModelServer } from "../../support/model-server.ts";
+import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
+import { providerEnv } from "../support/provider-env.ts";
+
+let ws: TestWorkspace | undefined;
+let server: ModelServer | undefined;
+let sleeper: number | undefined;
+afterEach(async () => {
+  if (sleeper !== undefined) {
+    try {
+      process.kill(sleeper, "SIGKILL");
+    } catch {
+      // already gone, as it should be
+    }
+  }
+  await server?.close();
+  await ws?.cleanup();
+  server = undefined;
+  ws = undefined;
+  sleeper = undefined;
+});
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await sleep(20);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A killed process whose parent died stays a zombie until init reaps it: dead, but still signalable.
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") !== true;
+  } catch {
+    return true;
+  }
+}
+
+describe("SIGINT during a run", () => {
+  it("aborts within 2 s, kills the running command and records the abort", async () => {
+    ws = await makeWorkspace();
+    server = await startModelServer([
+      { toolCalls: [{ name: "bash", args: { command: "sh -c 'echo $$ > sleeper.pid; exec sleep 100'" } }] },
+      { text: "should never be asked for" },
+    ]);
+    const child = spawnCli(["run", "--permission-mode", "bypass", "sleep please"], {
+      cwd: ws.dir,
+      env: { ...ws.env, ...providerEnv(server, "anthropic") },
+    });
+    const done = finished(child);
+    const pidFile = join(ws.dir, "sleeper.pid");
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000);
+    sleeper = Number(readFileSync(pidFile, "utf8").trim());
+    expect(isAlive(sleeper)).toBe(true);
+
+    const interruptedAt = performance.now();
+    child.kill("SIGINT");
+    const result = await done;
+    const elapsed = performance.now() - interruptedAt;
+    expect({ elapsedUnder2s: elapsed < 2000, code: result.code }, `${elapsed}ms\n${result.stderr}`).toEqual({
+      elapsedUnder2s: true,
+      code: 130,
+    });
+    expect(result.stderr).toContain("aborted");
+    const pid = sleeper;
+    await waitFor(() => !isAlive(pid), 1000).catch(() => {});
+    expect(isAlive(pid), `sleep (pid ${pid}) is still running`).toBe(false);
+    expect(server.requests).toHaveLength(1);
+
+    const [transcript] = Object.values(await ws.transcripts());
+    const entries = (transcript?.parsed ?? []) as Array<Record<string, unknown>>;
+    expect(entries.some((entry) => entry.type === "abort")).toBe(true);
+    expect(entries.at(-1)).toMatchObject({ type: "outcome", outcome: { status: "aborted" } });
+  });
+
+  it("aborts a model call that hangs", async () => {
+    ws = await makeWorkspace();
+    server = await startModelServer([{ hang: true }]);
+    const child = spawnCli(["run", "--output-format", "json", "hi"], {
+      cwd: ws.dir,
+      env: { ...ws.env, ...providerEnv(server, "anthropic") },
+    });
+    const done = finished(child);
+    await waitFor(() => (server?.requests.length ?? 0) > 0, 10_000);
+    const interruptedAt = performance.now();
+    child.kill("SIGINT");
+    const result = await done;
+    expect(performance.now() - interruptedAt).toBeLessThan(2000);
+    expect(result.code).toBe(130);
+    expect(JSON.parse(result.stdout)).toMatchObject({ type: "result", outcome: "aborted" });
+  });
+});

@@ -1,0 +1,122 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
+
+const { version } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
+let ws: TestWorkspace;
+beforeAll(async () => {
+  ws = await makeWorkspace();
+});
+afterAll(() => ws.cleanup());
+
+const cli = (...args: string[]) => runCli(args, { cwd: ws.dir, env: ws.env });
+
+describe("agentry --version and --help", () => {
+  it("prints the package version", async () => {
+    for (const flag of ["--version", "-v"]) {
+      const result = await cli(flag);
+      expect(result.code).toBe(0);
+      expect(result.stdout.trim()).toBe(version);
+    }
+  });
+
+  it("does not load the model providers for --version and --help", () => {
+    const mainUrl = new URL("../../../src/cli/main.ts", import.meta.url).href;
+    const script = `
+      import { registerHooks } from "node:module";
+      const loaded = [];
+      registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); loaded.push(r.url); return r; } });
+      const { main } = await import(${JSON.stringify(mainUrl)});
+      const quiet = { write() { return true; } };
+      const io = { stdin: process.stdin, stdout: quiet, stderr: quiet, env: {}, cwd: process.cwd() };
+      await main(["--version"], io);
+      await main(["run", "--help"], io);
+      process.stdout.write(JSON.stringify(loaded));
+    `;
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    const loaded = JSON.parse(output) as string[];
+    expect(loaded.some((url) => url.endsWith("/src/cli/program.ts"))).toBe(true);
+    expect(loaded.filter((url) => /@ai-sdk|\/src\/model\/registry\.ts|\/src\/agent\//.test(url))).toEqual([]);
+  });
+
+  it("lists the commands and the configuration in the top-level help", async () => {
+    const result = await cli("--help");
+    expect(result.code).toBe(0);
+    for (const text of [
+      "run [options] <prompt>",
+      "sessions",
+      "ANTHROPIC_API_KEY",
+      "agentry.json",
+      "Precedence",
+    ]) {
+      expect(result.stdout).toContain(text);
+    }
+  });
+
+  it("documents every run option, the permission modes, exit codes and examples", async () => {
+    const result = await cli("run", "--help");
+    expect(result.code).toBe(0);
+    for (const option of [
+      "--model",
+      "--max-turns",
+      "--output-format",
+      "--cwd",
+      "--resume",
+      "--permission-mode",
+      "--system-prompt",
+      "--append-system-prompt",
+      '"-" reads the prompt from stdin',
+      "Examples:",
+      "accept-edits",
+      "Exit codes:",
+    ]) {
+      expect(result.stdout).toContain(option);
+    }
+  });
+
+  it("documents the sessions subcommands", async () => {
+    const list = await cli("sessions", "list", "--help");
+    expect(list.stdout).toContain("--json");
+    const show = await cli("help", "sessions");
+    expect(show.stdout).toMatch(/list\b/);
+    expect(show.stdout).toMatch(/show \[options\] <session-id>/);
+  });
+});
+
+describe("usage errors exit with 2", () => {
+  it("rejects an unknown option with a suggestion", async () => {
+    const result = await cli("run", "--max-turn", "3", "hi");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown option '--max-turn'");
+    expect(result.stderr).toContain("--max-turns");
+  });
+
+  it("rejects bad option values", async () => {
+    const turns = await cli("run", "--max-turns", "zero", "hi");
+    expect(turns.code).toBe(2);
+    expect(turns.stderr).toContain("must be a positive integer");
+    const format = await cli("run", "--output-format", "xml", "hi");
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain("text, json, stream-json");
+    const mode = await cli("run", "--permission-mode", "yolo", "hi");
+    expect(mode.code).toBe(2);
+  });
+
+  it("requires a prompt and a command", async () => {
+    const noPrompt = await cli("run");
+    expect(noPrompt.code).toBe(2);
+    expect(noPrompt.stderr).toContain("missing required argument 'prompt'");
+    const nothing = await cli();
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain("Usage: agentry");
+    const unknown = await cli("rnu", "hi");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("run");
+  });
+});

@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type ModelServer, startModelServer } from "../../support/model-server.ts";
+import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
+import { providerEnv } from "../support/provider-env.ts";
+
+let ws: TestWorkspace | undefined;
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  await ws?.cleanup();
+  server = undefined;
+  ws = undefined;
+});
+
+const script = () => [
+  {
+    text: "Checking.",
+    toolCalls: [{ name: "read", args: { path: "a.txt" } }],
+    usage: { input: 100, output: 20 },
+  },
+  { text: "The file says alpha.", usage: { input: 150, output: 10 } },
+];
+
+async function run(format: string) {
+  ws = await makeWorkspace({ "a.txt": "alpha\n" });
+  server = await startModelServer(script());
+  return runCli(["run", "--output-format", format, "What does a.txt say?"], {
+    cwd: ws.dir,
+    env: { ...ws.env, ...providerEnv(server, "openai") },
+  });
+}
+
+/** Every event type documented in docs/stream-json.md and the README. */
+const DOCUMENTED = new Set([
+  "agent_start",
+  "turn_start",
+  "text_delta",
+  "reasoning_delta",
+  "retry",
+  "assistant_message",
+  "tool_start",
+  "tool_progress",
+  "tool_end",
+  "tool_results",
+  "user_message",
+  "turn_end",
+  "agent_end",
+  "result",
+]);
+
+describe("--output-format json", () => {
+  it("prints exactly one result object with text, session id, usage, turns and outcome", async () => {
+    const result = await run("json");
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    const object = JSON.parse(lines[0] ?? "");
+    expect(object).toMatchObject({
+      v: 1,
+      type: "result",
+      outcome: "completed",
+      result: "The file says alpha.",
+      turns: 2,
+      usage: { input: 250, output: 30 },
+    });
+    expect(object.sessionId).toMatch(/^\d{8}-\d{6}-[a-z0-9]+$/);
+    expect(object.durationMs).toBeGreaterThan(0);
+    expect(Object.keys(await (ws as TestWorkspace).transcripts())).toEqual([`${object.sessionId}.jsonl`]);
+  });
+});
+
+describe("--output-format stream-json", () => {
+  it("prints one documented, versioned event per line and ends with the result", async () => {
+    const result = await run("stream-json");
+    expect(result.code).toBe(0);
+    const events = result.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { v: number; type: string; agentPath?: string[] });
+    for (const event of events) {
+      expect(event.v).toBe(1);
+      expect(DOCUMENTED.has(event.type), event.type).toBe(true);
+    }
+    const types = events.map((event) => event.type);
+    expect(types[0]).toBe("agent_start");
+    expect(types.at(-2)).toBe("agent_end");
+    expect(types.at(-1)).toBe("result");
+    expect(types.filter((type) => type === "result")).toHaveLength(1);
+    for (const type of [
+      "turn_start",
+      "text_delta",
+      "assistant_message",
+      "tool_start",
+      "tool_end",
+      "tool_results",
+      "turn_end",
+    ]) {
+      expect(types).toContain(type);
+    }
+    expect(events.slice(0, -1).every((event) => event.agentPath?.[0] === "main")).toBe(true);
+    expect(events.at(-1)).toMatchObject({ outcome: "completed", result: "The file says alpha." });
+    expect(result.stderr).toBe("");
+  });
+});

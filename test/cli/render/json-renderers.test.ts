@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../../src/agent/events.ts";
+import type { Outcome } from "../../../src/agent/outcome.ts";
+import { jsonRenderer } from "../../../src/cli/render/json-renderer.ts";
+import { streamJsonRenderer } from "../../../src/cli/render/stream-json-renderer.ts";
+
+function collect() {
+  const out = { stdout: "", stderr: "" };
+  const t = {
+    stdout: { write: (text: string) => (out.stdout += text) },
+    stderr: { write: (text: string) => (out.stderr += text) },
+  };
+  return { out, t };
+}
+
+const usage = { input: 10, output: 5, cacheRead: 2, cacheWrite: 1, cost: 0.01 };
+const completed: Outcome = {
+  status: "completed",
+  text: "done",
+  turns: 2,
+  usage,
+  durationMs: 42,
+  sessionId: "s1",
+};
+const events: AgentEvent[] = [
+  { type: "agent_start", sessionId: "s1", agentType: "main", model: "m", agentPath: ["main"] },
+  { type: "text_delta", delta: "done", agentPath: ["main"] },
+  { type: "agent_end", outcome: completed, agentPath: ["main"] },
+];
+
+describe("json renderer", () => {
+  it("prints exactly one result object at the end", () => {
+    const { out, t } = collect();
+    const r = jsonRenderer(t);
+    for (const e of events) r.event(e);
+    expect(out.stdout).toBe("");
+    r.finish(completed);
+    const lines = out.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? "")).toEqual({
+      v: 1,
+      type: "result",
+      outcome: "completed",
+      result: "done",
+      sessionId: "s1",
+      usage,
+      turns: 2,
+      durationMs: 42,
+      costUsd: 0.01,
+    });
+    expect(out.stderr).toBe("");
+  });
+
+  it("carries the error or reason of a run that did not complete", () => {
+    const { out, t } = collect();
+    jsonRenderer(t).finish({ ...completed, status: "error", error: "boom" });
+    expect(JSON.parse(out.stdout)).toMatchObject({ outcome: "error", error: "boom" });
+    const aborted = collect();
+    jsonRenderer(aborted.t).finish({ ...completed, status: "aborted", reason: "interrupted" });
+    expect(JSON.parse(aborted.out.stdout)).toMatchObject({ outcome: "aborted", reason: "interrupted" });
+  });
+});
+
+describe("stream-json renderer", () => {
+  it("prints one versioned line per event, then the result line", () => {
+    const { out, t } = collect();
+    const r = streamJsonRenderer(t);
+    for (const e of events) r.event(e);
+    r.finish(completed);
+    const lines = out.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((l) => l.type)).toEqual(["agent_start", "text_delta", "agent_end", "result"]);
+    expect(lines.every((l) => l.v === 1)).toBe(true);
+    expect(lines[1]).toEqual({ v: 1, type: "text_delta", delta: "done", agentPath: ["main"] });
+  });
+});
