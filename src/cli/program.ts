@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { PERMISSION_MODES } from "../permissions/modes.ts";
+import type { AgentsOptions } from "./commands/agents.ts";
 import type { RunOptions } from "./commands/run.ts";
 import type { SessionsOptions } from "./commands/sessions.ts";
 import type { CliIo } from "./io.ts";
@@ -107,6 +108,12 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
     )
     .addOption(new Option("--system-prompt <text>", "replace the built-in system prompt"))
     .addOption(new Option("--append-system-prompt <text>", "append text to the system prompt"))
+    .addOption(
+      new Option(
+        "--agents <json>",
+        'extra subagents as JSON, e.g. \'{"reviewer": {"description": "…", "prompt": "…", "tools": ["read"]}}\'; they override agent files',
+      ),
+    )
     .addHelpText("after", RUN_EXAMPLES)
     .action(async (prompt: string, options: RunOptions) => {
       const { runCommand } = await import("./commands/run.ts");
@@ -136,5 +143,45 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
       const { sessionsShowCommand } = await import("./commands/sessions.ts");
       result.exitCode = await sessionsShowCommand(id, options, io);
     });
+  registerAgentsCommand(program, io, result);
   return program;
+}
+
+function registerAgentsCommand(program: Command, io: CliIo, result: ProgramResult): void {
+  const agents = program
+    .command("agents")
+    .summary("list, show and check agent definitions")
+    .description(
+      "Agents come from the built-ins, your home (~/.agentry/agents, ~/.claude/agents, ~/.config/opencode/agents, " +
+        "~/.codex/agents) and the project (.agentry/agents, subagents/, .claude/agents, .opencode/agent(s), " +
+        ".codex/agents); project files win over user files, which win over built-ins.",
+    );
+  const common = (command: Command) =>
+    command
+      .option("-C, --cwd <dir>", "workspace directory (default: the current directory)")
+      .option("--agents <json>", "extra agents as JSON, as for agentry run")
+      .option("--json", "print JSON for scripts");
+  common(agents.command("list").description("list the agents a run can delegate to")).action(
+    async (options: AgentsOptions) => {
+      const { agentsListCommand } = await import("./commands/agents.ts");
+      result.exitCode = await agentsListCommand(options, io);
+    },
+  );
+  common(
+    agents
+      .command("show")
+      .description("show one agent's definition and prompt")
+      .argument("<name>", "agent name"),
+  ).action(async (name: string, options: AgentsOptions) => {
+    const { agentsShowCommand } = await import("./commands/agents.ts");
+    result.exitCode = await agentsShowCommand(name, options, io);
+  });
+  common(
+    agents
+      .command("check")
+      .description("print every problem found in agent files; exits 1 when a file could not be loaded"),
+  ).action(async (options: AgentsOptions) => {
+    const { agentsCheckCommand } = await import("./commands/agents.ts");
+    result.exitCode = await agentsCheckCommand(options, io);
+  });
 }

@@ -18,6 +18,7 @@ import { colorEnabled } from "../render/style.ts";
 import { selectModel } from "../select-model.ts";
 import { buildSystemPrompt } from "../system-prompt.ts";
 import { wireAgent } from "../wire-agent.ts";
+import { agentFileWarning, wireSubagents } from "../wire-subagents.ts";
 import { resolveWorkspace } from "../workspace.ts";
 
 export interface RunOptions {
@@ -29,6 +30,7 @@ export interface RunOptions {
   permissionMode?: PermissionMode;
   systemPrompt?: string;
   appendSystemPrompt?: string;
+  agents?: string;
 }
 
 /** `agentry run <prompt>`: one non-interactive run of the root agent. Returns the exit code. */
@@ -71,13 +73,22 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
   const systemPromptOptions: Parameters<typeof buildSystemPrompt>[0] = { workspace };
   if (options.systemPrompt !== undefined) systemPromptOptions.replace = options.systemPrompt;
   if (options.appendSystemPrompt !== undefined) systemPromptOptions.append = options.appendSystemPrompt;
-  const config = wireAgent({
+  const root = wireAgent({
     workspace,
     model,
     systemPrompt: await buildSystemPrompt(systemPromptOptions),
     settings,
     ask,
   });
+  const { config, diagnostics } = await wireSubagents(root, {
+    workspace,
+    settings,
+    gate: ask,
+    env: io.env,
+    ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
+  });
+  const agentWarning = agentFileWarning(diagnostics);
+  if (agentWarning) io.stderr.write(`${agentWarning}\n`);
 
   const disposeInterrupts = handleInterrupts({
     controller,

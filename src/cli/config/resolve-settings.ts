@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "../../agent/config.ts";
 import type { ModelSettings } from "../../model/registry.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
+import type { SubagentLimits } from "../../subagents/limits.ts";
 import { UsageError } from "../errors.ts";
 import type { ConfigLayer, Env, LoadedConfig } from "./load-config.ts";
 import { PERMISSION_MODES } from "./schema.ts";
@@ -28,6 +29,8 @@ export interface Settings {
   /** The `permission` value of each config file, lowest precedence first (rules are last-match-wins). */
   permission: Array<Sourced<unknown>>;
   toolOutputLimit: number;
+  /** The `subagents` limits, project keys over user keys. */
+  subagents: Partial<SubagentLimits>;
   bashTimeoutSeconds: number | undefined;
   /** The config files that were read, for diagnostics. */
   files: string[];
@@ -79,8 +82,13 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
     toolOutputLimit:
       layers.find((l) => l.config.toolOutputLimit)?.config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
     bashTimeoutSeconds: layers.find((l) => l.config.bashTimeoutSeconds)?.config.bashTimeoutSeconds,
+    subagents: Object.assign({}, ...lowestFirst.map((layer) => definedOnly(layer.config.subagents ?? {}))),
     files: lowestFirst.map((layer) => layer.path),
   };
+}
+
+function definedOnly(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
 
 function pick<T>(value: T | undefined, source: string): Sourced<T> | undefined {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PERMISSION_MODES } from "../../permissions/modes.ts";
+import { subagentLimitsSchema } from "../../subagents/limits.ts";
 
 export { PERMISSION_MODES };
 
@@ -75,6 +76,8 @@ export const configFileSchema = z.strictObject({
   /** Permission rules in any form `rulesetFromConfig` reads; validated there (see README "Permissions"). */
   permission: z.unknown().exactOptional(),
   toolOutputLimit: positiveInt.exactOptional(),
+  /** Limits of the subagent tree: maxDepth, maxConcurrent, maxDescendants, maxTurns, timeoutMs … */
+  subagents: subagentLimitsSchema.exactOptional(),
   /** Default timeout of a bash command when the model does not set one (the tool caps it at 600). */
   bashTimeoutSeconds: z
     .number({ error: "must be a number of seconds between 1 and 600" })

@@ -1,0 +1,98 @@
+import type { AgentDefinition } from "../../subagents/definition.ts";
+import { formatDiagnostics, hasErrors } from "../../subagents/diagnostics.ts";
+import { UsageError } from "../errors.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+import type { CliIo } from "../io.ts";
+import { loadRegistry } from "../wire-subagents.ts";
+import { resolveWorkspace } from "../workspace.ts";
+
+export interface AgentsOptions {
+  cwd?: string;
+  json?: boolean;
+  agents?: string;
+}
+
+/** `agentry agents list`: every agent a run can use, with where it came from. */
+export async function agentsListCommand(options: AgentsOptions, io: CliIo): Promise<number> {
+  const registry = await registryFor(options, io);
+  const agents = registry.list();
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(agents.map(summary))}\n`);
+    return EXIT_CODES.completed;
+  }
+  const nameWidth = Math.max(4, ...agents.map((a) => a.name.length));
+  const lines = agents.map((agent) => {
+    const source = agent.source.path ?? agent.source.kind;
+    const tools = agent.tools === undefined ? "inherits tools" : `tools: ${agent.tools.join(", ") || "none"}`;
+    return `${agent.name.padEnd(nameWidth)}  ${firstLine(agent.description)}\n${" ".repeat(nameWidth + 2)}${agent.source.kind} · ${agent.mode} · ${agent.model ?? "parent's model"} · ${tools} · ${source}`;
+  });
+  io.stdout.write(`${lines.join("\n")}\n`);
+  const errors = registry.diagnostics.filter((d) => d.severity === "error").length;
+  if (errors > 0) io.stderr.write(`${errors} agent file(s) were skipped; run \`agentry agents check\`.\n`);
+  return EXIT_CODES.completed;
+}
+
+/** `agentry agents show <name>`: one agent's whole definition, prompt included. */
+export async function agentsShowCommand(name: string, options: AgentsOptions, io: CliIo): Promise<number> {
+  const registry = await registryFor(options, io);
+  const agent = registry.get(name);
+  if (!agent) {
+    const known = registry
+      .list()
+      .map((a) => a.name)
+      .join(", ");
+    throw new UsageError(`No agent named "${name}". Known agents: ${known}. See: agentry agents list`);
+  }
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(agent)}\n`);
+    return EXIT_CODES.completed;
+  }
+  const { prompt, description, ...rest } = agent;
+  const fields = Object.entries(rest)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+  io.stdout.write(`${fields.join("\n")}\ndescription:\n${indent(description)}\nprompt:\n${indent(prompt)}\n`);
+  return EXIT_CODES.completed;
+}
+
+/** `agentry agents check`: every diagnostic of every agent file; exits 1 when any is an error. */
+export async function agentsCheckCommand(options: AgentsOptions, io: CliIo): Promise<number> {
+  const workspace = await resolveWorkspace(options.cwd, io.cwd);
+  const registry = await registryFor(options, io);
+  const diagnostics = registry.diagnostics;
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ agents: registry.list().length, diagnostics })}\n`);
+  } else {
+    io.stdout.write(`${formatDiagnostics(diagnostics, { cwd: workspace })}\n`);
+    io.stdout.write(`${registry.list().length} agents loaded.\n`);
+  }
+  return hasErrors(diagnostics) ? EXIT_CODES.error : EXIT_CODES.completed;
+}
+
+async function registryFor(options: AgentsOptions, io: CliIo) {
+  const workspace = await resolveWorkspace(options.cwd, io.cwd);
+  return loadRegistry(workspace, io.env, options.agents);
+}
+
+function summary(agent: AgentDefinition) {
+  return {
+    name: agent.name,
+    description: agent.description,
+    mode: agent.mode,
+    model: agent.model ?? null,
+    tools: agent.tools ?? null,
+    source: agent.source,
+  };
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
+}

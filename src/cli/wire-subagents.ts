@@ -1,0 +1,70 @@
+import { homedir } from "node:os";
+import type { AgentConfig } from "../agent/config.ts";
+import type { PermissionGate } from "../permissions/gate.ts";
+import { AgentDefinitionError, AgentRegistry } from "../subagents/agent-registry.ts";
+import { type Diagnostic, hasErrors } from "../subagents/diagnostics.ts";
+import { loadAgentDefinitions } from "../subagents/discover.ts";
+import { SubagentLimitsError } from "../subagents/limits.ts";
+import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
+import { attachSubagents } from "../subagents/with-subagents.ts";
+import type { Settings } from "./config/resolve-settings.ts";
+import { UsageError } from "./errors.ts";
+
+export interface WireSubagentsOptions {
+  workspace: string;
+  settings: Settings;
+  gate: PermissionGate;
+  env: Record<string, string | undefined>;
+  /** `--agents` JSON: definitions that take precedence over every file. */
+  agentsJson?: string;
+}
+
+/** The agents a run can delegate to: built-ins, user and project files, then `--agents`. */
+export async function loadRegistry(
+  workspace: string,
+  env: Record<string, string | undefined>,
+  agentsJson?: string,
+): Promise<AgentRegistry> {
+  const loaded = await loadAgentDefinitions({ projectDir: workspace, homeDir: env.HOME || homedir() });
+  try {
+    return agentsJson === undefined ? new AgentRegistry(loaded) : AgentRegistry.fromJson(agentsJson, loaded);
+  } catch (error) {
+    if (error instanceof AgentDefinitionError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * Gives the root agent the `task` tool and a runtime shared by its whole tree. Children pick their tools
+ * from the root's own tools, get models through the same provider settings, and ask through the root's
+ * gate. Returns the agent-file diagnostics so the caller can point at `agentry agents check`.
+ */
+export async function wireSubagents(
+  root: AgentConfig,
+  options: WireSubagentsOptions,
+): Promise<{ config: AgentConfig; runtime: SubagentRuntime; diagnostics: readonly Diagnostic[] }> {
+  const registry = await loadRegistry(options.workspace, options.env, options.agentsJson);
+  const { createModel } = await import("../model/registry.ts");
+  const { settings, env } = options;
+  const rootTools = root.tools;
+  try {
+    const { config, runtime } = attachSubagents(root, {
+      registry,
+      createModel: (id) => createModel(id, settings.providers, env),
+      baseTools: () => rootTools,
+      permission: options.gate,
+      limits: settings.subagents,
+    });
+    return { config, runtime, diagnostics: registry.diagnostics };
+  } catch (error) {
+    if (error instanceof SubagentLimitsError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** One line for stderr when agent files have errors, or undefined. */
+export function agentFileWarning(diagnostics: readonly Diagnostic[]): string | undefined {
+  if (!hasErrors(diagnostics)) return undefined;
+  const count = diagnostics.filter((d) => d.severity === "error").length;
+  return `warning: ${count} agent file problem${count === 1 ? "" : "s"} (those files were skipped); run \`agentry agents check\` for details`;
+}
