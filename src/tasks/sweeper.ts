@@ -1,0 +1,71 @@
+import { type OwnerLiveness, ownerLiveness } from "./owner.ts";
+import type { TaskFileError } from "./task-errors.ts";
+import type { TaskPatch, TaskRecord } from "./task-record.ts";
+import type { TaskStore } from "./task-store.ts";
+
+export { startHeartbeat } from "./heartbeat.ts";
+
+export interface SweepOptions {
+  /** A PENDING/RUNNING task whose `updatedAt` is older than this is orphaned, whoever owns it. */
+  staleAfterMs: number;
+  now?: Date;
+  /** How to tell whether an owner lives (default: `ownerLiveness`, i.e. `kill(pid, 0)` on this host). */
+  liveness?: (owner: string) => OwnerLiveness;
+}
+
+export interface SweepReport {
+  /** The records this sweep marked FAILED / orphaned, as stored afterwards. */
+  orphaned: TaskRecord[];
+  /** Files that could not be read; their records were not swept. */
+  unreadable: TaskFileError[];
+}
+
+/**
+ * Marks as FAILED (`reason: "orphaned"`) every PENDING/RUNNING task whose owner process is gone or
+ * has been silent longer than `staleAfterMs`. A live pid does not save a silent task: the pid may
+ * have been reused, or the owner may be hung. Each record is re-checked inside its update, so a task
+ * that finished or beat in the meantime is left alone.
+ */
+export async function sweepOrphans(store: TaskStore, options: SweepOptions): Promise<SweepReport> {
+  const now = (options.now ?? new Date()).getTime();
+  const liveness = options.liveness ?? ((owner: string) => ownerLiveness(owner));
+  const unreadable: TaskFileError[] = [];
+  const active = await store.list({
+    status: ["PENDING", "RUNNING"],
+    onUnreadable: (error) => unreadable.push(error),
+  });
+  const orphaned: TaskRecord[] = [];
+  for (const candidate of active) {
+    if (!diagnose(candidate, now, options.staleAfterMs, liveness)) continue;
+    let marked = false;
+    const after = await store.update(candidate.taskId, (current): TaskPatch => {
+      const why = diagnose(current, now, options.staleAfterMs, liveness);
+      marked = why !== undefined;
+      return why ? { status: "FAILED", reason: "orphaned", error: orphanMessage(current, why) } : {};
+    });
+    if (marked) orphaned.push(after);
+  }
+  return { orphaned, unreadable };
+}
+
+function diagnose(
+  record: TaskRecord,
+  now: number,
+  staleAfterMs: number,
+  liveness: (owner: string) => OwnerLiveness,
+): string | undefined {
+  if (record.status !== "PENDING" && record.status !== "RUNNING") return undefined;
+  if (liveness(record.owner) === "dead") return `its owner process ${record.owner} is gone`;
+  const silentMs = now - Date.parse(record.updatedAt);
+  if (silentMs > staleAfterMs) {
+    return `its owner ${record.owner} has sent no heartbeat for ${Math.round(silentMs / 1000)} s`;
+  }
+  return undefined;
+}
+
+function orphanMessage(record: TaskRecord, why: string): string {
+  return (
+    `Task ${record.taskId} (${record.agentType}: ${record.description}) was orphaned while ${record.status}: ` +
+    `${why}. Its transcript is kept; continue it with task_id "${record.taskId}".`
+  );
+}

@@ -1,0 +1,115 @@
+import { open, readFile, stat } from "node:fs/promises";
+import { TaskFileError } from "./task-errors.ts";
+import { parseTaskFile } from "./task-file.ts";
+import type { TaskRecord } from "./task-record.ts";
+
+/**
+ * Parsed task files, reused while a file is unchanged, plus an index from task id to file so `get`
+ * does not scan the workspace. A file is only ever replaced (atomic rename), never edited in place,
+ * so its inode, size, mtime and ctime identify its content — except within one tick of the file
+ * system's clock, where a second write can keep the same timestamps (and the freed inode can be
+ * reused). As in git's "racy clean" rule, an entry read while its file was that young is re-read.
+ */
+const RACY_MS = 100;
+
+interface Entry {
+  key: string;
+  racy: boolean;
+  records: readonly TaskRecord[] | undefined;
+  error: TaskFileError | undefined;
+}
+
+export class TaskFileCache {
+  private readonly files = new Map<string, Entry>();
+  private readonly paths = new Map<string, string>();
+
+  /** The file's records (frozen); `undefined` if it does not exist. Throws `TaskFileError`. */
+  async load(path: string): Promise<readonly TaskRecord[] | undefined> {
+    const cached = this.files.get(path);
+    if (cached && !cached.racy) {
+      const info = await statKey(path);
+      if (info?.key === cached.key) return settle(cached);
+    }
+    return settle(await this.read(path));
+  }
+
+  /** The file last seen holding `taskId` (ids never move between files). */
+  locate(taskId: string): string | undefined {
+    return this.paths.get(taskId);
+  }
+
+  /** Records what this process just wrote (still re-read next time: the write is young). */
+  wrote(path: string, records: readonly TaskRecord[]): void {
+    this.files.delete(path);
+    for (const record of records) this.paths.set(record.taskId, path);
+  }
+
+  private async read(path: string): Promise<Entry> {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(path, "r");
+    } catch (error) {
+      this.files.delete(path);
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        return { key: "", racy: true, records: undefined, error: undefined };
+      }
+      throw new TaskFileError(path, (error as Error).message, { cause: error });
+    }
+    let entry: Entry;
+    try {
+      // fstat and read through one handle, so the key describes exactly the content read.
+      const info = await handle.stat({ bigint: true });
+      const text = await handle.readFile("utf8");
+      const key = keyOf(info);
+      const racy = Number(info.mtimeMs) > Date.now() - RACY_MS;
+      try {
+        const records = parseTaskFile(text, path).map(freezeRecord);
+        for (const record of records) this.paths.set(record.taskId, path);
+        entry = { key, racy, records, error: undefined };
+      } catch (error) {
+        if (!(error instanceof TaskFileError)) throw error;
+        entry = { key, racy, records: undefined, error };
+      }
+    } finally {
+      await handle.close();
+    }
+    this.files.set(path, entry);
+    return entry;
+  }
+}
+
+function settle(entry: Entry): readonly TaskRecord[] | undefined {
+  if (entry.error) throw entry.error;
+  return entry.records;
+}
+
+async function statKey(path: string): Promise<{ key: string } | undefined> {
+  try {
+    return { key: keyOf(await stat(path, { bigint: true })) };
+  } catch {
+    return undefined;
+  }
+}
+
+function keyOf(info: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
+  return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/** Records are shared between callers and the cache; freezing makes accidental mutation throw. */
+export function freezeRecord(record: TaskRecord): TaskRecord {
+  if (record.usage) Object.freeze(record.usage);
+  if (record.agentPath) Object.freeze(record.agentPath);
+  return Object.freeze(record);
+}
+
+/** Reads a file outside the cache (under the lock, where the freshest content matters). */
+export async function readTaskFileFresh(path: string): Promise<TaskRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new TaskFileError(path, (error as Error).message, { cause: error });
+  }
+  return parseTaskFile(text, path).map(freezeRecord);
+}

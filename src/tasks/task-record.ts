@@ -1,0 +1,79 @@
+import { z } from "zod";
+import type { Usage } from "../model/messages.ts";
+
+/**
+ * One background or sync child as the control plane sees it (DESIGN §4). The record is read back
+ * from disk and by other processes, so it is defined by a zod schema (a trust boundary); the type is
+ * inferred from it.
+ */
+export const TASK_STATUSES = ["PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const FINISHED_STATUSES = ["COMPLETED", "FAILED", "CANCELLED"] as const;
+export type FinishedStatus = (typeof FINISHED_STATUSES)[number];
+
+/** Why a task ended the way it did, when the status alone does not say. */
+export const TASK_REASONS = ["orphaned", "stalled", "budget", "timeout", "cancelled", "max_turns"] as const;
+export type TaskReason = (typeof TASK_REASONS)[number];
+
+/** Ids name files and keys, so they must not contain path separators or start with a dot or dash. */
+export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+const id = (what: string) =>
+  z.string().regex(SAFE_ID, {
+    error: `${what} must use letters, digits, ".", "_" and "-" only (at most 128, not starting with "." or "-")`,
+  });
+const timestamp = z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp" });
+
+const usageSchema = z.object({
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+  cost: z.number().exactOptional(),
+});
+
+export const taskRecordSchema = z.object({
+  taskId: id("taskId"),
+  agentType: z.string(),
+  parentAgentId: id("parentAgentId"),
+  parentSessionId: id("parentSessionId"),
+  childSessionId: z.string(),
+  description: z.string(),
+  status: z.enum(TASK_STATUSES),
+  result: z.string().exactOptional(),
+  error: z.string().exactOptional(),
+  reason: z.enum(TASK_REASONS).exactOptional(),
+  cancelRequested: z.boolean(),
+  createdAt: timestamp,
+  /** The owner's heartbeat: bumped by every owner update, so silence means the owner is gone. */
+  updatedAt: timestamp,
+  /** Set once, when the parent was told the task finished; makes delivery exactly-once. */
+  deliveredAt: timestamp.exactOptional(),
+  /** `<hostname>:<pid>` of the process running the task. */
+  owner: z.string(),
+  usage: usageSchema.exactOptional(),
+  model: z.string().exactOptional(),
+  agentPath: z.array(z.string()).exactOptional(),
+  background: z.boolean(),
+});
+
+export type TaskRecord = z.infer<typeof taskRecordSchema>;
+
+/** What `create` takes: the record, with the bookkeeping fields defaulted. */
+export type NewTaskRecord = Omit<TaskRecord, "status" | "cancelRequested" | "createdAt" | "updatedAt"> &
+  Partial<Pick<TaskRecord, "status" | "cancelRequested" | "createdAt" | "updatedAt">>;
+
+/** The fields that identify a record and where it is stored; an update may not change them. */
+export const IMMUTABLE_FIELDS = ["taskId", "parentAgentId", "parentSessionId", "createdAt"] as const;
+
+export type TaskPatch = Partial<Omit<TaskRecord, (typeof IMMUTABLE_FIELDS)[number]>>;
+
+export function isFinished(status: TaskStatus): status is FinishedStatus {
+  return (FINISHED_STATUSES as readonly TaskStatus[]).includes(status);
+}
+
+// Compile-time proof that the stored usage is exactly the model layer's Usage.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const usageMatches: Same<z.infer<typeof usageSchema>, Usage> = true;
+void usageMatches;

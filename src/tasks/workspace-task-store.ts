@@ -1,0 +1,201 @@
+import { dirname } from "node:path";
+import { ensureStateDir } from "../agent/state-dir.ts";
+import { applyPatch, newRecord } from "./apply-patch.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
+import { type FileLockOptions, withFileLock } from "./file-lock.ts";
+import { checkListQuery, selectTasks } from "./select-tasks.ts";
+import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors.ts";
+import { serializeTaskFile } from "./task-file.ts";
+import { freezeRecord, readTaskFileFresh, TaskFileCache } from "./task-file-cache.ts";
+import { isFinished, type NewTaskRecord, type TaskRecord } from "./task-record.ts";
+import type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
+import { checkId, findTaskFiles, taskFilePath } from "./workspace-layout.ts";
+
+export interface WorkspaceTaskStoreOptions {
+  workspace: string;
+  /** The clock for createdAt/updatedAt/deliveredAt (tests pin it). */
+  now?: () => Date;
+  lock?: Partial<FileLockOptions>;
+}
+
+/**
+ * The embedded backend: one JSON file per parent session under `.agentry/agents/<parentAgentId>/
+ * tasks/`, each write a read-modify-write under that file's lock, replaced atomically. Reads go
+ * through a cache that is checked against the file's stat, so other processes' writes are seen.
+ */
+export class WorkspaceTaskStore implements TaskStore {
+  readonly workspace: string;
+  private readonly now: () => Date;
+  private readonly lockOptions: Partial<FileLockOptions>;
+  private readonly cache = new TaskFileCache();
+
+  constructor(options: WorkspaceTaskStoreOptions) {
+    this.workspace = options.workspace;
+    this.now = options.now ?? (() => new Date());
+    this.lockOptions = options.lock ?? {};
+  }
+
+  async create(input: NewTaskRecord): Promise<TaskRecord> {
+    const record = freezeRecord(newRecord(input, this.now()));
+    // Ids are unique across files too; an unreadable file elsewhere must not block creating here.
+    const elsewhere = await this.locate(record.taskId).catch((error: unknown) => {
+      if (error instanceof TaskFileError) return undefined;
+      throw error;
+    });
+    if (elsewhere) throw new TaskExistsError(record.taskId);
+    const path = taskFilePath(this.workspace, record.parentAgentId, record.parentSessionId);
+    ensureStateDir(this.workspace, dirname(path));
+    await this.mutate(path, (records) => {
+      if (records.some((existing) => existing.taskId === record.taskId))
+        throw new TaskExistsError(record.taskId);
+      return [...records, record];
+    });
+    return record;
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const path = await this.locate(taskId);
+    if (!path) return undefined;
+    return (await this.cache.load(path))?.find((record) => record.taskId === taskId);
+  }
+
+  async update(taskId: string, patch: TaskUpdate, options: UpdateOptions = {}): Promise<TaskRecord> {
+    const path = await this.require(taskId);
+    let updated: TaskRecord | undefined;
+    await this.mutate(path, (records) => {
+      const index = records.findIndex((record) => record.taskId === taskId);
+      const current = records[index];
+      if (!current) throw new TaskNotFoundError(taskId);
+      const next = applyPatch(current, typeof patch === "function" ? patch(current) : patch, {
+        now: this.now(),
+        ...(options.resume !== undefined && { resume: options.resume }),
+      });
+      updated = freezeRecord(next);
+      return next === current ? undefined : records.with(index, updated);
+    });
+    return updated!;
+  }
+
+  async list(query: TaskListQuery = {}): Promise<TaskRecord[]> {
+    checkListQuery(query);
+    const files = await findTaskFiles(this.workspace, query);
+    const loaded = await Promise.allSettled(files.map((file) => this.cache.load(file)));
+    const all: TaskRecord[] = [];
+    for (const outcome of loaded) {
+      if (outcome.status === "fulfilled") {
+        for (const record of outcome.value ?? []) all.push(record);
+        continue;
+      }
+      const error: unknown = outcome.reason;
+      if (!(error instanceof TaskFileError) || !query.onUnreadable) throw error;
+      query.onUnreadable(error);
+    }
+    return selectTasks(all, query);
+  }
+
+  async requestCancel(taskId: string): Promise<TaskRecord> {
+    const [record] = await this.patchMany([taskId], (record) =>
+      isFinished(record.status) || record.cancelRequested ? undefined : { ...record, cancelRequested: true },
+    );
+    return record ?? (await this.get(taskId))!;
+  }
+
+  async heartbeat(taskIds: readonly string[]): Promise<TaskRecord[]> {
+    const at = this.now().toISOString();
+    return this.patchMany(taskIds, (record) =>
+      isFinished(record.status) ? undefined : { ...record, updatedAt: at },
+    );
+  }
+
+  async markDelivered(taskIds: readonly string[]): Promise<TaskRecord[]> {
+    const at = this.now().toISOString();
+    return this.patchMany(taskIds, (record) =>
+      isFinished(record.status) && record.deliveredAt === undefined
+        ? { ...record, deliveredAt: at }
+        : undefined,
+    );
+  }
+
+  /**
+   * Applies `change` to each named record, one locked write per file; returns the records it changed.
+   * Every id is resolved first, so an unknown id fails before anything is written.
+   */
+  private async patchMany(
+    taskIds: readonly string[],
+    change: (record: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord[]> {
+    const byFile = new Map<string, Set<string>>();
+    for (const taskId of taskIds) {
+      const path = await this.require(taskId);
+      byFile.set(path, (byFile.get(path) ?? new Set()).add(taskId));
+    }
+    const changed: TaskRecord[] = [];
+    for (const [path, ids] of byFile) {
+      await this.mutate(path, (records) => {
+        let dirty = false;
+        const next = records.map((record) => {
+          const updated = ids.has(record.taskId) ? change(record) : undefined;
+          if (!updated) return record;
+          dirty = true;
+          changed.push(freezeRecord(updated));
+          return changed.at(-1)!;
+        });
+        return dirty ? next : undefined;
+      });
+    }
+    return changed;
+  }
+
+  /**
+   * Read-modify-write of one file under its lock. `change` returns the new records, or `undefined`
+   * for "nothing to write". A file that cannot be parsed throws before anything is written, so a
+   * corrupt file is never replaced (and its records never lost).
+   */
+  private async mutate(
+    path: string,
+    change: (records: readonly TaskRecord[]) => readonly TaskRecord[] | undefined,
+  ): Promise<void> {
+    await withFileLock(
+      path,
+      async () => {
+        const next = change(await readTaskFileFresh(path));
+        if (!next) return;
+        await writeFileAtomic(path, serializeTaskFile(next));
+        this.cache.wrote(path, next);
+      },
+      this.lockOptions,
+    );
+  }
+
+  private async require(taskId: string): Promise<string> {
+    const path = await this.locate(taskId);
+    if (!path) throw new TaskNotFoundError(taskId);
+    return path;
+  }
+
+  /**
+   * The file holding `taskId`: the index first, else a scan of every task file (cheap when cached).
+   * If the id is in no readable file but some file is unreadable, that file's error is thrown: the
+   * task may be in it, and "not found" would be a lie.
+   */
+  private async locate(taskId: string): Promise<string | undefined> {
+    checkId("taskId", taskId);
+    const has = (records: readonly TaskRecord[] | undefined) => !!records?.some((r) => r.taskId === taskId);
+    const known = this.cache.locate(taskId);
+    if (known && has(await this.cache.load(known).catch(() => undefined))) return known;
+    const files = await findTaskFiles(this.workspace, {});
+    const loaded = await Promise.allSettled(files.map((file) => this.cache.load(file)));
+    let unreadable: TaskFileError | undefined;
+    for (const [i, outcome] of loaded.entries()) {
+      if (outcome.status === "fulfilled") {
+        if (has(outcome.value)) return files[i];
+        continue;
+      }
+      const error: unknown = outcome.reason;
+      if (!(error instanceof TaskFileError)) throw error;
+      unreadable ??= error;
+    }
+    if (unreadable) throw unreadable;
+    return undefined;
+  }
+}

@@ -1,0 +1,65 @@
+import { readFile } from "node:fs/promises";
+import { expect, it } from "vitest";
+import { TaskFileError } from "../../src/tasks/task-errors.ts";
+import {
+  migrateTaskFile,
+  parseTaskFile,
+  serializeTaskFile,
+  TASK_FILE_VERSION,
+  type TaskFileMigration,
+} from "../../src/tasks/task-file.ts";
+
+const FIXTURE_V1 = new URL("./fixtures/tasks-v1.json", import.meta.url);
+
+it("reads the v1 fixture and writes it back in the current format", async () => {
+  const records = parseTaskFile(await readFile(FIXTURE_V1, "utf8"), "tasks-v1.json");
+  expect(records.map((record) => record.taskId)).toEqual([
+    "sub-20250114-093012-k3f9qa",
+    "sub-20250114-093015-p0q1r2",
+  ]);
+  const rewritten = JSON.parse(serializeTaskFile(records));
+  expect(rewritten.version).toBe(TASK_FILE_VERSION);
+  expect(parseTaskFile(serializeTaskFile(records), "again")).toEqual(records);
+});
+
+it("applies migrations step by step, in order", () => {
+  const steps: Record<number, TaskFileMigration> = {
+    1: (file) => ({ ...file, version: 2, trail: ["1→2"] }),
+    2: (file) => ({ ...file, version: 3, trail: [...(file.trail as string[]), "2→3"] }),
+  };
+  expect(migrateTaskFile({ version: 1, records: [] }, 1, 3, "f", steps)).toEqual({
+    version: 3,
+    records: [],
+    trail: ["1→2", "2→3"],
+  });
+});
+
+it("names the file when a migration step is missing or produces the wrong version", () => {
+  expect(() =>
+    migrateTaskFile({ version: 1 }, 1, 3, "old.json", { 1: (f) => ({ ...f, version: 2 }) }),
+  ).toThrow("Cannot read task file old.json: no migration from format v2 to v3.");
+  expect(() => migrateTaskFile({ version: 1 }, 1, 2, "old.json", { 1: (f) => f })).toThrow(
+    /old\.json: the migration from v1 did not produce a v2 file/,
+  );
+});
+
+it.each([
+  ["not JSON", "{", /f\.json: not valid JSON/],
+  ["an array", "[]", /expected a JSON object \{ version, records \}/],
+  ["no version", '{"records":[]}', /missing or invalid "version" \(undefined\)/],
+  ["a string version", '{"version":"1","records":[]}', /invalid "version" \("1"\)/],
+  ["a newer version", '{"version":2,"records":[]}', /format v2 by a newer agentry; this one reads up to v1/],
+  ["no records", '{"version":1}', /f\.json: records: /],
+])("rejects %s with an error naming the file", (_, text, message) => {
+  const parse = () => parseTaskFile(text, "f.json");
+  expect(parse).toThrow(TaskFileError);
+  expect(parse).toThrow(message);
+});
+
+it("rejects a file holding the same task twice", async () => {
+  const file = JSON.parse(await readFile(FIXTURE_V1, "utf8"));
+  file.records.push(file.records[0]);
+  expect(() => parseTaskFile(JSON.stringify(file), "dup.json")).toThrow(
+    "dup.json: task sub-20250114-093012-k3f9qa appears twice.",
+  );
+});

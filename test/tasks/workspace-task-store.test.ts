@@ -1,0 +1,22 @@
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { taskStoreConformance } from "./task-store.conformance.ts";
+
+taskStoreConformance("workspace files", async () => {
+  const workspace = await realpath(await mkdtemp(join(tmpdir(), "agentry-tasks-")));
+  const file = (agent: string, session: string) =>
+    join(workspace, ".agentry/agents", agent, "tasks", `${session}.json`);
+  return {
+    open: (options = {}) => new WorkspaceTaskStore({ workspace, ...options }),
+    async writeRaw(agent, session, text) {
+      const path = file(agent, session);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, text);
+      return path;
+    },
+    readRaw: (agent, session) => readFile(file(agent, session), "utf8"),
+    cleanup: () => rm(workspace, { recursive: true, force: true }),
+  };
+});
