@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { PERMISSION_MODES } from "../permissions/modes.ts";
 import type { AgentsOptions } from "./commands/agents.ts";
+import { registerDemoCommand } from "./commands/demo.ts";
 import type { RunOptions } from "./commands/run.ts";
 import type { SessionsOptions } from "./commands/sessions.ts";
 import type { CliIo } from "./io.ts";
@@ -144,6 +145,7 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
       result.exitCode = await sessionsShowCommand(id, options, io);
     });
   registerAgentsCommand(program, io, result);
+  registerDemoCommand(program, io, result);
   return program;
 }
 

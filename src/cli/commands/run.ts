@@ -12,9 +12,9 @@ import type { CliIo } from "../io.ts";
 import { terminalAsk } from "../permission-prompt.ts";
 import { permissionRules } from "../permission-rules.ts";
 import { readPrompt } from "../read-prompt.ts";
-import { createRenderer } from "../render/create-renderer.ts";
 import type { OutputFormat } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
+import { createTreeRenderer, resumeTreeAfter } from "../render/with-agent-tree.ts";
 import { selectModel } from "../select-model.ts";
 import { buildSystemPrompt } from "../system-prompt.ts";
 import { wireAgent } from "../wire-agent.ts";
@@ -50,7 +50,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
   const model = await selectModel(settings, io.env, resumed?.model);
   const session = resumed ?? (await Session.create({ workspace, agentName: "main", model: model.id }));
 
-  const renderer = createRenderer(options.outputFormat, {
+  const renderer = createTreeRenderer(options.outputFormat, {
     stdout: io.stdout,
     stderr: io.stderr,
     color: colorEnabled(io.stderr, io.env),
@@ -62,11 +62,14 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
     mode: settings.permissionMode.value,
     ...(interactive
       ? {
-          onAsk: terminalAsk({
-            input: io.stdin,
-            output: io.stderr,
-            beforePrompt: () => renderer.interrupt?.(),
-          }),
+          onAsk: resumeTreeAfter(
+            renderer,
+            terminalAsk({
+              input: io.stdin,
+              output: io.stderr,
+              beforePrompt: () => renderer.interrupt?.(),
+            }),
+          ),
         }
       : {}),
   });

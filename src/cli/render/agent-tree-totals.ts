@@ -1,0 +1,45 @@
+import type { AgentTreeState } from "./agent-tree-state.ts";
+
+export interface TreeTotals {
+  agents: number;
+  /** Agents below the root. */
+  children: number;
+  queued: number;
+  running: number;
+  completed: number;
+  failed: number;
+  aborted: number;
+  tokensIn: number;
+  tokensOut: number;
+  /** Undefined when no agent's cost is known. */
+  cost?: number;
+}
+
+/** Sums over every agent of the tree, the root included. */
+export function treeTotals(state: AgentTreeState): TreeTotals {
+  const totals: TreeTotals = {
+    agents: state.nodes.length,
+    children: state.nodes.filter((node) => node.path.length > 1).length,
+    queued: 0,
+    running: 0,
+    completed: 0,
+    failed: 0,
+    aborted: 0,
+    tokensIn: 0,
+    tokensOut: 0,
+  };
+  for (const node of state.nodes) {
+    totals[node.status]++;
+    totals.tokensIn += node.tokensIn;
+    totals.tokensOut += node.tokensOut;
+    if (node.cost !== undefined) totals.cost = (totals.cost ?? 0) + node.cost;
+  }
+  return totals;
+}
+
+/** Whether any agent below the root is queued or running: the time a live tree is worth drawing. */
+export function hasActiveChildren(state: AgentTreeState): boolean {
+  return state.nodes.some(
+    (node) => node.path.length > 1 && (node.status === "running" || node.status === "queued"),
+  );
+}

@@ -1,0 +1,222 @@
+import type { AgentNode, AgentStatus, AgentTreeState } from "./agent-tree-state.ts";
+import { type TreeTotals, treeTotals } from "./agent-tree-totals.ts";
+import { createStyle, type Style } from "./style.ts";
+import { formatDuration } from "./tool-summary.ts";
+
+export interface TreeViewOptions {
+  /** Milliseconds since the epoch: elapsed times of running agents count up to it. */
+  now: number;
+  /** Terminal columns; every line is cut to fit. */
+  width: number;
+  /** ANSI colour (off for NO_COLOR or when stderr is not a terminal). */
+  color?: boolean;
+  /** At most this many lines in all (the rest summarised in one line), so the tree fits the screen. */
+  maxLines?: number;
+}
+
+const MAX_ACTIVITY = 44;
+
+const GLYPHS: Record<AgentStatus, string> = {
+  queued: "◌",
+  running: "●",
+  completed: "✓",
+  failed: "✗",
+  aborted: "⊘",
+};
+
+/** A piece of a line and how to colour it; widths are counted before colouring. */
+interface Segment {
+  text: string;
+  paint?: keyof Style;
+}
+
+/**
+ * The tree as lines, one per agent, then a totals line:
+ *
+ *   main          main     claude-sonnet-4-5  ● task map the source layout +1  t1  1.2k tok  4.3s
+ *   ├─ explore-1  explore  claude-haiku-4-5   ● read src/a.ts                     t3  2.1k tok  4.2s
+ *   └─ explore-2  explore  claude-haiku-4-5   ✓ done                              t4  3.0k tok  3.1s
+ *   3 agents (2 running, 1 done) · 6.3k tokens in / 812 out · $0.0123
+ *
+ * Pure: the same state, time and width always give the same lines.
+ */
+export function renderAgentTree(state: AgentTreeState, options: TreeViewOptions): string[] {
+  const style = createStyle(options.color ?? false);
+  const width = Math.max(20, options.width);
+  const rows = treeRows(state);
+  const name = columnWidth(rows.map((row) => row.prefix.length + row.name.length));
+  const type = columnWidth(rows.map((row) => row.node.agentType.length));
+  const model = columnWidth(rows.map((row) => shortModel(row.node.model).length));
+  const activities = rows.map((row) => activityText(row.node));
+  const stats = rows.map((row) => statsText(row.node, options.now));
+  const statsWidth = columnWidth(stats.map((text) => text.length));
+  const leftWidth = name + type + model + 6;
+  // The activity column takes what the fixed columns leave, up to a fixed cap so it does not jump
+  // between frames, and so the numbers stay visible on a narrow terminal and close on a wide one.
+  const activityWidth = Math.max(6, Math.min(MAX_ACTIVITY, width - leftWidth - statsWidth - 4));
+  const lines = rows.map((row, index) => {
+    const { node } = row;
+    const segments: Segment[] = [
+      { text: row.prefix, paint: "dim" },
+      { text: `${row.name.padEnd(name - row.prefix.length)}  ${node.agentType.padEnd(type)}  ` },
+      { text: `${shortModel(node.model).padEnd(model)}  `, paint: "dim" },
+      { text: GLYPHS[node.status], paint: statusPaint(node.status) },
+      { text: ` ${padTo(ellipsize(activities[index] ?? "", activityWidth), activityWidth)}  ` },
+      { text: (stats[index] ?? "").padStart(statsWidth), paint: "dim" },
+    ];
+    return paint(segments, width, style);
+  });
+  const limit = options.maxLines ?? Number.POSITIVE_INFINITY;
+  const body = lines.length + 1 > limit ? lines.slice(0, Math.max(0, limit - 2)) : lines;
+  if (body.length < lines.length) {
+    body.push(paint([{ text: `… ${lines.length - body.length} more agents`, paint: "dim" }], width, style));
+  }
+  body.push(paint([{ text: totalsText(treeTotals(state)), paint: "bold" }], width, style));
+  return body;
+}
+
+/** `3 agents (2 running, 1 done) · 6.3k tokens in / 812 out · $0.0123` */
+export function totalsText(totals: TreeTotals): string {
+  const counts = [
+    totals.running > 0 ? `${totals.running} running` : "",
+    totals.queued > 0 ? `${totals.queued} queued` : "",
+    totals.completed > 0 ? `${totals.completed} done` : "",
+    totals.failed > 0 ? `${totals.failed} failed` : "",
+    totals.aborted > 0 ? `${totals.aborted} aborted` : "",
+  ].filter((part) => part !== "");
+  const agents = `${totals.agents} agent${totals.agents === 1 ? "" : "s"}`;
+  const parts = [
+    counts.length > 0 ? `${agents} (${counts.join(", ")})` : agents,
+    `${formatTokens(totals.tokensIn)} tokens in / ${formatTokens(totals.tokensOut)} out`,
+  ];
+  if (totals.cost !== undefined) parts.push(formatCost(totals.cost));
+  return parts.join(" · ");
+}
+
+/** 950 → `950`, 2_100 → `2.1k`, 12_345 → `12k`, 3_400_000 → `3.4M`. */
+export function formatTokens(count: number): string {
+  if (count < 1000) return String(Math.round(count));
+  if (count < 10_000) return `${(count / 1000).toFixed(1)}k`;
+  if (count < 1_000_000) return `${Math.round(count / 1000)}k`;
+  return `${(count / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatCost(dollars: number): string {
+  return dollars >= 1 ? `$${dollars.toFixed(2)}` : `$${dollars.toFixed(4)}`;
+}
+
+/** `anthropic:claude-haiku-4-5` → `claude-haiku-4-5`: the provider is noise in a narrow column. */
+export function shortModel(model: string | undefined): string {
+  if (model === undefined) return "";
+  const name = model.slice(model.indexOf(":") + 1);
+  return name.length > 24 ? `${name.slice(0, 23)}…` : name;
+}
+
+/** Elapsed time of a node: to its end, or to `now` while it runs or waits. */
+export function elapsedMs(node: AgentNode, now: number): number {
+  const from = node.status === "queued" ? node.queuedAt : node.startedAt;
+  if (from === undefined) return 0;
+  return Math.max(0, (node.endedAt ?? now) - from);
+}
+
+interface Row {
+  node: AgentNode;
+  prefix: string;
+  name: string;
+}
+
+/** Depth-first rows with box-drawing prefixes; orphans (no known parent) are drawn as roots. */
+function treeRows(state: AgentTreeState): Row[] {
+  const keys = new Set(state.nodes.map((node) => node.key));
+  const parentKey = (node: AgentNode) => node.path.slice(0, -1).join("/");
+  // Children that wait for a slot go after the ones that started, in the order they will start.
+  const childrenOf = (key: string | undefined) =>
+    state.nodes
+      .filter((node) =>
+        key === undefined ? !keys.has(parentKey(node)) : node.path.length > 1 && parentKey(node) === key,
+      )
+      .sort((a, b) => Number(a.status === "queued") - Number(b.status === "queued"));
+  const rows: Row[] = [];
+  const visit = (node: AgentNode, indent: string, branch: string, root: boolean) => {
+    rows.push({ node, prefix: root ? "" : indent + branch, name: node.path.at(-1) ?? node.key });
+    const kids = childrenOf(node.key);
+    const nextIndent = root ? "" : indent + (branch === "└─ " ? "   " : "│  ");
+    kids.forEach((kid, index) => {
+      visit(kid, nextIndent, index === kids.length - 1 ? "└─ " : "├─ ", false);
+    });
+  };
+  for (const root of childrenOf(undefined)) visit(root, "", "", true);
+  return rows;
+}
+
+function activityText(node: AgentNode): string {
+  switch (node.status) {
+    case "queued":
+      return node.description === undefined ? "queued" : `queued: ${node.description}`;
+    case "running": {
+      const tool = node.tools.at(-1);
+      if (tool === undefined) {
+        const last = node.lastTool;
+        return last === undefined ? "thinking" : `thinking (after ${`${last.name} ${last.arg}`.trim()})`;
+      }
+      const more = node.tools.length > 1 ? ` +${node.tools.length - 1}` : "";
+      return `${tool.name} ${tool.arg}`.trim() + more;
+    }
+    case "completed":
+      return "done";
+    case "failed":
+      return node.error === undefined ? "failed" : `failed: ${node.error}`;
+    case "aborted":
+      return node.error === undefined ? "aborted" : `aborted: ${node.error}`;
+  }
+}
+
+function statsText(node: AgentNode, now: number): string {
+  const elapsed = formatDuration(elapsedMs(node, now));
+  if (node.status === "queued") return elapsed;
+  return `t${node.turns}  ${formatTokens(node.tokensIn + node.tokensOut)} tok  ${elapsed}`;
+}
+
+function statusPaint(status: AgentStatus): keyof Style {
+  switch (status) {
+    case "queued":
+      return "dim";
+    case "running":
+      return "cyan";
+    case "completed":
+      return "green";
+    case "failed":
+      return "red";
+    case "aborted":
+      return "yellow";
+  }
+}
+
+function padTo(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - [...text].length));
+}
+
+function columnWidth(lengths: number[]): number {
+  return Math.max(0, ...lengths);
+}
+
+/** Cuts `text` to `max` characters, ending in `…` when cut. */
+function ellipsize(text: string, max: number): string {
+  if (max <= 0) return "";
+  const chars = [...text.replace(/\s+/g, " ")];
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
+}
+
+/** Joins segments, cutting the line at `width` visible characters before colouring it. */
+function paint(segments: Segment[], width: number, style: Style): string {
+  let room = width;
+  let line = "";
+  for (const segment of segments) {
+    if (room <= 0) break;
+    const chars = [...segment.text];
+    const text = chars.length > room ? `${chars.slice(0, room - 1).join("")}…` : segment.text;
+    room -= Math.min(chars.length, room);
+    line += segment.paint === undefined || text === "" ? text : style[segment.paint](text);
+  }
+  return line.trimEnd();
+}

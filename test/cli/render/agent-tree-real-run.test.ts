@@ -1,0 +1,101 @@
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentConfig } from "../../../src/agent/config.ts";
+import type { AgentEvent } from "../../../src/agent/events.ts";
+import { runAgentLoop } from "../../../src/agent/loop.ts";
+import { Session } from "../../../src/agent/session.ts";
+import { emptyAgentTree, findNode, reduceAgentTree } from "../../../src/cli/render/agent-tree-state.ts";
+import { treeTotals } from "../../../src/cli/render/agent-tree-totals.ts";
+import { userText } from "../../../src/model/messages.ts";
+import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
+import { AgentRegistry } from "../../../src/subagents/agent-registry.ts";
+import { builtinAgents } from "../../../src/subagents/builtin-agents.ts";
+import { attachSubagents } from "../../../src/subagents/with-subagents.ts";
+import { scriptedModel } from "../../../src/testing/scripted-model.ts";
+import { builtinTools } from "../../../src/tools/builtin.ts";
+import { nodeOperations } from "../../../src/tools/node-operations.ts";
+
+let workspace = "";
+afterEach(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+/**
+ * The tree is fed by the real loop and subagent runtime: with one running slot, the second child
+ * waits in the queue, and the tree must show that, then both ends, with the run's real usage.
+ */
+describe("agent tree over a real run", () => {
+  it("follows queued, running and finished children and sums the usage of the whole tree", async () => {
+    workspace = await realpath(await mkdtemp(join(tmpdir(), "agentry-tree-")));
+    const model = scriptedModel((request) => {
+      const first = request.messages[0];
+      const prompt = first?.role === "user" && first.content[0]?.type === "text" ? first.content[0].text : "";
+      const replies = request.messages.filter((m) => m.role === "assistant").length;
+      if (prompt.startsWith("child")) {
+        return replies === 0
+          ? { toolCalls: [{ name: "list", args: {} }], usage: { input: 100, output: 5 }, delayMs: 20 }
+          : { text: `report of ${prompt}`, usage: { input: 200, output: 7 } };
+      }
+      return replies === 0
+        ? {
+            toolCalls: ["child one", "child two"].map((text) => ({
+              name: "task",
+              args: { description: text, prompt: text, subagent_type: "explore" },
+            })),
+            usage: { input: 50, output: 3 },
+          }
+        : { text: "done", usage: { input: 70, output: 2 } };
+    });
+    const root: AgentConfig = {
+      name: "main",
+      model,
+      systemPrompt: "root",
+      tools: builtinTools(),
+      workspace,
+      ops: nodeOperations,
+      agentPath: ["main"],
+      depth: 0,
+    };
+    const { config } = attachSubagents(root, {
+      registry: new AgentRegistry({ definitions: builtinAgents() }),
+      createModel: () => model,
+      baseTools: builtinTools,
+      permission: { rules: DEFAULT_RULES, mode: "default" },
+      limits: { maxConcurrent: 1 },
+      persistSessions: false,
+    });
+    const session = await Session.create({ workspace, agentName: "main", model: model.id, persist: false });
+    await session.append(userText("go"));
+
+    let state = emptyAgentTree;
+    const seen: string[] = [];
+    const outcomes: number[] = [];
+    const emit = (event: AgentEvent) => {
+      state = reduceAgentTree(state, event, Date.now());
+      if (event.type === "agent_end") outcomes.push(event.outcome.usage.input + event.outcome.usage.output);
+      for (const node of state.nodes.filter((n) => n.path.length > 1)) {
+        const label = `${node.key}:${node.status}`;
+        if (seen.at(-1) !== label && !seen.includes(label)) seen.push(label);
+      }
+    };
+    const outcome = await runAgentLoop(config, session, emit);
+
+    expect(outcome.status).toBe("completed");
+    expect(seen).toContain("main/explore-2:queued");
+    expect(seen.indexOf("main/explore-2:queued")).toBeLessThan(seen.indexOf("main/explore-2:running"));
+    expect(seen.indexOf("main/explore-1:completed")).toBeLessThan(seen.indexOf("main/explore-2:running"));
+    expect(findNode(state, ["main", "explore-2"])).toMatchObject({
+      status: "completed",
+      agentType: "explore",
+      description: "child two",
+      turns: 2,
+      tokensIn: 300,
+      tokensOut: 12,
+    });
+    const totals = treeTotals(state);
+    expect(totals).toMatchObject({ agents: 3, children: 2, completed: 3, running: 0, queued: 0 });
+    expect(totals.tokensIn + totals.tokensOut).toBe(outcomes.reduce((sum, n) => sum + n, 0));
+  });
+});
