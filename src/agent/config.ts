@@ -3,6 +3,7 @@ import type { PermissionRequest } from "../permissions/types.ts";
 import type { Operations } from "../tools/operations.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
 import type { Hooks } from "./hooks.ts";
+import type { Redactor } from "./redact.ts";
 import type { RunLimits } from "./run-limits.ts";
 
 /** Everything one run of the loop needs. Built by the composition root (`src/cli/`) or a library user. */
@@ -26,6 +27,8 @@ export interface AgentConfig {
   ask?: (request: PermissionRequest, agent: AgentIdentity) => Promise<void>;
   /** Characters of tool output sent to the model before truncation (default 50,000). */
   toolOutputLimit?: number;
+  /** Removes secrets from tool output before the model, the transcript or a UI sees it (`createRedactor`). */
+  redact?: Redactor;
   /** Token and wall-clock budgets and the stall watchdog. */
   limits?: RunLimits;
   temperature?: number;

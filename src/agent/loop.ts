@@ -120,6 +120,7 @@ export async function runAgentLoop(
       ops: config.ops,
       ask: config.ask,
       toolOutputLimit: config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
+      redact: config.redact ?? ((text) => text),
       emit: send,
       forward: events.forward,
     };

@@ -6,6 +6,7 @@ import { type AbortWatch, watchAbort } from "./abort.ts";
 import type { EventBody } from "./emitter.ts";
 import type { AgentEvent } from "./events.ts";
 import type { Hooks } from "./hooks.ts";
+import type { Redactor } from "./redact.ts";
 import {
   ABORTED_RESULT,
   deniedMessage,
@@ -27,6 +28,8 @@ export interface ToolExecutionEnv {
   ops: Operations;
   ask: ((request: PermissionRequest, agent: AgentIdentity) => Promise<void>) | undefined;
   toolOutputLimit: number;
+  /** Applied to every tool output and progress line before anyone sees it. */
+  redact: Redactor;
   /** Emits this agent's own events (the agent path is added). */
   emit: (event: EventBody) => void;
   /** The run's raw sink, handed to tools so subagents can bubble their own events up. */
@@ -120,7 +123,7 @@ async function runCall(
   }
 
   const truncated = await truncateToolOutput({
-    text: result.content,
+    text: env.redact(result.content),
     limit: env.toolOutputLimit,
     workspace: env.workspace,
     ops: env.ops,
@@ -159,7 +162,8 @@ function toolContext(call: ToolCallPart, env: ToolExecutionEnv, isSettled: () =>
     ask: (request) => (env.ask ? env.ask(request, env.agent) : Promise.resolve()),
     progress: (update) => {
       // A tool that ignores the abort may keep reporting after its result was settled; drop that.
-      if (!isSettled()) env.emit({ type: "tool_progress", toolCallId: call.id, name: call.name, update });
+      if (!isSettled())
+        env.emit({ type: "tool_progress", toolCallId: call.id, name: call.name, update: env.redact(update) });
     },
     emit: env.forward,
     agent: env.agent,

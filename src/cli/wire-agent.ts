@@ -1,4 +1,5 @@
 import type { AgentConfig } from "../agent/config.ts";
+import { createRedactor } from "../agent/redact.ts";
 import type { Model } from "../model/model.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { nodeOperations } from "../tools/node-operations.ts";
@@ -12,6 +13,8 @@ export interface WireAgentOptions {
   settings: Settings;
   /** The permission gate (`createPermissionGate`). */
   ask: NonNullable<AgentConfig["ask"]>;
+  /** The process environment: secret-looking values in it are redacted from tool output. */
+  env: Record<string, string | undefined>;
 }
 
 /** The root agent of `agentry run`: built-in tools on the local machine, limits from the settings. */
@@ -34,7 +37,23 @@ export function wireAgent(options: WireAgentOptions): AgentConfig {
     depth: 0,
     ask: options.ask,
     toolOutputLimit: settings.toolOutputLimit,
+    redact: createRedactor(options.env, configuredKeys(settings)),
   };
+}
+
+/** API keys written in config files are secrets too. */
+function configuredKeys(settings: Settings): Record<string, string | undefined> {
+  const { providers } = settings;
+  const keys: Record<string, string | undefined> = {
+    "providers.anthropic.apiKey": providers.anthropic?.apiKey,
+    "providers.openai.apiKey": providers.openai?.apiKey,
+  };
+  for (const [name, endpoint] of Object.entries(providers.openaiCompatible ?? {})) {
+    keys[`providers.openaiCompatible.${name}.apiKey`] = endpoint.apiKey;
+    for (const [header, value] of Object.entries(endpoint.headers ?? {}))
+      keys[`providers.openaiCompatible.${name}.headers.${header}`] = value;
+  }
+  return keys;
 }
 
 /** `bashTimeoutSeconds` from config: the timeout a bash call gets when the model does not pass one. */

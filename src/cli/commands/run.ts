@@ -82,6 +82,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
     systemPrompt: await buildSystemPrompt(systemPromptOptions),
     settings,
     ask,
+    env: io.env,
   });
   const { config, diagnostics } = await wireSubagents(root, {
     workspace,

@@ -1,0 +1,39 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ModelServer, startModelServer } from "../../support/model-server.ts";
+import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
+import { bodyText } from "../support/provider-env.ts";
+
+const KEY = "sk-ant-test-9f8e7d6c5b4a3210";
+
+let ws: TestWorkspace | undefined;
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  await ws?.cleanup();
+});
+
+describe("secrets", () => {
+  it("a bash command that prints the API key shows the model, the output and the transcript only a placeholder", async () => {
+    ws = await makeWorkspace();
+    server = await startModelServer([
+      { toolCalls: [{ name: "bash", args: { command: "echo key=$ANTHROPIC_API_KEY; env | grep API_KEY" } }] },
+      { text: "printed it" },
+    ]);
+    const result = await runCli(
+      ["run", "--permission-mode", "bypass", "-o", "stream-json", "print the key"],
+      {
+        cwd: ws.dir,
+        env: { ...ws.env, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: KEY },
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(bodyText(server, 1)).toContain("key=[REDACTED:ANTHROPIC_API_KEY]");
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+    const transcripts = await ws.transcripts();
+    for (const name of Object.keys(transcripts)) {
+      expect(await readFile(join(ws.dir, ".agentry", "sessions", name), "utf8")).not.toContain(KEY);
+    }
+  });
+});
