@@ -8,15 +8,25 @@ import type { Session } from "./session.ts";
 
 const WRAP_UP = readFileSync(new URL("./wrap-up.md", import.meta.url), "utf8").trim();
 
+/**
+ * Specs by tool: a tool's name, description and schema never change, and children share their
+ * parent's tool objects, so a thousand children convert each schema once, not once per run.
+ */
+const specs = new WeakMap<AnyTool, ToolSpec>();
+
 /** The tool list sent to the model; each JSON Schema comes from the tool's zod schema. */
 export function toolSpecs(tools: readonly AnyTool[]): ToolSpec[] {
   return tools.map((tool) => {
+    const known = specs.get(tool);
+    if (known) return known;
     // "input": fields with defaults are optional for the caller. "$schema" is noise some providers reject.
     const { $schema: _, ...inputSchema } = z.toJSONSchema(tool.schema, {
       io: "input",
       unrepresentable: "any",
     });
-    return { name: tool.name, description: tool.description, inputSchema };
+    const spec = { name: tool.name, description: tool.description, inputSchema };
+    specs.set(tool, spec);
+    return spec;
   });
 }
 

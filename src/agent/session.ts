@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import type { Message } from "../model/messages.ts";
 import { InvalidSessionIdError, isValidSessionId, newSessionId } from "./session-id.ts";
 import { appendLine, ensureStateDir, sessionPath, sessionsDir } from "./state-dir.ts";
@@ -92,8 +93,14 @@ export class Session {
     }
     const path = sessionPath(options.workspace, id);
     ensureStateDir(options.workspace, sessionsDir(options.workspace));
-    if (existsSync(path)) throw new SessionExistsError(id, path);
-    appendLine(path, JSON.stringify(header));
+    // Asynchronous, unlike later appends: creating a file is the slow part of a write, and a parent
+    // starting many children at once must not stall its event loop; "wx" refuses an existing file.
+    try {
+      await writeFile(path, `${JSON.stringify(header)}\n`, { flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new SessionExistsError(id, path);
+      throw error;
+    }
     return new Session({ header, workspace: options.workspace, messages: [], transcriptPath: path });
   }
 

@@ -4,6 +4,7 @@ import type { AgentsOptions } from "./commands/agents.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
 import type { RunOptions } from "./commands/run.ts";
 import type { SessionsOptions } from "./commands/sessions.ts";
+import { registerTasksCommand } from "./commands/tasks.ts";
 import type { CliIo } from "./io.ts";
 import { OUTPUT_FORMATS } from "./render/renderer.ts";
 
@@ -146,6 +147,7 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
     });
   registerAgentsCommand(program, io, result);
   registerDemoCommand(program, io, result);
+  registerTasksCommand(program, { io, result });
   return program;
 }
 

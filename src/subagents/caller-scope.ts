@@ -1,3 +1,4 @@
+import type { Redactor } from "../agent/redact.ts";
 import type { Model } from "../model/model.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
 import type { Operations } from "../tools/operations.ts";
@@ -16,4 +17,6 @@ export interface CallerScope {
   model: Model;
   ops: Operations;
   toolOutputLimit?: number;
+  /** The caller's secret redaction, which its children keep. */
+  redact?: Redactor;
 }

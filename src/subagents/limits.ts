@@ -10,12 +10,23 @@ export interface SubagentLimits {
   maxDescendants: number;
   /** Turns per child when its definition does not say. */
   maxTurns: number;
-  /** Wall-clock time per child run; on expiry the child is aborted and its parent told so. */
+  /**
+   * How long a sync `task` call waits for its child. After it the child is promoted to the
+   * background (it keeps running, its parent is notified when it finishes) instead of being lost.
+   */
   timeoutMs: number;
   /** A child with no model or tool activity for this long fails (the stall watchdog). */
   stallTimeoutMs: number;
   /** Tokens (input + output + cache) per child run; unset = no budget. */
   maxTokens?: number;
+  /** Wall-clock budget per child run (sync or background); unset = none. Ends it FAILED `timeout`. */
+  maxDurationMs?: number;
+  /** How often a running child's owner writes its heartbeat (`updatedAt`) and checks for cancels. */
+  heartbeatMs: number;
+  /** How often the owner polls the store for `cancelRequested` (set by `agentry tasks cancel`). */
+  cancelPollMs: number;
+  /** A PENDING/RUNNING task whose owner is gone or silent this long is FAILED `orphaned` by the sweeper. */
+  orphanTimeoutMs: number;
 }
 
 export const DEFAULT_SUBAGENT_LIMITS: Readonly<SubagentLimits> = Object.freeze({
@@ -25,6 +36,9 @@ export const DEFAULT_SUBAGENT_LIMITS: Readonly<SubagentLimits> = Object.freeze({
   maxTurns: 30,
   timeoutMs: 10 * 60 * 1000,
   stallTimeoutMs: 10 * 60 * 1000,
+  heartbeatMs: 2_000,
+  cancelPollMs: 250,
+  orphanTimeoutMs: 30_000,
 });
 
 const whole = (min: number) => z.number().int().min(min);
@@ -38,6 +52,10 @@ export const subagentLimitsSchema = z.strictObject({
   timeoutMs: whole(1).optional(),
   stallTimeoutMs: whole(1).optional(),
   maxTokens: whole(1).optional(),
+  maxDurationMs: whole(1).optional(),
+  heartbeatMs: whole(10).optional(),
+  cancelPollMs: whole(10).optional(),
+  orphanTimeoutMs: whole(100).optional(),
 });
 
 export type SubagentLimitsInput = z.input<typeof subagentLimitsSchema>;
@@ -59,6 +77,12 @@ export function resolveLimits(input: Partial<SubagentLimits> = {}): SubagentLimi
   const limits: SubagentLimits = { ...DEFAULT_SUBAGENT_LIMITS };
   for (const [key, value] of Object.entries(parsed.data)) {
     if (value !== undefined) limits[key as keyof SubagentLimits] = value;
+  }
+  // A live owner must beat several times within the orphan timeout, or the sweeper would fail its tasks.
+  if (limits.heartbeatMs * 3 > limits.orphanTimeoutMs) {
+    throw new SubagentLimitsError(
+      `Invalid subagent limits: orphanTimeoutMs (${limits.orphanTimeoutMs}) must be at least 3 × heartbeatMs (${limits.heartbeatMs}).`,
+    );
   }
   return limits;
 }

@@ -1,18 +1,27 @@
 import type { AgentConfig } from "../agent/config.ts";
+import type { Hooks } from "../agent/hooks.ts";
 import type { Session } from "../agent/session.ts";
+import type { Message, UserMessage } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import {
   createPermissionGate,
   type PermissionGate,
   type PermissionGateOptions,
 } from "../permissions/gate.ts";
+import { currentOwner } from "../tasks/owner.ts";
+import { sweepOrphans } from "../tasks/sweeper.ts";
+import type { TaskStore } from "../tasks/task-store.ts";
+import { WorkspaceTaskStore } from "../tasks/workspace-task-store.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { AgentRegistry } from "./agent-registry.ts";
 import type { CallerScope } from "./caller-scope.ts";
+import type { ChildExecution } from "./child-execution.ts";
 import type { ChildWorkspace } from "./child-workspace.ts";
 import type { AgentDefinition } from "./definition.ts";
 import { resolveLimits, type SubagentLimits } from "./limits.ts";
+import { Pulse } from "./pulse.ts";
 import { Semaphore } from "./semaphore.ts";
+import { TaskControl } from "./task-control.ts";
 
 export interface SubagentOptions {
   /** The agents `task` may start. */
@@ -29,17 +38,44 @@ export interface SubagentOptions {
   limits?: Partial<SubagentLimits>;
   /** Write children's transcripts under `<root workspace>/.agentry/sessions/` (default true). */
   persistSessions?: boolean;
+  /** Where TaskRecords go (default: the workspace backend on the root's workspace). */
+  taskStore?: TaskStore;
+  /**
+   * When an agent ends its turn while children it started still run, wait for them and give it
+   * another turn with their notifications (default true: a run never exits with work orphaned). An
+   * interactive UI that returns to its prompt instead may turn it off.
+   */
+  waitForChildren?: boolean;
+  /** Where problems of the control plane go (a heartbeat that failed …). Default: a process warning. */
+  onWarning?: (message: string) => void;
 }
 
-/** One child that ran (or runs) in this tree, kept so `task_id` can continue it. */
+/** The spawn tools of one agent and the hooks that feed it its children's notifications. */
+export interface SpawnKit {
+  tools: AnyTool[];
+  hooks: Hooks;
+}
+
+/** One child that ran (or runs) in this tree, kept so `task_id` and the `task_*` tools can reach it. */
 export interface ChildRecord {
   taskId: string;
   definition: AgentDefinition;
-  /** The caller's session: only it may continue this child. */
+  /** The short description it was started with (shown again when it is continued). */
+  description: string;
+  /** The caller's session: only it may continue or steer this child. */
   parentSessionId: string;
+  /** The caller's agent id (last segment of its path): the folder its TaskRecords are stored in. */
+  parentAgentId: string;
   config: AgentConfig;
   session: Session;
   workspace: ChildWorkspace;
+  /** How a continuation runs unless the call says otherwise: its first run's mode, or promoted. */
+  background: boolean;
+  /** Messages `task_send` queued for the child's next turn. */
+  mailbox: UserMessage[];
+  /** The current run, or the last one. */
+  execution: ChildExecution | undefined;
+  /** True from the moment a run is requested until its TaskRecord holds the outcome. */
   running: boolean;
 }
 
@@ -49,7 +85,7 @@ export class SubagentLimitError extends Error {
 
 /**
  * The state one root shares with its whole tree: limits, the concurrency semaphore, the descendant
- * count, child numbering and the children by task_id.
+ * count, child numbering, the children by task_id, the TaskStore and the owner's control loop.
  */
 export class SubagentRuntime {
   readonly limits: SubagentLimits;
@@ -58,19 +94,31 @@ export class SubagentRuntime {
   readonly baseTools: () => AnyTool[];
   readonly gate: PermissionGate;
   readonly persistSessions: boolean;
+  readonly waitForChildren: boolean;
   /** Where children's transcripts are stored: the root's workspace. */
   readonly sessionsWorkspace: string;
-  /** Builds the `task` tool of an agent in this tree (injected to keep the modules acyclic). */
-  readonly spawnToolFor: (caller: CallerScope) => AnyTool;
+  readonly store: TaskStore;
+  /** `host:pid` written into the records this process runs. */
+  readonly owner: string;
+  /** Fires whenever a child's run settles (its record is final). */
+  readonly settled = new Pulse();
+  readonly control: TaskControl;
+  readonly warn: (message: string) => void;
+  /** Children being rebuilt from the store, so two calls for one id share one rebuild. */
+  readonly restoring = new Map<string, Promise<ChildRecord>>();
+  /** Builds the spawn tools and hooks of an agent in this tree (injected to keep the modules acyclic). */
+  readonly spawnKitFor: (caller: CallerScope) => SpawnKit;
   private readonly slots: Semaphore;
   private descendants = 0;
   private readonly numbers = new Map<string, number>();
   private readonly children = new Map<string, ChildRecord>();
+  private readonly transcripts = new Map<string, readonly Message[]>();
+  private sweep: Promise<void> | undefined;
 
   constructor(
     options: SubagentOptions,
     sessionsWorkspace: string,
-    spawnToolFor: (caller: CallerScope) => AnyTool,
+    spawnKitFor: (caller: CallerScope) => SpawnKit,
   ) {
     this.limits = resolveLimits(options.limits);
     this.registry = options.registry;
@@ -81,9 +129,21 @@ export class SubagentRuntime {
         ? options.permission
         : createPermissionGate(options.permission);
     this.persistSessions = options.persistSessions ?? true;
+    this.waitForChildren = options.waitForChildren ?? true;
     this.sessionsWorkspace = sessionsWorkspace;
-    this.spawnToolFor = spawnToolFor;
+    this.store = options.taskStore ?? new WorkspaceTaskStore({ workspace: sessionsWorkspace });
+    this.owner = currentOwner();
+    this.warn = options.onWarning ?? ((message) => process.emitWarning(message));
+    this.spawnKitFor = spawnKitFor;
     this.slots = new Semaphore(this.limits.maxConcurrent);
+    this.control = new TaskControl({
+      store: this.store,
+      limits: this.limits,
+      onCancelRequested: (taskId) =>
+        this.cancelTask(taskId, "cancelled from another process (agentry tasks cancel)"),
+      sweep: () => this.sweepNow(),
+      warn: this.warn,
+    });
   }
 
   /** Children started so far (continuations not counted). */
@@ -122,6 +182,11 @@ export class SubagentRuntime {
     return next;
   }
 
+  /** A child restored from the store keeps its number; new children count on from it. */
+  noteNumber(agentType: string, taken: number): void {
+    if (taken > (this.numbers.get(agentType) ?? 0)) this.numbers.set(agentType, taken);
+  }
+
   /** Waits (FIFO, abortable) for one of the `maxConcurrent` running slots; returns its release. */
   acquireSlot(signal: AbortSignal): Promise<() => void> {
     return this.slots.acquire(signal);
@@ -135,10 +200,75 @@ export class SubagentRuntime {
     return this.children.get(taskId);
   }
 
-  /** task_ids of the children `parentSessionId` started, for error messages. */
+  /** task_ids of the children `parentSessionId` started in this process. */
   childrenOf(parentSessionId: string): string[] {
-    return [...this.children.values()]
-      .filter((c) => c.parentSessionId === parentSessionId)
-      .map((c) => c.taskId);
+    return this.localChildren(parentSessionId).map((c) => c.taskId);
+  }
+
+  localChildren(parentSessionId: string): ChildRecord[] {
+    return [...this.children.values()].filter((c) => c.parentSessionId === parentSessionId);
+  }
+
+  /** Whether a child `parentSessionId` started is running (or queued) in this process. */
+  hasRunningChildren(parentSessionId: string): boolean {
+    return this.localChildren(parentSessionId).some((child) => child.running);
+  }
+
+  /** Every local descendant of a child (children of its session, recursively). */
+  descendantsOf(taskId: string): ChildRecord[] {
+    const record = this.children.get(taskId);
+    if (!record) return [];
+    const direct = this.localChildren(record.session.id);
+    return direct.flatMap((child) => [child, ...this.descendantsOf(child.taskId)]);
+  }
+
+  /**
+   * Stops a running child and its running descendants (their bash processes die with their abort
+   * signals). Returns the records cancelled; a child that is not running here is left alone.
+   */
+  cancelTask(taskId: string, reason: string): ChildRecord[] {
+    const record = this.children.get(taskId);
+    if (!record) return [];
+    const targets = [record, ...this.descendantsOf(taskId)].filter((child) => child.running);
+    for (const child of targets) child.execution?.cancel(reason);
+    return targets;
+  }
+
+  /** The live transcript of an agent in this tree, as its last model call saw it (for `fork`). */
+  transcriptOf(sessionId: string): readonly Message[] | undefined {
+    return this.transcripts.get(sessionId);
+  }
+
+  trackTranscript(sessionId: string, messages: readonly Message[]): void {
+    this.transcripts.set(sessionId, messages);
+  }
+
+  /**
+   * Runs the orphan sweeper once per runtime (at the start of a run), so tasks of a process that
+   * died are FAILED `orphaned` before anyone waits on them.
+   */
+  sweepOnce(): Promise<void> {
+    this.sweep ??= this.sweepNow();
+    return this.sweep;
+  }
+
+  async sweepNow(): Promise<void> {
+    try {
+      const report = await sweepOrphans(this.store, { staleAfterMs: this.limits.orphanTimeoutMs });
+      for (const error of report.unreadable) this.warn(`task sweeper skipped a file: ${error.message}`);
+    } catch (error) {
+      this.warn(`task sweeper failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * Cancels every child still running (e.g. the root ended at its turn limit) and waits until their
+   * records are final; stops the heartbeat. Call it when the root's run is over.
+   */
+  async shutdown(reason = "its parent's run ended before it finished"): Promise<void> {
+    const running = [...this.children.values()].filter((child) => child.running);
+    for (const child of running) child.execution?.cancel(reason);
+    await Promise.allSettled(running.map((child) => child.execution?.done));
+    await this.control.stop();
   }
 }

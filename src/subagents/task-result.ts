@@ -10,8 +10,6 @@ export interface ChildRunReport {
   outcome: Outcome;
   /** The child's turn limit, to explain a `max_turns` ending. */
   maxTurns: number;
-  /** Set when the harness stopped the child because it ran out of wall-clock time. */
-  timedOutAfterMs?: number;
   /** A worktree child's branch (kept only when the child changed something). */
   branch?: string;
   /** A line about the child's workspace the parent should know (e.g. where its files are). */
@@ -42,7 +40,7 @@ export function taskResult(report: ChildRunReport): ToolResult {
 export function taskFailure(report: ChildRunReport): ToolError {
   const { outcome } = report;
   const lines = [
-    `Subagent ${report.agentType} (task_id ${report.taskId}) did not complete: status ${failureStatus(report)} — ${failureReason(report)}.`,
+    `Subagent ${report.agentType} (task_id ${report.taskId}) did not complete: status ${report.outcome.status} — ${failureReason(report)}.`,
   ];
   const partial = outcome.text.trim();
   if (partial !== "") lines.push(`Its last text before it stopped:\n${partial}`);
@@ -62,14 +60,9 @@ export function metricsLine(report: Pick<ChildRunReport, "outcome" | "model">): 
   return `turns: ${turns} · tokens: ${count(input)} in / ${count(usage.output)} out · ${(durationMs / 1000).toFixed(1)} s · model: ${report.model}`;
 }
 
-function failureStatus(report: ChildRunReport): string {
-  return report.timedOutAfterMs === undefined ? report.outcome.status : "timeout";
-}
-
-function failureReason(report: ChildRunReport): string {
+/** Why a child did not complete, as a phrase ("it failed: …", "it was aborted (…)"). */
+export function failureReason(report: Pick<ChildRunReport, "outcome" | "maxTurns">): string {
   const { outcome } = report;
-  if (report.timedOutAfterMs !== undefined)
-    return `it ran longer than its wall-clock limit of ${formatDuration(report.timedOutAfterMs)} and was stopped`;
   switch (outcome.status) {
     case "error":
       return `it failed: ${outcome.error}`;
@@ -84,12 +77,6 @@ function failureReason(report: ChildRunReport): string {
     case "completed":
       return "it completed";
   }
-}
-
-function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
-  return `${Math.round(ms / 6000) / 10} min`;
 }
 
 function reportDetails(report: ChildRunReport): Record<string, unknown> {

@@ -41,6 +41,18 @@ export const taskSchema = z.object({
     .describe(
       "Continue the child with this task_id (from an earlier task result) with its whole history; `prompt` is its next message.",
     ),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe(
+      "Run the child in the background: task returns its task_id at once and a <task-notification> brings its result when it finishes. Default: the agent's own setting, else false (wait for the result).",
+    ),
+  fork: z
+    .union([z.enum(["none", "all"]), z.number().int().min(0).max(1000)])
+    .optional()
+    .describe(
+      'What the child starts with: "none" (default: only your prompt), "all" of your conversation, or its last N turns (user messages and your final answers, without tool calls or results).',
+    ),
 });
 
 export type TaskArgs = z.infer<typeof taskSchema>;

@@ -24,6 +24,8 @@ const NEXT: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
   CANCELLED: [],
 };
 const REOPEN: readonly TaskStatus[] = ["PENDING", "RUNNING"];
+/** Built once: zod compiles a parser per schema instance, and `.strict()` makes a new instance. */
+const strictRecordSchema = taskRecordSchema.strict();
 
 export interface ApplyOptions {
   /** Allow a finished task to go back to PENDING or RUNNING (a continued child). */
@@ -85,7 +87,7 @@ function changes(record: TaskRecord, patch: TaskPatch): boolean {
 function validated(candidate: Record<string, unknown>): TaskRecord {
   // `undefined` in a patch means "not given", never "delete": strip it before validating.
   const clean = Object.fromEntries(Object.entries(candidate).filter(([, value]) => value !== undefined));
-  const parsed = taskRecordSchema.strict().safeParse(clean);
+  const parsed = strictRecordSchema.safeParse(clean);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue?.path.join(".") || "record";

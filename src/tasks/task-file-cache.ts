@@ -15,6 +15,8 @@ const RACY_MS = 100;
 interface Entry {
   key: string;
   racy: boolean;
+  /** The file's content, so a re-read that finds the same bytes skips the parse. */
+  text: string;
   records: readonly TaskRecord[] | undefined;
   error: TaskFileError | undefined;
 }
@@ -22,15 +24,30 @@ interface Entry {
 export class TaskFileCache {
   private readonly files = new Map<string, Entry>();
   private readonly paths = new Map<string, string>();
+  /** Reads in progress: loads of a file that arrive while it is being read share that read. */
+  private readonly reading = new Map<string, Promise<Entry>>();
 
-  /** The file's records (frozen); `undefined` if it does not exist. Throws `TaskFileError`. */
+  /**
+   * The file's records (frozen); `undefined` if it does not exist. Throws `TaskFileError`.
+   * Concurrent loads of one file share one read (a thousand children starting at once would
+   * otherwise each read and hold the whole file); a write by this process ends the sharing, so a
+   * load after it reads the new file.
+   */
   async load(path: string): Promise<readonly TaskRecord[] | undefined> {
     const cached = this.files.get(path);
     if (cached && !cached.racy) {
       const info = await statKey(path);
       if (info?.key === cached.key) return settle(cached);
     }
-    return settle(await this.read(path));
+    let pending = this.reading.get(path);
+    if (pending === undefined) {
+      const read = this.read(path).finally(() => {
+        if (this.reading.get(path) === read) this.reading.delete(path);
+      });
+      this.reading.set(path, read);
+      pending = read;
+    }
+    return settle(await pending);
   }
 
   /** The file last seen holding `taskId` (ids never move between files). */
@@ -38,9 +55,13 @@ export class TaskFileCache {
     return this.paths.get(taskId);
   }
 
-  /** Records what this process just wrote (still re-read next time: the write is young). */
-  wrote(path: string, records: readonly TaskRecord[]): void {
-    this.files.delete(path);
+  /**
+   * Records what this process just wrote. The file is re-read next time (the write is young, its
+   * stat proves nothing yet), but when it still holds `text` the records are reused unparsed.
+   */
+  wrote(path: string, records: readonly TaskRecord[], text: string): void {
+    this.reading.delete(path);
+    this.files.set(path, { key: "", racy: true, text, records, error: undefined });
     for (const record of records) this.paths.set(record.taskId, path);
   }
 
@@ -51,7 +72,7 @@ export class TaskFileCache {
     } catch (error) {
       this.files.delete(path);
       if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-        return { key: "", racy: true, records: undefined, error: undefined };
+        return { key: "", racy: true, text: "", records: undefined, error: undefined };
       }
       throw new TaskFileError(path, (error as Error).message, { cause: error });
     }
@@ -62,13 +83,20 @@ export class TaskFileCache {
       const text = await handle.readFile("utf8");
       const key = keyOf(info);
       const racy = Number(info.mtimeMs) > Date.now() - RACY_MS;
-      try {
-        const records = parseTaskFile(text, path).map(freezeRecord);
-        for (const record of records) this.paths.set(record.taskId, path);
-        entry = { key, racy, records, error: undefined };
-      } catch (error) {
-        if (!(error instanceof TaskFileError)) throw error;
-        entry = { key, racy, records: undefined, error };
+      // A young file is re-read on every load (see RACY_MS); while it is busy (a parent writing
+      // heartbeats for a thousand children) most re-reads find the bytes already parsed.
+      const previous = this.files.get(path);
+      if (previous !== undefined && previous.text === text && previous.text !== "") {
+        entry = { ...previous, key, racy };
+      } else {
+        try {
+          const records = parseTaskFile(text, path).map(freezeRecord);
+          for (const record of records) this.paths.set(record.taskId, path);
+          entry = { key, racy, text, records, error: undefined };
+        } catch (error) {
+          if (!(error instanceof TaskFileError)) throw error;
+          entry = { key, racy, text, records: undefined, error };
+        }
       }
     } finally {
       await handle.close();

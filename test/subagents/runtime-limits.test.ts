@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { DEFAULT_SUBAGENT_LIMITS, resolveLimits, SubagentLimitsError } from "../../src/subagents/limits.ts";
 
-test("the defaults: children cannot spawn, 8 run at once, 64 per root, 30 turns, 10 minutes, no token budget", () => {
+test("the defaults: children cannot spawn, 8 run at once, 64 per root, 30 turns, 10 minutes, no budgets", () => {
   expect(resolveLimits()).toEqual({
     maxDepth: 1,
     maxConcurrent: 8,
@@ -9,6 +9,9 @@ test("the defaults: children cannot spawn, 8 run at once, 64 per root, 30 turns,
     maxTurns: 30,
     timeoutMs: 600_000,
     stallTimeoutMs: 600_000,
+    heartbeatMs: 2_000,
+    cancelPollMs: 250,
+    orphanTimeoutMs: 30_000,
   });
   expect(resolveLimits({})).toEqual(DEFAULT_SUBAGENT_LIMITS);
 });
@@ -28,4 +31,11 @@ test("bad values are refused, naming each key", () => {
   );
   expect(() => resolveLimits({ maxDepth: -1 })).toThrow(/maxDepth/);
   expect(() => resolveLimits({ bogus: 1 } as never)).toThrow(/bogus/);
+});
+
+test("the orphan timeout must leave room for several heartbeats", () => {
+  expect(() => resolveLimits({ heartbeatMs: 1000, orphanTimeoutMs: 2000 })).toThrow(
+    "Invalid subagent limits: orphanTimeoutMs (2000) must be at least 3 × heartbeatMs (1000).",
+  );
+  expect(resolveLimits({ heartbeatMs: 100, orphanTimeoutMs: 300 })).toMatchObject({ orphanTimeoutMs: 300 });
 });

@@ -30,10 +30,19 @@ test("a child over its token budget stops with budget_exceeded, reported to the 
     toolCalls: [{ name: "list", args: {} }],
     usage: { input: 500, output: 100 },
   });
-  const { config } = rootTree({ workspace, model, limits: { maxTokens: 300 } });
+  const { config, runtime } = rootTree({ workspace, model, limits: { maxTokens: 300 } });
 
   const run = await runTree(config, "ROOT");
   expect(run.outcome).toMatchObject({ status: "completed", text: "parent done" });
+  expect(await runtime.store.list({})).toEqual([
+    expect.objectContaining({
+      status: "FAILED",
+      reason: "budget",
+      error: "it exceeded its budget (token budget of 300 exceeded (used 600))",
+      result: "thinking",
+      usage: { input: 500, output: 100, cacheRead: 0, cacheWrite: 0 },
+    }),
+  ]);
   const [result] = toolResultsIn(model.requests.at(-1)!.messages);
   expect(result?.isError).toBe(true);
   expect(result?.content).toContain(
@@ -44,11 +53,45 @@ test("a child over its token budget stops with budget_exceeded, reported to the 
 test("a child with no activity for stallTimeoutMs fails as stalled", async () => {
   workspace = await tempWorkspace();
   const model = delegate({ text: "late", delayMs: 10_000 });
-  const { config } = rootTree({ workspace, model, limits: { stallTimeoutMs: 150 } });
+  const { config, runtime } = rootTree({ workspace, model, limits: { stallTimeoutMs: 150 } });
 
   const run = await runTree(config, "ROOT");
   expect(run.outcome.text).toBe("parent done");
   const [result] = toolResultsIn(model.requests.at(-1)!.messages);
   expect(result?.isError).toBe(true);
   expect(result?.content).toMatch(/status error — it failed: stalled: no model or tool activity for/);
+  const [record] = await runtime.store.list({});
+  expect(record).toMatchObject({ status: "FAILED", reason: "stalled" });
+  expect(record?.error).toMatch(/^it failed: stalled: no model or tool activity for [\d.]+s$/);
+});
+
+test("a background child over its wall-clock budget is FAILED with reason timeout, and the parent is told", async () => {
+  workspace = await tempWorkspace();
+  const model = scriptedModel((request: ModelRequest): ScriptedReply => {
+    if (request.system.includes(CHILD_MARK))
+      return { toolCalls: [{ name: "bash", args: { command: "sleep 5" } }] };
+    if (toolResultsIn(request.messages).length === 0)
+      return {
+        toolCalls: [
+          { name: "task", args: { description: "Long job", prompt: "work", run_in_background: true } },
+        ],
+      };
+    return { text: request.messages.at(-1)?.role === "user" ? "told" : "waiting" };
+  });
+  const { config, runtime } = rootTree({ workspace, model, limits: { maxDurationMs: 300 } });
+
+  const started = Date.now();
+  const run = await runTree(config, "ROOT");
+  expect(Date.now() - started).toBeLessThan(4_000);
+  expect(run.outcome.text).toBe("told");
+  const [record] = await runtime.store.list({});
+  expect(record).toMatchObject({
+    status: "FAILED",
+    reason: "timeout",
+    error: "it exceeded its budget (wall-clock budget of 0.3s exceeded)",
+    deliveredAt: expect.any(String),
+  });
+  const last = model.requests.at(-1)!.messages.at(-1);
+  const text = last?.role === "user" && last.content[0]?.type === "text" ? last.content[0].text : "";
+  expect(text).toContain("<status>failed</status>\n<reason>timeout</reason>");
 });

@@ -104,7 +104,7 @@ test("an unknown task_id is a clear error and starts nothing", async () => {
   const [result] = toolResultsIn(parent.requests.at(-1)!.messages);
   expect(result?.isError).toBe(true);
   expect(result?.content).toBe(
-    'Unknown task_id "sub-nope": no subagent with that id was started in this run. You have started no subagents yet. Omit task_id to start a new subagent.',
+    'Unknown task_id "sub-nope": no subagent with that id exists. You have started no subagents yet. Omit task_id to start a new subagent.',
   );
   expect(runtime.started).toBe(0);
 });

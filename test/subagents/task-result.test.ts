@@ -61,11 +61,6 @@ test.each([
     {},
     "status aborted — it was aborted (user pressed Ctrl-C).",
   ],
-  [
-    { ...base, status: "aborted", reason: "x", text: "" } as Outcome,
-    { timedOutAfterMs: 600_000 },
-    "status timeout — it ran longer than its wall-clock limit of 10 min and was stopped.",
-  ],
 ])("a failed child is a ToolError naming task_id, status and reason (%#)", (outcome, extra, reason) => {
   const error = taskFailure(report(outcome, extra));
   expect(error).toBeInstanceOf(ToolError);

@@ -84,7 +84,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
     ask,
     env: io.env,
   });
-  const { config, diagnostics } = await wireSubagents(root, {
+  const { config, runtime, diagnostics } = await wireSubagents(root, {
     workspace,
     settings,
     gate: ask,
@@ -109,6 +109,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
     renderer.finish(outcome);
     return exitCodeForOutcome(outcome.status);
   } finally {
+    await runtime.shutdown();
     disposeInterrupts();
   }
 }

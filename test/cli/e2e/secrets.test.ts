@@ -36,4 +36,27 @@ describe("secrets", () => {
       expect(await readFile(join(ws.dir, ".agentry", "sessions", name), "utf8")).not.toContain(KEY);
     }
   });
+
+  it("a subagent's tool output is redacted the same way", async () => {
+    ws = await makeWorkspace();
+    server = await startModelServer([
+      { toolCalls: [{ name: "task", args: { description: "print key", prompt: "echo the key" } }] },
+      { toolCalls: [{ name: "bash", args: { command: "echo child-key=$ANTHROPIC_API_KEY" } }] },
+      { text: "the child printed it" },
+      { text: "done" },
+    ]);
+    const result = await runCli(["run", "--permission-mode", "bypass", "-o", "stream-json", "delegate"], {
+      cwd: ws.dir,
+      env: { ...ws.env, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: KEY },
+    });
+    expect(result.code).toBe(0);
+    expect(bodyText(server, 2)).toContain("child-key=[REDACTED:ANTHROPIC_API_KEY]");
+    expect(result.stdout).toContain('"agentPath":["main","general-purpose-1"]');
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+    const transcripts = await ws.transcripts();
+    expect(Object.keys(transcripts).some((name) => name.startsWith("sub-"))).toBe(true);
+    for (const name of Object.keys(transcripts)) {
+      expect(await readFile(join(ws.dir, ".agentry", "sessions", name), "utf8")).not.toContain(KEY);
+    }
+  });
 });

@@ -23,6 +23,7 @@ import type { AgentDefinitionInput } from "../../../src/subagents/definition.ts"
 import type { SubagentLimits } from "../../../src/subagents/limits.ts";
 import type { SubagentRuntime } from "../../../src/subagents/subagent-runtime.ts";
 import { attachSubagents } from "../../../src/subagents/with-subagents.ts";
+import type { TaskStore } from "../../../src/tasks/task-store.ts";
 import { builtinTools } from "../../../src/tools/builtin.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";
 import type { AnyTool } from "../../../src/tools/tool.ts";
@@ -58,6 +59,8 @@ export interface TreeOptions {
   tools?: AnyTool[];
   /** Default: every id is refused. */
   createModel?: (id: string) => Model;
+  /** Default: the workspace backend on `workspace`. */
+  taskStore?: TaskStore;
 }
 
 /** A root agent with the `task` tool, sharing one runtime with its tree. */
@@ -88,6 +91,7 @@ export function rootTree(options: TreeOptions): { config: AgentConfig; runtime: 
       ...(options.askTimeoutMs === undefined ? {} : { askTimeoutMs: options.askTimeoutMs }),
     },
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
   });
 }
 

@@ -1,0 +1,345 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import type { TaskFileError } from "../../tasks/task-errors.ts";
+import type { TaskRecord, TaskStatus } from "../../tasks/task-record.ts";
+import type { TaskStore } from "../../tasks/task-store.ts";
+import { UsageError } from "../errors.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+import type { CliIo } from "../io.ts";
+import type { ProgramResult } from "../program.ts";
+
+export interface TasksCommandDeps {
+  io: CliIo;
+  result: ProgramResult;
+}
+
+interface CommonOptions {
+  cwd?: string;
+  json?: boolean;
+}
+
+const POLL_MS = 100;
+
+// Registering must stay cheap (`agentry --version` builds every command), so the store, zod and the
+// config load only when a tasks command runs; these two constants mirror theirs and a test pins them.
+const STATUSES = [
+  "PENDING",
+  "RUNNING",
+  "COMPLETED",
+  "FAILED",
+  "CANCELLED",
+] as const satisfies readonly TaskStatus[];
+/** `DEFAULT_SUBAGENT_LIMITS.orphanTimeoutMs`, in seconds. */
+export const DEFAULT_ORPHAN_TIMEOUT_S = 30;
+// Fails to compile when a status is added to the record schema but not here.
+const everyStatus: [Exclude<TaskStatus, (typeof STATUSES)[number]>] extends [never] ? true : false = true;
+void everyStatus;
+const FINISHED: readonly TaskStatus[] = ["COMPLETED", "FAILED", "CANCELLED"];
+const isFinished = (status: TaskStatus) => FINISHED.includes(status);
+
+const TASKS_HELP = `
+A task is one subagent run: its record (status, owner process, heartbeat, result) lives in
+<workspace>/.agentry/agents/<parent>/tasks/<session>.json and is shared by every process on the
+workspace, so these commands work while \`agentry run\` is running in another terminal.
+
+Statuses: PENDING (queued), RUNNING, COMPLETED, FAILED, CANCELLED. A FAILED or CANCELLED task says
+why in its reason: orphaned (its process died or stopped heartbeating), stalled, budget, timeout,
+max_turns, cancelled. list and show first mark orphaned tasks, after subagents.orphanTimeoutMs
+(config; default ${DEFAULT_ORPHAN_TIMEOUT_S} s) without a heartbeat, or at once when the owner process is gone.
+
+Examples:
+  $ agentry tasks list
+  $ agentry tasks list --status RUNNING --json | jq -r '.[].taskId'
+  $ agentry tasks show sub-20250114-093012-k3f9qa
+  $ agentry tasks cancel sub-20250114-093012-k3f9qa
+  $ agentry tasks wait sub-20250114-093012-k3f9qa --timeout 600 && echo done
+`;
+
+function statusOption(value: string): TaskStatus {
+  const upper = value.trim().toUpperCase();
+  if (!(STATUSES as readonly string[]).includes(upper))
+    throw new InvalidArgumentError(`must be one of ${STATUSES.join(", ")}.`);
+  return upper as TaskStatus;
+}
+
+function seconds(value: string): number {
+  const number = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0))
+    throw new InvalidArgumentError("must be a positive number of seconds.");
+  return number;
+}
+
+const cwdOption = () => new Option("-C, --cwd <dir>", "workspace directory (default: the current directory)");
+
+/** Adds `agentry tasks list|show|cancel|wait`; the store and config load only when one runs. */
+export function registerTasksCommand(program: Command, deps: TasksCommandDeps): Command {
+  const { io, result } = deps;
+  const tasks = program
+    .command("tasks")
+    .summary("list, show, cancel and wait for subagent tasks")
+    .description("See and control the subagent tasks of a workspace, from any terminal.")
+    .addHelpText("after", TASKS_HELP);
+  tasks
+    .command("list")
+    .summary("list the workspace's tasks, newest first")
+    .description(
+      "List the workspace's tasks, newest first. Tasks whose owner process is gone or silent are\n" +
+        "marked FAILED (orphaned) first.",
+    )
+    .addOption(cwdOption())
+    .addOption(
+      new Option("-s, --status <status>", `only tasks with this status (${STATUSES.join(", ")})`).argParser(
+        statusOption,
+      ),
+    )
+    .option("--json", "print the records as a JSON array")
+    .addHelpText("after", "\nExit 0; 2 on a bad option or an unreadable config.\n")
+    .action(async (options: CommonOptions & { status?: TaskStatus }) => {
+      result.exitCode = await listTasks(await open(io, options.cwd), options, io);
+    });
+  tasks
+    .command("show")
+    .summary("show one task and its result or error")
+    .description(
+      "Show one task: status and reason, agent, owner process, heartbeat, usage, and its result or error.",
+    )
+    .argument("<task-id>", "the task id (see: agentry tasks list)")
+    .addOption(cwdOption())
+    .option("--json", "print the record as one JSON object")
+    .addHelpText("after", "\nExit 0; 2 when there is no such task.\n")
+    .action(async (id: string, options: CommonOptions) => {
+      result.exitCode = await showTask(await open(io, options.cwd), id, options, io);
+    });
+  tasks
+    .command("cancel")
+    .summary("stop a running task (and the subagents it started)")
+    .description(
+      "Ask the process running a task to stop it, with the subagents it started and the commands they\n" +
+        "run, and wait for it to confirm. The owner checks for the request several times a second.",
+    )
+    .argument("<task-id>", "the task id (see: agentry tasks list)")
+    .addOption(cwdOption())
+    .addOption(
+      new Option("--wait <seconds>", "how long to wait for the owner to confirm")
+        .argParser(seconds)
+        .default(5),
+    )
+    .addHelpText(
+      "after",
+      "\nExit 0 when the task ended (or had already finished), 1 when its owner did not confirm in time,\n" +
+        "2 when there is no such task.\n",
+    )
+    .action(async (id: string, options: CommonOptions & { wait: number }) => {
+      result.exitCode = await cancelTask(await open(io, options.cwd), id, options.wait, io);
+    });
+  tasks
+    .command("wait")
+    .summary("wait until a task finishes and print its result")
+    .description("Wait until a task finishes, then print it with its result (or error).")
+    .argument("<task-id>", "the task id (see: agentry tasks list)")
+    .addOption(cwdOption())
+    .addOption(
+      new Option(
+        "--timeout <seconds>",
+        "give up after this long (default: wait as long as it runs)",
+      ).argParser(seconds),
+    )
+    .option("--json", 'print { "timedOut": boolean, "task": record }')
+    .addHelpText(
+      "after",
+      "\nExit 0 when it COMPLETED, 1 when it FAILED or was CANCELLED or is still running at --timeout,\n" +
+        "2 when there is no such task.\n",
+    )
+    .action(async (id: string, options: CommonOptions & { timeout?: number }) => {
+      result.exitCode = await waitTask(await open(io, options.cwd), id, options, io);
+    });
+  return tasks;
+}
+
+interface Opened {
+  workspace: string;
+  store: TaskStore;
+  /** Marks orphans FAILED; problems reading files go to stderr. */
+  sweep(): Promise<void>;
+  /** "45s", "12m" … (from `agentry sessions`). */
+  age(ms: number): string;
+}
+
+async function open(io: CliIo, cwd: string | undefined): Promise<Opened> {
+  const { resolveWorkspace } = await import("../workspace.ts");
+  const { loadConfigFiles } = await import("../config/load-config.ts");
+  const { resolveSettings } = await import("../config/resolve-settings.ts");
+  const { WorkspaceTaskStore } = await import("../../tasks/workspace-task-store.ts");
+  const { sweepOrphans } = await import("../../tasks/sweeper.ts");
+  const { age } = await import("./sessions.ts");
+  const workspace = await resolveWorkspace(cwd, io.cwd);
+  const settings = resolveSettings(await loadConfigFiles({ workspace, env: io.env }), {}, io.env);
+  const staleAfterMs = settings.subagents.orphanTimeoutMs ?? DEFAULT_ORPHAN_TIMEOUT_S * 1000;
+  const store = new WorkspaceTaskStore({ workspace });
+  return {
+    workspace,
+    store,
+    age,
+    async sweep() {
+      const report = await sweepOrphans(store, { staleAfterMs });
+      for (const error of report.unreadable) warnUnreadable(io, error);
+    },
+  };
+}
+
+async function listTasks(
+  ws: Opened,
+  options: CommonOptions & { status?: TaskStatus },
+  io: CliIo,
+): Promise<number> {
+  await ws.sweep();
+  const records = await ws.store.list({
+    ...(options.status === undefined ? {} : { status: options.status }),
+    onUnreadable: () => {},
+  });
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(records)}\n`);
+    return EXIT_CODES.completed;
+  }
+  if (records.length === 0) {
+    const which = options.status === undefined ? "" : ` with status ${options.status}`;
+    io.stderr.write(`No tasks${which} in ${ws.workspace}.\n`);
+    return EXIT_CODES.completed;
+  }
+  io.stdout.write(tasksTable(records, Date.now(), ws.age));
+  return EXIT_CODES.completed;
+}
+
+async function showTask(ws: Opened, id: string, options: CommonOptions, io: CliIo): Promise<number> {
+  await ws.sweep();
+  const record = await find(ws, id);
+  io.stdout.write(options.json ? `${JSON.stringify(record)}\n` : describe(record, Date.now(), ws.age));
+  return EXIT_CODES.completed;
+}
+
+async function cancelTask(ws: Opened, id: string, waitSeconds: number, io: CliIo): Promise<number> {
+  const before = await find(ws, id);
+  if (isFinished(before.status)) {
+    io.stdout.write(`Task ${id} had already finished: ${statusText(before)}. Nothing to cancel.\n`);
+    return EXIT_CODES.completed;
+  }
+  await ws.store.requestCancel(id);
+  const deadline = Date.now() + waitSeconds * 1000;
+  let record = before;
+  while (Date.now() < deadline) {
+    await sleep(POLL_MS);
+    // A dead owner never confirms: the sweep fails its task instead.
+    await ws.sweep();
+    record = (await ws.store.get(id)) ?? record;
+    if (isFinished(record.status)) {
+      const how =
+        record.status === "CANCELLED"
+          ? `cancelled by its owner ${record.owner}`
+          : `ended before the cancel took effect: ${statusText(record)}`;
+      io.stdout.write(`Task ${id} ${how}.\n`);
+      return EXIT_CODES.completed;
+    }
+  }
+  io.stderr.write(
+    `Cancel requested for task ${id}, but its owner ${record.owner} has not confirmed within ${waitSeconds} s ` +
+      `(status ${record.status}). It stops at its next check; see: agentry tasks show ${id}\n`,
+  );
+  return EXIT_CODES.error;
+}
+
+async function waitTask(
+  ws: Opened,
+  id: string,
+  options: CommonOptions & { timeout?: number },
+  io: CliIo,
+): Promise<number> {
+  let record = await find(ws, id);
+  const deadline =
+    options.timeout === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeout * 1000;
+  let lastSweep = 0;
+  while (!isFinished(record.status) && Date.now() < deadline) {
+    await sleep(Math.min(250, Math.max(0, deadline - Date.now())));
+    if (Date.now() - lastSweep >= 1000) {
+      lastSweep = Date.now();
+      await ws.sweep();
+    }
+    record = (await ws.store.get(id)) ?? record;
+  }
+  const timedOut = !isFinished(record.status);
+  if (options.json) io.stdout.write(`${JSON.stringify({ timedOut, task: record })}\n`);
+  else if (timedOut) io.stderr.write(`Task ${id} is still ${record.status} after ${options.timeout} s.\n`);
+  else io.stdout.write(describe(record, Date.now(), ws.age));
+  return record.status === "COMPLETED" ? EXIT_CODES.completed : EXIT_CODES.error;
+}
+
+async function find(ws: Opened, id: string): Promise<TaskRecord> {
+  const record = await ws.store.get(id).catch((error: unknown) => {
+    throw new UsageError(error instanceof Error ? error.message : String(error), { cause: error });
+  });
+  if (!record)
+    throw new UsageError(`No task "${id}" in ${ws.workspace}. List the tasks with: agentry tasks list`);
+  return record;
+}
+
+function statusText(record: TaskRecord): string {
+  return record.reason === undefined ? record.status : `${record.status} (${record.reason})`;
+}
+
+export function tasksTable(records: readonly TaskRecord[], now: number, age: (ms: number) => string): string {
+  const header = ["TASK ID", "STATUS", "AGENT", "AGE", "BG", "PARENT SESSION", "DESCRIPTION"];
+  const rows = records.map((r) => [
+    r.taskId,
+    statusText(r),
+    r.agentType,
+    age(now - Date.parse(r.createdAt)),
+    r.background ? "yes" : "no",
+    r.parentSessionId,
+    r.description,
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return `${[header, ...rows].map(line).join("\n")}\n`;
+}
+
+function describe(record: TaskRecord, now: number, age: (ms: number) => string): string {
+  const usage = record.usage
+    ? `${record.usage.input + record.usage.cacheRead + record.usage.cacheWrite} in / ${record.usage.output} out${
+        record.usage.cost === undefined ? "" : ` ($${record.usage.cost.toFixed(4)})`
+      }`
+    : "-";
+  const fields: Array<[string, string | undefined]> = [
+    ["task", record.taskId],
+    ["status", statusText(record)],
+    ["agent", record.agentType],
+    ["description", record.description],
+    ["model", record.model],
+    ["path", record.agentPath?.join("/")],
+    ["background", record.background ? "yes" : "no"],
+    ["parent", `${record.parentAgentId} (session ${record.parentSessionId})`],
+    ["transcript", `agentry sessions show ${record.childSessionId}`],
+    ["owner", record.owner],
+    ["created", `${record.createdAt} (${age(now - Date.parse(record.createdAt))} ago)`],
+    ["heartbeat", `${record.updatedAt} (${age(now - Date.parse(record.updatedAt))} ago)`],
+    ["delivered", record.deliveredAt],
+    ["cancel requested", record.cancelRequested ? "yes" : undefined],
+    ["tokens", usage],
+  ];
+  const width = Math.max(...fields.map(([name]) => name.length)) + 1;
+  const lines = fields
+    .filter((field): field is [string, string] => field[1] !== undefined)
+    .map(([name, value]) => `${`${name}:`.padEnd(width)} ${value}`);
+  if (record.error !== undefined) lines.push("", `error: ${record.error}`);
+  if (record.result !== undefined && record.result.trim() !== "")
+    lines.push("", record.status === "COMPLETED" ? "result:" : "last text:", record.result.trim());
+  return `${lines.join("\n")}\n`;
+}
+
+function warnUnreadable(io: CliIo, error: TaskFileError): void {
+  io.stderr.write(`warning: ${error.message}\n`);
+}

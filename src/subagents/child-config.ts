@@ -1,0 +1,134 @@
+import { readFileSync } from "node:fs";
+import type { AgentConfig } from "../agent/config.ts";
+import type { Hooks } from "../agent/hooks.ts";
+import type { Session } from "../agent/session.ts";
+import type { UserMessage } from "../model/messages.ts";
+import type { Model } from "../model/model.ts";
+import { ToolError } from "../tools/tool.ts";
+import type { CallerScope } from "./caller-scope.ts";
+import { AgentPermissionError, childRules } from "./child-rules.ts";
+import { childTools } from "./child-tools.ts";
+import { type ChildWorkspace, ChildWorkspaceError, prepareChildWorkspace } from "./child-workspace.ts";
+import type { AgentDefinition } from "./definition.ts";
+import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
+
+const PREAMBLE = readFileSync(new URL("./child-preamble.md", import.meta.url), "utf8").trim();
+
+/** Who a child is: enough to build it the first time, and to rebuild it from its TaskRecord later. */
+export interface ChildSetup {
+  definition: AgentDefinition;
+  model: Model;
+  taskId: string;
+  description: string;
+  path: string[];
+  depth: number;
+  /** The caller's workspace, which a `shared` child works in. */
+  parentWorkspace: string;
+  parentSessionId: string;
+  parentAgentId: string;
+  background: boolean;
+}
+
+/**
+ * Builds a child's workspace, rules, tools (its own spawn tools below the depth limit) and config, then
+ * its session through `openSession` (created for a new child, resumed for a restored one).
+ */
+export async function buildChild(
+  runtime: SubagentRuntime,
+  caller: CallerScope,
+  setup: ChildSetup,
+  openSession: () => Promise<Session>,
+): Promise<ChildRecord> {
+  const { definition, model, taskId, path, depth } = setup;
+  let workspace: ChildWorkspace;
+  let rules: ReturnType<typeof childRules>;
+  try {
+    rules = childRules(runtime.gate.rules, caller.gate.rules, definition);
+    workspace = await prepareChildWorkspace({
+      mode: definition.workspace?.mode ?? "shared",
+      parentWorkspace: setup.parentWorkspace,
+      agentName: definition.name,
+      taskId,
+      ...(definition.workspace?.path === undefined ? {} : { path: definition.workspace.path }),
+    });
+  } catch (error) {
+    if (error instanceof ChildWorkspaceError || error instanceof AgentPermissionError)
+      throw new ToolError(error.message);
+    throw error;
+  }
+  const gate = caller.gate.withRules(rules);
+  const own = childTools({
+    definition,
+    parentTools: caller.tools,
+    baseTools: runtime.baseTools(),
+    rules,
+    mayNest: depth < runtime.limits.maxDepth,
+  });
+  const scope: CallerScope = {
+    tools: own.tools,
+    gate,
+    model,
+    ops: caller.ops,
+    ...(caller.toolOutputLimit === undefined ? {} : { toolOutputLimit: caller.toolOutputLimit }),
+    ...(caller.redact === undefined ? {} : { redact: caller.redact }),
+  };
+  const mailbox: UserMessage[] = [];
+  const kit = own.spawn ? runtime.spawnKitFor(scope) : undefined;
+  const { limits } = runtime;
+  const config: AgentConfig = {
+    name: definition.name,
+    model,
+    systemPrompt: systemPrompt(definition, workspace.path),
+    tools: kit ? [...own.tools, ...kit.tools] : own.tools,
+    hooks: kit ? [mailboxHooks(mailbox), kit.hooks] : [mailboxHooks(mailbox)],
+    maxTurns: definition.maxTurns ?? limits.maxTurns,
+    limits: {
+      stallTimeoutMs: limits.stallTimeoutMs,
+      ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
+      ...(limits.maxDurationMs === undefined ? {} : { maxDurationMs: limits.maxDurationMs }),
+    },
+    workspace: workspace.path,
+    ops: caller.ops,
+    agentPath: path,
+    depth,
+    ask: gate,
+    ...(caller.toolOutputLimit === undefined ? {} : { toolOutputLimit: caller.toolOutputLimit }),
+    ...(caller.redact === undefined ? {} : { redact: caller.redact }),
+    ...(definition.temperature === undefined ? {} : { temperature: definition.temperature }),
+  };
+  let session: Session;
+  try {
+    session = await openSession();
+  } catch (error) {
+    await workspace.finish().catch(() => {});
+    throw error;
+  }
+  return {
+    taskId,
+    definition,
+    description: setup.description,
+    parentSessionId: setup.parentSessionId,
+    parentAgentId: setup.parentAgentId,
+    config,
+    session,
+    workspace,
+    background: setup.background,
+    mailbox,
+    execution: undefined,
+    running: false,
+  };
+}
+
+/** Delivers `task_send` messages at the child's next model call, or keeps it going when it would end. */
+function mailboxHooks(mailbox: UserMessage[]): Hooks {
+  return {
+    beforeModelCall: () => (mailbox.length > 0 ? { inject: mailbox.splice(0) } : undefined),
+    onTurnEnd: ({ toolCallsMade }) =>
+      !toolCallsMade && mailbox.length > 0 ? { inject: mailbox.splice(0) } : undefined,
+  };
+}
+
+function systemPrompt(definition: AgentDefinition, workspace: string): string {
+  const preamble = PREAMBLE.replace("{{workspace}}", workspace);
+  return [definition.prompt.trim(), preamble].filter((part) => part !== "").join("\n\n");
+}

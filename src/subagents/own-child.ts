@@ -1,0 +1,87 @@
+import { TaskStoreError } from "../tasks/task-errors.ts";
+import type { TaskRecord } from "../tasks/task-record.ts";
+import { type ToolContext, ToolError } from "../tools/tool.ts";
+import type { CallerScope } from "./caller-scope.ts";
+import { restoreChild } from "./restore-child.ts";
+import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
+
+/**
+ * The spawn tools are hidden at the depth limit; this refuses a call that reached one anyway (a tool
+ * list built by hand, a forged call).
+ */
+export function refuseAtDepthLimit(runtime: SubagentRuntime, ctx: ToolContext): void {
+  const { maxDepth } = runtime.limits;
+  if (ctx.agent.depth < maxDepth) return;
+  throw new ToolError(
+    `Refused: agent ${ctx.agent.path.join("/")} is at depth ${ctx.agent.depth} and subagents may nest only ${maxDepth} level(s) deep (maxDepth), so it cannot start subagents. Do the work yourself.`,
+  );
+}
+
+/**
+ * The stored record of a task the calling agent started. Throws a `ToolError` the model can act on
+ * for an unknown id or another agent's task.
+ */
+export async function ownTask(
+  runtime: SubagentRuntime,
+  taskId: string,
+  ctx: ToolContext,
+  verb: string,
+): Promise<TaskRecord> {
+  let stored: TaskRecord | undefined;
+  try {
+    stored = await runtime.store.get(taskId);
+  } catch (error) {
+    if (!(error instanceof TaskStoreError)) throw error;
+    throw new ToolError(
+      `Cannot read task_id "${taskId}": ${error.message} ${await knownTasks(runtime, ctx)}`,
+    );
+  }
+  if (stored === undefined) {
+    const hint = verb === "continue" ? " Omit task_id to start a new subagent." : "";
+    throw new ToolError(
+      `Unknown task_id "${taskId}": no subagent with that id exists. ${await knownTasks(runtime, ctx)}${hint}`,
+    );
+  }
+  if (stored.parentSessionId !== ctx.agent.sessionId) {
+    throw new ToolError(
+      `task_id "${taskId}" belongs to another agent's subagent; only its parent can ${verb} it. ${await knownTasks(runtime, ctx)}`,
+    );
+  }
+  return stored;
+}
+
+/**
+ * The child the calling agent started, ready to run again: the one in memory, or — after a restart
+ * or from an earlier run — rebuilt from its TaskRecord and transcript.
+ */
+export async function ownChild(
+  runtime: SubagentRuntime,
+  caller: CallerScope,
+  taskId: string,
+  ctx: ToolContext,
+  verb: string,
+): Promise<ChildRecord> {
+  const local = runtime.child(taskId);
+  if (local !== undefined) {
+    if (local.parentSessionId === ctx.agent.sessionId) return local;
+    throw new ToolError(
+      `task_id "${taskId}" belongs to another agent's subagent; only its parent can ${verb} it. ${await knownTasks(runtime, ctx)}`,
+    );
+  }
+  const stored = await ownTask(runtime, taskId, ctx, verb);
+  return restoreChild(runtime, caller, stored, ctx);
+}
+
+/** "Your task_ids: a, b." — for error messages. */
+export async function knownTasks(runtime: SubagentRuntime, ctx: ToolContext): Promise<string> {
+  const ids = await runtime.store
+    .list({
+      parentSessionId: ctx.agent.sessionId,
+      parentAgentId: ctx.agent.path.at(-1) ?? "main",
+      limit: 20,
+      onUnreadable: () => {},
+    })
+    .then((records) => records.map((record) => record.taskId))
+    .catch(() => runtime.childrenOf(ctx.agent.sessionId));
+  return ids.length > 0 ? `Your task_ids: ${ids.join(", ")}.` : "You have started no subagents yet.";
+}

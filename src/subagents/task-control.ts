@@ -1,0 +1,93 @@
+import { startHeartbeat } from "../tasks/heartbeat.ts";
+import type { TaskStore } from "../tasks/task-store.ts";
+import type { SubagentLimits } from "./limits.ts";
+
+export interface TaskControlOptions {
+  store: TaskStore;
+  limits: Pick<SubagentLimits, "heartbeatMs" | "cancelPollMs" | "orphanTimeoutMs">;
+  /** Called once per task when another process set its `cancelRequested`. */
+  onCancelRequested(taskId: string): void;
+  /** The periodic orphan sweep (of every owner's tasks in the store). */
+  sweep?: () => Promise<void>;
+  warn(message: string): void;
+}
+
+/**
+ * The owner's side of cross-process control, running only while this process has active tasks: it
+ * heartbeats their records (`updatedAt`), polls them for `cancelRequested` (set by `agentry tasks
+ * cancel`), and now and then sweeps the store for orphans. Timers never keep the process alive.
+ */
+export class TaskControl {
+  private readonly options: TaskControlOptions;
+  private readonly active = new Set<string>();
+  private readonly cancelSeen = new Set<string>();
+  private stopHeartbeat: (() => Promise<void>) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private polling = false;
+  private lastSweep = Date.now();
+
+  constructor(options: TaskControlOptions) {
+    this.options = options;
+  }
+
+  /** The tasks this process runs (PENDING or RUNNING) right now. */
+  get activeIds(): string[] {
+    return [...this.active];
+  }
+
+  track(taskId: string): void {
+    this.active.add(taskId);
+    this.start();
+  }
+
+  untrack(taskId: string): void {
+    this.active.delete(taskId);
+    this.cancelSeen.delete(taskId);
+    if (this.active.size === 0) void this.stop();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    const stopHeartbeat = this.stopHeartbeat;
+    this.stopHeartbeat = undefined;
+    await stopHeartbeat?.();
+  }
+
+  private start(): void {
+    if (this.timer) return;
+    const { store, limits, warn } = this.options;
+    this.stopHeartbeat = startHeartbeat(
+      store,
+      () => this.activeIds,
+      limits.heartbeatMs,
+      (error) => warn(`task heartbeat failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    this.timer = setInterval(() => void this.tick(), limits.cancelPollMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      for (const taskId of this.activeIds) {
+        if (this.cancelSeen.has(taskId)) continue;
+        const record = await this.options.store.get(taskId);
+        if (record?.cancelRequested && this.active.has(taskId)) {
+          this.cancelSeen.add(taskId);
+          this.options.onCancelRequested(taskId);
+        }
+      }
+      const { sweep, limits } = this.options;
+      if (sweep && Date.now() - this.lastSweep >= limits.orphanTimeoutMs / 2) {
+        this.lastSweep = Date.now();
+        await sweep();
+      }
+    } catch (error) {
+      this.options.warn(`task cancel poll failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.polling = false;
+    }
+  }
+}

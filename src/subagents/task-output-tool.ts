@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { isFinished } from "../tasks/task-record.ts";
+import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../tools/tool.ts";
+import { formatMs } from "./format-ms.ts";
+import { ownTask, refuseAtDepthLimit } from "./own-child.ts";
+import type { SubagentRuntime } from "./subagent-runtime.ts";
+import { progressOf, taskReport } from "./task-view.ts";
+import { clampTimeout, waitForTasks } from "./wait-for-tasks.ts";
+
+const DESCRIPTION = readFileSync(new URL("./task-output.md", import.meta.url), "utf8").trim();
+
+export const taskOutputSchema = z.object({
+  task_id: z.string().min(1).describe("The subagent to look at: a task_id you started."),
+  block: z.boolean().optional().describe("Wait until it has finished before answering (default false)."),
+  timeout_s: z
+    .number()
+    .optional()
+    .describe("With block: seconds to wait at most (default 30, clamped to 1–3600)."),
+});
+
+export type TaskOutputArgs = z.infer<typeof taskOutputSchema>;
+
+/** `task_output`: one child's status, progress and result. */
+export function createTaskOutputTool(runtime: SubagentRuntime): AnyTool {
+  return defineTool({
+    name: "task_output",
+    description: DESCRIPTION,
+    schema: taskOutputSchema,
+    readOnly: true,
+    execute: (args, ctx) => outputTool(runtime, args, ctx),
+  });
+}
+
+async function outputTool(
+  runtime: SubagentRuntime,
+  args: TaskOutputArgs,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  refuseAtDepthLimit(runtime, ctx);
+  let record = await ownTask(runtime, args.task_id, ctx, "read");
+  let note = "";
+  if (args.block === true && !isFinished(record.status)) {
+    const timeoutMs = clampTimeout(args.timeout_s);
+    const outcome = await waitForTasks(runtime, [record.taskId], "all", timeoutMs, ctx.signal);
+    record = outcome.records[0] ?? record;
+    if (outcome.timedOut) note = `\nStill running after waiting ${formatMs(timeoutMs)}.`;
+  }
+  if (isFinished(record.status)) await runtime.store.markDelivered([record.taskId]).catch(() => []);
+  const progress = progressOf(runtime, record.taskId);
+  return {
+    content: taskReport(record, progress) + note,
+    details: {
+      taskId: record.taskId,
+      status: record.status,
+      ...(progress === undefined ? {} : { turns: progress.turns, lastTool: progress.lastTool }),
+    },
+  };
+}

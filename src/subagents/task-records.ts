@@ -1,0 +1,59 @@
+import { addUsage, emptyUsage } from "../model/messages.ts";
+import type { NewTaskRecord, TaskPatch, TaskReason, TaskRecord } from "../tasks/task-record.ts";
+import type { ChildRecord } from "./subagent-runtime.ts";
+import { type ChildRunReport, failureReason } from "./task-result.ts";
+
+/** The TaskRecord of a child that was just created: PENDING, owned by this process. */
+export function newChildTask(child: ChildRecord, owner: string): NewTaskRecord {
+  return {
+    taskId: child.taskId,
+    agentType: child.definition.name,
+    parentAgentId: child.parentAgentId,
+    parentSessionId: child.parentSessionId,
+    childSessionId: child.session.id,
+    description: child.description,
+    owner,
+    background: child.background,
+    model: child.config.model.id,
+    agentPath: child.config.agentPath ?? [],
+    usage: emptyUsage(),
+  };
+}
+
+/**
+ * What a finished run writes into its record: the status and reason its outcome maps to, the result
+ * (or the partial text and the error), the usage summed over all its runs, and `deliveredAt` when a
+ * waiting caller receives the result itself (so no notification repeats it).
+ */
+export function finishPatch(
+  report: ChildRunReport,
+  current: TaskRecord,
+  delivered: boolean,
+  now: Date,
+): TaskPatch {
+  const { outcome } = report;
+  const base: TaskPatch = { usage: addUsage(current.usage ?? emptyUsage(), outcome.usage) };
+  if (delivered) base.deliveredAt = now.toISOString();
+  if (outcome.status === "completed") return { ...base, status: "COMPLETED", result: outcome.text };
+  const partial = outcome.text.trim();
+  const failed: TaskPatch = {
+    ...base,
+    error: failureReason(report),
+    ...(partial ? { result: partial } : {}),
+  };
+  switch (outcome.status) {
+    case "aborted":
+      return { ...failed, status: "CANCELLED", reason: "cancelled" };
+    case "max_turns":
+      return { ...failed, status: "FAILED", reason: "max_turns" };
+    case "budget_exceeded":
+      return { ...failed, status: "FAILED", reason: budgetReason(outcome.reason) };
+    case "error":
+      return { ...failed, status: "FAILED", ...(outcome.reason === "stalled" ? { reason: "stalled" } : {}) };
+  }
+}
+
+/** The loop says which budget ran out only in its message (see `watchLimits`): wall-clock is a timeout. */
+function budgetReason(message: string): TaskReason {
+  return message.startsWith("wall-clock") ? "timeout" : "budget";
+}

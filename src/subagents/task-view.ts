@@ -1,0 +1,102 @@
+import type { Usage, UserMessage } from "../model/messages.ts";
+import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
+import { formatMs } from "./format-ms.ts";
+import type { SubagentRuntime } from "./subagent-runtime.ts";
+
+/** How far a child running in this process has got. */
+export interface TaskProgress {
+  turns: number;
+  lastTool: string | undefined;
+  toolRunning: boolean;
+  elapsedMs: number;
+}
+
+export function progressOf(runtime: SubagentRuntime, taskId: string): TaskProgress | undefined {
+  const child = runtime.child(taskId);
+  const execution = child?.running ? child.execution : undefined;
+  if (!execution) return undefined;
+  return {
+    turns: execution.turns,
+    lastTool: execution.lastTool,
+    toolRunning: execution.toolsInFlight > 0,
+    elapsedMs: Date.now() - execution.startedAt,
+  };
+}
+
+/** `- sub-… · explore · COMPLETED · 4.2 s · "Find the parser"` */
+export function taskLine(record: TaskRecord, now = Date.now()): string {
+  const reason = record.reason === undefined ? "" : ` (${record.reason})`;
+  const mode = record.background ? " · background" : "";
+  return `- ${record.taskId} · ${record.agentType} · ${record.status}${reason} · ${formatMs(elapsed(record, now))}${mode} · "${record.description}"`;
+}
+
+/** A task's status, progress and, once it finished, its result or error: what task_output and task_wait show. */
+export function taskReport(record: TaskRecord, progress?: TaskProgress, now = Date.now()): string {
+  const reason = record.reason === undefined ? "" : ` reason="${record.reason}"`;
+  const lines = [
+    `<task task_id="${record.taskId}" agent="${record.agentType}" status="${record.status}"${reason}>`,
+    `description: ${record.description}`,
+  ];
+  if (!isFinished(record.status)) {
+    const parts = [`elapsed ${formatMs(progress?.elapsedMs ?? elapsed(record, now))}`];
+    if (progress) {
+      parts.push(`turns ${progress.turns}`);
+      if (progress.lastTool !== undefined)
+        parts.push(`last tool: ${progress.lastTool}${progress.toolRunning ? " (running)" : ""}`);
+    } else if (record.owner !== "") parts.push(`runs in process ${record.owner}`);
+    lines.push(`progress: ${parts.join(" · ")}`);
+  } else {
+    lines.push(`finished after ${formatMs(elapsed(record, now))}${usageText(record.usage)}`);
+    if (record.error !== undefined) lines.push(`error: ${record.error}`);
+    const result = record.result?.trim() ?? "";
+    if (result !== "") lines.push(record.status === "COMPLETED" ? "result:" : "last text:", result);
+    else if (record.status === "COMPLETED") lines.push("result: (no text)");
+  }
+  lines.push("</task>");
+  return lines.join("\n");
+}
+
+/**
+ * The one user message that tells a parent its children finished: a `<task-notification>` block per
+ * task with its status and result or error.
+ */
+export function notificationMessage(records: readonly TaskRecord[]): UserMessage {
+  return {
+    role: "user",
+    content: records.map((record) => ({ type: "text", text: notificationText(record) })),
+  };
+}
+
+export function notificationText(record: TaskRecord): string {
+  const lines = [
+    "<task-notification>",
+    `<task-id>${record.taskId}</task-id>`,
+    `<agent>${record.agentType}</agent>`,
+    `<description>${record.description}</description>`,
+    `<status>${record.status.toLowerCase()}</status>`,
+  ];
+  if (record.reason !== undefined) lines.push(`<reason>${record.reason}</reason>`);
+  if (record.error !== undefined) lines.push(`<error>${record.error}</error>`);
+  const result = record.result?.trim() ?? "";
+  if (record.status === "COMPLETED")
+    lines.push(`<result>\n${result === "" ? "(no text)" : result}\n</result>`);
+  else if (result !== "") lines.push(`<partial-result>\n${result}\n</partial-result>`);
+  const usage = usageText(record.usage).replace(/^ · /, "");
+  if (usage !== "") lines.push(`<usage>${usage}</usage>`);
+  lines.push("</task-notification>");
+  if (record.status !== "COMPLETED")
+    lines.push(`Continue it with task (task_id "${record.taskId}") or task_send, or do the work yourself.`);
+  return lines.join("\n");
+}
+
+function usageText(usage: Usage | undefined): string {
+  if (!usage) return "";
+  const input = usage.input + usage.cacheRead + usage.cacheWrite;
+  const count = (n: number) => n.toLocaleString("en-US");
+  return ` · tokens: ${count(input)} in / ${count(usage.output)} out`;
+}
+
+function elapsed(record: TaskRecord, now: number): number {
+  const end = isFinished(record.status) ? Date.parse(record.updatedAt) : now;
+  return Math.max(0, end - Date.parse(record.createdAt));
+}

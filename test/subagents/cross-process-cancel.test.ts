@@ -1,0 +1,84 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, expect, test } from "vitest";
+import type { AgentEvent } from "../../src/agent/events.ts";
+import { runAgentLoop } from "../../src/agent/loop.ts";
+import { Session } from "../../src/agent/session.ts";
+import { userText } from "../../src/model/messages.ts";
+import type { ModelRequest } from "../../src/model/model.ts";
+import type { TaskRecord } from "../../src/tasks/task-record.ts";
+import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { notificationsIn } from "./support/notifications.ts";
+import { alive, pidFrom, until } from "./support/processes.ts";
+import { firstUserText, rootTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
+import { runTasksCli } from "./support/tasks-cli-process.ts";
+
+let workspace: string | undefined;
+afterEach(async () => {
+  if (workspace) await rm(workspace, { recursive: true, force: true });
+  workspace = undefined;
+});
+
+test("another process sees the running child and `agentry tasks cancel` ends it and its bash", async () => {
+  const ws = await tempWorkspace();
+  workspace = ws;
+  const pidFile = join(ws, "pid.txt");
+  const model = scriptedModel((request: ModelRequest): ScriptedReply => {
+    if (firstUserText(request.messages) === "CHILD")
+      return { toolCalls: [{ name: "bash", args: { command: `echo $$ > ${pidFile}; exec sleep 60` } }] };
+    if (toolResultsIn(request.messages).length === 0)
+      return {
+        toolCalls: [
+          { name: "task", args: { description: "Long job", prompt: "CHILD", run_in_background: true } },
+        ],
+      };
+    return { text: notificationsIn(request.messages).length > 0 ? "heard back" : "waiting for it" };
+  });
+  const { config, runtime } = rootTree({ workspace: ws, model });
+  const session = await Session.create({ workspace: ws, agentName: "main", model: model.id });
+  await session.append(userText("ROOT"));
+  let childStarted = 0;
+  const onEvent = (event: AgentEvent) => {
+    if (event.type === "agent_start" && event.agentPath.length === 2) childStarted = Date.now();
+  };
+  const running = runAgentLoop(config, session, onEvent);
+
+  expect(await until(() => childStarted > 0, 10_000)).toBe(true);
+  const listed = await runTasksCli(["tasks", "list", "--json", "--cwd", ws], ws);
+  expect(listed.code).toBe(0);
+  const [task] = JSON.parse(listed.stdout) as TaskRecord[];
+  expect(task).toMatchObject({
+    agentType: "general-purpose",
+    description: "Long job",
+    parentSessionId: session.id,
+    background: true,
+    owner: runtime.owner,
+  });
+  expect(["PENDING", "RUNNING"]).toContain(task?.status);
+  expect(Date.parse(task!.createdAt) - childStarted).toBeLessThan(1_000);
+
+  const pid = await pidFrom(pidFile);
+  const shown = await runTasksCli(["tasks", "show", task!.taskId, "--cwd", ws], ws);
+  expect(shown.stdout).toMatch(/^task: +sub-/);
+  expect(shown.stdout).toContain("status:           RUNNING");
+
+  let requestedAt = 0;
+  const watchRequest = until(async () => {
+    if ((await runtime.store.get(task!.taskId))?.cancelRequested) requestedAt ||= Date.now();
+    return requestedAt > 0 || !alive(pid);
+  }, 20_000);
+  const cancelled = await runTasksCli(["tasks", "cancel", task!.taskId, "--cwd", ws], ws);
+  await watchRequest;
+  expect(await until(() => !alive(pid), 2_000)).toBe(true);
+  const deadAt = Date.now();
+  expect(cancelled).toMatchObject({ code: 0, stderr: "" });
+  expect(cancelled.stdout).toBe(`Task ${task!.taskId} cancelled by its owner ${runtime.owner}.\n`);
+  expect(deadAt - requestedAt).toBeLessThan(2_000);
+  expect(await runtime.store.get(task!.taskId)).toMatchObject({ status: "CANCELLED", reason: "cancelled" });
+
+  const outcome = await running;
+  expect(outcome).toMatchObject({ status: "completed", text: "heard back" });
+  const [note] = notificationsIn(session.messages);
+  expect(note).toContain("<status>cancelled</status>\n<reason>cancelled</reason>");
+  expect(note).toContain("cancelled from another process (agentry tasks cancel)");
+});

@@ -1,0 +1,33 @@
+import type { AgentConfig } from "../../../src/agent/config.ts";
+import type { Model } from "../../../src/model/model.ts";
+import { createModel } from "../../../src/model/registry.ts";
+import type { SubagentRuntime } from "../../../src/subagents/subagent-runtime.ts";
+import { registryWith, rootTree } from "./subagent-harness.ts";
+
+/** The child of the restart scenario: its own model and only the `read` tool. */
+export const SCOUT = {
+  name: "scout",
+  description: "Remembers things.",
+  prompt: "You are a scout.",
+  model: "haiku",
+  tools: ["read"],
+};
+
+/** The same tree in every process: the scout's model alias resolves to the test server. */
+export function scoutTree(
+  workspace: string,
+  serverUrl: string,
+  root: Model,
+): { config: AgentConfig; runtime: SubagentRuntime } {
+  return rootTree({
+    workspace,
+    model: root,
+    registry: registryWith(SCOUT),
+    createModel: (id) =>
+      createModel(
+        id,
+        { anthropic: { apiKey: "test-key", baseUrl: serverUrl }, retry: { maxRetries: 0 } },
+        {},
+      ),
+  });
+}

@@ -1,0 +1,91 @@
+import { rm } from "node:fs/promises";
+import { hostname } from "node:os";
+import { afterEach, expect, test } from "vitest";
+import { runAgentLoop } from "../../src/agent/loop.ts";
+import { Session } from "../../src/agent/session.ts";
+import { userText } from "../../src/model/messages.ts";
+import type { ModelRequest } from "../../src/model/model.ts";
+import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { deadPid } from "../tasks/support/dead-pid.ts";
+import { notificationsIn } from "./support/notifications.ts";
+import { until } from "./support/processes.ts";
+import { firstUserText, rootTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
+
+let workspace: string | undefined;
+afterEach(async () => {
+  if (workspace) await rm(workspace, { recursive: true, force: true });
+  workspace = undefined;
+});
+
+const orphan = (taskId: string, parentSessionId: string, owner: string): NewTaskRecord => ({
+  taskId,
+  agentType: "explore",
+  parentAgentId: "main",
+  parentSessionId,
+  childSessionId: taskId,
+  description: "Left behind",
+  status: "RUNNING",
+  owner,
+  background: true,
+});
+
+test("a resumed run sweeps at start-up: its child left RUNNING by a dead process is notified as FAILED orphaned", async () => {
+  const ws = await tempWorkspace();
+  workspace = ws;
+  const session = await Session.create({ workspace: ws, agentName: "main", model: "scripted:model" });
+  await new WorkspaceTaskStore({ workspace: ws }).create(
+    orphan("sub-left-behind", session.id, `${hostname()}:${await deadPid()}`),
+  );
+  const model = scriptedModel(
+    (request: ModelRequest): ScriptedReply => ({
+      text: `notes: ${notificationsIn(request.messages).length}`,
+    }),
+  );
+  const { config, runtime } = rootTree({ workspace: ws, model });
+  await session.append(userText("ROOT"));
+
+  const outcome = await runAgentLoop(config, session, () => {});
+  expect(outcome.text).toBe("notes: 1");
+  const [note] = notificationsIn(model.requests[0]!.messages);
+  expect(note).toContain("<task-id>sub-left-behind</task-id>");
+  expect(note).toContain("<status>failed</status>\n<reason>orphaned</reason>");
+  expect(note).toContain('continue it with task_id "sub-left-behind"');
+  // The roster and the task summary ride along in the system prompt.
+  expect(model.requests[0]!.system).toContain(
+    "# Subagents\n\nAgents you can start with the `task` tool:\n- explore: ",
+  );
+  expect(model.requests[0]!.system).toContain(
+    '- sub-left-behind · explore · FAILED (orphaned) · "Left behind"',
+  );
+  expect(await runtime.store.get("sub-left-behind")).toMatchObject({ deliveredAt: expect.any(String) });
+});
+
+test("while children run, the owner sweeps now and then: another dead owner's task is orphaned", async () => {
+  const ws = await tempWorkspace();
+  workspace = ws;
+  const store = new WorkspaceTaskStore({ workspace: ws });
+  const model = scriptedModel((request: ModelRequest): ScriptedReply => {
+    if (firstUserText(request.messages) === "CHILD") return { text: "done", delayMs: 1_200 };
+    return toolResultsIn(request.messages).length === 0
+      ? { toolCalls: [{ name: "task", args: { description: "Busy", prompt: "CHILD" } }] }
+      : { text: "ok" };
+  });
+  const { config } = rootTree({
+    workspace: ws,
+    model,
+    taskStore: store,
+    limits: { heartbeatMs: 50, cancelPollMs: 50, orphanTimeoutMs: 400 },
+  });
+  const session = await Session.create({ workspace: ws, agentName: "main", model: model.id, persist: false });
+  await session.append(userText("ROOT"));
+
+  const running = runAgentLoop(config, session, () => {});
+  // Created after the start-up sweep, while the child runs.
+  await until(async () => (await store.list({})).length > 0, 5_000);
+  await store.create(orphan("sub-other", "some-other-session", `${hostname()}:${await deadPid()}`));
+  expect(await until(async () => (await store.get("sub-other"))?.status === "FAILED", 1_100)).toBe(true);
+  expect(await store.get("sub-other")).toMatchObject({ reason: "orphaned" });
+  expect((await running).status).toBe("completed");
+});
