@@ -1,6 +1,7 @@
 /**
  * agentry's public library API. Contracts (messages, model, tools, permissions, events, outcomes,
- * hooks) plus the pieces that build and run an agent. Test doubles live in `agentry/testing`.
+ * hooks) plus the pieces that build and run an agent, its subagents and their task records. Test
+ * doubles live in `agentry/testing`.
  */
 
 // Agent: the loop, sessions and transcripts.
@@ -17,7 +18,9 @@ export type {
 } from "./agent/hooks.ts";
 export { runAgentLoop } from "./agent/loop.ts";
 export type { Outcome, OutcomeStatus } from "./agent/outcome.ts";
+export { createRedactor, type Redactor } from "./agent/redact.ts";
 export { type AgentRun, runAgent } from "./agent/run.ts";
+export type { RunLimits } from "./agent/run-limits.ts";
 export {
   type CreateSessionOptions,
   Session,
@@ -88,6 +91,49 @@ export {
   type PermissionRule,
   type Ruleset,
 } from "./permissions/types.ts";
+
+// Subagents: definitions and where they come from, the runtime that gives an agent the task tools.
+export { AgentDefinitionError, AgentRegistry, parseAgentsJson } from "./subagents/agent-registry.ts";
+export { builtinAgents } from "./subagents/builtin-agents.ts";
+export {
+  type AgentDefinition,
+  type AgentDefinitionInput,
+  AgentDefinitionSchema,
+  type AgentFormat,
+  type AgentMode,
+  type AgentPermissionConfig,
+  type AgentSource,
+  type AgentSourceKind,
+  type WorkspaceMode,
+} from "./subagents/definition.ts";
+export { type Diagnostic, formatDiagnostics, hasErrors } from "./subagents/diagnostics.ts";
+export { type DiscoverOptions, type LoadedAgents, loadAgentDefinitions } from "./subagents/discover.ts";
+export { type ForkMode, forkHistory } from "./subagents/fork.ts";
+export { DEFAULT_SUBAGENT_LIMITS, type SubagentLimits, SubagentLimitsError } from "./subagents/limits.ts";
+export { type LoadAgentFileOptions, loadAgentFile } from "./subagents/loaders/load-agent-file.ts";
+export type { SubagentOptions, SubagentRuntime } from "./subagents/subagent-runtime.ts";
+export { attachSubagents, withSubagents } from "./subagents/with-subagents.ts";
+
+// Task records: the control plane's store (background children, cross-process cancel, recovery).
+export { type SweepOptions, type SweepReport, sweepOrphans } from "./tasks/sweeper.ts";
+export {
+  IllegalTransitionError,
+  LockTimeoutError,
+  TaskExistsError,
+  TaskFileError,
+  TaskNotFoundError,
+  TaskStoreError,
+} from "./tasks/task-errors.ts";
+export {
+  type NewTaskRecord,
+  TASK_STATUSES,
+  type TaskPatch,
+  type TaskReason,
+  type TaskRecord,
+  type TaskStatus,
+} from "./tasks/task-record.ts";
+export type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./tasks/task-store.ts";
+export { WorkspaceTaskStore, type WorkspaceTaskStoreOptions } from "./tasks/workspace-task-store.ts";
 
 // Tools.
 export { bashTool } from "./tools/bash.ts";

@@ -22,6 +22,13 @@ Examples:
   $ agentry run --output-format stream-json "…"     # one JSON event per line (docs/stream-json.md)
   $ agentry run --resume 20250114-093012-k3f9qa "Now add tests for it"
   $ agentry run --permission-mode bypass --cwd ../other-repo "Run the tests and fix failures"
+  $ agentry run --agents '{"reviewer": {"description": "Reviews diffs", "prompt": "…"}}' "Review the last commit"
+
+Subagents: the agent can delegate to the agents listed by \`agentry agents list\` with its
+task tool; children run in parallel, in the background or in a git worktree, and only
+their final text returns. Limits are under "subagents" in agentry.json (maxDepth,
+maxConcurrent, maxTurns, timeoutMs, maxTokens …). While children run, a live tree is
+drawn on stderr (on a terminal; otherwise one line per child start and end).
 
 Permission modes (what happens when a tool needs approval and no rule decides):
   default       ask on a terminal; deny with a message to the model when not interactive
@@ -34,6 +41,9 @@ Exit codes: 0 completed, 1 error, 2 usage or config error, 3 max turns reached,
 `;
 
 const PROGRAM_FOOTER = `
+Start here: agentry demo (offline, no API key) shows subagents at work.
+Help on a command: agentry help <command>, e.g. agentry help run.
+
 Configuration: agentry.json (or .agentry/config.json) in the project and
 $XDG_CONFIG_HOME/agentry/config.json (default ~/.config/agentry/config.json).
 Precedence: flags > environment > project > user > defaults. See README.md.
@@ -43,6 +53,26 @@ Environment:
   OPENAI_API_KEY, OPENAI_BASE_URL         OpenAI (base URL with /v1)
   OLLAMA_HOST, OLLAMA_BASE_URL            a local Ollama
   AGENTRY_MODEL, AGENTRY_MAX_TURNS, AGENTRY_PERMISSION_MODE
+`;
+
+const SESSIONS_HELP = `
+Examples:
+  $ agentry sessions list
+  $ agentry sessions show 20250114-093012-k3f9qa
+  $ agentry sessions show sub-20250114-093015-x7w2pd --json | jq '.entries | length'
+`;
+
+const AGENTS_HELP = `
+Formats: agentry and AgentScope front matter (.agentry/agents, subagents/), Claude Code
+(.claude/agents), OpenCode (.opencode/agent(s)) and Codex TOML roles (.codex/agents).
+Problems in a file never stop a run: the file is read leniently or skipped, and
+\`agentry agents check\` says what and why. See docs/agent-files.md.
+
+Examples:
+  $ agentry agents list
+  $ agentry agents show explore
+  $ agentry agents check --json | jq '.diagnostics[] | select(.severity == "error")'
+  $ agentry agents list --agents '{"reviewer": {"description": "Reviews diffs", "prompt": "…"}}'
 `;
 
 function positiveInteger(value: string): number {
@@ -125,10 +155,17 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
   const sessions = program
     .command("sessions")
     .summary("list and show stored sessions")
-    .description("Sessions are stored as JSONL transcripts in <workspace>/.agentry/sessions/.");
+    .description(
+      "List and show stored sessions. Every run (and every subagent: ids starting with sub-) is stored as a " +
+        'JSONL transcript in <workspace>/.agentry/sessions/. Continue one with: agentry run --resume <id> "…"',
+    )
+    .addHelpText("after", SESSIONS_HELP);
   sessions
     .command("list")
-    .description("list the sessions of the workspace, most recent first")
+    .summary("list the sessions of the workspace, most recent first")
+    .description(
+      "List the sessions of the workspace, most recent first: id, age, agent, model, messages, outcome, title.",
+    )
     .option("-C, --cwd <dir>", "workspace directory (default: the current directory)")
     .option("--json", "print the list as a JSON array")
     .action(async (options: SessionsOptions) => {
@@ -137,10 +174,11 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
     });
   sessions
     .command("show")
-    .description("show a session's transcript")
+    .summary("show a session's transcript")
+    .description("Show a session's transcript, readable: messages, tool calls and results, and the outcome.")
     .argument("<session-id>", "the session id (see: agentry sessions list)")
     .option("-C, --cwd <dir>", "workspace directory (default: the current directory)")
-    .option("--json", "print the transcript header and entries as one JSON object")
+    .option("--json", "print the transcript header and entries as one JSON object (the raw transcript)")
     .action(async (id: string, options: SessionsOptions) => {
       const { sessionsShowCommand } = await import("./commands/sessions.ts");
       result.exitCode = await sessionsShowCommand(id, options, io);
@@ -156,26 +194,37 @@ function registerAgentsCommand(program: Command, io: CliIo, result: ProgramResul
     .command("agents")
     .summary("list, show and check agent definitions")
     .description(
-      "Agents come from the built-ins, your home (~/.agentry/agents, ~/.claude/agents, ~/.config/opencode/agents, " +
-        "~/.codex/agents) and the project (.agentry/agents, subagents/, .claude/agents, .opencode/agent(s), " +
-        ".codex/agents); project files win over user files, which win over built-ins.",
-    );
+      "List, show and check the subagents a run can delegate to. Agents come from the built-ins " +
+        "(general-purpose, explore, plan, review), your home (~/.agentry/agents, ~/.claude/agents, " +
+        "~/.config/opencode/agent(s), ~/.codex/agents) and the project (.agentry/agents, subagents/, " +
+        ".claude/agents, .opencode/agent(s), .codex/agents). --agents JSON wins over project files, which " +
+        "win over user files, which win over built-ins.",
+    )
+    .addHelpText("after", AGENTS_HELP);
   const common = (command: Command) =>
     command
       .option("-C, --cwd <dir>", "workspace directory (default: the current directory)")
       .option("--agents <json>", "extra agents as JSON, as for agentry run")
       .option("--json", "print JSON for scripts");
-  common(agents.command("list").description("list the agents a run can delegate to")).action(
-    async (options: AgentsOptions) => {
-      const { agentsListCommand } = await import("./commands/agents.ts");
-      result.exitCode = await agentsListCommand(options, io);
-    },
-  );
+  common(
+    agents
+      .command("list")
+      .summary("list the agents a run can delegate to")
+      .description(
+        "List the agents a run can delegate to: name, description, source, mode, model and tools.",
+      ),
+  ).action(async (options: AgentsOptions) => {
+    const { agentsListCommand } = await import("./commands/agents.ts");
+    result.exitCode = await agentsListCommand(options, io);
+  });
   common(
     agents
       .command("show")
-      .description("show one agent's definition and prompt")
-      .argument("<name>", "agent name"),
+      .summary("show one agent's definition and prompt")
+      .description(
+        "Show one agent's normalized definition (tools, permission, model, workspace …) and its prompt.",
+      )
+      .argument("<name>", "agent name (see: agentry agents list)"),
   ).action(async (name: string, options: AgentsOptions) => {
     const { agentsShowCommand } = await import("./commands/agents.ts");
     result.exitCode = await agentsShowCommand(name, options, io);
@@ -183,7 +232,12 @@ function registerAgentsCommand(program: Command, io: CliIo, result: ProgramResul
   common(
     agents
       .command("check")
-      .description("print every problem found in agent files; exits 1 when a file could not be loaded"),
+      .summary("print every problem found in agent files")
+      .description(
+        "Print every problem found in agent files (file:line: severity: what is wrong → what was done " +
+          "about it). Exit 0 when every file loaded (warnings allowed), 1 when a file could not be " +
+          "loaded, 2 on invalid --agents JSON.",
+      ),
   ).action(async (options: AgentsOptions) => {
     const { agentsCheckCommand } = await import("./commands/agents.ts");
     result.exitCode = await agentsCheckCommand(options, io);

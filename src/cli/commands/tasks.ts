@@ -77,14 +77,17 @@ export function registerTasksCommand(program: Command, deps: TasksCommandDeps): 
   const tasks = program
     .command("tasks")
     .summary("list, show, cancel and wait for subagent tasks")
-    .description("See and control the subagent tasks of a workspace, from any terminal.")
+    .description(
+      "See and control the subagent tasks of a workspace from any terminal, also while agentry run is working.",
+    )
     .addHelpText("after", TASKS_HELP);
   tasks
     .command("list")
     .summary("list the workspace's tasks, newest first")
     .description(
-      "List the workspace's tasks, newest first. Tasks whose owner process is gone or silent are\n" +
-        "marked FAILED (orphaned) first.",
+      "List the workspace's tasks, newest first: task id, status (and reason), agent, age, whether it " +
+        "runs in the background, parent session and description. Tasks whose owner process is gone or " +
+        "silent are marked FAILED (orphaned) first.",
     )
     .addOption(cwdOption())
     .addOption(
@@ -114,8 +117,9 @@ export function registerTasksCommand(program: Command, deps: TasksCommandDeps): 
     .command("cancel")
     .summary("stop a running task (and the subagents it started)")
     .description(
-      "Ask the process running a task to stop it, with the subagents it started and the commands they\n" +
-        "run, and wait for it to confirm. The owner checks for the request several times a second.",
+      "Ask the process running a task to stop it, with the subagents it started and the commands they " +
+        "run, and wait for it to confirm. The owner checks for the request several times a second; a task " +
+        "whose owner is gone is marked FAILED (orphaned) instead.",
     )
     .argument("<task-id>", "the task id (see: agentry tasks list)")
     .addOption(cwdOption())
@@ -135,7 +139,10 @@ export function registerTasksCommand(program: Command, deps: TasksCommandDeps): 
   tasks
     .command("wait")
     .summary("wait until a task finishes and print its result")
-    .description("Wait until a task finishes, then print it with its result (or error).")
+    .description(
+      "Wait until a task finishes, then print it with its result (or error). Orphaned tasks are swept " +
+        "every second while waiting, so a task whose process died does not wait forever.",
+    )
     .argument("<task-id>", "the task id (see: agentry tasks list)")
     .addOption(cwdOption())
     .addOption(

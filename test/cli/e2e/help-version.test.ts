@@ -1,6 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { PassThrough } from "node:stream";
+import type { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProgram } from "../../../src/cli/program.ts";
 import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
 
 const { version } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
@@ -86,6 +89,66 @@ describe("agentry --version and --help", () => {
     const show = await cli("help", "sessions");
     expect(show.stdout).toMatch(/list\b/);
     expect(show.stdout).toMatch(/show \[options\] <session-id>/);
+  });
+});
+
+describe("every command documents itself", () => {
+  const io = {
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    env: {},
+    cwd: "/",
+  };
+  const program = createProgram("0.0.0", io, { exitCode: 0 });
+  const all = (command: Command): Command[] => [command, ...command.commands.flatMap(all)];
+  const path = (command: Command): string => {
+    const names: string[] = [];
+    for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+    return names.join(" ");
+  };
+
+  it("gives every command and subcommand a description, and every option and argument an explanation", () => {
+    const commands = all(program);
+    expect(commands.map(path)).toEqual(
+      expect.arrayContaining([
+        "agentry run",
+        "agentry sessions list",
+        "agentry agents check",
+        "agentry demo",
+        "agentry tasks list",
+        "agentry tasks show",
+        "agentry tasks cancel",
+        "agentry tasks wait",
+      ]),
+    );
+    const undocumented: string[] = [];
+    for (const command of commands) {
+      if (command.description().trim() === "") undocumented.push(path(command));
+      for (const option of command.options) {
+        if (!option.hidden && option.description.trim() === "")
+          undocumented.push(`${path(command)} ${option.flags}`);
+      }
+      for (const argument of command.registeredArguments) {
+        if (argument.description.trim() === "") undocumented.push(`${path(command)} <${argument.name()}>`);
+      }
+    }
+    expect(undocumented).toEqual([]);
+  });
+
+  it("shows examples for the commands people start with", async () => {
+    for (const args of [["run"], ["agents"], ["tasks"], ["demo"], ["sessions"]]) {
+      const result = await cli(...args, "--help");
+      expect(result.code, args.join(" ")).toBe(0);
+      expect(result.stdout, args.join(" ")).toContain("Examples:");
+    }
+    const top = await cli("--help");
+    expect(top.stdout).toContain("agentry demo");
+    const run = await cli("run", "--help");
+    expect(run.stdout).toContain("--agents <json>");
+    expect(run.stdout).toContain("Subagents:");
+    const agents = await cli("agents", "--help");
+    expect(agents.stdout).toContain("docs/agent-files.md");
   });
 });
 
