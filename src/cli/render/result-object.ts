@@ -1,6 +1,7 @@
 import { EVENT_SCHEMA_VERSION } from "../../agent/events.ts";
 import type { Outcome, OutcomeStatus } from "../../agent/outcome.ts";
 import type { Usage } from "../../model/messages.ts";
+import type { TreeUsage } from "./tree-usage.ts";
 
 /**
  * The final object of `--output-format json` (the only line) and `stream-json` (the last line).
@@ -16,7 +17,11 @@ export interface RunResult {
   usage: Usage;
   turns: number;
   durationMs: number;
-  /** US dollars, when every model used has a known price. */
+  /** Tokens of the whole tree: the root and every subagent run (continuations included). */
+  treeUsage: Usage;
+  /** Agent runs in the tree, the root included. */
+  agentRuns: number;
+  /** US dollars for the whole tree, when a model used has a known price. */
   costUsd?: number;
   /** Set when outcome is "error". */
   error?: string;
@@ -24,7 +29,8 @@ export interface RunResult {
   reason?: string;
 }
 
-export function runResult(outcome: Outcome): RunResult {
+export function runResult(outcome: Outcome, tree?: TreeUsage): RunResult {
+  const treeUsage = tree && tree.agentRuns > 0 ? tree.usage : outcome.usage;
   const result: RunResult = {
     v: EVENT_SCHEMA_VERSION,
     type: "result",
@@ -32,10 +38,12 @@ export function runResult(outcome: Outcome): RunResult {
     result: outcome.text,
     sessionId: outcome.sessionId,
     usage: outcome.usage,
+    treeUsage,
+    agentRuns: tree && tree.agentRuns > 0 ? tree.agentRuns : 1,
     turns: outcome.turns,
     durationMs: outcome.durationMs,
   };
-  if (outcome.usage.cost !== undefined) result.costUsd = outcome.usage.cost;
+  if (treeUsage.cost !== undefined) result.costUsd = treeUsage.cost;
   if (outcome.status === "error") result.error = outcome.error;
   if (outcome.status === "aborted" || outcome.status === "budget_exceeded") result.reason = outcome.reason;
   return result;

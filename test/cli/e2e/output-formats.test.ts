@@ -67,6 +67,28 @@ describe("--output-format json", () => {
     expect(object.durationMs).toBeGreaterThan(0);
     expect(Object.keys(await (ws as TestWorkspace).transcripts())).toEqual([`${object.sessionId}.jsonl`]);
   });
+
+  it("counts the whole tree's tokens in treeUsage when the agent delegates", async () => {
+    ws = await makeWorkspace({ "a.txt": "alpha\n" });
+    server = await startModelServer([
+      {
+        toolCalls: [{ name: "task", args: { description: "read a", prompt: "what does a.txt say?" } }],
+        usage: { input: 100, output: 20 },
+      },
+      { toolCalls: [{ name: "read", args: { path: "a.txt" } }], usage: { input: 40, output: 5 } },
+      { text: "alpha", usage: { input: 60, output: 3 } },
+      { text: "It says alpha.", usage: { input: 150, output: 10 } },
+    ]);
+    const result = await runCli(["run", "--output-format", "json", "What does a.txt say?"], {
+      cwd: ws.dir,
+      env: { ...ws.env, ...providerEnv(server, "anthropic") },
+    });
+    expect(result.code).toBe(0);
+    const object = JSON.parse(result.stdout);
+    expect(object.usage).toMatchObject({ input: 250, output: 30 });
+    expect(object.treeUsage).toMatchObject({ input: 350, output: 38 });
+    expect(object.agentRuns).toBe(2);
+  });
 });
 
 describe("--output-format stream-json", () => {

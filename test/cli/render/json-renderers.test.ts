@@ -44,6 +44,8 @@ describe("json renderer", () => {
       result: "done",
       sessionId: "s1",
       usage,
+      treeUsage: usage,
+      agentRuns: 1,
       turns: 2,
       durationMs: 42,
       costUsd: 0.01,
