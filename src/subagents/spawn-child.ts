@@ -149,6 +149,11 @@ function resolveDefinition(runtime: SubagentRuntime, caller: CallerScope, type: 
       `Agent "${definition.name}" is a primary agent and cannot run as a subagent. ${available()}`,
     );
   }
+  if (definition.url !== undefined) {
+    throw new ToolError(
+      `Agent "${definition.name}" is a remote (A2A) agent at ${definition.url}; remote subagents are not supported in this version. ${available()}`,
+    );
+  }
   if (!canSpawn(caller.gate.rules, definition.name)) {
     throw new ToolError(
       `Your permission rules do not allow starting subagent "${definition.name}" (task:'${definition.name}' is denied). ${available()}`,

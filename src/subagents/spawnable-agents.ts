@@ -6,9 +6,14 @@ import type { AgentDefinition } from "./definition.ts";
 /** What `task` starts when the call names no `subagent_type`. */
 export const DEFAULT_SUBAGENT_TYPE = "general-purpose";
 
-/** The agents `rules` allow spawning through `task`: subagents, not hidden, sorted by name. */
+/**
+ * The agents `rules` allow spawning through `task`: local subagents, not hidden, sorted by name.
+ * Remote (A2A, `url`) agents are not offered: this version cannot run them.
+ */
 export function spawnableAgents(registry: AgentRegistry, rules: Ruleset): AgentDefinition[] {
-  const candidates = registry.list({ mode: "subagent" }).filter((definition) => definition.hidden !== true);
+  const candidates = registry
+    .list({ mode: "subagent" })
+    .filter((definition) => definition.hidden !== true && definition.url === undefined);
   const allowed = new Set(
     filterSpawnable(
       rules,
