@@ -37,6 +37,8 @@ export interface ToolExecutionEnv {
 }
 
 const PREVIEW_CHARS = 300;
+/** Calls started together before the event loop gets a turn (see `executeToolCalls`). */
+const START_SLICE = 16;
 
 /**
  * Runs all calls concurrently and returns their results in call order. Never throws: every failure
@@ -49,7 +51,14 @@ export async function executeToolCalls(
 ): Promise<ToolResultPart[]> {
   const abort = watchAbort(env.signal);
   try {
-    return await Promise.all(calls.map((call) => executeOne(call, env, abort)));
+    const running: Promise<ToolResultPart>[] = [];
+    for (const [index, call] of calls.entries()) {
+      // A message with hundreds of calls (a parent fanning out to hundreds of children) starts them
+      // in slices, so their synchronous set-up cannot hold the event loop (timers, I/O) for long.
+      if (index > 0 && index % START_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      running.push(executeOne(call, env, abort));
+    }
+    return await Promise.all(running);
   } finally {
     abort.dispose();
   }
