@@ -121,6 +121,8 @@ export class ChildExecution {
     // Decided in one synchronous step with `detach`, so a result is either returned or notified.
     this.finalized = true;
     const delivered = this.attached;
+    // The slot is free as soon as the child stopped working; a queued sibling need not wait for the write.
+    release?.();
     try {
       await runtime.store.update(record.taskId, (current) =>
         finishPatch(report, current, delivered, new Date()),
@@ -128,7 +130,6 @@ export class ChildExecution {
     } catch (error) {
       runtime.warn(`task ${record.taskId}: could not record its outcome: ${messageOf(error)}`);
     }
-    release?.();
     record.running = false;
     runtime.control.untrack(record.taskId);
     runtime.settled.fire();
