@@ -2,6 +2,7 @@
 // Entry point. In a checkout the TypeScript sources run directly (Node >= 22.18 strips types);
 // a published package runs the compiled `dist/`.
 import { existsSync } from "node:fs";
+import module from "node:module";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
@@ -10,6 +11,10 @@ if (major < 22 || (major === 22 && minor < 18)) {
   );
   process.exit(1);
 }
+
+// Caches compiled (and type-stripped) modules on disk: start-up drops from ~170 ms to ~90 ms
+// (bench/startup.ts). NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache?.();
 
 const source = new URL("../src/cli/main.ts", import.meta.url);
 const entry = existsSync(source) ? source : new URL("../dist/cli/main.js", import.meta.url);
