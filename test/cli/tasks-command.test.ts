@@ -91,6 +91,19 @@ test("tasks list prints a table, newest first, and filters by status (any case)"
   expect(none.stderr).toBe(`No tasks with status FAILED in ${ws}.\n`);
 });
 
+test("tasks list --limit shows the newest n and says how many there are; --json lists all", async () => {
+  const { ws } = await seeded();
+  const one = await cli(["tasks", "list", "--limit", "1", "--cwd", ws], ws);
+  expect(one.code).toBe(0);
+  expect(one.stdout.trimEnd().split("\n").slice(1)).toHaveLength(1);
+  expect(one.stdout).toContain("sub-live");
+  expect(one.stderr).toBe("(the newest 1 of 2 tasks; --limit 0 shows all)\n");
+  const json = await cli(["tasks", "list", "--json", "--cwd", ws], ws);
+  expect(JSON.parse(json.stdout)).toHaveLength(2);
+  const bad = await cli(["tasks", "list", "--limit", "-3", "--cwd", ws], ws);
+  expect(bad.code).toBe(2);
+});
+
 test("bad input: an unknown status, an unknown task, a bad timeout are usage errors", async () => {
   const { ws } = await seeded();
   const status = await cli(["tasks", "list", "--status", "DONE", "--cwd", ws], ws);

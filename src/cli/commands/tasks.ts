@@ -95,9 +95,15 @@ export function registerTasksCommand(program: Command, deps: TasksCommandDeps): 
         statusOption,
       ),
     )
-    .option("--json", "print the records as a JSON array")
+    .option("--json", "print the records as a JSON array (all of them unless --limit is given)")
+    .addOption(
+      new Option(
+        "-n, --limit <n>",
+        `show at most n tasks, newest first (default ${DEFAULT_LIST_LIMIT} in the table; 0 = all)`,
+      ).argParser(wholeNumber),
+    )
     .addHelpText("after", "\nExit 0; 2 on a bad option or an unreadable config.\n")
-    .action(async (options: CommonOptions & { status?: TaskStatus }) => {
+    .action(async (options: CommonOptions & { status?: TaskStatus; limit?: number }) => {
       result.exitCode = await listTasks(await open(io, options.cwd), options, io);
     });
   tasks
@@ -196,14 +202,16 @@ async function open(io: CliIo, cwd: string | undefined): Promise<Opened> {
 
 async function listTasks(
   ws: Opened,
-  options: CommonOptions & { status?: TaskStatus },
+  options: CommonOptions & { status?: TaskStatus; limit?: number },
   io: CliIo,
 ): Promise<number> {
   await ws.sweep();
-  const records = await ws.store.list({
+  const all = await ws.store.list({
     ...(options.status === undefined ? {} : { status: options.status }),
     onUnreadable: () => {},
   });
+  const limit = options.limit ?? (options.json ? 0 : DEFAULT_LIST_LIMIT);
+  const records = limit > 0 ? all.slice(0, limit) : all;
   if (options.json) {
     io.stdout.write(`${JSON.stringify(records)}\n`);
     return EXIT_CODES.completed;
@@ -214,7 +222,19 @@ async function listTasks(
     return EXIT_CODES.completed;
   }
   io.stdout.write(tasksTable(records, Date.now(), ws.age));
+  if (records.length < all.length)
+    io.stderr.write(`(the newest ${records.length} of ${all.length} tasks; --limit 0 shows all)\n`);
   return EXIT_CODES.completed;
+}
+
+/** The table stays readable in a busy workspace; scripts use --json, which lists all. */
+const DEFAULT_LIST_LIMIT = 50;
+
+function wholeNumber(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number))
+    throw new InvalidArgumentError("must be a whole number (0 = all).");
+  return number;
 }
 
 async function showTask(ws: Opened, id: string, options: CommonOptions, io: CliIo): Promise<number> {
