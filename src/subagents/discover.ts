@@ -5,7 +5,6 @@ import { join, relative, resolve } from "node:path";
 import { builtinAgents } from "./builtin-agents.ts";
 import type { AgentDefinition, AgentFormat, AgentSourceKind } from "./definition.ts";
 import { type Diagnostic, diagnostic } from "./diagnostics.ts";
-import { loadAgentFile } from "./loaders/load-agent-file.ts";
 
 /** One folder agent files are read from. */
 export interface AgentFolder {
@@ -115,7 +114,10 @@ export async function loadAgentFolder(
   folder: AgentFolder,
 ): Promise<Array<{ file: string; definition?: AgentDefinition; diagnostics: Diagnostic[] }>> {
   const files = await listAgentFiles(folder);
-  const results = [];
+  const results: Array<{ file: string; definition?: AgentDefinition; diagnostics: Diagnostic[] }> = [];
+  if (files.length === 0) return results;
+  // The parsers (YAML, TOML) load only when there are files to parse: most runs start without any.
+  const { loadAgentFile } = await import("./loaders/load-agent-file.ts");
   for (const file of files) {
     const text = await readFile(file, "utf8").catch((error: unknown) => error as Error);
     if (text instanceof Error) {
