@@ -10,7 +10,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   const result: ProgramResult = { exitCode: EXIT_CODES.completed };
   const program = createProgram(packageVersion(), io, result);
   try {
-    await program.parseAsync(argv, { from: "user" });
+    await program.parseAsync(withDefaultCommand(argv, io), { from: "user" });
     return result.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -25,6 +25,18 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     io.stderr.write(`agentry: unexpected error (please report it): ${detail}\n`);
     return EXIT_CODES.error;
   }
+}
+
+const TOP_LEVEL_OPTIONS = new Set(["-h", "--help", "-v", "--version"]);
+
+/**
+ * `agentry` alone on a terminal is the interactive mode (piped or redirected, it prints the help), and
+ * `agentry --model opus …` is `agentry chat --model opus …`, as in other coding agents' CLIs.
+ */
+function withDefaultCommand(argv: string[], io: CliIo): string[] {
+  const [first] = argv;
+  if (first === undefined) return io.stdin.isTTY === true && io.stderr.isTTY === true ? ["chat"] : argv;
+  return first.startsWith("-") && !TOP_LEVEL_OPTIONS.has(first) ? ["chat", ...argv] : argv;
 }
 
 function packageVersion(): string {

@@ -6,6 +6,11 @@ export interface TerminalAskOptions {
   output: NodeJS.WritableStream;
   /** Called before the question is printed, so a renderer can finish its current line. */
   beforePrompt?: () => void;
+  /**
+   * Read the answer in raw mode with line editing, and call this on Ctrl-C instead of letting the
+   * terminal raise SIGINT (the interactive mode, whose Ctrl-C must not reach wrappers such as npx).
+   */
+  onInterrupt?: () => void;
 }
 
 /**
@@ -13,12 +18,21 @@ export interface TerminalAskOptions {
  * question is on screen at a time, and aborts `signal` when the ask times out or the run is cancelled.
  */
 export function terminalAsk(options: TerminalAskOptions): AskHandler {
-  return (request, signal) => {
-    if (signal.aborted) return Promise.resolve("reject");
+  return async (request, signal) => {
+    // The ask comes from inside a tool call whose start event the renderer has not drawn yet; let it
+    // draw first, so the question appears below the tool line instead of in the middle of it.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal.aborted) return "reject";
     options.beforePrompt?.();
     const what = request.title ?? `${request.permission} ${request.patterns.join(", ")}`.trim();
     const who = request.agentPath.length > 1 ? request.agentPath.join(" › ") : "agentry";
-    const rl = createInterface({ input: options.input, output: options.output, terminal: false });
+    const { onInterrupt } = options;
+    const rl = createInterface({
+      input: options.input,
+      output: options.output,
+      terminal: onInterrupt !== undefined,
+    });
+    if (onInterrupt) rl.on("SIGINT", onInterrupt);
     return new Promise<AskAnswer>((resolve) => {
       let settled = false;
       const finish = (answer: AskAnswer) => {

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { PERMISSION_MODES } from "../permissions/modes.ts";
 import type { AgentsOptions } from "./commands/agents.ts";
+import type { ChatOptions } from "./commands/chat.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
 import type { RunOptions } from "./commands/run.ts";
 import type { SessionsOptions } from "./commands/sessions.ts";
@@ -40,8 +41,43 @@ Exit codes: 0 completed, 1 error, 2 usage or config error, 3 max turns reached,
 4 budget exceeded, 130 interrupted. See README.md.
 `;
 
+const CHAT_HELP = `
+Type a message and press Enter; every line is a turn of the same conversation, with
+the same tools and subagents as agentry run. The answer streams to stdout, tool
+activity and subagents show on stderr, and a summary line (turns, tokens of the whole
+tree, cost) follows each turn.
+
+Commands inside the session:
+  /help           the commands and keys
+  /new            start a fresh session (the current one stays stored)
+  /session        the session id and how to continue it (agentry chat --resume <id>)
+  /model [id]     show the model, or switch it for the next turns
+  /agents         the subagents the agent can delegate to
+  /tasks          this session's subagent tasks and their status
+  /exit, /quit    leave
+
+Keys: Ctrl-C interrupts a running turn (its commands are killed) and returns to the
+prompt; at an empty prompt, Ctrl-C twice or Ctrl-D exits. ↑/↓ recall earlier lines.
+
+On a terminal, permission requests are asked (y once, a always, n no).
+With piped input (one prompt per line, for scripts) they resolve by
+--permission-mode, as in agentry run.
+
+Exit code: 0 when the session ends (130 after SIGTERM); 2 for a usage or
+configuration error before it starts.
+
+Examples:
+  $ agentry                                   # on a terminal: the same as agentry chat
+  $ agentry chat --model openai:gpt-5.5
+  $ agentry chat --resume 20250114-093012-k3f9qa
+  $ agentry --model opus                      # options without a command go to chat
+  $ printf 'List the TODOs\\nFix the first one\\n' | agentry chat --permission-mode accept-edits
+`;
+
 const PROGRAM_FOOTER = `
 Start here: agentry demo (offline, no API key) shows subagents at work.
+Interactive: agentry with no command, on a terminal, starts a conversation:
+the same as agentry chat, whose options it takes (agentry --model opus).
 Help on a command: agentry help <command>, e.g. agentry help run.
 
 Configuration: agentry.json (or .agentry/config.json) in the project and
@@ -150,6 +186,44 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
     .action(async (prompt: string, options: RunOptions) => {
       const { runCommand } = await import("./commands/run.ts");
       result.exitCode = await runCommand(prompt, options, io);
+    });
+
+  program
+    .command("chat")
+    .summary("talk with the agent, turn after turn (also: agentry alone on a terminal)")
+    .description(
+      "Start an interactive session in the workspace: each line you type is a turn of one conversation " +
+        "with the agent and its subagents, until /exit, Ctrl-D or Ctrl-C twice. With piped stdin, each line " +
+        "is a prompt.",
+    )
+    .addOption(
+      new Option(
+        "-m, --model <id>",
+        "model as provider:model (anthropic:…, openai:…, ollama:…) or an alias (sonnet, opus, haiku); /model switches it",
+      ),
+    )
+    .addOption(new Option("-C, --cwd <dir>", "workspace directory (default: the current directory)"))
+    .addOption(
+      new Option("-r, --resume <session-id>", "continue a stored session (see: agentry sessions list)"),
+    )
+    .addOption(
+      new Option(
+        "--permission-mode <mode>",
+        "how permission requests no rule decides are resolved (default: default, which asks on a terminal)",
+      ).choices(PERMISSION_MODES),
+    )
+    .addOption(
+      new Option("--agents <json>", "extra subagents as JSON, as for agentry run; they override agent files"),
+    )
+    .addOption(
+      new Option("--max-turns <n>", "model turns allowed per message (default 30)").argParser(
+        positiveInteger,
+      ),
+    )
+    .addHelpText("after", CHAT_HELP)
+    .action(async (options: ChatOptions) => {
+      const { chatCommand } = await import("./commands/chat.ts");
+      result.exitCode = await chatCommand(options, io);
     });
 
   const sessions = program

@@ -5,6 +5,14 @@ import type { Renderer, RenderTarget } from "./renderer.ts";
 import { createStyle } from "./style.ts";
 import { formatDuration, oneLine, summarizeArgs } from "./tool-summary.ts";
 
+export interface TextRendererOptions {
+  /**
+   * At the end of a run that did not complete, print how it ended and how to continue it with
+   * `agentry run --resume` (default true; the interactive mode prints its own line after each turn).
+   */
+  reportOutcome?: boolean;
+}
+
 /**
  * `--output-format text`: the root agent's text streams to stdout as it arrives, so stdout is the
  * answer and can be piped; tool activity goes compactly to stderr:
@@ -15,7 +23,7 @@ import { formatDuration, oneLine, summarizeArgs } from "./tool-summary.ts";
  * A tool line is left open until its result arrives, unless something else must be printed first
  * (concurrent calls), in which case the result gets its own line naming the tool.
  */
-export function textRenderer(target: RenderTarget): Renderer {
+export function textRenderer(target: RenderTarget, options: TextRendererOptions = {}): Renderer {
   const style = createStyle(target.color ?? false);
   const { stdout, stderr } = target;
   let openToolLine: string | undefined;
@@ -110,6 +118,7 @@ export function textRenderer(target: RenderTarget): Renderer {
       closeToolLine();
       if (stdoutNeedsNewline) stdout.write("\n");
       stdoutNeedsNewline = false;
+      if (options.reportOutcome === false) return;
       const resume = style.dim(
         `session ${outcome.sessionId} (continue with: agentry run --resume ${outcome.sessionId} "…")`,
       );

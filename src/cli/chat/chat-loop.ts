@@ -1,0 +1,127 @@
+import type { AgentConfig } from "../../agent/config.ts";
+import type { Model } from "../../model/model.ts";
+import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+import type { CliIo } from "../io.ts";
+import { createStyle } from "../render/style.ts";
+import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
+import type { Conversation } from "./conversation.ts";
+import type { LineReader } from "./line-reader.ts";
+import { runTurn } from "./run-turn.ts";
+import { parseSlashCommand, runSlashCommand, type SlashContext } from "./slash-commands.ts";
+import type { SwitchableModel } from "./switchable-model.ts";
+import type { TurnObserver } from "./terminal-turn.ts";
+import { turnSummary } from "./turn-summary.ts";
+
+export interface ChatLoopOptions {
+  io: CliIo;
+  workspace: string;
+  /** The root agent with its subagents; its model is `model`. */
+  config: AgentConfig;
+  /** Lives for the whole session (children, task records); shut down when it ends. */
+  runtime: SubagentRuntime;
+  model: SwitchableModel;
+  conversation: Conversation;
+  reader: LineReader;
+  color: boolean;
+  createModel(id: string): Promise<Model>;
+  /** On a terminal: Ctrl-C as a key and the permission prompt follow each turn (`TerminalTurn`). */
+  observer?: TurnObserver;
+}
+
+/**
+ * The interactive session: a header, then one line at a time — a slash command, or a user turn on the
+ * same session. Ctrl-C aborts a running turn and returns to the prompt (a second one while it winds
+ * down exits at once); at the prompt it is the reader's (clear the line, twice to exit). SIGTERM ends
+ * the session. Returns the exit code: 0, or 130 after SIGTERM.
+ */
+export async function runChat(options: ChatLoopOptions): Promise<number> {
+  const { io, conversation, reader } = options;
+  const style = createStyle(options.color);
+  const say = (text: string) => io.stderr.write(`${text}\n`);
+  say(style.dim(header(options)));
+
+  let turn: AbortController | undefined;
+  let terminated = false;
+  const forceExit = () => {
+    io.stderr.write("aborted\n");
+    process.exit(EXIT_CODES.aborted);
+  };
+  const interruptTurn = (running: AbortController) => {
+    if (running.signal.aborted) forceExit();
+    else running.abort(new Error("interrupted (Ctrl-C)"));
+  };
+  const onSigint = () => {
+    if (turn) interruptTurn(turn);
+    else reader.interrupt();
+  };
+  const onSigterm = () => {
+    if (terminated) forceExit();
+    terminated = true;
+    turn?.abort(new Error("interrupted (SIGTERM)"));
+    reader.close();
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+
+  const slash: SlashContext = {
+    say,
+    conversation,
+    model: options.model,
+    runtime: options.runtime,
+    createModel: options.createModel,
+  };
+  try {
+    while (!terminated) {
+      const line = await reader.read();
+      if (line === undefined) break;
+      if (line.trim() === "") continue;
+      const command = parseSlashCommand(line);
+      if (command) {
+        if ((await runSlashCommand(command, slash)) === "exit") break;
+        continue;
+      }
+      const running = new AbortController();
+      turn = running;
+      options.observer?.begin(running.signal, () => interruptTurn(running));
+      try {
+        const result = await runTurn(line, {
+          config: options.config,
+          session: await conversation.open(),
+          signal: running.signal,
+          target: { stdout: io.stdout, stderr: io.stderr, color: options.color },
+          ...(options.observer
+            ? { onRenderer: (r: AgentTreeRenderer) => options.observer?.rendering(r) }
+            : {}),
+        });
+        say(turnSummary(result, style));
+      } catch (error) {
+        // A bug in one turn should not throw away the whole conversation.
+        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        say(style.red(`agentry: unexpected error in this turn (please report it): ${detail}`));
+      } finally {
+        options.observer?.end();
+        turn = undefined;
+      }
+    }
+  } finally {
+    reader.close();
+    await options.runtime.shutdown("the interactive session ended");
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
+  }
+  return terminated ? EXIT_CODES.aborted : EXIT_CODES.completed;
+}
+
+function header(options: ChatLoopOptions): string {
+  const { conversation } = options;
+  const count = conversation.messageCount;
+  const resumed = count > 0 ? ` (resumed, ${count} message${count === 1 ? "" : "s"})` : "";
+  return [
+    "agentry",
+    options.model.id,
+    options.workspace,
+    `session ${conversation.id}${resumed}`,
+    "/help for commands, Ctrl-D to exit",
+  ].join(" · ");
+}

@@ -1,0 +1,168 @@
+import type { Model } from "../../model/model.ts";
+import { spawnableAgents } from "../../subagents/spawnable-agents.ts";
+import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
+import type { TaskRecord } from "../../tasks/task-record.ts";
+import { age } from "../commands/sessions.ts";
+import { didYouMean } from "../config/did-you-mean.ts";
+import { oneLine } from "../render/tool-summary.ts";
+import type { Conversation } from "./conversation.ts";
+import type { SwitchableModel } from "./switchable-model.ts";
+
+/** What a slash command may read and change. */
+export interface SlashContext {
+  /** Writes a message for the user (stderr; stdout carries only the agent's answers). */
+  say(text: string): void;
+  conversation: Conversation;
+  model: SwitchableModel;
+  runtime: SubagentRuntime;
+  /** Builds a model from `provider:model` or an alias; throws with a readable message when it cannot. */
+  createModel(id: string): Promise<Model>;
+}
+
+export type SlashOutcome = "exit" | "continue";
+
+interface SlashCommand {
+  names: readonly string[];
+  usage: string;
+  summary: string;
+  run(args: string, context: SlashContext): Promise<SlashOutcome> | SlashOutcome;
+}
+
+const COMMANDS: readonly SlashCommand[] = [
+  { names: ["help"], usage: "/help", summary: "this help", run: help },
+  {
+    names: ["new"],
+    usage: "/new",
+    summary: "start a fresh session (the current one stays stored)",
+    run(_args, context) {
+      context.conversation.startNew();
+      context.say(`New session ${context.conversation.id}.`);
+      return "continue";
+    },
+  },
+  {
+    names: ["session"],
+    usage: "/session",
+    summary: "this session's id and how to continue it later",
+    run(_args, { conversation, say }) {
+      const count = conversation.messageCount;
+      const stored = count === 0 ? "nothing stored yet" : `${count} message${count === 1 ? "" : "s"}`;
+      say(
+        `Session ${conversation.id} (${stored}).\n` +
+          `Continue it later with: agentry chat --resume ${conversation.id}\n` +
+          `                    or: agentry run --resume ${conversation.id} "…"`,
+      );
+      return "continue";
+    },
+  },
+  {
+    names: ["model"],
+    usage: "/model [id]",
+    summary: "show the model, or switch it for the next turns (provider:model or an alias)",
+    run: switchModel,
+  },
+  { names: ["agents"], usage: "/agents", summary: "the subagents the agent can delegate to", run: agents },
+  {
+    names: ["tasks"],
+    usage: "/tasks",
+    summary: "this session's subagent tasks and their status",
+    run: tasks,
+  },
+  {
+    names: ["exit", "quit"],
+    usage: "/exit, /quit",
+    summary: "leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)",
+    run: () => "exit",
+  },
+];
+
+const NAMES = COMMANDS.flatMap((command) => command.names);
+
+/** `/name args…` → its parts; anything else (including a path such as `/usr/bin …`) is a prompt. */
+export function parseSlashCommand(line: string): { name: string; args: string } | undefined {
+  const match = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  if (!match?.[1]) return undefined;
+  return { name: match[1].toLowerCase(), args: (match[2] ?? "").trim() };
+}
+
+/** Runs one slash command; an unknown one is reported with the list of commands. */
+export async function runSlashCommand(
+  command: { name: string; args: string },
+  context: SlashContext,
+): Promise<SlashOutcome> {
+  const found = COMMANDS.find((candidate) => candidate.names.includes(command.name));
+  if (found) return found.run(command.args, context);
+  const suggestion = didYouMean(command.name, NAMES);
+  context.say(
+    `Unknown command /${command.name}.${suggestion ? ` Did you mean /${suggestion}?` : ""} ` +
+      `Commands: ${NAMES.map((name) => `/${name}`).join(" ")} (/help explains them).`,
+  );
+  return "continue";
+}
+
+function help(_args: string, context: SlashContext): SlashOutcome {
+  const width = Math.max(...COMMANDS.map((command) => command.usage.length)) + 2;
+  const lines = COMMANDS.map((command) => `  ${command.usage.padEnd(width)}${command.summary}`);
+  context.say(
+    [
+      "Type a message to talk to the agent; it keeps the whole conversation.",
+      "Commands:",
+      ...lines,
+      "Keys: Ctrl-C interrupts a running turn (or clears the line); ↑/↓ recall earlier lines.",
+    ].join("\n"),
+  );
+  return "continue";
+}
+
+async function switchModel(args: string, context: SlashContext): Promise<SlashOutcome> {
+  if (args === "") {
+    context.say(`Model: ${context.model.id}. Switch with /model <provider:model or alias>.`);
+    return "continue";
+  }
+  try {
+    const model = await context.createModel(args);
+    context.model.switchTo(model);
+    context.say(`Model: ${model.id} from the next turn on.`);
+  } catch (error) {
+    context.say(`Cannot use model "${args}": ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return "continue";
+}
+
+function agents(_args: string, { runtime, say }: SlashContext): SlashOutcome {
+  const roster = spawnableAgents(runtime.registry, runtime.gate.rules);
+  if (roster.length === 0) {
+    say("No subagents are available to this agent (see: agentry agents list).");
+    return "continue";
+  }
+  const width = Math.max(...roster.map((agent) => agent.name.length)) + 2;
+  const lines = roster.map(
+    (agent) =>
+      `  ${agent.name.padEnd(width)}${oneLine(agent.description, 90)}${agent.model ? ` (${agent.model})` : ""}`,
+  );
+  say(["Subagents the agent can delegate to:", ...lines, "Details: agentry agents show <name>"].join("\n"));
+  return "continue";
+}
+
+async function tasks(_args: string, { runtime, conversation, say }: SlashContext): Promise<SlashOutcome> {
+  const records = await runtime.store.list({ parentSessionId: conversation.id, onUnreadable: () => {} });
+  if (records.length === 0) {
+    say("No subagent tasks in this session yet.");
+    return "continue";
+  }
+  const now = Date.now();
+  say(
+    [
+      `Tasks of session ${conversation.id}, newest first:`,
+      ...records.map((record) => `  ${taskLine(record, now)}`),
+      "Details: agentry tasks show <task-id>",
+    ].join("\n"),
+  );
+  return "continue";
+}
+
+function taskLine(record: TaskRecord, now: number): string {
+  const status = record.reason === undefined ? record.status : `${record.status} (${record.reason})`;
+  const ago = age(now - Date.parse(record.createdAt));
+  return `${record.taskId}  ${status}  ${record.agentType}  ${oneLine(record.description, 60)}  ${ago} ago`;
+}

@@ -1,0 +1,68 @@
+import type { AskHandler } from "../../permissions/gate.ts";
+import { terminalAsk } from "../permission-prompt.ts";
+import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
+import { type InterruptKey, watchInterruptKey } from "./interrupt-key.ts";
+
+/** What the chat loop tells the terminal about each turn. */
+export interface TurnObserver {
+  /** A turn starts; `interrupt` is what Ctrl-C does to it. */
+  begin(signal: AbortSignal, interrupt: () => void): void;
+  /** The turn's renderer, once made. */
+  rendering(renderer: AgentTreeRenderer): void;
+  end(): void;
+}
+
+/**
+ * The terminal side of the running turn: Ctrl-C as a key while it runs, and the permission prompt.
+ * A prompt pauses the key watcher and the live tree, so it alone reads stdin and draws; Ctrl-C there
+ * interrupts the turn too (as a key: the terminal never raises SIGINT in the interactive mode). A
+ * prompt is dismissed when its turn is aborted (the loop does not cancel a pending ask by itself), so
+ * it never outlives the turn and reads lines meant for the next prompt.
+ */
+export class TerminalTurn implements TurnObserver {
+  readonly ask: AskHandler;
+  private readonly input: NodeJS.ReadableStream;
+  private signal: AbortSignal | undefined;
+  private keys: InterruptKey | undefined;
+  private interrupt: (() => void) | undefined;
+  private renderer: AgentTreeRenderer | undefined;
+
+  constructor(input: NodeJS.ReadableStream, output: NodeJS.WritableStream) {
+    this.input = input;
+    const prompt = terminalAsk({
+      input,
+      output,
+      beforePrompt: () => this.renderer?.interrupt?.(),
+      onInterrupt: () => this.interrupt?.(),
+    });
+    this.ask = async (request, signal) => {
+      const turn = this.signal;
+      if (turn === undefined) return "reject";
+      this.keys?.pause();
+      try {
+        return await prompt(request, AbortSignal.any([signal, turn]));
+      } finally {
+        this.keys?.resume();
+        this.renderer?.resume();
+      }
+    };
+  }
+
+  begin(signal: AbortSignal, interrupt: () => void): void {
+    this.signal = signal;
+    this.interrupt = interrupt;
+    this.keys = watchInterruptKey(this.input, interrupt);
+  }
+
+  rendering(renderer: AgentTreeRenderer): void {
+    this.renderer = renderer;
+  }
+
+  end(): void {
+    this.keys?.stop();
+    this.keys = undefined;
+    this.signal = undefined;
+    this.interrupt = undefined;
+    this.renderer = undefined;
+  }
+}

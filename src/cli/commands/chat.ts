@@ -1,0 +1,59 @@
+import type { PermissionMode } from "../../permissions/gate.ts";
+import { runChat } from "../chat/chat-loop.ts";
+import { Conversation } from "../chat/conversation.ts";
+import { streamLineReader, terminalLineReader } from "../chat/line-reader.ts";
+import { switchableModel } from "../chat/switchable-model.ts";
+import { TerminalTurn } from "../chat/terminal-turn.ts";
+import type { CliIo } from "../io.ts";
+import { loadRunSettings, selectSessionAndModel, wireRoot } from "../prepare-run.ts";
+import { colorEnabled } from "../render/style.ts";
+import { selectModel } from "../select-model.ts";
+
+export interface ChatOptions {
+  model?: string;
+  maxTurns?: number;
+  cwd?: string;
+  resume?: string;
+  permissionMode?: PermissionMode;
+  agents?: string;
+}
+
+const PROMPT = "› ";
+
+/**
+ * `agentry chat` (and `agentry` alone on a terminal): a multi-turn conversation with the root agent
+ * and its subagents, wired exactly as `agentry run` wires them. On a terminal the permission prompt
+ * asks; with piped input (one prompt per line) asks resolve by `--permission-mode`.
+ */
+export async function chatCommand(options: ChatOptions, io: CliIo): Promise<number> {
+  const { workspace, settings, rules } = await loadRunSettings(options, io);
+  const { resumed, model: initial } = await selectSessionAndModel(workspace, settings, io, options.resume);
+  const model = switchableModel(initial);
+  const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
+
+  const terminal = interactive ? new TerminalTurn(io.stdin, io.stderr) : undefined;
+  const { config, runtime } = await wireRoot({
+    workspace,
+    settings,
+    rules,
+    model,
+    io,
+    ...(terminal ? { onAsk: terminal.ask } : {}),
+    ...(options.agents === undefined ? {} : { agents: options.agents }),
+  });
+
+  const readerOptions = { input: io.stdin, output: io.stderr, prompt: PROMPT };
+  return runChat({
+    io,
+    workspace,
+    config,
+    runtime,
+    model,
+    conversation: new Conversation(workspace, model, resumed),
+    reader: interactive ? terminalLineReader(readerOptions) : streamLineReader(readerOptions),
+    color: colorEnabled(io.stderr, io.env),
+    // `/model` takes what `--model` takes: an id or an alias, through the same provider settings.
+    createModel: (id) => selectModel({ ...settings, model: { value: id, source: "/model" } }, io.env),
+    ...(terminal ? { observer: terminal } : {}),
+  });
+}

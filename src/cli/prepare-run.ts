@@ -1,0 +1,123 @@
+import type { AgentConfig } from "../agent/config.ts";
+import { Session, SessionNotFoundError } from "../agent/session.ts";
+import { InvalidSessionIdError } from "../agent/session-id.ts";
+import type { Model } from "../model/model.ts";
+import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
+import type { Ruleset } from "../permissions/types.ts";
+import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
+import { loadConfigFiles } from "./config/load-config.ts";
+import { resolveSettings, type SettingFlags, type Settings } from "./config/resolve-settings.ts";
+import { UsageError } from "./errors.ts";
+import type { CliIo } from "./io.ts";
+import { permissionRules } from "./permission-rules.ts";
+import { selectModel } from "./select-model.ts";
+import { buildSystemPrompt } from "./system-prompt.ts";
+import { wireAgent } from "./wire-agent.ts";
+import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
+import { resolveWorkspace } from "./workspace.ts";
+
+// The steps `agentry run` and `agentry chat` share to build the root agent, in the order `run` takes
+// them (its prompt is read between the first two, so an empty prompt fails before anything else).
+
+export interface RunSettingsOptions {
+  cwd?: string;
+  model?: string;
+  maxTurns?: number;
+  permissionMode?: PermissionMode;
+}
+
+/**
+ * The workspace (`--cwd`), every setting (flags > env > project > user > defaults) and the root's
+ * permission rules, so a bad config file fails before anything else happens.
+ */
+export async function loadRunSettings(
+  options: RunSettingsOptions,
+  io: CliIo,
+): Promise<{ workspace: string; settings: Settings; rules: Ruleset }> {
+  const workspace = await resolveWorkspace(options.cwd, io.cwd);
+  const flags: SettingFlags = {};
+  if (options.model !== undefined) flags.model = options.model;
+  if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
+  if (options.permissionMode !== undefined) flags.permissionMode = options.permissionMode;
+  const settings = resolveSettings(await loadConfigFiles({ workspace, env: io.env }), flags, io.env);
+  return { workspace, settings, rules: permissionRules(settings) };
+}
+
+/**
+ * The stored session to continue (`--resume`, its transcript warnings printed) and the model to run
+ * with. The model is validated before the caller creates a new session, so a config error leaves no
+ * empty transcript behind.
+ */
+export async function selectSessionAndModel(
+  workspace: string,
+  settings: Settings,
+  io: CliIo,
+  resume: string | undefined,
+): Promise<{ resumed: Session | undefined; model: Model }> {
+  const resumed = resume === undefined ? undefined : await resumeSession(workspace, resume);
+  for (const warning of resumed?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
+  const model = await selectModel(settings, io.env, resumed?.model);
+  return { resumed, model };
+}
+
+export interface WireRootOptions {
+  workspace: string;
+  settings: Settings;
+  rules: Ruleset;
+  model: Model;
+  io: CliIo;
+  /** The interactive permission prompt; without it, asks resolve by the permission mode. */
+  onAsk?: AskHandler;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  /** `--agents` JSON. */
+  agents?: string;
+}
+
+/**
+ * The root agent with its subagents: the permission gate (rules from config, the mode, the prompt),
+ * the system prompt, the built-in tools and the runtime the whole tree shares. Agent-file problems
+ * are reported as one warning line on stderr. Call `runtime.shutdown()` when done.
+ */
+export async function wireRoot(
+  options: WireRootOptions,
+): Promise<{ config: AgentConfig; runtime: SubagentRuntime }> {
+  const { workspace, settings, io } = options;
+  const ask = createPermissionGate({
+    rules: options.rules,
+    mode: settings.permissionMode.value,
+    ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+  });
+  const systemPromptOptions: Parameters<typeof buildSystemPrompt>[0] = { workspace };
+  if (options.systemPrompt !== undefined) systemPromptOptions.replace = options.systemPrompt;
+  if (options.appendSystemPrompt !== undefined) systemPromptOptions.append = options.appendSystemPrompt;
+  const root = wireAgent({
+    workspace,
+    model: options.model,
+    systemPrompt: await buildSystemPrompt(systemPromptOptions),
+    settings,
+    ask,
+    env: io.env,
+  });
+  const { config, runtime, diagnostics } = await wireSubagents(root, {
+    workspace,
+    settings,
+    gate: ask,
+    env: io.env,
+    ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
+  });
+  const agentWarning = agentFileWarning(diagnostics);
+  if (agentWarning) io.stderr.write(`${agentWarning}\n`);
+  return { config, runtime };
+}
+
+async function resumeSession(workspace: string, id: string): Promise<Session> {
+  try {
+    return await Session.resume(workspace, id);
+  } catch (error) {
+    if (error instanceof SessionNotFoundError || error instanceof InvalidSessionIdError) {
+      throw new UsageError(`--resume: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+}

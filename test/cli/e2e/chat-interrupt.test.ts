@@ -1,0 +1,127 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ModelServer, startModelServer } from "../../support/model-server.ts";
+import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
+import { providerEnv } from "../support/provider-env.ts";
+
+const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
+
+let ws: TestWorkspace | undefined;
+let server: ModelServer | undefined;
+let sleeper: number | undefined;
+afterEach(async () => {
+  if (sleeper !== undefined) {
+    try {
+      process.kill(sleeper, "SIGKILL");
+    } catch {
+      // already gone, as it should be
+    }
+  }
+  await server?.close();
+  await ws?.cleanup();
+  server = undefined;
+  ws = undefined;
+  sleeper = undefined;
+});
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await sleep(20);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") !== true;
+  } catch {
+    return true;
+  }
+}
+
+describe("signals in agentry chat", () => {
+  it("aborts only that turn: its command dies, the next line still runs, and the session exits 0", async () => {
+    ws = await makeWorkspace();
+    server = await startModelServer([
+      { toolCalls: [{ name: "bash", args: { command: "sh -c 'echo $$ > sleeper.pid; exec sleep 100'" } }] },
+      { text: "Still here." },
+    ]);
+    const child = spawnCli(["chat", "--permission-mode", "bypass"], {
+      cwd: ws.dir,
+      env: { ...ws.env, ...providerEnv(server, "anthropic") },
+      input: "sleep please\nare you there?\n",
+    });
+    const done = finished(child);
+    const pidFile = join(ws.dir, "sleeper.pid");
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000);
+    sleeper = Number(readFileSync(pidFile, "utf8").trim());
+    expect(isAlive(sleeper)).toBe(true);
+
+    child.kill("SIGINT");
+    const result = await done;
+    expect(result.code, result.stderr).toBe(0);
+    const pid = sleeper;
+    await waitFor(() => !isAlive(pid), 1000).catch(() => {});
+    expect(isAlive(pid), `sleep (pid ${pid}) is still running`).toBe(false);
+
+    expect(result.stderr).toMatch(/^aborted · 1 turn/m);
+    expect(result.stdout).toBe("Still here.\n");
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.stringify(server.requests[1]?.body)).toContain("are you there?");
+
+    // One session: the aborted turn is recorded, and the next turn completed in the same transcript.
+    const transcripts = Object.values(await ws.transcripts());
+    expect(transcripts).toHaveLength(1);
+    const entries = (transcripts[0]?.parsed ?? []) as Array<Record<string, unknown>>;
+    const outcomes = entries.filter((entry) => entry.type === "outcome").map((entry) => entry.outcome);
+    expect(outcomes).toMatchObject([{ status: "aborted" }, { status: "completed" }]);
+  });
+
+  it("exits 0 on a second Ctrl-C at an empty prompt, without running anything", async () => {
+    ws = await makeWorkspace();
+    server = await startModelServer([{ text: "unused" }]);
+    const { child, done, stderr } = await startAtPrompt(ws, server);
+    child.kill("SIGINT");
+    await waitFor(() => stderr().includes("press Ctrl-C again to exit"), 5000);
+    child.kill("SIGINT");
+    const result = await done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("ends the session with 130 on SIGTERM", async () => {
+    ws = await makeWorkspace();
+    server = await startModelServer([{ text: "unused" }]);
+    const { child, done } = await startAtPrompt(ws, server);
+    child.kill("SIGTERM");
+    const result = await done;
+    expect(result.code, result.stderr).toBe(130);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+/** `agentry chat` with its stdin left open (spawnCli would close it), once it waits at its prompt. */
+async function startAtPrompt(workspace: TestWorkspace, model: ModelServer) {
+  const child = spawn(process.execPath, [BIN, "chat"], {
+    cwd: workspace.dir,
+    env: { ...workspace.env, ...providerEnv(model, "anthropic") },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const done = finished(child);
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer | string) => {
+    stderr += chunk.toString();
+  });
+  await waitFor(() => stderr.includes("/help for commands"), 10_000);
+  return { child, done, stderr: () => stderr };
+}
