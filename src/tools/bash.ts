@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { bashPermissionPatterns } from "../permissions/bash-command.ts";
+import { externalPaths } from "./bash-external-paths.ts";
 import { defineTool, ToolError } from "./tool.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
@@ -33,6 +34,14 @@ export const bashTool = defineTool({
       patterns: bashPermissionPatterns(args.command),
       title: args.description ?? args.command,
     });
+    // Reading or writing outside the workspace through bash needs its own permission, as for file tools.
+    for (const path of externalPaths(args.command, ctx.workspace)) {
+      await ctx.ask({
+        permission: "external_directory",
+        patterns: [path],
+        title: `bash touches ${path}, outside the workspace`,
+      });
+    }
     if (ctx.signal.aborted) throw new ToolError("The command was not run: the run was aborted.");
     let result: Awaited<ReturnType<typeof ctx.ops.exec>>;
     try {
