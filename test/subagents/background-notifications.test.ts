@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { until } from "../support/processes.ts";
 import { gate } from "./support/gate.ts";
 import { notificationsIn, taskIdIn, taskIdOf } from "./support/notifications.ts";
-import { until } from "./support/processes.ts";
 import {
   firstUserText,
   registryWith,

@@ -8,8 +8,8 @@ import { userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { isRunning, pidFrom, until } from "../support/processes.ts";
 import { notificationsIn } from "./support/notifications.ts";
-import { alive, pidFrom, until } from "./support/processes.ts";
 import { firstUserText, rootTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
 import { runTasksCli } from "./support/tasks-cli-process.ts";
 
@@ -65,11 +65,11 @@ test("another process sees the running child and `agentry tasks cancel` ends it 
   let requestedAt = 0;
   const watchRequest = until(async () => {
     if ((await runtime.store.get(task!.taskId))?.cancelRequested) requestedAt ||= Date.now();
-    return requestedAt > 0 || !alive(pid);
+    return requestedAt > 0 || !isRunning(pid);
   }, 20_000);
   const cancelled = await runTasksCli(["tasks", "cancel", task!.taskId, "--cwd", ws], ws);
   await watchRequest;
-  expect(await until(() => !alive(pid), 2_000)).toBe(true);
+  expect(await until(() => !isRunning(pid), 2_000)).toBe(true);
   const deadAt = Date.now();
   expect(cancelled).toMatchObject({ code: 0, stderr: "" });
   expect(cancelled.stdout).toBe(`Task ${task!.taskId} cancelled by its owner ${runtime.owner}.\n`);

@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";
-import { alive, pidFrom } from "./support/processes.ts";
+import { isRunning, pidFrom } from "../support/processes.ts";
 import { tempWorkspace } from "./support/subagent-harness.ts";
 import { runTasksCli } from "./support/tasks-cli-process.ts";
 
@@ -21,7 +21,7 @@ afterEach(async () => {
     await once(owner, "exit");
   }
   // The owner's bash ran in its own process group and outlives a kill -9 of the owner.
-  for (const pid of strays.splice(0)) if (alive(pid)) process.kill(pid, "SIGKILL");
+  for (const pid of strays.splice(0)) if (isRunning(pid)) process.kill(pid, "SIGKILL");
   if (workspace) await rm(workspace, { recursive: true, force: true });
   owner = undefined;
   workspace = undefined;

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, expect, test } from "vitest";
 import { scriptedModel } from "../../src/testing/index.ts";
+import { isRunning, until } from "../support/processes.ts";
 import { firstUserText, rootTree, runTree, tempWorkspace } from "./support/subagent-harness.ts";
 
 let workspace: string | undefined;
@@ -11,24 +11,6 @@ afterEach(async () => {
   if (workspace) await rm(workspace, { recursive: true, force: true });
   workspace = undefined;
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await sleep(20);
-  }
-  return check();
-}
 
 test("aborting the parent aborts its running children and kills their bash processes", async () => {
   const ws = await tempWorkspace();
@@ -55,12 +37,12 @@ test("aborting the parent aborts its running children and kills their bash proce
     true,
   );
   const pid = Number(readFileSync(pidFile, "utf8").trim());
-  expect(alive(pid)).toBe(true);
+  expect(isRunning(pid)).toBe(true);
   controller.abort("user pressed Ctrl-C");
 
   const run = await running;
   expect(run.outcome.status).toBe("aborted");
-  expect(await until(() => !alive(pid), 3_000)).toBe(true);
+  expect(await until(() => !isRunning(pid), 3_000)).toBe(true);
   await until(() => run.of("agent_end").length === 3, 2_000);
   const ends = run.of("agent_end").map((event) => [event.agentPath.join("/"), event.outcome.status]);
   expect(ends).toEqual(

@@ -8,9 +8,9 @@ import type { ModelRequest } from "../../src/model/model.ts";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { until } from "../support/processes.ts";
 import { deadPid } from "../tasks/support/dead-pid.ts";
 import { notificationsIn } from "./support/notifications.ts";
-import { until } from "./support/processes.ts";
 import { firstUserText, rootTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
 
 let workspace: string | undefined;

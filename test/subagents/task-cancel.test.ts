@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { isRunning, pidFrom, until } from "../support/processes.ts";
 import { notificationsIn, taskIdIn } from "./support/notifications.ts";
-import { alive, pidFrom, until } from "./support/processes.ts";
 import {
   firstUserText,
   rootTree,
@@ -50,7 +50,7 @@ test("task_cancel stops a child and the subagent it started; their bash dies and
   const running = runTree(config, "ROOT");
   const pid = await pidFrom(pidFile);
   const run = await running;
-  expect(await until(() => !alive(pid), 3_000)).toBe(true);
+  expect(await until(() => !isRunning(pid), 3_000)).toBe(true);
   const [started, cancelled, listed] = toolResultsIn(run.session.messages);
   const midId = taskIdIn(started!.content)!;
   expect(cancelled?.content).toBe(

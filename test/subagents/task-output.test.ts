@@ -2,8 +2,8 @@ import { rm } from "node:fs/promises";
 import { afterEach, expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { until } from "../support/processes.ts";
 import { notificationsIn, taskIdIn } from "./support/notifications.ts";
-import { until } from "./support/processes.ts";
 import {
   firstUserText,
   rootTree,

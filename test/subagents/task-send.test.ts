@@ -4,8 +4,8 @@ import { afterEach, expect, test } from "vitest";
 import type { Message } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { isRunning, pidFrom, until } from "../support/processes.ts";
 import { notificationsIn, taskIdIn } from "./support/notifications.ts";
-import { alive, pidFrom, until } from "./support/processes.ts";
 import {
   firstUserText,
   rootTree,
@@ -120,7 +120,7 @@ test("task_send with interrupt stops the child's current step (its bash dies) an
   const started = Date.now();
   const run = await running;
   expect(Date.now() - started).toBeLessThan(5_000);
-  expect(await until(() => !alive(pid), 3_000)).toBe(true);
+  expect(await until(() => !isRunning(pid), 3_000)).toBe(true);
   expect(toolResultsIn(run.session.messages)[1]?.content).toContain(
     "its current step was interrupted and it turns to your message now",
   );

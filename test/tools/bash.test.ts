@@ -5,7 +5,8 @@ import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
 import { PermissionDeniedError } from "../../src/permissions/types.ts";
 import { bashTool } from "../../src/tools/bash.ts";
 import { ToolError } from "../../src/tools/tool.ts";
-import { isRunning, makeContext, makeSandbox, runTool, type Sandbox, waitFor } from "./tool-context.ts";
+import { isRunning, until } from "../support/processes.ts";
+import { makeContext, makeSandbox, runTool, type Sandbox } from "./tool-context.ts";
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -53,7 +54,7 @@ describe("bash", () => {
   it("streams output to progress as it arrives", async () => {
     const { ctx, progress } = makeContext(box.workspace);
     const pending = runTool(bashTool, { command: "echo one; sleep 0.5; echo two" }, ctx);
-    expect(await waitFor(() => progress.join("").includes("one"), 2000)).toBe(true);
+    expect(await until(() => progress.join("").includes("one"), 2000)).toBe(true);
     expect(progress.join("")).not.toContain("two");
     await pending;
     expect(progress.join("")).toBe("one\ntwo\n");
@@ -71,7 +72,7 @@ describe("bash", () => {
       /^partial\n\nCommand timed out after 0.5 s and was killed with everything it started\. If it needs longer, pass a larger timeout \(max 600\).*background/s,
     );
     const pid = Number(await readFile(join(box.workspace, "pid"), "utf8"));
-    expect(await waitFor(() => !isRunning(pid), 2000)).toBe(true);
+    expect(await until(() => !isRunning(pid), 2000)).toBe(true);
   });
 
   it("on abort, kills `sleep 100` and its children", async () => {
@@ -84,13 +85,13 @@ describe("bash", () => {
     );
     const readPid = async (name: string) =>
       Number(await readFile(join(box.workspace, name), "utf8").catch(() => "0"));
-    expect(
-      await waitFor(async () => (await readPid("inner")) > 0 && (await readPid("outer")) > 0, 3000),
-    ).toBe(true);
+    expect(await until(async () => (await readPid("inner")) > 0 && (await readPid("outer")) > 0, 3000)).toBe(
+      true,
+    );
     controller.abort();
     await expect(pending).rejects.toThrow("Command aborted.");
     for (const pid of [await readPid("outer"), await readPid("inner")]) {
-      expect(await waitFor(() => !isRunning(pid), 2000)).toBe(true);
+      expect(await until(() => !isRunning(pid), 2000)).toBe(true);
     }
   });
 

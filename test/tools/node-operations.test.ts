@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { nodeOperations as ops } from "../../src/tools/node-operations.ts";
-import { isRunning } from "./tool-context.ts";
+import { isRunning } from "../support/processes.ts";
 
 let dir: string;
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { nodeOperations as ops } from "../../src/tools/node-operations.ts";
-import { isRunning, waitFor } from "./tool-context.ts";
+import { isRunning, until } from "../support/processes.ts";
 
 let dir: string;
 let pids: number[] = [];
@@ -33,7 +33,7 @@ describe("killing a command's process group", () => {
     const result = await ops.exec(tree(), { cwd: dir, signal: new AbortController().signal, timeoutMs: 500 });
     expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null, output: "ready\n" });
     expect(Date.now() - started).toBeLessThan(2500);
-    for (const pid of await recordedPids()) expect(await waitFor(() => !isRunning(pid), 2000)).toBe(true);
+    for (const pid of await recordedPids()) expect(await until(() => !isRunning(pid), 2000)).toBe(true);
   });
 
   it("on abort, kills the shell and its children", async () => {
@@ -50,7 +50,7 @@ describe("killing a command's process group", () => {
     expect(result).toMatchObject({ aborted: true, timedOut: false });
     const [shell, child] = await recordedPids();
     // By the time exec resolves, the group is gone (or SIGKILL has been sent to it).
-    expect(await waitFor(() => !isRunning(shell!) && !isRunning(child!), 500)).toBe(true);
+    expect(await until(() => !isRunning(shell!) && !isRunning(child!), 500)).toBe(true);
   });
 
   it("escalates to SIGKILL when the processes ignore SIGTERM", async () => {
@@ -66,6 +66,6 @@ describe("killing a command's process group", () => {
     });
     expect(result.aborted).toBe(true);
     expect(Date.now() - started).toBeLessThan(4000);
-    for (const pid of await recordedPids()) expect(await waitFor(() => !isRunning(pid), 2000)).toBe(true);
+    for (const pid of await recordedPids()) expect(await until(() => !isRunning(pid), 2000)).toBe(true);
   });
 });

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,32 +54,4 @@ export function makeContext(
 export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
   const result = await tool.execute(tool.schema.parse(args), ctx);
   return typeof result === "string" ? { content: result } : result;
-}
-
-/** Alive and not a zombie (a container's PID 1 may never reap killed orphans). */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return process.platform !== "linux";
-  }
-}
-
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 3000,
-): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return condition();
 }

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
+import { isRunning, waitFor } from "../../support/processes.ts";
 import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
@@ -24,28 +24,6 @@ afterEach(async () => {
   sleeper = undefined;
 });
 
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await sleep(20);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A killed process whose parent died stays a zombie until init reaps it: dead, but still signalable.
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") !== true;
-  } catch {
-    return true;
-  }
-}
-
 describe("SIGINT during a run", () => {
   it("aborts within 2 s, kills the running command and records the abort", async () => {
     ws = await makeWorkspace();
@@ -61,7 +39,7 @@ describe("SIGINT during a run", () => {
     const pidFile = join(ws.dir, "sleeper.pid");
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000);
     sleeper = Number(readFileSync(pidFile, "utf8").trim());
-    expect(isAlive(sleeper)).toBe(true);
+    expect(isRunning(sleeper)).toBe(true);
 
     const interruptedAt = performance.now();
     child.kill("SIGINT");
@@ -73,8 +51,8 @@ describe("SIGINT during a run", () => {
     });
     expect(result.stderr).toContain("aborted");
     const pid = sleeper;
-    await waitFor(() => !isAlive(pid), 1000).catch(() => {});
-    expect(isAlive(pid), `sleep (pid ${pid}) is still running`).toBe(false);
+    await waitFor(() => !isRunning(pid), 1000).catch(() => {});
+    expect(isRunning(pid), `sleep (pid ${pid}) is still running`).toBe(false);
     expect(server.requests).toHaveLength(1);
 
     const [transcript] = Object.values(await ws.transcripts());

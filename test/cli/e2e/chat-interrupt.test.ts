@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
+import { isRunning, waitFor } from "../../support/processes.ts";
 import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
@@ -28,27 +28,6 @@ afterEach(async () => {
   sleeper = undefined;
 });
 
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await sleep(20);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") !== true;
-  } catch {
-    return true;
-  }
-}
-
 describe("signals in agentry chat", () => {
   it("aborts only that turn: its command dies, the next line still runs, and the session exits 0", async () => {
     ws = await makeWorkspace();
@@ -65,14 +44,14 @@ describe("signals in agentry chat", () => {
     const pidFile = join(ws.dir, "sleeper.pid");
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000);
     sleeper = Number(readFileSync(pidFile, "utf8").trim());
-    expect(isAlive(sleeper)).toBe(true);
+    expect(isRunning(sleeper)).toBe(true);
 
     child.kill("SIGINT");
     const result = await done;
     expect(result.code, result.stderr).toBe(0);
     const pid = sleeper;
-    await waitFor(() => !isAlive(pid), 1000).catch(() => {});
-    expect(isAlive(pid), `sleep (pid ${pid}) is still running`).toBe(false);
+    await waitFor(() => !isRunning(pid), 1000).catch(() => {});
+    expect(isRunning(pid), `sleep (pid ${pid}) is still running`).toBe(false);
 
     expect(result.stderr).toMatch(/^aborted · 1 turn/m);
     expect(result.stdout).toBe("Still here.\n");

@@ -1,0 +1,43 @@
+import { existsSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/**
+ * Alive and not a zombie. A killed process whose parent died stays a zombie until init reaps it, and a
+ * container's PID 1 may never do so: dead, but still signalable.
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return process.platform !== "linux";
+  }
+}
+
+/** Polls `check` every 20 ms; true as soon as it holds, false when `timeoutMs` passed without it. */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await sleep(20);
+  }
+  return check();
+}
+
+/** `until`, throwing when the condition never held. */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
+  if (!(await until(check, timeoutMs))) throw new Error(`timed out after ${timeoutMs} ms waiting`);
+}
+
+/** The pid a command wrote with `echo $$ > file`, once it is there. */
+export async function pidFrom(file: string, timeoutMs = 10_000): Promise<number> {
+  const written = () => existsSync(file) && /^\d+\s*$/.test(readFileSync(file, "utf8"));
+  if (!(await until(written, timeoutMs))) throw new Error(`no pid in ${file} after ${timeoutMs} ms`);
+  return Number(readFileSync(file, "utf8").trim());
+}
