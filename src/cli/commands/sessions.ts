@@ -5,6 +5,7 @@ import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { colorEnabled, createStyle } from "../render/style.ts";
+import { age, formatTable } from "../render/table.ts";
 import { renderTranscript } from "../render/transcript-view.ts";
 import { resolveWorkspace } from "../workspace.ts";
 
@@ -62,22 +63,5 @@ export function sessionsTable(sessions: SessionSummary[], now: Date): string {
     s.lastOutcome ?? "-",
     s.title,
   ]);
-  const widths = header.map((title, column) =>
-    column === header.length - 1 ? 0 : Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
-  );
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  return `${[header, ...rows].map(line).join("\n")}\n`;
-}
-
-/** "45s", "12m", "3h", "5d". */
-export function age(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86_400)}d`;
+  return formatTable(header, rows);
 }

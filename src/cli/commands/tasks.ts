@@ -7,6 +7,7 @@ import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import type { ProgramResult } from "../program.ts";
+import { age, formatTable } from "../render/table.ts";
 
 export interface TasksCommandDeps {
   io: CliIo;
@@ -174,8 +175,6 @@ interface Opened {
   store: TaskStore;
   /** Marks orphans FAILED; problems reading files go to stderr. */
   sweep(): Promise<void>;
-  /** "45s", "12m" … (from `agentry sessions`). */
-  age(ms: number): string;
 }
 
 async function open(io: CliIo, cwd: string | undefined): Promise<Opened> {
@@ -184,7 +183,6 @@ async function open(io: CliIo, cwd: string | undefined): Promise<Opened> {
   const { resolveSettings } = await import("../config/resolve-settings.ts");
   const { WorkspaceTaskStore } = await import("../../tasks/workspace-task-store.ts");
   const { sweepOrphans } = await import("../../tasks/sweeper.ts");
-  const { age } = await import("./sessions.ts");
   const workspace = await resolveWorkspace(cwd, io.cwd);
   const settings = resolveSettings(await loadConfigFiles({ workspace, env: io.env }), {}, io.env);
   const staleAfterMs = settings.subagents.orphanTimeoutMs ?? DEFAULT_ORPHAN_TIMEOUT_S * 1000;
@@ -192,7 +190,6 @@ async function open(io: CliIo, cwd: string | undefined): Promise<Opened> {
   return {
     workspace,
     store,
-    age,
     async sweep() {
       const report = await sweepOrphans(store, { staleAfterMs });
       for (const error of report.unreadable) warnUnreadable(io, error);
@@ -221,7 +218,7 @@ async function listTasks(
     io.stderr.write(`No tasks${which} in ${ws.workspace}.\n`);
     return EXIT_CODES.completed;
   }
-  io.stdout.write(tasksTable(records, Date.now(), ws.age));
+  io.stdout.write(tasksTable(records, Date.now()));
   if (records.length < all.length)
     io.stderr.write(`(the newest ${records.length} of ${all.length} tasks; --limit 0 shows all)\n`);
   return EXIT_CODES.completed;
@@ -240,7 +237,7 @@ function wholeNumber(value: string): number {
 async function showTask(ws: Opened, id: string, options: CommonOptions, io: CliIo): Promise<number> {
   await ws.sweep();
   const record = await find(ws, id);
-  io.stdout.write(options.json ? `${JSON.stringify(record)}\n` : describe(record, Date.now(), ws.age));
+  io.stdout.write(options.json ? `${JSON.stringify(record)}\n` : describe(record, Date.now()));
   return EXIT_CODES.completed;
 }
 
@@ -295,7 +292,7 @@ async function waitTask(
   const timedOut = !isFinished(record.status);
   if (options.json) io.stdout.write(`${JSON.stringify({ timedOut, task: record })}\n`);
   else if (timedOut) io.stderr.write(`Task ${id} is still ${record.status} after ${options.timeout} s.\n`);
-  else io.stdout.write(describe(record, Date.now(), ws.age));
+  else io.stdout.write(describe(record, Date.now()));
   return record.status === "COMPLETED" ? EXIT_CODES.completed : EXIT_CODES.error;
 }
 
@@ -312,7 +309,7 @@ function statusText(record: TaskRecord): string {
   return record.reason === undefined ? record.status : `${record.status} (${record.reason})`;
 }
 
-export function tasksTable(records: readonly TaskRecord[], now: number, age: (ms: number) => string): string {
+export function tasksTable(records: readonly TaskRecord[], now: number): string {
   const header = ["TASK ID", "STATUS", "AGENT", "AGE", "BG", "PARENT SESSION", "DESCRIPTION"];
   const rows = records.map((r) => [
     r.taskId,
@@ -323,18 +320,10 @@ export function tasksTable(records: readonly TaskRecord[], now: number, age: (ms
     r.parentSessionId,
     r.description,
   ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
-  );
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  return `${[header, ...rows].map(line).join("\n")}\n`;
+  return formatTable(header, rows);
 }
 
-function describe(record: TaskRecord, now: number, age: (ms: number) => string): string {
+function describe(record: TaskRecord, now: number): string {
   const usage = record.usage
     ? `${record.usage.input + record.usage.cacheRead + record.usage.cacheWrite} in / ${record.usage.output} out${
         record.usage.cost === undefined ? "" : ` ($${record.usage.cost.toFixed(4)})`
