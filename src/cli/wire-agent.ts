@@ -3,7 +3,6 @@ import { createRedactor } from "../agent/redact.ts";
 import type { Model } from "../model/model.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { nodeOperations } from "../tools/node-operations.ts";
-import type { AnyTool } from "../tools/tool.ts";
 import type { Settings } from "./config/resolve-settings.ts";
 
 export interface WireAgentOptions {
@@ -20,11 +19,11 @@ export interface WireAgentOptions {
 /** The root agent of `agentry run`: built-in tools on the local machine, limits from the settings. */
 export function wireAgent(options: WireAgentOptions): AgentConfig {
   const { settings } = options;
-  let tools = builtinTools();
-  if (settings.bashTimeoutSeconds !== undefined) {
-    const seconds = settings.bashTimeoutSeconds;
-    tools = tools.map((tool) => (tool.name === "bash" ? withDefaultTimeout(tool, seconds) : tool));
-  }
+  const tools = builtinTools(
+    settings.bashTimeoutSeconds === undefined
+      ? {}
+      : { bash: { defaultTimeoutSeconds: settings.bashTimeoutSeconds } },
+  );
   return {
     name: "main",
     model: options.model,
@@ -54,18 +53,4 @@ function configuredKeys(settings: Settings): Record<string, string | undefined> 
       keys[`providers.openaiCompatible.${name}.headers.${header}`] = value;
   }
   return keys;
-}
-
-/** `bashTimeoutSeconds` from config: the timeout a bash call gets when the model does not pass one. */
-function withDefaultTimeout(tool: AnyTool, seconds: number): AnyTool {
-  return {
-    ...tool,
-    execute: (args, ctx) =>
-      tool.execute(
-        typeof args === "object" && args !== null && !("timeout" in args && args.timeout !== undefined)
-          ? { ...args, timeout: seconds }
-          : args,
-        ctx,
-      ),
-  };
 }

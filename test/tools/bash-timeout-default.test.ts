@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createBashTool } from "../../src/tools/bash.ts";
+import { builtinTools } from "../../src/tools/builtin.ts";
+import { makeContext, makeSandbox, runTool } from "./tool-context.ts";
+
+describe("bash default timeout", () => {
+  it("tells the model the default it really applies", () => {
+    const tool = builtinTools({ bash: { defaultTimeoutSeconds: 30 } }).find((t) => t.name === "bash");
+    expect(tool?.description).toContain("(default 30, max 600)");
+    expect(JSON.stringify(z.toJSONSchema(tool?.schema ?? z.never()))).toContain("default 30, max 600");
+    expect(createBashTool().description).toContain("(default 120, max 600)");
+  });
+
+  it("kills a command without a timeout argument after the configured default", async () => {
+    const sandbox = await makeSandbox();
+    try {
+      const { ctx } = makeContext(sandbox.workspace);
+      const started = Date.now();
+      await expect(
+        runTool(createBashTool({ defaultTimeoutSeconds: 1 }), { command: "sleep 30" }, ctx),
+      ).rejects.toThrow(/timed out after 1 s/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await sandbox.cleanup();
+    }
+  });
+});
