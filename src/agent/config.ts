@@ -23,8 +23,11 @@ export interface AgentConfig {
   agentPath?: string[];
   /** 0 for the root agent. */
   depth?: number;
-  /** Permission gate: resolves when allowed, throws `PermissionDeniedError` when denied. Default: allow. */
-  ask?: (request: PermissionRequest, agent: AgentIdentity) => Promise<void>;
+  /**
+   * Permission gate: resolves when allowed, throws `PermissionDeniedError` when denied. Default: allow.
+   * `signal` is the run's: when the run stops, a pending question is withdrawn.
+   */
+  ask?: (request: PermissionRequest, agent: AgentIdentity, signal?: AbortSignal) => Promise<void>;
   /** Characters of tool output sent to the model before truncation (default 50,000). */
   toolOutputLimit?: number;
   /** Removes secrets from tool output before the model, the transcript or a UI sees it (`createRedactor`). */

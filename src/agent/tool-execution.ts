@@ -26,7 +26,9 @@ export interface ToolExecutionEnv {
   signal: AbortSignal;
   workspace: string;
   ops: Operations;
-  ask: ((request: PermissionRequest, agent: AgentIdentity) => Promise<void>) | undefined;
+  ask:
+    | ((request: PermissionRequest, agent: AgentIdentity, signal?: AbortSignal) => Promise<void>)
+    | undefined;
   toolOutputLimit: number;
   /** Applied to every tool output and progress line before anyone sees it. */
   redact: Redactor;
@@ -158,6 +160,7 @@ async function decide(
     await env.ask?.(
       { permission: call.name, patterns: [summary], title: `${call.name} ${summary}` },
       env.agent,
+      env.signal,
     );
   }
   return undefined;
@@ -168,7 +171,7 @@ function toolContext(call: ToolCallPart, env: ToolExecutionEnv, isSettled: () =>
     workspace: env.workspace,
     ops: env.ops,
     signal: env.signal,
-    ask: (request) => (env.ask ? env.ask(request, env.agent) : Promise.resolve()),
+    ask: (request) => (env.ask ? env.ask(request, env.agent, env.signal) : Promise.resolve()),
     progress: (update) => {
       // A tool that ignores the abort may keep reporting after its result was settled; drop that.
       if (!isSettled())

@@ -16,8 +16,9 @@ export interface TurnObserver {
  * The terminal side of the running turn: Ctrl-C as a key while it runs, and the permission prompt.
  * A prompt pauses the key watcher and the live tree, so it alone reads stdin and draws; Ctrl-C there
  * interrupts the turn too (as a key: the terminal never raises SIGINT in the interactive mode). A
- * prompt is dismissed when its turn is aborted (the loop does not cancel a pending ask by itself), so
- * it never outlives the turn and reads lines meant for the next prompt.
+ * prompt is dismissed when its turn is aborted, so it never outlives the turn and reads lines meant
+ * for the next prompt. The loop already withdraws a pending ask through the run's signal; the turn's
+ * signal here also covers an ask raised by a child whose own signal outlives the turn.
  */
 export class TerminalTurn implements TurnObserver {
   readonly ask: AskHandler;
