@@ -42,7 +42,10 @@ export function ensureStateDir(workspace: string, dir: string): void {
   if (!existsSync(gitignore)) writeFileSync(gitignore, STATE_GITIGNORE);
 }
 
-/** Appends one whole line with a single synchronous write, so a killed process leaves only complete lines. */
+/**
+ * Appends one whole line with a single synchronous write, so a killed process leaves complete lines
+ * (at worst a torn last one, when SIGKILL cuts a large write short; readers skip it with a warning).
+ */
 export function appendLine(path: string, line: string): void {
   appendFileSync(path, `${line}\n`);
 }

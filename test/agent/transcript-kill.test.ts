@@ -12,7 +12,7 @@ const big = "x".repeat(200_000);
 for (let i = 0; ; i++) await session.append({ role: "user", content: [{ type: "text", text: i + big }] });
 `;
 
-it("a process killed while appending leaves only complete lines", async () => {
+it("a process killed while appending leaves complete lines, at worst one torn last line the reader skips", async () => {
   const workspace = await tempWorkspace();
   const child = spawn(process.execPath, ["--input-type=module", "-e", writer, workspace], {
     stdio: ["ignore", "pipe", "inherit"],
@@ -24,5 +24,7 @@ it("a process killed while appending leaves only complete lines", async () => {
 
   const transcript = await readTranscript(`${workspace}/.agentry/sessions/killed.jsonl`);
   expect(transcript.entries.length).toBeGreaterThan(0);
-  expect(transcript.warnings).toEqual([]);
+  // Linux may cut a large write short when SIGKILL arrives mid-syscall: only the last line can be torn.
+  expect(transcript.warnings.length).toBeLessThanOrEqual(1);
+  for (const warning of transcript.warnings) expect(warning).toMatch(/the last line is incomplete/);
 });
