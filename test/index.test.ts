@@ -25,8 +25,8 @@ beforeEach(async () => {
   home = await realpath(await mkdtemp(join(tmpdir(), "agentry-lib-home-")));
 });
 afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true });
-  await rm(home, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
+  await rm(home, { recursive: true, force: true, maxRetries: 3 });
 });
 
 /** The heading of the harness preamble in every child's system prompt. */

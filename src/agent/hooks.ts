@@ -1,6 +1,7 @@
 import type { Message, ToolCallPart, ToolResultPart, UserMessage } from "../model/messages.ts";
 import type { ModelRequest } from "../model/model.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
+import type { Outcome } from "./outcome.ts";
 
 export interface HookContext {
   agent: AgentIdentity;
@@ -39,4 +40,13 @@ export interface Hooks {
   onTurnEnd?(
     ctx: HookContext & { toolCallsMade: boolean; finalText: string },
   ): Promise<TurnEndResult | undefined> | TurnEndResult | undefined;
+  /**
+   * Once, as the run ends for any reason, before its outcome is recorded and `agent_end` is sent.
+   * Awaited: a hook may let work the agent started record its own end first (bounded by the hook).
+   */
+  onRunEnd?(ctx: {
+    agent: AgentIdentity;
+    signal: AbortSignal;
+    status: Outcome["status"];
+  }): Promise<void> | void;
 }

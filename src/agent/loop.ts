@@ -61,6 +61,14 @@ export async function runAgentLoop(
   let text = "";
 
   const finish = async (end: OutcomeEnd): Promise<Outcome> => {
+    for (const hook of hooks) {
+      try {
+        await hook.onRunEnd?.({ agent, signal, status: end.status });
+      } catch (error) {
+        const message = `an onRunEnd hook failed: ${error instanceof Error ? error.message : String(error)}`;
+        await session.record({ type: "error", message }).catch(() => {});
+      }
+    }
     const outcome = { text, turns, usage, durationMs: Date.now() - started, sessionId: session.id, ...end };
     await session.record({ type: "outcome", outcome }).catch(() => {});
     send({ type: "agent_end", outcome });

@@ -48,6 +48,11 @@ export function spawnerHooks(runtime: SubagentRuntime, caller: CallerScope): Hoo
       }
       return delivered.length > 0 ? { inject: [notificationMessage(delivered)] } : undefined;
     },
+    async onRunEnd({ agent, signal }) {
+      // Aborted mid-call (Ctrl-C, a budget, the stall watchdog): the children stop with it, and the
+      // run ends only once they recorded their end, so no record is left RUNNING behind it.
+      if (signal.aborted) await settleChildren(runtime, agent.sessionId);
+    },
   };
 }
 

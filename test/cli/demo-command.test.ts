@@ -40,7 +40,7 @@ const exists = (path: string) =>
 
 const kept: string[] = [];
 afterEach(async () => {
-  await Promise.all(kept.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(kept.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 })));
 });
 
 describe("agentry demo command", () => {

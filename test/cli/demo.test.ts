@@ -14,7 +14,7 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 })));
 });
 
 const lineCount = (path: string) => (SAMPLE_REPO[path] ?? "").split("\n").length - 1;

@@ -9,7 +9,7 @@ let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "agentry-prompt-"));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 3 }));
 
 describe("system prompt", () => {
   it("fills in the environment and explains the tools", async () => {

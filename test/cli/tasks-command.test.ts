@@ -14,7 +14,7 @@ import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 
 let workspace: string | undefined;
 afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true });
+  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   workspace = undefined;
 });
 

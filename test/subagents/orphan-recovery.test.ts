@@ -22,7 +22,7 @@ afterEach(async () => {
   }
   // The owner's bash ran in its own process group and outlives a kill -9 of the owner.
   for (const pid of strays.splice(0)) if (isRunning(pid)) process.kill(pid, "SIGKILL");
-  if (workspace) await rm(workspace, { recursive: true, force: true });
+  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   owner = undefined;
   workspace = undefined;
 });

@@ -8,7 +8,7 @@ import { firstUserText, rootTree, runTree, tempWorkspace } from "./support/subag
 
 let workspace: string | undefined;
 afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true });
+  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   workspace = undefined;
 });
 
@@ -29,7 +29,7 @@ test("aborting the parent aborts its running children and kills their bash proce
       return { toolCalls: [{ name: "bash", args: { command: `echo $$ > ${pidFile}; exec sleep 30` } }] };
     return { text: "never", delayMs: 30_000 };
   });
-  const { config } = rootTree({ workspace: ws, model });
+  const { config, runtime } = rootTree({ workspace: ws, model });
   const controller = new AbortController();
 
   const running = runTree(config, "ROOT", { signal: controller.signal });
@@ -42,14 +42,16 @@ test("aborting the parent aborts its running children and kills their bash proce
 
   const run = await running;
   expect(run.outcome.status).toBe("aborted");
-  expect(await until(() => !isRunning(pid), 3_000)).toBe(true);
-  await until(() => run.of("agent_end").length === 3, 2_000);
+  // The root's run ends only after its children ended and recorded it: nothing is left RUNNING.
   const ends = run.of("agent_end").map((event) => [event.agentPath.join("/"), event.outcome.status]);
+  expect(ends.at(-1)).toEqual(["main", "aborted"]);
   expect(ends).toEqual(
     expect.arrayContaining([
       ["main/general-purpose-1", "aborted"],
       ["main/general-purpose-2", "aborted"],
-      ["main", "aborted"],
     ]),
   );
+  const records = await runtime.store.list({});
+  expect(records.map((record) => record.status).sort()).toEqual(["CANCELLED", "CANCELLED"]);
+  expect(await until(() => !isRunning(pid), 3_000)).toBe(true);
 });

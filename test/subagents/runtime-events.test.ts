@@ -8,7 +8,7 @@ import { rootTree, runTree, tempWorkspace, toolResultsIn } from "./support/subag
 
 let workspace: string | undefined;
 afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true });
+  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   workspace = undefined;
 });
 

@@ -15,7 +15,7 @@ import { firstUserText, rootTree, tempWorkspace, toolResultsIn } from "./support
 
 let workspace: string | undefined;
 afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true });
+  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   workspace = undefined;
 });
 

@@ -6,7 +6,7 @@ import { CHILD_MARK, rootTree, runTree, tempWorkspace, toolResultsIn } from "./s
 
 let workspace: string | undefined;
 afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true });
+  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   workspace = undefined;
 });
 

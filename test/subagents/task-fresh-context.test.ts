@@ -22,7 +22,7 @@ let server: ModelServer | undefined;
 let workspace: string | undefined;
 afterEach(async () => {
   await server?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
+  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   server = undefined;
   workspace = undefined;
 });

@@ -9,7 +9,7 @@ import { registryWith, rootTree, runTree, tempWorkspace, toolResultsIn } from ".
 
 let workspace: string | undefined;
 afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true });
+  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   workspace = undefined;
 });
 

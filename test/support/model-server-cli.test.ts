@@ -28,7 +28,7 @@ async function runCli(args: string[], script?: string) {
     );
     return { status: result.status, stderr: result.stderr };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 

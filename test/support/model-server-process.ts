@@ -54,7 +54,7 @@ export async function startModelServerProcess(
     async close() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
 }

@@ -17,6 +17,6 @@ taskStoreConformance("workspace files", async () => {
       return path;
     },
     readRaw: (agent, session) => readFile(file(agent, session), "utf8"),
-    cleanup: () => rm(workspace, { recursive: true, force: true }),
+    cleanup: () => rm(workspace, { recursive: true, force: true, maxRetries: 3 }),
   };
 });

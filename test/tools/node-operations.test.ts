@@ -9,7 +9,7 @@ let dir: string;
 beforeEach(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), "agentry-ops-")));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 3 }));
 
 const exec = (command: string, options: { timeoutMs?: number; onOutput?: (chunk: string) => void } = {}) =>
   ops.exec(command, {

@@ -14,7 +14,7 @@ beforeEach(async () => {
 afterEach(async () => {
   // Never leave a stray sleep behind, even when a test fails.
   for (const pid of pids) if (isRunning(pid)) process.kill(pid, "SIGKILL");
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 /** A shell that starts a background `sleep 100` and then sleeps itself; both pids go to files. */

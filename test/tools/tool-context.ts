@@ -18,7 +18,7 @@ export async function makeSandbox(): Promise<Sandbox> {
   const outside = join(base, "outside");
   await mkdir(workspace);
   await mkdir(outside);
-  return { workspace, outside, cleanup: () => rm(base, { recursive: true, force: true }) };
+  return { workspace, outside, cleanup: () => rm(base, { recursive: true, force: true, maxRetries: 3 }) };
 }
 
 export interface TestContext {

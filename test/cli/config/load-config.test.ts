@@ -17,7 +17,7 @@ beforeEach(async () => {
   await mkdir(home);
 });
 afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true, maxRetries: 3 });
 });
 
 function errorOf(fn: () => unknown): string {

@@ -19,7 +19,7 @@ import { nodeOperations } from "../../../src/tools/node-operations.ts";
 
 let workspace = "";
 afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
 });
 
 /**

@@ -46,7 +46,7 @@ export async function makeWorkspace(files: Record<string, string> = {}): Promise
       }
       return out;
     },
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 3 }),
   };
   for (const [path, text] of Object.entries(files)) await workspace.write(path, text);
   return workspace;

@@ -5,7 +5,7 @@ import { afterEach } from "vitest";
 
 const made: string[] = [];
 afterEach(async () => {
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 })));
 });
 
 /** A fresh real directory, removed after the test. */
