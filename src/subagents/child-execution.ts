@@ -23,6 +23,8 @@ export interface ExecutionRequest {
   attached: boolean;
   /** The child ran before: its record is reopened. */
   continuation: boolean;
+  /** A running slot taken already, with the record created RUNNING: no wait, no RUNNING write. */
+  slot?: () => void;
 }
 
 /**
@@ -92,11 +94,12 @@ export class ChildExecution {
     let release: (() => void) | undefined;
     try {
       if (request.continuation) await this.write(runtime, record, reopenPatch(runtime, record), true);
-      release = await this.acquire(runtime, signal, label, request.progress);
+      release = request.slot ?? (await this.acquire(runtime, signal, label, request.progress));
       if (!release) {
         outcome = this.endedEarly(record, { status: "aborted", reason: abortReason(signal) });
       } else {
-        await this.write(runtime, record, { status: "RUNNING", owner: runtime.owner }, false);
+        if (!request.slot)
+          await this.write(runtime, record, { status: "RUNNING", owner: runtime.owner }, false);
         await record.workspace.reopen();
         if (request.prompt !== undefined) await record.session.append(userText(request.prompt));
         outcome = await this.loop(record, request, signal);

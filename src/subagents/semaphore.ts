@@ -17,6 +17,13 @@ export class Semaphore {
     return this.waiters.length;
   }
 
+  /** A slot at once when one is free (no one can be waiting then), else `undefined`. */
+  tryAcquire(): (() => void) | undefined {
+    if (this.active >= this.capacity) return undefined;
+    this.active++;
+    return this.releaser();
+  }
+
   async acquire(signal?: AbortSignal): Promise<() => void> {
     signal?.throwIfAborted();
     if (this.active < this.capacity) {

@@ -114,9 +114,13 @@ async function startChild(
     runtime.releaseDescendant();
     throw error;
   }
+  // With a slot free now, the record is created RUNNING: one store write before the child's first
+  // model call instead of two (PENDING, then RUNNING), and it never shows PENDING while it works.
+  const slot = runtime.tryAcquireSlot();
   try {
-    await runtime.store.create(newChildTask(record, runtime.owner));
+    await runtime.store.create(newChildTask(record, runtime.owner, slot !== undefined));
   } catch (error) {
+    slot?.();
     runtime.releaseDescendant();
     await record.workspace.finish().catch(() => {});
     throw error;
@@ -132,6 +136,7 @@ async function startChild(
     progress: ctx.progress,
     attached: !background,
     continuation: false,
+    ...(slot === undefined ? {} : { slot }),
   });
   if (background) return startedInBackground(record, "started");
   return awaitChild(runtime, record, execution);

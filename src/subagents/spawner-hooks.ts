@@ -97,14 +97,20 @@ async function recentTasks(runtime: SubagentRuntime, agent: AgentIdentity): Prom
   }
 }
 
+/**
+ * Waits (at most `ABORT_GRACE_MS`) for the aborted children of `sessionId` to record their end: first
+ * the `task` calls still starting one, then every child running here.
+ */
 async function settleChildren(runtime: SubagentRuntime, sessionId: string): Promise<void> {
-  const running = runtime.localChildren(sessionId).filter((child) => child.running);
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.allSettled(running.map((child) => child.execution?.done)),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ABORT_GRACE_MS);
-    }),
-  ]);
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ABORT_GRACE_MS);
+  });
+  const settle = async () => {
+    await Promise.allSettled(runtime.callsOf(sessionId));
+    const running = runtime.localChildren(sessionId).filter((child) => child.running);
+    await Promise.allSettled(running.map((child) => child.execution?.done));
+  };
+  await Promise.race([settle(), grace]);
   clearTimeout(timer);
 }

@@ -113,6 +113,8 @@ export class SubagentRuntime {
   private readonly numbers = new Map<string, number>();
   private readonly children = new Map<string, ChildRecord>();
   private readonly transcripts = new Map<string, readonly Message[]>();
+  /** `task` calls in flight, by the caller's session: a child being started is not `children` yet. */
+  private readonly calls = new Map<string, Set<Promise<unknown>>>();
   private sweep: Promise<void> | undefined;
 
   constructor(
@@ -188,6 +190,11 @@ export class SubagentRuntime {
   }
 
   /** Waits (FIFO, abortable) for one of the `maxConcurrent` running slots; returns its release. */
+  /** A running slot when one is free now, so a new child's record can be created RUNNING at once. */
+  tryAcquireSlot(): (() => void) | undefined {
+    return this.slots.tryAcquire();
+  }
+
   acquireSlot(signal: AbortSignal): Promise<() => void> {
     return this.slots.acquire(signal);
   }
@@ -203,6 +210,23 @@ export class SubagentRuntime {
   /** task_ids of the children `parentSessionId` started in this process. */
   childrenOf(parentSessionId: string): string[] {
     return this.localChildren(parentSessionId).map((c) => c.taskId);
+  }
+
+  /** Keeps a `task` call of `parentSessionId` in view until it returns (see `callsOf`). */
+  trackCall<T>(parentSessionId: string, call: Promise<T>): Promise<T> {
+    const calls = this.calls.get(parentSessionId) ?? new Set();
+    this.calls.set(parentSessionId, calls);
+    const tracked = call.finally(() => {
+      calls.delete(tracked);
+      if (calls.size === 0) this.calls.delete(parentSessionId);
+    });
+    calls.add(tracked);
+    return tracked;
+  }
+
+  /** The `task` calls of `parentSessionId` still in flight, starting or waiting for a child. */
+  callsOf(parentSessionId: string): Promise<unknown>[] {
+    return [...(this.calls.get(parentSessionId) ?? [])];
   }
 
   localChildren(parentSessionId: string): ChildRecord[] {

@@ -4,8 +4,9 @@ import type { ChildRecord } from "./subagent-runtime.ts";
 import { type ChildRunReport, failureReason } from "./task-result.ts";
 
 /** The TaskRecord of a child that was just created: PENDING, owned by this process. */
-export function newChildTask(child: ChildRecord, owner: string): NewTaskRecord {
+export function newChildTask(child: ChildRecord, owner: string, running = false): NewTaskRecord {
   return {
+    ...(running ? { status: "RUNNING" as const } : {}),
     taskId: child.taskId,
     agentType: child.definition.name,
     parentAgentId: child.parentAgentId,

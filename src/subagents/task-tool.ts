@@ -82,6 +82,6 @@ export function createTaskTool(runtime: SubagentRuntime, caller: CallerScope): A
     name: "task",
     description: taskDescription(runtime.registry, caller.gate.rules),
     schema: taskSchema,
-    execute: (args, ctx) => runTask(runtime, caller, args, ctx),
+    execute: (args, ctx) => runtime.trackCall(ctx.agent.sessionId, runTask(runtime, caller, args, ctx)),
   });
 }

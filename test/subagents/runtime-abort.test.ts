@@ -2,6 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
+import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
+import type { TaskStore } from "../../src/tasks/task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { isRunning, until } from "../support/processes.ts";
 import { firstUserText, rootTree, runTree, tempWorkspace } from "./support/subagent-harness.ts";
@@ -54,4 +57,38 @@ test("aborting the parent aborts its running children and kills their bash proce
   const records = await runtime.store.list({});
   expect(records.map((record) => record.status).sort()).toEqual(["CANCELLED", "CANCELLED"]);
   expect(await until(() => !isRunning(pid), 3_000)).toBe(true);
+});
+
+test("a parent aborted while it is still starting a child ends after that child recorded its end", async () => {
+  const ws = await tempWorkspace();
+  workspace = ws;
+  const inner = new WorkspaceTaskStore({ workspace: ws });
+  let creating: () => void = () => {};
+  const createStarted = new Promise<void>((resolve) => {
+    creating = resolve;
+  });
+  // The real store, whose create takes 200 ms: the abort lands before the child exists in the runtime.
+  const store: TaskStore = Object.assign(Object.create(inner) as TaskStore, {
+    async create(input: NewTaskRecord) {
+      creating();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return inner.create(input);
+    },
+  });
+  const model = scriptedModel((request) =>
+    firstUserText(request.messages) === "ROOT"
+      ? { toolCalls: [{ name: "task", args: { description: "Slow start", prompt: "CHILD" } }] }
+      : { text: "never", delayMs: 30_000 },
+  );
+  const { config } = rootTree({ workspace: ws, model, taskStore: store });
+  const controller = new AbortController();
+
+  const running = runTree(config, "ROOT", { signal: controller.signal });
+  await createStarted;
+  controller.abort("user pressed Ctrl-C");
+  const run = await running;
+
+  expect(run.outcome.status).toBe("aborted");
+  const records = await inner.list({});
+  expect(records.map((record) => record.status)).toEqual(["CANCELLED"]);
 });
