@@ -77,7 +77,7 @@ export async function measureFanOut(options: FanOutOptions = {}): Promise<Row[]>
           "ms",
           of((r) => r.spawnMs),
           {
-            note: "where the N = 16 overhead goes (medians over the children of each run): before its first model call a child's TaskRecord is created, then set RUNNING — two locked, fsync'd writes of the parent's task file, batched across children.",
+            note: "where the N = 16 overhead goes (medians over the children of each run): before its first model call a child's TaskRecord is created (RUNNING when a slot is free, else PENDING and set RUNNING when one frees) — a locked, fsync'd write of the parent's task file, batched across children.",
           },
         ),
         row(
