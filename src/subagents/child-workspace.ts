@@ -97,10 +97,14 @@ async function worktreeWorkspace(options: ChildWorkspaceOptions): Promise<ChildW
   // The child works in the same sub-folder of its checkout as the caller does in the main one.
   const inner = relative(top, await realpath(parentWorkspace));
   let base = "";
+  /** Whether this activation created the branch: only then may an activation with no work delete it. */
+  let created = false;
 
   const attach = async () => {
     if (existsSync(dir)) return;
     ensureStateDir(parentWorkspace, root);
+    // A run killed mid-task may have left its worktree registered after the folder went away.
+    await git(parentWorkspace, ["worktree", "prune"]);
     const branchExists = await gitSucceeds(parentWorkspace, [
       "rev-parse",
       "--verify",
@@ -111,6 +115,7 @@ async function worktreeWorkspace(options: ChildWorkspaceOptions): Promise<ChildW
       parentWorkspace,
       branchExists ? ["worktree", "add", dir, branch] : ["worktree", "add", "-b", branch, dir, "HEAD"],
     );
+    created = !branchExists;
     base = await git(dir, ["rev-parse", "HEAD"]);
   };
   try {
@@ -130,13 +135,13 @@ async function worktreeWorkspace(options: ChildWorkspaceOptions): Promise<ChildW
       const changed =
         (await git(dir, ["status", "--porcelain", "--untracked-files=all", "--", ...WORK_PATHS])) !== "";
       const head = await git(dir, ["rev-parse", "HEAD"]);
-      if (!changed && head === base) {
-        await git(parentWorkspace, ["worktree", "remove", "--force", dir]);
+      if (changed) await commitAll(dir, `agentry: ${agentName} (${taskId})`);
+      await git(parentWorkspace, ["worktree", "remove", "--force", dir]);
+      // A branch an earlier activation created holds its work: only a branch made for nothing goes.
+      if (!changed && head === base && created) {
         await git(parentWorkspace, ["branch", "-D", branch]);
         return { note: "It changed no files, so its worktree and branch were removed." };
       }
-      if (changed) await commitAll(dir, `agentry: ${agentName} (${taskId})`);
-      await git(parentWorkspace, ["worktree", "remove", "--force", dir]);
       return {
         branch,
         note:
