@@ -20,7 +20,7 @@ export { runAgentLoop } from "./agent/loop.ts";
 export type { Outcome, OutcomeStatus } from "./agent/outcome.ts";
 export { createRedactor, type Redactor } from "./agent/redact.ts";
 export { type AgentRun, runAgent } from "./agent/run.ts";
-export type { RunLimits } from "./agent/run-limits.ts";
+export { RunLimitExceeded, type RunLimits } from "./agent/run-limits.ts";
 export {
   type CreateSessionOptions,
   Session,
@@ -39,6 +39,7 @@ export {
 } from "./agent/transcript.ts";
 export type { TranscriptEntry, TranscriptHeader } from "./agent/transcript-schema.ts";
 export { TRANSCRIPT_VERSION } from "./agent/transcript-schema.ts";
+export { type TreeBudget, type TreeBudgetWatch, watchTreeBudget } from "./agent/tree-budget.ts";
 export { EXIT_CODES, exitCodeForOutcome } from "./cli/exit-codes.ts";
 // CLI pieces that are useful when embedding agentry.
 export { main } from "./cli/main.ts";

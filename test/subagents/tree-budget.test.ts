@@ -1,0 +1,60 @@
+import { rm } from "node:fs/promises";
+import { afterEach, expect, test } from "vitest";
+import { runAgentLoop } from "../../src/agent/loop.ts";
+import { Session } from "../../src/agent/session.ts";
+import { watchTreeBudget } from "../../src/agent/tree-budget.ts";
+import { userText } from "../../src/model/messages.ts";
+import { scriptedModel } from "../../src/testing/index.ts";
+import { CHILD_MARK, rootTree, tempWorkspace } from "./support/subagent-harness.ts";
+
+let workspace: string | undefined;
+afterEach(async () => {
+  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
+  workspace = undefined;
+});
+
+/** The root delegates once; the child lists the folder forever, each of its turns costing 1,000 tokens. */
+const spender = () =>
+  scriptedModel((request) => {
+    if (request.system.includes(CHILD_MARK))
+      return { toolCalls: [{ name: "list", args: {} }], usage: { input: 900, output: 100, cost: 0.01 } };
+    return request.messages.length === 1
+      ? { toolCalls: [{ name: "task", args: { description: "Spend", prompt: "spend" } }] }
+      : { text: "done" };
+  });
+
+async function runWithBudget(budget: Parameters<typeof watchTreeBudget>[0]) {
+  const ws = await tempWorkspace();
+  workspace = ws;
+  const model = spender();
+  const { config, runtime } = rootTree({ workspace: ws, model });
+  const session = await Session.create({ workspace: ws, agentName: "main", model: model.id, persist: false });
+  await session.append(userText("ROOT"));
+  const controller = new AbortController();
+  const watch = watchTreeBudget(budget, controller);
+  const outcome = await runAgentLoop(config, session, (event) => watch.observe(event), controller.signal);
+  return { outcome, model, watch, records: await runtime.store.list({}) };
+}
+
+test("a token budget counts the subagents' turns and stops the whole tree at the first turn over it", async () => {
+  const { outcome, model, watch, records } = await runWithBudget({ maxTokens: 2_500 });
+
+  expect(outcome.status).toBe("budget_exceeded");
+  expect(outcome.status === "budget_exceeded" && outcome.reason).toMatch(
+    /^token budget of the run exceeded: 3000 tokens used by the agent and its subagents, the limit is 2500/,
+  );
+  // Three child turns of 1,000 tokens (the root's own turn ends later); no fourth is asked for.
+  expect(model.requests.filter((request) => request.system.includes(CHILD_MARK))).toHaveLength(3);
+  expect(watch.usage).toMatchObject({ input: 2_710, output: 310 });
+  expect(records.map((record) => [record.status, record.reason])).toEqual([["FAILED", "budget"]]);
+});
+
+test("a cost budget stops the tree once the priced turns cost more", async () => {
+  const { outcome, model } = await runWithBudget({ maxCostUsd: 0.015 });
+
+  expect(outcome.status).toBe("budget_exceeded");
+  expect(outcome.status === "budget_exceeded" && outcome.reason).toMatch(
+    /^cost budget of the run exceeded: \$0\.0200 spent by the agent and its subagents, the limit is \$0\.015/,
+  );
+  expect(model.requests.filter((request) => request.system.includes(CHILD_MARK))).toHaveLength(2);
+});
