@@ -1,35 +1,40 @@
 // Start-up: `agentry --version`, and `agentry run` from spawn to its first model request arriving
-// at the test model server (started in this process). Measured as a checkout runs it (bin/agentry.js
-// → the TypeScript sources, types stripped by Node at load), and, to show what would meet the goals,
-// with Node's compile cache (NODE_COMPILE_CACHE, what `module.enableCompileCache()` turns on), from a
-// tsc build and from a rolldown bundle. An import probe shows where the time goes.
+// at the test model server (started in this process). The goals are measured on what a user installs:
+// this checkout packed with `npm pack` (its prepack builds the rolldown bundle) and extracted into a
+// project's node_modules/ (support/dist-build.ts), run through the package's bin/agentry.js with the
+// compile cache on, as bin turns it on. Informative rows: the package with the cache off, and this
+// checkout running its TypeScript sources, with an import probe showing where their time goes.
 //   node bench/startup.ts [--runs 10]
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startModelServer } from "../test/support/model-server.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
-import { type Built, buildBundle, buildDist } from "./support/dist-build.ts";
-import { type Row, row } from "./support/row.ts";
+import { type Installed, installPacked } from "./support/dist-build.ts";
+import { type Goal, type Row, row } from "./support/row.ts";
 import { expectSuccess, runNode } from "./support/spawn-timed.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 export interface StartupOptions extends BenchArgs {
-  /** Also measure the compile cache, a tsc build and a rolldown bundle (default true). */
+  /** Also measure each build with the compile cache off (default true). */
   variants?: boolean;
-  /** Runs of the import probe per build (default 5). */
+  /** Runs of the import probe (default 5). */
   probeRuns?: number;
 }
 
 const FIGURE = "start-up";
 const REPO = fileURLToPath(new URL("../", import.meta.url));
 const PROBE = fileURLToPath(new URL("./support/startup-probe.ts", import.meta.url));
+const PACKAGE = "installed package";
+const CHECKOUT = "checkout: src/*.ts";
 
 interface Variant {
+  /** Appended to each metric's name, in parentheses. */
   label: string;
   bin: string;
   env: Record<string, string>;
-  note?: string;
+  goals?: { version: Goal; run: Goal };
+  note: string;
   /** For the import probe: the cli folder and its modules' extension (a bundle has no such layout). */
   probe?: { cliDir: string; ext: "ts" | "js" };
 }
@@ -39,51 +44,48 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Row[
   const probeRuns = options.probeRuns ?? 5;
   const withVariants = options.variants ?? true;
   const { dir, remove } = await tempDir("startup");
-  const builds: Built[] = [];
+  let installed: Installed | undefined;
   try {
     const home = join(dir, "home");
     const workspace = join(dir, "project");
     await mkdir(home);
     await mkdir(workspace);
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" };
-    const cache = (name: string) => ({ ...env, NODE_COMPILE_CACHE: join(dir, `compile-cache-${name}`) });
-    const source = join(REPO, "bin/agentry.js");
+    // bin/agentry.js turns the compile cache on; the variable only gives each variant its own folder.
+    const cached = (name: string) => ({ ...env, NODE_COMPILE_CACHE: join(dir, `compile-cache-${name}`) });
+    const uncached = { ...env, NODE_DISABLE_COMPILE_CACHE: "1" };
+    installed = await installPacked();
+
     const variants: Variant[] = [
-      { label: "", bin: source, env, probe: { cliDir: join(REPO, "src/cli/"), ext: "ts" } },
+      {
+        label: PACKAGE,
+        bin: installed.bin,
+        env: cached("package"),
+        goals: { version: { max: 150 }, run: { max: 300 } },
+        note: "what users run: `npm pack` of this checkout extracted into a project's node_modules/; its bin/agentry.js imports dist/cli/main.js (rolldown bundle, dependencies included) with the compile cache on. Spawn → exit for --version; spawn → the request arriving at the test model server for run (empty project and HOME). One untimed round first.",
+      },
     ];
-    if (withVariants) {
+    if (withVariants)
       variants.push({
-        label: " (+ compile cache)",
-        bin: source,
-        env: cache("source"),
-        note: "informative: the sources with NODE_COMPILE_CACHE set (a warm cache holds V8 code and the stripped TypeScript); bin/agentry.js could turn it on with module.enableCompileCache().",
+        label: `${PACKAGE}, compile cache off`,
+        bin: installed.bin,
+        env: uncached,
+        note: "informative: the same package with NODE_DISABLE_COMPILE_CACHE=1, as on a first start.",
       });
-      const dist = await buildDist();
-      builds.push(dist);
-      variants.push(
-        {
-          label: " (tsc dist/)",
-          bin: dist.bin,
-          env,
-          note: "informative: src/ compiled file by file with bench/tsconfig.build.json into a temp folder laid out as a package (dist/, bin/, prompts).",
-          probe: { cliDir: join(dist.root, "dist/cli/"), ext: "js" },
-        },
-        { label: " (tsc dist/ + compile cache)", bin: dist.bin, env: cache("dist") },
-      );
-      const bundle = await buildBundle();
-      if (bundle) {
-        builds.push(bundle);
-        variants.push(
-          {
-            label: " (rolldown bundle)",
-            bin: bundle.bin,
-            env,
-            note: "informative: src/cli/main.ts and the packages it imports bundled by rolldown (installed with vitest) into a few ESM chunks, prompts beside them.",
-          },
-          { label: " (rolldown bundle + compile cache)", bin: bundle.bin, env: cache("bundle") },
-        );
-      }
-    }
+    variants.push({
+      label: CHECKOUT,
+      bin: join(REPO, "bin/agentry.js"),
+      env: cached("source"),
+      note: "informative: this checkout's bin/agentry.js → the TypeScript sources (each module type-stripped at load), compile cache on.",
+      probe: { cliDir: join(REPO, "src/cli/"), ext: "ts" },
+    });
+    if (withVariants)
+      variants.push({
+        label: `${CHECKOUT}, compile cache off`,
+        bin: join(REPO, "bin/agentry.js"),
+        env: uncached,
+        note: "informative: the sources stripped and compiled on every start.",
+      });
 
     const node: number[] = [];
     for (let i = 0; i < runs; i++)
@@ -105,29 +107,21 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Row[
         );
         firstRequest.push(await timeToFirstRequest(variant, workspace));
       }
-      const main = variant.label === "";
       rows.push(
-        row(FIGURE, `agentry --version${variant.label}`, "ms", version, {
-          ...(main
-            ? { goal: { max: 150 }, note: "spawn → exit, as a checkout runs it (bin/agentry.js → src/*.ts)." }
-            : {}),
+        row(FIGURE, `agentry --version (${variant.label})`, "ms", version, {
+          ...(variant.goals ? { goal: variant.goals.version } : {}),
         }),
-        row(FIGURE, `agentry run → first model request${variant.label}`, "ms", firstRequest, {
-          ...(main
-            ? {
-                goal: { max: 300 },
-                note: "spawn → the request arriving at the test model server (in the bench process); empty project and HOME. One untimed round first, for every variant.",
-              }
-            : variant.note
-              ? { note: variant.note }
-              : {}),
+        row(FIGURE, `agentry run → first model request (${variant.label})`, "ms", firstRequest, {
+          ...(variant.goals ? { goal: variant.goals.run } : {}),
+          note: variant.note,
         }),
       );
-      if (variant.probe) rows.push(...(await probe(variant.label, variant.probe, env, probeRuns)));
+      if (variant.probe)
+        rows.push(...(await probe(`${variant.label}, compile cache off`, variant.probe, env, probeRuns)));
     }
     return rows;
   } finally {
-    for (const build of builds) await build.remove();
+    await installed?.remove();
     await remove();
   }
 }
@@ -171,7 +165,7 @@ async function probe(
     results.push(JSON.parse(result.stdout) as ProbeResult);
   }
   const first = results[0]!;
-  const name = `start-up breakdown${label}`;
+  const name = `start-up breakdown (${label})`;
   return [
     row(
       name,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Entry point. In a checkout the TypeScript sources run directly (Node >= 22.18 strips types);
-// a published package runs the compiled `dist/`.
+// Entry point. In a checkout the TypeScript sources run directly (Node >= 22.18 strips types); the
+// published package has no src/ and runs the bundle that `npm run build` (and `prepack`) writes to
+// dist/ (docs/decisions/0004-bundled-package.md).
 import { existsSync } from "node:fs";
 import module from "node:module";
 
@@ -12,11 +13,17 @@ if (major < 22 || (major === 22 && minor < 18)) {
   process.exit(1);
 }
 
-// Caches compiled (and type-stripped) modules on disk: start-up drops from ~170 ms to ~90 ms
+// Caches compiled (and type-stripped) modules on disk: `--version` from the sources drops from ~180 ms
+// to ~90 ms, and the installed package's `run` reaches its first model request 40–140 ms sooner
 // (bench/startup.ts). NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 module.enableCompileCache?.();
 
 const source = new URL("../src/cli/main.ts", import.meta.url);
-const entry = existsSync(source) ? source : new URL("../dist/cli/main.js", import.meta.url);
+const bundle = new URL("../dist/cli/main.js", import.meta.url);
+const entry = existsSync(source) ? source : bundle;
+if (entry === bundle && !existsSync(bundle)) {
+  process.stderr.write("agentry: dist/cli/main.js is missing: run `npm run build` in the package folder.\n");
+  process.exit(1);
+}
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

@@ -1,108 +1,115 @@
 import { spawn } from "node:child_process";
-import { copyFile, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
-import { basename, dirname, join, relative } from "node:path";
+import { cp, mkdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "./temp-dir.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
-export interface Built {
-  root: string;
-  /** The package's `bin/agentry.js` (it runs `dist/cli/main.js`, as no `src/` lies beside it). */
+/** This checkout packed with `npm pack` and installed into a fresh project, in a temp folder. */
+export interface Installed {
+  /** The consumer project: `package.json` and `node_modules/` (agentry, its dependencies). */
+  app: string;
+  /** `<app>/node_modules/agentry`: the tarball's contents. */
+  packageDir: string;
+  /** `<packageDir>/bin/agentry.js`, the package's `bin` (it runs `dist/cli/main.js`). */
   bin: string;
+  /** Every path in the tarball, as `npm pack --json` lists them (`dist/cli/main.js`, …). */
+  files: string[];
   remove: () => Promise<void>;
 }
 
-/**
- * `src/` compiled to JavaScript file by file (tsc with `bench/tsconfig.build.json`) in a temp folder
- * laid out as a published package: `dist/` with the `.md` prompts beside their modules, `bin/`,
- * `package.json` and a link to this checkout's `node_modules`.
- */
-export async function buildDist(): Promise<Built> {
-  return packaged("dist", async (root) => {
-    const tsc = join(REPO, "node_modules/typescript/bin/tsc");
-    // Type errors elsewhere in the tree (work in progress) still emit JavaScript; only a missing entry fails.
-    await runTool([tsc, "-p", join(REPO, "bench/tsconfig.build.json"), "--outDir", join(root, "dist")]);
-    for (const file of await markdownFiles()) {
-      await place(file, join(root, "dist", relative(join(REPO, "src"), file)));
-    }
-  });
+export interface InstallOptions {
+  /** Runs on the copy of the checkout before `npm pack` (to plant files the package must not ship). */
+  beforePack?: (checkout: string) => Promise<void>;
 }
 
 /**
- * The CLI bundled with rolldown (a dependency of vitest, so present in a dev checkout): `src/cli/main.ts`
- * and every package it imports in a few ESM chunks in `dist/cli/`, the prompts copied beside them
- * (`./x.md` and `./prompts/x.md` resolve against the chunk). Undefined when rolldown is not installed.
+ * What a user installs: the checkout copied (without `node_modules/`, `.git/`, `dist/`, `.agentry/`),
+ * packed with `npm pack` — whose `prepack` runs `scripts/build.ts` in the copy — and the tarball
+ * extracted to `<app>/node_modules/agentry`. The dependencies the package declares are linked from
+ * this checkout's `node_modules/` beside it, as npm would place them (no network), and only those, so
+ * an import of an undeclared package fails as it would for a user. Nothing is written to the checkout.
  */
-export async function buildBundle(): Promise<Built | undefined> {
-  const cli = join(REPO, "node_modules/rolldown/bin/cli.mjs");
-  if (!(await exists(cli))) return undefined;
-  return packaged("bundle", async (root) => {
-    const out = join(root, "dist/cli");
-    await runTool([cli, join(REPO, "src/cli/main.ts"), "--format", "esm", "--platform", "node", "-d", out]);
-    for (const file of await markdownFiles()) {
-      const inPrompts = basename(dirname(file)) === "prompts";
-      await place(file, join(out, inPrompts ? "prompts" : "", basename(file)), true);
-    }
-  });
-}
-
-async function packaged(label: string, build: (root: string) => Promise<void>): Promise<Built> {
-  const { dir, remove } = await tempDir(label);
+export async function installPacked(options: InstallOptions = {}): Promise<Installed> {
+  const { dir, remove } = await tempDir("package");
   try {
-    await build(dir);
-    const entry = join(dir, "dist/cli/main.js");
-    if (!(await exists(entry))) throw new Error(`${label} build produced no ${entry}`);
-    await mkdir(join(dir, "bin"));
-    await copyFile(join(REPO, "bin/agentry.js"), join(dir, "bin/agentry.js"));
-    await copyFile(join(REPO, "package.json"), join(dir, "package.json"));
-    await symlink(join(REPO, "node_modules"), join(dir, "node_modules"));
-    return { root: dir, bin: join(dir, "bin/agentry.js"), remove };
+    const checkout = join(dir, "checkout");
+    const skip = new Set(
+      ["node_modules", ".git", "dist", ".agentry", "coverage"].map((name) => join(REPO, name)),
+    );
+    await cp(REPO, checkout, { recursive: true, filter: (source) => !skip.has(source) });
+    await symlink(join(REPO, "node_modules"), join(checkout, "node_modules"));
+    await options.beforePack?.(checkout);
+
+    const packed = await npm(["pack", "--json", "--pack-destination", dir], checkout);
+    const [report] = JSON.parse(packed.slice(packed.search(/^\[/m))) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
+    if (!report) throw new Error(`npm pack printed no report:\n${packed}`);
+
+    const app = join(dir, "app");
+    const modules = join(app, "node_modules");
+    await mkdir(modules, { recursive: true });
+    await writeFile(
+      join(app, "package.json"),
+      `${JSON.stringify({ name: "app", private: true, type: "module" })}\n`,
+    );
+    await run("tar", ["-xzf", join(dir, report.filename), "-C", modules], dir);
+    const packageDir = join(modules, "agentry");
+    await rename(join(modules, "package"), packageDir);
+    const manifest = JSON.parse(await readFile(join(packageDir, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const name of Object.keys(manifest.dependencies ?? {})) {
+      await mkdir(dirname(join(modules, name)), { recursive: true });
+      await symlink(join(REPO, "node_modules", name), join(modules, name));
+    }
+    return {
+      app,
+      packageDir,
+      bin: join(packageDir, "bin/agentry.js"),
+      files: report.files.map((file) => file.path),
+      remove,
+    };
   } catch (error) {
     await remove();
     throw error;
   }
 }
 
-function runTool(args: string[]): Promise<void> {
+/**
+ * npm on this process's Node (first on PATH, so `node` in the package's scripts is the same one),
+ * without the `npm_*` variables of an npm script this process may run under.
+ */
+function npm(args: string[], cwd: string): Promise<string> {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_")),
+  );
+  env.PATH = `${dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`;
+  env.npm_config_update_notifier = "false";
+  return run("npm", args, cwd, env);
+}
+
+function run(command: string, args: string[], cwd: string, env = process.env): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
     child.once("error", reject);
     child.once("close", (code) => {
-      // tsc exits 2 on type errors after emitting; the caller checks the entry file exists.
-      if (code === 0 || code === 2) resolve();
-      else reject(new Error(`${basename(args[0] ?? "")} exited with ${code}:\n${output.slice(0, 2000)}`));
+      if (code === 0) resolve(stdout);
+      else
+        reject(
+          new Error(`${basename(command)} ${args.join(" ")} exited with ${code}:\n${stderr.slice(-4000)}`),
+        );
     });
   });
-}
-
-/** Copies a prompt; with `flat`, two different prompts landing on one name is an error, not a silent overwrite. */
-async function place(file: string, target: string, flat = false): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  if (flat && (await exists(target))) {
-    const [a, b] = await Promise.all([readFile(file, "utf8"), readFile(target, "utf8")]);
-    if (a !== b) throw new Error(`bundle: two prompts named ${basename(file)}`);
-    return;
-  }
-  await writeFile(target, await readFile(file));
-}
-
-async function markdownFiles(): Promise<string[]> {
-  const entries = await readdir(join(REPO, "src"), { withFileTypes: true, recursive: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".md") && entry.name !== "README.md")
-    .map((entry) => join(entry.parentPath, entry.name));
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }

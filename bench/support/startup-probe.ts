@@ -1,6 +1,7 @@
 // Where `agentry run`'s start-up goes, in a fresh process:
 //   node bench/support/startup-probe.ts <cli-dir-url> <ext>
-// <cli-dir-url> is src/cli/ (ext "ts", type stripping) or a compiled dist/cli/ (ext "js"). Imports,
+// <cli-dir-url> is src/cli/ (ext "ts", type stripping) or a file-by-file compiled copy (ext "js"; not the
+// bundle, which has no such layout). Runs without the compile cache. Imports,
 // in order, what `run` loads before its first model request, timing each step; prints one JSON line.
 // Each step's time includes the modules it is the first to load (resolution, stripping, evaluation).
 import { registerHooks } from "node:module";

@@ -1,0 +1,116 @@
+// npm run build (and `prepack`, so `npm pack` / `npm publish` always ship a fresh build): writes dist/.
+//   node scripts/build.ts [--out <dir>]
+// - dist/cli/main.js and dist/cli/chunks/: the CLI bundled by rolldown with its dependencies, so
+//   `agentry run` loads a few dozen files instead of ~385 modules (bin/agentry.js runs it when no
+//   src/ lies beside it). Bundling the dependencies too is measured faster than importing them.
+// - dist/index.js, dist/testing/index.js and dist/chunks/: the library, bundled with its dependencies
+//   left as imports (a consumer's zod and AI SDK are the ones agentry uses), and a .d.ts per module.
+// - the .md prompts at their src/ paths (see moduleUrls).
+// The checkout itself never runs dist/: see docs/decisions/0004-bundled-package.md.
+import { spawn } from "node:child_process";
+import { copyFile, mkdir, readdir, rm } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { build, type Plugin } from "rolldown";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const SRC = join(ROOT, "src");
+
+/** Builds the whole of dist/ into `out` (default: this checkout's dist/), replacing what was there. */
+export async function buildPackage(out = join(ROOT, "dist")): Promise<void> {
+  await rm(out, { recursive: true, force: true });
+  await Promise.all([buildCli(out), buildLibrary(out), copyPrompts(out), emitDeclarations(out)]);
+}
+
+/** `src/cli/main.ts` → `cli/main.js`, its lazily loaded commands and the dependencies as `cli/chunks/`. */
+async function buildCli(out: string): Promise<void> {
+  await build({
+    input: { "cli/main": join(SRC, "cli/main.ts") },
+    platform: "node",
+    plugins: [moduleUrls()],
+    logLevel: "warn",
+    output: { dir: out, format: "esm", chunkFileNames: "cli/chunks/[name]-[hash].js" },
+  });
+}
+
+/** `src/index.ts` → `index.js`, `src/testing/index.ts` → `testing/index.js`, shared code in `chunks/`. */
+async function buildLibrary(out: string): Promise<void> {
+  await build({
+    input: { index: join(SRC, "index.ts"), "testing/index": join(SRC, "testing/index.ts") },
+    platform: "node",
+    // Bare specifiers (`zod`, `@ai-sdk/openai`, `node:fs`) stay imports; our own modules are bundled.
+    external: (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0"),
+    plugins: [moduleUrls()],
+    logLevel: "warn",
+    output: { dir: out, format: "esm", chunkFileNames: "chunks/[name]-[hash].js" },
+  });
+}
+
+/**
+ * Modules find their prompts with `new URL("./x.md", import.meta.url)` (and cli/main.ts the
+ * package.json two folders up). Bundled, `import.meta.url` is the URL of whichever chunk the code
+ * landed in. So each of our modules gets instead the URL it would have in a file-by-file build —
+ * `src/subagents/task-tool.ts` → `dist/subagents/task-tool.js`, computed from its chunk's own URL —
+ * and copyPrompts puts the prompts at the same paths: every relative path resolves as it does in src/.
+ */
+function moduleUrls(): Plugin {
+  const ROOT_MARK = "__agentry_dist_root__/";
+  return {
+    name: "agentry-module-urls",
+    transform: {
+      filter: { id: /\.ts$/, code: "import.meta.url" },
+      handler(code, id) {
+        const path = relative(SRC, id);
+        if (path.startsWith("..")) return null;
+        const built = `${ROOT_MARK}${path.split(sep).join("/").replace(/\.ts$/, ".js")}`;
+        const url = `new URL(${JSON.stringify(built)}, import.meta.url).href`;
+        return { code: code.replaceAll(/\bimport\.meta\.url\b/g, url) };
+      },
+    },
+    renderChunk(code, chunk) {
+      if (!code.includes(ROOT_MARK)) return null;
+      const up = "../".repeat(chunk.fileName.split("/").length - 1) || "./";
+      return { code: code.replaceAll(ROOT_MARK, up) };
+    },
+  };
+}
+
+/** Every `.md` under src/ except the folders' READMEs, at the same path under `out`. */
+async function copyPrompts(out: string): Promise<void> {
+  const entries = await readdir(SRC, { withFileTypes: true, recursive: true });
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith(".md") || entry.name === "README.md") continue;
+    const file = join(entry.parentPath, entry.name);
+    const target = join(out, relative(SRC, file));
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(file, target);
+  }
+}
+
+/** A `.d.ts` per module the library entries reach (tsconfig.build.json); a type error fails the build. */
+async function emitDeclarations(out: string): Promise<void> {
+  const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+  const args = [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", out];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const collect = (chunk: string) => {
+    output += chunk;
+  };
+  child.stdout.setEncoding("utf8").on("data", collect);
+  child.stderr.setEncoding("utf8").on("data", collect);
+  const code = await new Promise<number | null>((done, fail) => {
+    child.once("error", fail);
+    child.once("close", done);
+  });
+  if (code !== 0) throw new Error(`tsc (declarations) exited with ${code}:\n${output.slice(0, 4000)}`);
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({ options: { out: { type: "string" } } });
+  const out = values.out === undefined ? join(ROOT, "dist") : resolve(values.out);
+  const started = performance.now();
+  await buildPackage(out);
+  const ms = Math.round(performance.now() - started);
+  process.stdout.write(`agentry: built ${relative(process.cwd(), out) || "."} in ${ms} ms\n`);
+}

@@ -1,0 +1,199 @@
+// The package as npm ships it: `npm pack` of a copy of this checkout (its `prepack` builds dist/),
+// extracted into a fresh project's node_modules/ with only the declared dependencies beside it.
+import { spawn } from "node:child_process";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Installed, installPacked } from "../../bench/support/dist-build.ts";
+import { finished, makeWorkspace, type TestWorkspace } from "../cli/support/cli-process.ts";
+import { bodyText, providerEnv } from "../cli/support/provider-env.ts";
+import { startModelServer } from "../support/model-server.ts";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+/** Planted in the checkout copy before packing: none of it may reach the tarball. */
+const SECRET = "sk-ant-planted-0123456789-must-not-ship";
+
+let installed: Installed;
+let ws: TestWorkspace | undefined;
+beforeAll(async () => {
+  installed = await installPacked({
+    async beforePack(checkout) {
+      await writeFile(join(checkout, ".env"), `ANTHROPIC_API_KEY=${SECRET}\n`);
+      await mkdir(join(checkout, ".agentry/sessions"), { recursive: true });
+      await writeFile(join(checkout, ".agentry/config.json"), JSON.stringify({ apiKey: SECRET }));
+      await writeFile(join(checkout, ".agentry/sessions/s.jsonl"), `{"secret":"${SECRET}"}\n`);
+    },
+  });
+}, 180_000);
+afterAll(async () => {
+  await ws?.cleanup();
+  await installed?.remove();
+});
+
+function node(args: string[], cwd: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  return finished(child);
+}
+
+/** A line of a prompt file as it appears inside a JSON request body. */
+async function promptLine(path: string, index = 0): Promise<string> {
+  const lines = (await readFile(join(REPO, "src", path), "utf8")).split("\n").filter((l) => l.trim() !== "");
+  const line = lines[index];
+  if (line === undefined) throw new Error(`${path} has no line ${index}`);
+  return JSON.stringify(line.trim()).slice(1, -1);
+}
+
+describe("the packed package", () => {
+  it("ships bin/, dist/ (JavaScript, declarations, prompts) and docs/, and nothing else of the checkout", async () => {
+    const { files } = installed;
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "package.json",
+        "README.md",
+        "bin/agentry.js",
+        "dist/cli/main.js",
+        "dist/index.js",
+        "dist/index.d.ts",
+        "dist/testing/index.js",
+        "dist/testing/index.d.ts",
+        "dist/cli/prompts/system.md",
+        "dist/tools/read.md",
+        "dist/subagents/prompts/explore.md",
+        "docs/exit-codes.md",
+      ]),
+    );
+    const outside = files.filter(
+      (path) => !/^(bin|dist|docs)\//.test(path) && !["package.json", "README.md", "LICENSE"].includes(path),
+    );
+    expect(outside).toEqual([]);
+    // Node refuses to strip types under node_modules/: no TypeScript source may be needed at run time.
+    expect(files.filter((path) => path.endsWith(".ts") && !path.endsWith(".d.ts"))).toEqual([]);
+
+    const shipped = await readdir(installed.packageDir, { recursive: true, withFileTypes: true });
+    const withSecret: string[] = [];
+    for (const entry of shipped.filter((e) => e.isFile())) {
+      const path = join(entry.parentPath, entry.name);
+      if ((await readFile(path, "utf8")).includes(SECRET)) withSecret.push(path);
+    }
+    expect(withSecret).toEqual([]);
+  });
+
+  it("`agentry --version` prints the package's version", async () => {
+    const { version } = JSON.parse(await readFile(join(REPO, "package.json"), "utf8")) as { version: string };
+    const result = await node([installed.bin, "--version"], installed.app, {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: installed.app,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.stdout.trim()).toBe(version);
+  });
+
+  it("`agentry run` answers through the bundle, with a subagent, reading its prompts from dist/", async () => {
+    ws = await makeWorkspace({ "notes.txt": "The packed package works.\n" });
+    const server = await startModelServer([
+      {
+        toolCalls: [
+          { name: "task", args: { description: "read notes", prompt: "What does notes.txt say?" } },
+        ],
+      },
+      { toolCalls: [{ name: "read", args: { path: "notes.txt" } }] },
+      { text: "notes.txt says: The packed package works." },
+      { text: "The child reports that the packed package works." },
+    ]);
+    try {
+      const result = await node(
+        [installed.bin, "run", "--permission-mode", "bypass", "Delegate reading notes.txt."],
+        ws.dir,
+        { ...ws.env, ...providerEnv(server, "anthropic") },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain("[main/general-purpose-1] completed");
+      expect(result.stdout).toContain("The child reports that the packed package works.");
+      expect(server.requests).toHaveLength(4);
+      // The root's system prompt and tool descriptions, and the child's preamble and agent prompt,
+      // are the .md files of src/, found by the bundled code at their dist/ paths.
+      const root = bodyText(server, 0);
+      expect(root).toContain(await promptLine("cli/prompts/system.md"));
+      expect(root).toContain(await promptLine("tools/read.md"));
+      expect(root).toContain(await promptLine("subagents/task.md"));
+      const child = bodyText(server, 1);
+      expect(child).toContain(await promptLine("subagents/child-preamble.md"));
+      expect(child).toContain(await promptLine("subagents/prompts/general-purpose.md"));
+      expect(bodyText(server, 3)).toContain("The packed package works.");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("exports the same library API as the sources", async () => {
+    const packed = (await import(pathToFileURL(join(installed.packageDir, "dist/index.js")).href)) as object;
+    const sources = (await import("../../src/index.ts")) as object;
+    expect(Object.keys(packed).sort()).toEqual(Object.keys(sources).sort());
+    const testing = (await import(
+      pathToFileURL(join(installed.packageDir, "dist/testing/index.js")).href
+    )) as object;
+    expect(Object.keys(testing)).toEqual(["scriptedModel"]);
+  });
+
+  it("runs a consumer's agent by the package name, and its declarations type-check that consumer", async () => {
+    // A consumer has @types/node; TypeScript is this checkout's.
+    await mkdir(join(installed.app, "node_modules/@types"), { recursive: true });
+    await symlink(join(REPO, "node_modules/@types/node"), join(installed.app, "node_modules/@types/node"));
+    await writeFile(join(installed.app, "todo.txt"), "TODO: ship it\n");
+    await writeFile(
+      join(installed.app, "consumer.ts"),
+      `import { builtinTools, nodeOperations, runAgent, Session, userText } from "agentry";
+import { scriptedModel } from "agentry/testing";
+
+// @ts-expect-error The declarations give runAgent its real type, not any.
+export const wrong: number = runAgent;
+
+const workspace = process.cwd();
+const model = scriptedModel([
+  { toolCalls: [{ name: "read", args: { path: "todo.txt" } }] },
+  { text: "One TODO." },
+]);
+const session = await Session.create({ workspace, agentName: "main", model: model.id, persist: false });
+await session.append(userText("List the TODOs"));
+const run = runAgent(
+  { name: "main", model, systemPrompt: "Be brief.", tools: builtinTools(), workspace, ops: nodeOperations },
+  session,
+);
+for await (const _event of run) {
+  // drain
+}
+const outcome = await run.outcome;
+const sawFile = JSON.stringify(model.requests[1]?.messages).includes("TODO: ship it");
+console.log(JSON.stringify({ status: outcome.status, text: outcome.text, sawFile }));
+`,
+    );
+    await writeFile(
+      join(installed.app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2023",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2023"],
+          types: ["node"],
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: false,
+          noEmit: true,
+        },
+        files: ["consumer.ts"],
+      }),
+    );
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: installed.app };
+
+    const ran = await node(["consumer.ts"], installed.app, env);
+    expect(ran.stderr).toBe("");
+    expect(JSON.parse(ran.stdout)).toEqual({ status: "completed", text: "One TODO.", sawFile: true });
+
+    const tsc = await node([join(REPO, "node_modules/typescript/bin/tsc"), "-p", "."], installed.app, env);
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.code).toBe(0);
+  });
+});
