@@ -51,6 +51,7 @@ describe("the packed package", () => {
       expect.arrayContaining([
         "package.json",
         "README.md",
+        "LICENSE",
         "bin/agentry.js",
         "dist/cli/main.js",
         "dist/index.js",
