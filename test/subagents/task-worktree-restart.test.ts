@@ -1,6 +1,5 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
@@ -8,19 +7,14 @@ import { Session } from "../../src/agent/session.ts";
 import { type Message, userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
-import { registryWith, rootTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
+import { git, gitRepo } from "./support/git-repo.ts";
+import { registryWith, rootTree, toolResultsIn } from "./support/subagent-harness.ts";
 
 let workspace: string | undefined;
 afterEach(async () => {
   if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   workspace = undefined;
 });
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], {
-    cwd,
-    encoding: "utf8",
-  }).trim();
 
 const builder = {
   name: "builder",
@@ -59,12 +53,8 @@ test.each([
   ["its branch is re-attached", false],
   ["a stale registration of its deleted worktree is pruned first", true],
 ])("a worktree child is continued after a restart: %s, and it gains a second commit", async (_, stale) => {
-  const ws = await tempWorkspace();
+  const ws = await gitRepo();
   workspace = ws;
-  git(ws, "init", "-q", "-b", "main");
-  await writeFile(join(ws, "README.md"), "# project\n");
-  git(ws, "add", "-A");
-  git(ws, "commit", "-q", "-m", "initial");
 
   // First process: the child commits first.txt on its branch; its worktree is removed.
   const first = rootTree({ workspace: ws, model: scriptedModel(script()), registry: registryWith(builder) });
@@ -103,12 +93,8 @@ test.each([
 });
 
 test("continuing a worktree child that changes nothing keeps the branch with its earlier work", async () => {
-  const ws = await tempWorkspace();
+  const ws = await gitRepo();
   workspace = ws;
-  git(ws, "init", "-q", "-b", "main");
-  await writeFile(join(ws, "README.md"), "# project\n");
-  git(ws, "add", "-A");
-  git(ws, "commit", "-q", "-m", "initial");
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     const step = lastUserText(request.messages);
     if (request.system.includes("You build things.")) {

@@ -1,10 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { git, gitRepo } from "./support/git-repo.ts";
 import { registryWith, rootTree, runTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
 
 let workspace: string | undefined;
@@ -12,21 +12,6 @@ afterEach(async () => {
   if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   workspace = undefined;
 });
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], {
-    cwd,
-    encoding: "utf8",
-  }).trim();
-
-async function repo(): Promise<string> {
-  const ws = await tempWorkspace();
-  git(ws, "init", "-q", "-b", "main");
-  await writeFile(join(ws, "README.md"), "# project\n");
-  git(ws, "add", "-A");
-  git(ws, "commit", "-q", "-m", "initial");
-  return ws;
-}
 
 const builder = {
   name: "builder",
@@ -55,7 +40,7 @@ function script(calls: NonNullable<ScriptedReply["toolCalls"]>) {
 }
 
 test("a worktree child's edits land on its branch, not in the main checkout", async () => {
-  const ws = await repo();
+  const ws = await gitRepo();
   workspace = ws;
   const model = scriptedModel(
     script([
@@ -91,7 +76,7 @@ test("a worktree child's edits land on its branch, not in the main checkout", as
 });
 
 test("a worktree child that changed nothing (agentry's state aside) leaves no worktree and no branch", async () => {
-  const ws = await repo();
+  const ws = await gitRepo();
   workspace = ws;
   const model = scriptedModel(
     script([
