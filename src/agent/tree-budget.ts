@@ -8,6 +8,8 @@ export interface TreeBudget {
   maxTokens?: number;
   /** US dollars over every model call of the tree whose price is known. */
   maxCostUsd?: number;
+  /** Wall-clock time from `watchTreeBudget` on. */
+  maxDurationMs?: number;
 }
 
 export interface TreeBudgetWatch {
@@ -15,15 +17,27 @@ export interface TreeBudgetWatch {
   observe(event: AgentEvent): void;
   /** What the tree used so far. */
   readonly usage: Usage;
+  /** Stops the clock (call it when the run ended). */
+  dispose(): void;
 }
 
 /**
  * Sums the usage of each model turn anywhere in the tree (`turn_end` events) and aborts `controller`
- * with a `RunLimitExceeded("budget")` at the first turn that takes the total over a budget, so the
- * root and its running children stop and the run ends `budget_exceeded`.
+ * with a `RunLimitExceeded("budget")` at the first turn that takes the total over a budget, or when
+ * the time is up, so the root and its running children stop and the run ends `budget_exceeded`.
  */
 export function watchTreeBudget(budget: TreeBudget, controller: AbortController): TreeBudgetWatch {
   let usage = emptyUsage();
+  const { maxDurationMs } = budget;
+  const timer =
+    maxDurationMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          if (controller.signal.aborted) return;
+          const seconds = Math.round(maxDurationMs / 100) / 10;
+          controller.abort(new RunLimitExceeded("budget", `time budget of the run exceeded: ${seconds}s`));
+        }, maxDurationMs);
+  timer?.unref();
   return {
     observe(event) {
       if (event.type !== "turn_end") return;
@@ -49,6 +63,9 @@ export function watchTreeBudget(budget: TreeBudget, controller: AbortController)
     },
     get usage() {
       return usage;
+    },
+    dispose() {
+      clearTimeout(timer);
     },
   };
 }

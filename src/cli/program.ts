@@ -23,6 +23,7 @@ Examples:
   $ agentry run --output-format stream-json "…"     # one JSON event per line (docs/stream-json.md)
   $ agentry run --resume 20250114-093012-k3f9qa "Now add tests for it"
   $ agentry run --permission-mode bypass --cwd ../other-repo "Run the tests and fix failures"
+  $ agentry run --max-cost 2 --timeout 900 "Fix the flaky test"   # budgets of the whole tree
   $ agentry run --agents '{"reviewer": {"description": "Reviews diffs", "prompt": "…"}}' "Review the last commit"
 
 Subagents: the agent can delegate to the agents listed by \`agentry agents list\` with its
@@ -119,6 +120,14 @@ function positiveInteger(value: string): number {
   return number;
 }
 
+function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0)) {
+    throw new InvalidArgumentError("must be a positive number.");
+  }
+  return number;
+}
+
 /**
  * The commander program. Actions import their command modules lazily so `--version` and `--help`
  * never load the model providers.
@@ -155,6 +164,24 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
       new Option("--max-turns <n>", "stop after this many model turns (default 30)").argParser(
         positiveInteger,
       ),
+    )
+    .addOption(
+      new Option(
+        "--max-tokens <n>",
+        "stop the run (exit 4) once the agent and its subagents used more tokens (input, output, cache) than this",
+      ).argParser(positiveInteger),
+    )
+    .addOption(
+      new Option(
+        "--max-cost <usd>",
+        "stop the run (exit 4) once the agent and its subagents cost more than this many US dollars (models with a known price)",
+      ).argParser(positiveNumber),
+    )
+    .addOption(
+      new Option(
+        "--timeout <seconds>",
+        "stop the run (exit 4) after this many seconds, subagents included",
+      ).argParser(positiveNumber),
     )
     .addOption(
       new Option(

@@ -58,3 +58,29 @@ test("a cost budget stops the tree once the priced turns cost more", async () =>
   );
   expect(model.requests.filter((request) => request.system.includes(CHILD_MARK))).toHaveLength(2);
 });
+
+test("a time budget stops the tree when it runs out, children included", async () => {
+  const ws = await tempWorkspace();
+  workspace = ws;
+  const model = scriptedModel((request) =>
+    request.system.includes(CHILD_MARK)
+      ? { text: "slow", delayMs: 10_000 }
+      : { toolCalls: [{ name: "task", args: { description: "Slow", prompt: "slow" } }] },
+  );
+  const { config, runtime } = rootTree({ workspace: ws, model });
+  const session = await Session.create({ workspace: ws, agentName: "main", model: model.id, persist: false });
+  await session.append(userText("ROOT"));
+  const controller = new AbortController();
+  const watch = watchTreeBudget({ maxDurationMs: 300 }, controller);
+  const started = Date.now();
+  const outcome = await runAgentLoop(config, session, (event) => watch.observe(event), controller.signal);
+  watch.dispose();
+
+  expect(outcome).toMatchObject({
+    status: "budget_exceeded",
+    reason: "time budget of the run exceeded: 0.3s",
+  });
+  expect(Date.now() - started).toBeLessThan(5_000);
+  const records = await runtime.store.list({});
+  expect(records.map((record) => [record.status, record.reason])).toEqual([["FAILED", "budget"]]);
+});

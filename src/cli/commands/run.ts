@@ -1,5 +1,6 @@
 import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
+import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
 import { userText } from "../../model/messages.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
@@ -22,6 +23,10 @@ export interface RunOptions {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   agents?: string;
+  /** Budgets of the whole run, subagents included: tokens, US dollars, seconds. */
+  maxTokens?: number;
+  maxCost?: number;
+  timeout?: number;
 }
 
 /** `agentry run <prompt>`: one non-interactive run of the root agent. Returns the exit code. */
@@ -68,15 +73,28 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
       process.exit(EXIT_CODES.aborted);
     },
   });
+  const budget = watchTreeBudget(treeBudget(options), controller);
   try {
     await session.append(userText(prompt));
     const run = runAgent(config, session, controller.signal);
-    for await (const event of run) renderer.event(event);
+    for await (const event of run) {
+      budget.observe(event);
+      renderer.event(event);
+    }
     const outcome = await run.outcome;
     renderer.finish(outcome);
     return exitCodeForOutcome(outcome.status);
   } finally {
+    budget.dispose();
     await runtime.shutdown();
     disposeInterrupts();
   }
+}
+
+function treeBudget(options: RunOptions): TreeBudget {
+  const budget: TreeBudget = {};
+  if (options.maxTokens !== undefined) budget.maxTokens = options.maxTokens;
+  if (options.maxCost !== undefined) budget.maxCostUsd = options.maxCost;
+  if (options.timeout !== undefined) budget.maxDurationMs = options.timeout * 1_000;
+  return budget;
 }
