@@ -103,7 +103,7 @@ async function listRows(workspace: string, total: number, runs: number): Promise
   return [
     row(FIGURE, `agentry tasks list, ${total} records`, "ms", plain, {
       goal: { max: 200 },
-      note: `spawn → exit of \`agentry tasks list -C <workspace>\` (text, one line per task), as a checkout runs it; ${total} records in 100 files, 99% finished. It sweeps for orphans, then lists.`,
+      note: `spawn → exit of \`agentry tasks list -C <workspace>\` (a table of the newest 50), as a checkout runs it; ${total} records in 100 files, 99% finished. It reads and validates every record once, fails the orphans among them (none here: the running ones have a live owner and a fresh heartbeat), then prints.`,
     }),
     row(FIGURE, "agentry tasks list (+ compile cache)", "ms", withCache, {
       note: "informative: the same with NODE_COMPILE_CACHE warm (see start-up).",

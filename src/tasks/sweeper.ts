@@ -27,15 +27,28 @@ export interface SweepReport {
  * that finished or beat in the meantime is left alone.
  */
 export async function sweepOrphans(store: TaskStore, options: SweepOptions): Promise<SweepReport> {
-  const now = (options.now ?? new Date()).getTime();
-  const liveness = options.liveness ?? ((owner: string) => ownerLiveness(owner));
   const unreadable: TaskFileError[] = [];
   const active = await store.list({
     status: ["PENDING", "RUNNING"],
     onUnreadable: (error) => unreadable.push(error),
   });
+  return { orphaned: await failOrphans(store, active, options), unreadable };
+}
+
+/**
+ * The sweep of records the caller has just listed (`agentry tasks list` reads them all anyway):
+ * fails the orphans among them, as `sweepOrphans` does, and returns them as stored afterwards.
+ * Finished records cost one status test each.
+ */
+export async function failOrphans(
+  store: TaskStore,
+  records: Iterable<TaskRecord>,
+  options: SweepOptions,
+): Promise<TaskRecord[]> {
+  const now = (options.now ?? new Date()).getTime();
+  const liveness = options.liveness ?? ((owner: string) => ownerLiveness(owner));
   const orphaned: TaskRecord[] = [];
-  for (const candidate of active) {
+  for (const candidate of records) {
     if (!diagnose(candidate, now, options.staleAfterMs, liveness)) continue;
     let marked = false;
     const after = await store.update(candidate.taskId, (current): TaskPatch => {
@@ -45,7 +58,7 @@ export async function sweepOrphans(store: TaskStore, options: SweepOptions): Pro
     });
     if (marked) orphaned.push(after);
   }
-  return { orphaned, unreadable };
+  return orphaned;
 }
 
 function diagnose(

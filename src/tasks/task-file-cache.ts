@@ -1,3 +1,4 @@
+import { type BigIntStats, closeSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
 import { TaskFileError } from "./task-errors.ts";
 import { parseTaskFile } from "./task-file.ts";
@@ -32,16 +33,23 @@ export class TaskFileCache {
    * Concurrent loads of one file share one read (a thousand children starting at once would
    * otherwise each read and hold the whole file); a write by this process ends the sharing, so a
    * load after it reads the new file.
+   *
+   * `sync`: stat and read with synchronous calls, for a caller that loads many files and needs them
+   * all (`list`). A task file is local and small, read in well under a millisecond, while the async
+   * open, fstat, read and close are four thread-pool round trips: a cold `list()` of 100 files spent
+   * ~40 ms reading them that way, ~13 ms like this. Single loads stay asynchronous, so a thousand
+   * children polling one busy file still share one read instead of blocking for a thousand.
    */
-  async load(path: string): Promise<readonly TaskRecord[] | undefined> {
+  async load(path: string, options: { sync?: boolean } = {}): Promise<readonly TaskRecord[] | undefined> {
+    const sync = options.sync === true;
     const cached = this.files.get(path);
     if (cached && !cached.racy) {
-      const info = await statKey(path);
+      const info = sync ? statKeySync(path) : await statKey(path);
       if (info?.key === cached.key) return settle(cached);
     }
     let pending = this.reading.get(path);
     if (pending === undefined) {
-      const read = this.read(path).finally(() => {
+      const read = this.read(path, sync).finally(() => {
         if (this.reading.get(path) === read) this.reading.delete(path);
       });
       this.reading.set(path, read);
@@ -65,45 +73,77 @@ export class TaskFileCache {
     for (const record of records) this.paths.set(record.taskId, path);
   }
 
-  private async read(path: string): Promise<Entry> {
-    let handle: Awaited<ReturnType<typeof open>>;
-    try {
-      handle = await open(path, "r");
-    } catch (error) {
+  private async read(path: string, sync: boolean): Promise<Entry> {
+    const file = sync ? readWithKeySync(path) : await readWithKey(path);
+    if (file === undefined) {
       this.files.delete(path);
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-        return { key: "", racy: true, text: "", records: undefined, error: undefined };
-      }
-      throw new TaskFileError(path, (error as Error).message, { cause: error });
+      return { key: "", racy: true, text: "", records: undefined, error: undefined };
     }
+    const { text, key, racy } = file;
+    // A young file is re-read on every load (see RACY_MS); while it is busy (a parent writing
+    // heartbeats for a thousand children) most re-reads find the bytes already parsed.
+    const previous = this.files.get(path);
     let entry: Entry;
-    try {
-      // fstat and read through one handle, so the key describes exactly the content read.
-      const info = await handle.stat({ bigint: true });
-      const text = await handle.readFile("utf8");
-      const key = keyOf(info);
-      const racy = Number(info.mtimeMs) > Date.now() - RACY_MS;
-      // A young file is re-read on every load (see RACY_MS); while it is busy (a parent writing
-      // heartbeats for a thousand children) most re-reads find the bytes already parsed.
-      const previous = this.files.get(path);
-      if (previous !== undefined && previous.text === text && previous.text !== "") {
-        entry = { ...previous, key, racy };
-      } else {
-        try {
-          const records = parseTaskFile(text, path).map(freezeRecord);
-          for (const record of records) this.paths.set(record.taskId, path);
-          entry = { key, racy, text, records, error: undefined };
-        } catch (error) {
-          if (!(error instanceof TaskFileError)) throw error;
-          entry = { key, racy, text, records: undefined, error };
-        }
+    if (previous !== undefined && previous.text === text && previous.text !== "") {
+      entry = { ...previous, key, racy };
+    } else {
+      try {
+        const records = (await parseTaskFile(text, path)).map(freezeRecord);
+        for (const record of records) this.paths.set(record.taskId, path);
+        entry = { key, racy, text, records, error: undefined };
+      } catch (error) {
+        if (!(error instanceof TaskFileError)) throw error;
+        entry = { key, racy, text, records: undefined, error };
       }
-    } finally {
-      await handle.close();
     }
     this.files.set(path, entry);
     return entry;
   }
+}
+
+interface KeyedText {
+  text: string;
+  /** Identifies exactly the content read: fstat and read go through one descriptor. */
+  key: string;
+  racy: boolean;
+}
+
+/** The file's text and stat key; `undefined` if it does not exist. */
+async function readWithKey(path: string): Promise<KeyedText | undefined> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new TaskFileError(path, (error as Error).message, { cause: error });
+  }
+  try {
+    const info = await handle.stat({ bigint: true });
+    return keyedText(await handle.readFile("utf8"), info);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `readWithKey` with synchronous calls (see `load`'s `sync`). */
+function readWithKeySync(path: string): KeyedText | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new TaskFileError(path, (error as Error).message, { cause: error });
+  }
+  try {
+    const info = fstatSync(fd, { bigint: true });
+    return keyedText(readFileSync(fd, "utf8"), info);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function keyedText(text: string, info: BigIntStats): KeyedText {
+  return { text, key: keyOf(info), racy: Number(info.mtimeMs) > Date.now() - RACY_MS };
 }
 
 function settle(entry: Entry): readonly TaskRecord[] | undefined {
@@ -114,6 +154,14 @@ function settle(entry: Entry): readonly TaskRecord[] | undefined {
 async function statKey(path: string): Promise<{ key: string } | undefined> {
   try {
     return { key: keyOf(await stat(path, { bigint: true })) };
+  } catch {
+    return undefined;
+  }
+}
+
+function statKeySync(path: string): { key: string } | undefined {
+  try {
+    return { key: keyOf(statSync(path, { bigint: true })) };
   } catch {
     return undefined;
   }
@@ -139,5 +187,5 @@ export async function readTaskFileFresh(path: string): Promise<TaskRecord[]> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw new TaskFileError(path, (error as Error).message, { cause: error });
   }
-  return parseTaskFile(text, path).map(freezeRecord);
+  return (await parseTaskFile(text, path)).map(freezeRecord);
 }

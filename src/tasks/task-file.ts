@@ -1,6 +1,7 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { isTaskRecord } from "./check-task-record.ts";
 import { TaskFileError } from "./task-errors.ts";
-import { type TaskRecord, taskRecordSchema } from "./task-record.ts";
+import type { TaskRecord } from "./task-record.ts";
 
 /**
  * The stored form of one parent session's records: `{ version, records: [...] }`. Writers always
@@ -17,11 +18,6 @@ export type TaskFileMigration = (file: RawTaskFile) => RawTaskFile;
 
 /** Version 1 is the first format, so there is nothing to upgrade yet. */
 export const TASK_FILE_MIGRATIONS: Readonly<Record<number, TaskFileMigration>> = {};
-
-const taskFileSchema = z.object({
-  version: z.literal(TASK_FILE_VERSION),
-  records: z.array(taskRecordSchema),
-});
 
 /** Applies the steps from `fromVersion` up to `toVersion`; `location` names the file in errors. */
 export function migrateTaskFile(
@@ -49,12 +45,14 @@ export function migrateTaskFile(
 /**
  * Parses a stored file into its records. Throws `TaskFileError` naming `location` for anything that
  * is not a readable task file: records are never silently dropped, and a bad file is never rewritten.
+ * Records pass `isTaskRecord` (fast, no zod); when one does not, the whole file goes through the zod
+ * schema, which either words the error or accepts the file (e.g. a field it strips).
  */
-export function parseTaskFile(
+export async function parseTaskFile(
   text: string,
   location: string,
   migrations: Readonly<Record<number, TaskFileMigration>> = TASK_FILE_MIGRATIONS,
-): TaskRecord[] {
+): Promise<TaskRecord[]> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -76,18 +74,45 @@ export function parseTaskFile(
     );
   }
   const current = migrateTaskFile(raw, version, TASK_FILE_VERSION, location, migrations);
-  const parsed = taskFileSchema.safeParse(current);
+  const records = checkedRecords(current) ?? (await schemaRecords(current, location));
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (seen.has(record.taskId)) throw new TaskFileError(location, `task ${record.taskId} appears twice.`);
+    seen.add(record.taskId);
+  }
+  return records;
+}
+
+/** The records when the fast check accepts the file as it is; `undefined` sends it to the schema. */
+function checkedRecords(file: RawTaskFile): TaskRecord[] | undefined {
+  const { records } = file;
+  if (file.version !== TASK_FILE_VERSION || !Array.isArray(records)) return undefined;
+  for (const record of records) if (!isTaskRecord(record)) return undefined;
+  return records as TaskRecord[];
+}
+
+async function schemaRecords(file: RawTaskFile, location: string): Promise<TaskRecord[]> {
+  const parsed = (await taskFileSchema()).safeParse(file);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join(".") : "file";
     throw new TaskFileError(location, `${where}: ${issue?.message ?? "invalid"}.`, { cause: parsed.error });
   }
-  const seen = new Set<string>();
-  for (const record of parsed.data.records) {
-    if (seen.has(record.taskId)) throw new TaskFileError(location, `task ${record.taskId} appears twice.`);
-    seen.add(record.taskId);
-  }
   return parsed.data.records;
+}
+
+type TaskFileSchema = z.ZodObject<{
+  version: z.ZodLiteral<number>;
+  records: z.ZodArray<z.ZodType<TaskRecord>>;
+}>;
+let schema: Promise<TaskFileSchema> | undefined;
+
+/** Built on first need: a reader of valid files never loads zod. */
+function taskFileSchema(): Promise<TaskFileSchema> {
+  schema ??= Promise.all([import("zod"), import("./task-record.ts")]).then(([{ z }, { taskRecordSchema }]) =>
+    z.object({ version: z.literal(TASK_FILE_VERSION), records: z.array(taskRecordSchema) }),
+  );
+  return schema;
 }
 
 /** One record per line: compact enough to parse fast, still readable and greppable by a person. */

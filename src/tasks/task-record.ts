@@ -1,23 +1,19 @@
 import { z } from "zod";
 import type { Usage } from "../model/messages.ts";
+import { SAFE_ID } from "./safe-id.ts";
+import { TASK_REASONS, TASK_STATUSES } from "./task-status.ts";
 
-/**
- * One background or sync child as the control plane sees it (DESIGN §4). The record is read back
- * from disk and by other processes, so it is defined by a zod schema (a trust boundary); the type is
- * inferred from it.
- */
-export const TASK_STATUSES = ["PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-
-export const FINISHED_STATUSES = ["COMPLETED", "FAILED", "CANCELLED"] as const;
-export type FinishedStatus = (typeof FINISHED_STATUSES)[number];
-
-/** Why a task ended the way it did, when the status alone does not say. */
-export const TASK_REASONS = ["orphaned", "stalled", "budget", "timeout", "cancelled", "max_turns"] as const;
-export type TaskReason = (typeof TASK_REASONS)[number];
-
-/** Ids name files and keys, so they must not contain path separators or start with a dot or dash. */
-export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export { SAFE_ID } from "./safe-id.ts";
+// The status constants live apart, so code that needs only them does not load zod.
+export {
+  FINISHED_STATUSES,
+  type FinishedStatus,
+  isFinished,
+  TASK_REASONS,
+  TASK_STATUSES,
+  type TaskReason,
+  type TaskStatus,
+} from "./task-status.ts";
 
 const id = (what: string) =>
   z.string().regex(SAFE_ID, {
@@ -33,6 +29,12 @@ const usageSchema = z.object({
   cost: z.number().exactOptional(),
 });
 
+/**
+ * One background or sync child as the control plane sees it (DESIGN §4). The record is read back
+ * from disk and by other processes, so it is defined by a zod schema (a trust boundary); the type is
+ * inferred from it. The store's read path checks records with `checkTaskRecord` and loads this schema
+ * only to word the error for a record that check refuses (see `parseTaskFile`).
+ */
 export const taskRecordSchema = z.object({
   taskId: id("taskId"),
   agentType: z.string(),
@@ -68,10 +70,6 @@ export type NewTaskRecord = Omit<TaskRecord, "status" | "cancelRequested" | "cre
 export const IMMUTABLE_FIELDS = ["taskId", "parentAgentId", "parentSessionId", "createdAt"] as const;
 
 export type TaskPatch = Partial<Omit<TaskRecord, (typeof IMMUTABLE_FIELDS)[number]>>;
-
-export function isFinished(status: TaskStatus): status is FinishedStatus {
-  return (FINISHED_STATUSES as readonly TaskStatus[]).includes(status);
-}
 
 // Compile-time proof that the stored usage is exactly the model layer's Usage.
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

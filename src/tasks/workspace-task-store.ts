@@ -1,15 +1,20 @@
 import { dirname } from "node:path";
 import { ensureStateDir } from "../agent/state-dir.ts";
-import { applyPatch, newRecord } from "./apply-patch.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
-import { type FileLockOptions, withFileLock } from "./file-lock.ts";
+import type { FileLockOptions } from "./file-lock.ts";
 import { checkListQuery, selectTasks } from "./select-tasks.ts";
 import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors.ts";
 import { serializeTaskFile } from "./task-file.ts";
 import { freezeRecord, readTaskFileFresh, TaskFileCache } from "./task-file-cache.ts";
-import { isFinished, type NewTaskRecord, type TaskRecord } from "./task-record.ts";
+import type { NewTaskRecord, TaskRecord } from "./task-record.ts";
+import { isFinished } from "./task-status.ts";
 import type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
 import { checkId, findTaskFiles, taskFilePath } from "./workspace-layout.ts";
+
+// What only writes need — the record rules (which validate with zod), the lock and the atomic write
+// (node:crypto) — loads on the first write: a process that only reads, like `agentry tasks list`,
+// starts ~90 ms sooner without them.
+const recordRules = () => import("./apply-patch.ts");
+const fileWrites = () => Promise.all([import("./file-lock.ts"), import("./atomic-write.ts")]);
 
 export interface WorkspaceTaskStoreOptions {
   workspace: string;
@@ -44,6 +49,7 @@ export class WorkspaceTaskStore implements TaskStore {
   }
 
   async create(input: NewTaskRecord): Promise<TaskRecord> {
+    const { newRecord } = await recordRules();
     const record = freezeRecord(newRecord(input, this.now()));
     // Ids are unique across files too; an unreadable file elsewhere must not block creating here.
     const elsewhere = await this.locate(record.taskId).catch((error: unknown) => {
@@ -69,6 +75,7 @@ export class WorkspaceTaskStore implements TaskStore {
 
   async update(taskId: string, patch: TaskUpdate, options: UpdateOptions = {}): Promise<TaskRecord> {
     const path = await this.require(taskId);
+    const { applyPatch } = await recordRules();
     let updated: TaskRecord | undefined;
     await this.mutate(path, (records) => {
       const index = records.findIndex((record) => record.taskId === taskId);
@@ -87,7 +94,8 @@ export class WorkspaceTaskStore implements TaskStore {
   async list(query: TaskListQuery = {}): Promise<TaskRecord[]> {
     checkListQuery(query);
     const files = await findTaskFiles(this.workspace, query);
-    const loaded = await Promise.allSettled(files.map((file) => this.cache.load(file)));
+    // It needs every file before it can answer: read them back to back (see TaskFileCache.load).
+    const loaded = await Promise.allSettled(files.map((file) => this.cache.load(file, { sync: true })));
     const all: TaskRecord[] = [];
     for (const outcome of loaded) {
       if (outcome.status === "fulfilled") {
@@ -185,6 +193,7 @@ export class WorkspaceTaskStore implements TaskStore {
       this.pending.set(path, []);
       const failures = new Map<PendingChange, unknown>();
       try {
+        const [{ withFileLock }, { writeFileAtomic }] = await fileWrites();
         await withFileLock(
           path,
           async () => {

@@ -1,5 +1,5 @@
-import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Command, CommanderError } from "commander";
@@ -9,8 +9,9 @@ import { CliError } from "../../src/cli/errors.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 import { DEFAULT_SUBAGENT_LIMITS } from "../../src/subagents/limits.ts";
 import { currentOwner } from "../../src/tasks/owner.ts";
-import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
+import type { NewTaskRecord, TaskRecord } from "../../src/tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { deadPid } from "../tasks/support/dead-pid.ts";
 
 let workspace: string | undefined;
 afterEach(async () => {
@@ -19,7 +20,7 @@ afterEach(async () => {
 });
 
 /** Runs `agentry <args>` in this process with captured streams; returns the exit code and output. */
-async function cli(args: string[], cwd: string) {
+async function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = "";
@@ -30,7 +31,7 @@ async function cli(args: string[], cwd: string) {
   stderr.on("data", (chunk: Buffer) => {
     err += chunk.toString();
   });
-  const io: CliIo = { stdin: new PassThrough(), stdout, stderr, env: { HOME: cwd }, cwd };
+  const io: CliIo = { stdin: new PassThrough(), stdout, stderr, env: { HOME: cwd, ...env }, cwd };
   const result = { exitCode: 0 };
   const program = new Command("agentry")
     .exitOverride()
@@ -183,4 +184,45 @@ test("help texts explain statuses, reasons, the orphan timeout and the exit code
   expect(cancel.stdout).toContain(
     "Exit 0 when the task ended (or had already finished), 1 when its owner did not confirm in time,",
   );
+});
+
+test("tasks list fails orphans first, then lists them as they are now; an unreadable file is one warning", async () => {
+  const { ws, store } = await seeded();
+  await store.create(record("sub-dead", { status: "RUNNING", owner: `${hostname()}:${await deadPid()}` }));
+  await writeFile(join(ws, ".agentry", "agents", "main", "tasks", "broken.json"), "{ not json");
+  const running = await cli(["tasks", "list", "--status", "RUNNING", "--cwd", ws], ws);
+  expect(running.code).toBe(0);
+  expect(running.stdout).toContain("sub-live");
+  expect(running.stdout).not.toContain("sub-dead");
+  expect(running.stderr).toMatch(/^warning: Cannot read task file \S+broken\.json: not valid JSON[^\n]*\n$/);
+  const failed = await cli(["tasks", "list", "--status", "FAILED", "--json", "--cwd", ws], ws);
+  expect(JSON.parse(failed.stdout)).toMatchObject([
+    { taskId: "sub-dead", status: "FAILED", reason: "orphaned", error: expect.stringContaining("is gone") },
+  ]);
+});
+
+test("tasks list reads the orphan timeout from a config file, and still refuses a bad one", async () => {
+  const { ws, store } = await seeded();
+  const silent = new Date(Date.now() - 5000).toISOString();
+  await store.create(record("sub-quiet", { status: "RUNNING", createdAt: silent, updatedAt: silent }));
+  const list = async (env: Record<string, string> = {}) => {
+    const listed = await cli(["tasks", "list", "--json", "--cwd", ws], ws, env);
+    return { ...listed, records: listed.code === 0 ? (JSON.parse(listed.stdout) as TaskRecord[]) : [] };
+  };
+  // Silent for 5 s: alive under the default timeout (30 s)…
+  expect((await list()).records.find((r) => r.taskId === "sub-quiet")?.status).toBe("RUNNING");
+  // …a bad setting in the environment or a bad config file is still an error…
+  expect(await list({ AGENTRY_MAX_TURNS: "many" })).toMatchObject({ code: 2 });
+  await writeFile(join(ws, "agentry.json"), '{"subagents": {"orphanTimeoutMs": "soon"}}');
+  const bad = await list();
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("agentry.json");
+  // …and orphaned under a configured 1 s (here in the user's config file; HOME is the workspace).
+  await rm(join(ws, "agentry.json"));
+  await mkdir(join(ws, ".config", "agentry"), { recursive: true });
+  await writeFile(join(ws, ".config", "agentry", "config.json"), '{"subagents": {"orphanTimeoutMs": 1000}}');
+  expect((await list()).records.find((r) => r.taskId === "sub-quiet")).toMatchObject({
+    status: "FAILED",
+    reason: "orphaned",
+  });
 });

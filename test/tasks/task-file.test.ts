@@ -12,14 +12,14 @@ import {
 const FIXTURE_V1 = new URL("./fixtures/tasks-v1.json", import.meta.url);
 
 it("reads the v1 fixture and writes it back in the current format", async () => {
-  const records = parseTaskFile(await readFile(FIXTURE_V1, "utf8"), "tasks-v1.json");
+  const records = await parseTaskFile(await readFile(FIXTURE_V1, "utf8"), "tasks-v1.json");
   expect(records.map((record) => record.taskId)).toEqual([
     "sub-20250114-093012-k3f9qa",
     "sub-20250114-093015-p0q1r2",
   ]);
   const rewritten = JSON.parse(serializeTaskFile(records));
   expect(rewritten.version).toBe(TASK_FILE_VERSION);
-  expect(parseTaskFile(serializeTaskFile(records), "again")).toEqual(records);
+  expect(await parseTaskFile(serializeTaskFile(records), "again")).toEqual(records);
 });
 
 it("applies migrations step by step, in order", () => {
@@ -50,16 +50,16 @@ it.each([
   ["a string version", '{"version":"1","records":[]}', /invalid "version" \("1"\)/],
   ["a newer version", '{"version":2,"records":[]}', /format v2 by a newer agentry; this one reads up to v1/],
   ["no records", '{"version":1}', /f\.json: records: /],
-])("rejects %s with an error naming the file", (_, text, message) => {
-  const parse = () => parseTaskFile(text, "f.json");
-  expect(parse).toThrow(TaskFileError);
-  expect(parse).toThrow(message);
+])("rejects %s with an error naming the file", async (_, text, message) => {
+  const parse = parseTaskFile(text, "f.json");
+  await expect(parse).rejects.toThrow(TaskFileError);
+  await expect(parse).rejects.toThrow(message);
 });
 
 it("rejects a file holding the same task twice", async () => {
   const file = JSON.parse(await readFile(FIXTURE_V1, "utf8"));
   file.records.push(file.records[0]);
-  expect(() => parseTaskFile(JSON.stringify(file), "dup.json")).toThrow(
+  await expect(parseTaskFile(JSON.stringify(file), "dup.json")).rejects.toThrow(
     "dup.json: task sub-20250114-093012-k3f9qa appears twice.",
   );
 });

@@ -1,8 +1,11 @@
+import { stat } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { TaskFileError } from "../../tasks/task-errors.ts";
-import type { TaskRecord, TaskStatus } from "../../tasks/task-record.ts";
+import type { TaskRecord } from "../../tasks/task-record.ts";
+import { isFinished, TASK_STATUSES, type TaskStatus } from "../../tasks/task-status.ts";
 import type { TaskStore } from "../../tasks/task-store.ts";
+import { configFilePaths, type Env, SETTINGS_ENV } from "../config/config-locations.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
@@ -21,22 +24,11 @@ interface CommonOptions {
 
 const POLL_MS = 100;
 
-// Registering must stay cheap (`agentry --version` builds every command), so the store, zod and the
-// config load only when a tasks command runs; these two constants mirror theirs and a test pins them.
-const STATUSES = [
-  "PENDING",
-  "RUNNING",
-  "COMPLETED",
-  "FAILED",
-  "CANCELLED",
-] as const satisfies readonly TaskStatus[];
-/** `DEFAULT_SUBAGENT_LIMITS.orphanTimeoutMs`, in seconds. */
+// Registering must stay cheap (`agentry --version` builds every command), and `tasks list` must be
+// quick over thousands of records, so neither loads zod: the store reads without it, and the config
+// (whose schema is zod) loads only when a config file or setting exists.
+/** `DEFAULT_SUBAGENT_LIMITS.orphanTimeoutMs`, in seconds (test/cli/tasks-command.test.ts pins it). */
 export const DEFAULT_ORPHAN_TIMEOUT_S = 30;
-// Fails to compile when a status is added to the record schema but not here.
-const everyStatus: [Exclude<TaskStatus, (typeof STATUSES)[number]>] extends [never] ? true : false = true;
-void everyStatus;
-const FINISHED: readonly TaskStatus[] = ["COMPLETED", "FAILED", "CANCELLED"];
-const isFinished = (status: TaskStatus) => FINISHED.includes(status);
 
 const TASKS_HELP = `
 A task is one subagent run: its record (status, owner process, heartbeat, result) lives in
@@ -58,8 +50,8 @@ Examples:
 
 function statusOption(value: string): TaskStatus {
   const upper = value.trim().toUpperCase();
-  if (!(STATUSES as readonly string[]).includes(upper))
-    throw new InvalidArgumentError(`must be one of ${STATUSES.join(", ")}.`);
+  if (!(TASK_STATUSES as readonly string[]).includes(upper))
+    throw new InvalidArgumentError(`must be one of ${TASK_STATUSES.join(", ")}.`);
   return upper as TaskStatus;
 }
 
@@ -92,9 +84,10 @@ export function registerTasksCommand(program: Command, deps: TasksCommandDeps): 
     )
     .addOption(cwdOption())
     .addOption(
-      new Option("-s, --status <status>", `only tasks with this status (${STATUSES.join(", ")})`).argParser(
-        statusOption,
-      ),
+      new Option(
+        "-s, --status <status>",
+        `only tasks with this status (${TASK_STATUSES.join(", ")})`,
+      ).argParser(statusOption),
     )
     .option("--json", "print the records as a JSON array (all of them unless --limit is given)")
     .addOption(
@@ -175,17 +168,18 @@ interface Opened {
   store: TaskStore;
   /** Marks orphans FAILED; problems reading files go to stderr. */
   sweep(): Promise<void>;
+  /** Every record, newest first, after marking the orphans among them FAILED; problems go to stderr. */
+  listSwept(): Promise<TaskRecord[]>;
 }
 
 async function open(io: CliIo, cwd: string | undefined): Promise<Opened> {
-  const { resolveWorkspace } = await import("../workspace.ts");
-  const { loadConfigFiles } = await import("../config/load-config.ts");
-  const { resolveSettings } = await import("../config/resolve-settings.ts");
-  const { WorkspaceTaskStore } = await import("../../tasks/workspace-task-store.ts");
-  const { sweepOrphans } = await import("../../tasks/sweeper.ts");
+  const [{ resolveWorkspace }, { WorkspaceTaskStore }, { failOrphans, sweepOrphans }] = await Promise.all([
+    import("../workspace.ts"),
+    import("../../tasks/workspace-task-store.ts"),
+    import("../../tasks/sweeper.ts"),
+  ]);
   const workspace = await resolveWorkspace(cwd, io.cwd);
-  const settings = resolveSettings(await loadConfigFiles({ workspace, env: io.env }), {}, io.env);
-  const staleAfterMs = settings.subagents.orphanTimeoutMs ?? DEFAULT_ORPHAN_TIMEOUT_S * 1000;
+  const staleAfterMs = await orphanTimeoutMs(workspace, io.env);
   const store = new WorkspaceTaskStore({ workspace });
   return {
     workspace,
@@ -194,7 +188,39 @@ async function open(io: CliIo, cwd: string | undefined): Promise<Opened> {
       const report = await sweepOrphans(store, { staleAfterMs });
       for (const error of report.unreadable) warnUnreadable(io, error);
     },
+    async listSwept() {
+      // One read of every file serves both the sweep and the listing.
+      const all = await store.list({ onUnreadable: (error) => warnUnreadable(io, error) });
+      const orphaned = await failOrphans(store, all, { staleAfterMs });
+      if (orphaned.length === 0) return all;
+      const after = new Map(orphaned.map((record) => [record.taskId, record]));
+      return all.map((record) => after.get(record.taskId) ?? record);
+    },
   };
+}
+
+/**
+ * `subagents.orphanTimeoutMs` as configured. The config's modules load zod (~80 ms, as long as
+ * listing 10,000 records: docs/benchmarks.md), so they load only when something could change the
+ * default or fail: a config file that is not missing, or a setting in the environment.
+ */
+async function orphanTimeoutMs(workspace: string, env: Env): Promise<number> {
+  const defaultMs = DEFAULT_ORPHAN_TIMEOUT_S * 1000;
+  const found = await Promise.all(configFilePaths(workspace, env).map((path) => notMissing(path)));
+  const settings = Object.values(SETTINGS_ENV);
+  if (!found.includes(true) && !settings.some((name) => env[name]?.trim())) return defaultMs;
+  const { loadConfigFiles } = await import("../config/load-config.ts");
+  const { resolveSettings } = await import("../config/resolve-settings.ts");
+  const resolved = resolveSettings(await loadConfigFiles({ workspace, env }), {}, env);
+  return resolved.subagents.orphanTimeoutMs ?? defaultMs;
+}
+
+/** False only for a path that does not exist: anything else is for the config loader to judge. */
+async function notMissing(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== "ENOENT",
+  );
 }
 
 async function listTasks(
@@ -202,11 +228,8 @@ async function listTasks(
   options: CommonOptions & { status?: TaskStatus; limit?: number },
   io: CliIo,
 ): Promise<number> {
-  await ws.sweep();
-  const all = await ws.store.list({
-    ...(options.status === undefined ? {} : { status: options.status }),
-    onUnreadable: () => {},
-  });
+  const swept = await ws.listSwept();
+  const all = options.status === undefined ? swept : swept.filter((r) => r.status === options.status);
   const limit = options.limit ?? (options.json ? 0 : DEFAULT_LIST_LIMIT);
   const records = limit > 0 ? all.slice(0, limit) : all;
   if (options.json) {

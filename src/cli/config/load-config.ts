@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../errors.ts";
+import { type Env, PROJECT_CONFIG_FILES, userConfigPath } from "./config-locations.ts";
 import { formatConfigIssues } from "./format-issues.ts";
 import { type ConfigFile, configFileSchema } from "./schema.ts";
 
-export type Env = Record<string, string | undefined>;
+export type { Env };
 
 /** One config file that was found and validated. */
 export interface ConfigLayer {
@@ -20,14 +20,7 @@ export interface LoadedConfig {
   project?: ConfigLayer;
 }
 
-/** `$XDG_CONFIG_HOME/agentry/config.json`, defaulting to `~/.config/agentry/config.json`. */
-export function userConfigPath(env: Env): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
-  return join(base, "agentry", "config.json");
-}
-
-/** The two places a project may keep its config, relative to the workspace. */
-export const PROJECT_CONFIG_FILES = ["agentry.json", join(".agentry", "config.json")] as const;
+export { PROJECT_CONFIG_FILES, userConfigPath };
 
 /**
  * Finds, parses and validates the user and project config files. A missing file is fine; an

@@ -3,6 +3,7 @@ import type { ModelSettings } from "../../model/registry.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import type { SubagentLimits } from "../../subagents/limits.ts";
 import { UsageError } from "../errors.ts";
+import { SETTINGS_ENV } from "./config-locations.ts";
 import type { ConfigLayer, Env, LoadedConfig } from "./load-config.ts";
 import { PERMISSION_MODES } from "./schema.ts";
 
@@ -36,12 +37,7 @@ export interface Settings {
   files: string[];
 }
 
-/** Environment variables agentry reads itself; the provider variables are read by the model registry. */
-export const SETTINGS_ENV = {
-  model: "AGENTRY_MODEL",
-  maxTurns: "AGENTRY_MAX_TURNS",
-  permissionMode: "AGENTRY_PERMISSION_MODE",
-} as const;
+export { SETTINGS_ENV };
 
 export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: Env): Settings {
   // Highest precedence first.
