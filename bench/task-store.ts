@@ -1,16 +1,16 @@
-// Task store: `agentry tasks list` over 10,000 records (spawned CLI, or a fresh process running the
-// store's list() when the command is not wired); cross-process visibility of a status change; and
+// Task store: `agentry tasks list` over 10,000 records (the installed package's CLI and this
+// checkout's, spawned, and the store's list() alone in a fresh process); cross-process visibility of a status change; and
 // cancel latency (cancelRequested set by another process → the child's run ends). Also the old
 // list micro-benchmark (warm list, get, update in one process).
 //   node bench/task-store.ts [--runs 10]
 import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { WorkspaceTaskStore } from "../src/tasks/workspace-task-store.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
 import { measureCancelLatency } from "./support/cancel-latency.ts";
+import { installPacked } from "./support/dist-build.ts";
 import { type Row, row } from "./support/row.ts";
 import { expectSuccess, runNode } from "./support/spawn-timed.ts";
 import { writeTaskFixture } from "./support/task-fixture.ts";
@@ -61,55 +61,50 @@ export async function measureTaskStore(options: TaskStoreOptions = {}): Promise<
 }
 
 /**
- * `agentry tasks list` in a new process (also with Node's compile cache), and the store's list() alone
- * in a new process — the figure when the command is missing, and the store's share of it otherwise.
+ * `agentry tasks list` in a new process, as the installed package runs it (the goal) and as this
+ * checkout runs it from its sources, and the store's list() alone in a new process (its share).
  */
 async function listRows(workspace: string, total: number, runs: number): Promise<Row[]> {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: workspace, NO_COLOR: "1" };
-  const cached = { ...env, NODE_COMPILE_CACHE: join(workspace, ".compile-cache") };
-  const cli = (variant: Record<string, string>) =>
-    runNode([BIN, "tasks", "list", "-C", workspace], { env: variant });
-  // Warm-up rounds: the OS's file cache, and the compile cache filled once.
-  const probe = await cli(env);
-  const wired = !probe.stderr.includes("unknown command 'tasks'");
-  if (wired) {
-    expectSuccess(probe, "agentry tasks list");
-    await cli(cached);
-  }
-  await runNode([LIST_MAIN, workspace], { env });
-  const plain: number[] = [];
-  const withCache: number[] = [];
-  const storeProcess: number[] = [];
-  const listCall: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    if (wired) {
-      plain.push(expectSuccess(await cli(env), "agentry tasks list").ms);
-      withCache.push(expectSuccess(await cli(cached), "agentry tasks list").ms);
+  const installed = await installPacked();
+  try {
+    const list = (bin: string) => async () =>
+      expectSuccess(await runNode([bin, "tasks", "list", "-C", workspace], { env }), "agentry tasks list").ms;
+    const packaged = list(installed.bin);
+    const checkout = list(BIN);
+    // Warm-up rounds: the OS's file cache, and the compile cache (bin/agentry.js turns it on) filled once.
+    await packaged();
+    await checkout();
+    await runNode([LIST_MAIN, workspace], { env });
+    const packagedMs: number[] = [];
+    const checkoutMs: number[] = [];
+    const storeProcess: number[] = [];
+    const listCall: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      packagedMs.push(await packaged());
+      checkoutMs.push(await checkout());
+      const result = expectSuccess(await runNode([LIST_MAIN, workspace], { env }), "store-list-main");
+      const printed = JSON.parse(result.stdout) as { count: number; listMs: number };
+      if (printed.count !== total) throw new Error(`task store: listed ${printed.count} of ${total} records`);
+      storeProcess.push(result.ms);
+      listCall.push(printed.listMs);
     }
-    const result = expectSuccess(await runNode([LIST_MAIN, workspace], { env }), "store-list-main");
-    const printed = JSON.parse(result.stdout) as { count: number; listMs: number };
-    if (printed.count !== total) throw new Error(`task store: listed ${printed.count} of ${total} records`);
-    storeProcess.push(result.ms);
-    listCall.push(printed.listMs);
+    return [
+      row(FIGURE, `agentry tasks list, ${total} records (installed package)`, "ms", packagedMs, {
+        goal: { max: 200 },
+        note: `spawn → exit of \`agentry tasks list -C <workspace>\` (a table of the newest 50) from the packed and installed package (its bundle; see start-up); ${total} records in 100 files, 99% finished. It reads and checks every record once, fails the orphans among them (none here: the running ones have a live owner and a fresh heartbeat), then prints.`,
+      }),
+      row(FIGURE, "agentry tasks list (checkout: src/*.ts)", "ms", checkoutMs, {
+        note: "informative: the same command run by this checkout's bin/agentry.js from the TypeScript sources.",
+      }),
+      row(FIGURE, `store list() of ${total} records in a new process`, "ms", storeProcess, {
+        note: "spawn → exit of a Node process that imports the store and runs WorkspaceTaskStore.list() once (cold cache: read, parse and check every record).",
+      }),
+      row(FIGURE, "…of which the list() call", "ms", listCall),
+    ];
+  } finally {
+    await installed.remove();
   }
-  const storeRows = [
-    row(FIGURE, `store list() of ${total} records in a new process`, "ms", storeProcess, {
-      ...(wired ? {} : { goal: { max: 200 } }),
-      note: `${wired ? "" : "`agentry tasks` is not wired into the CLI yet, so this stands in for it: "}spawn → exit of a Node process that imports the store and runs WorkspaceTaskStore.list() once (cold cache: read, parse and validate every record).`,
-    }),
-    row(FIGURE, "…of which the list() call", "ms", listCall),
-  ];
-  if (!wired) return storeRows;
-  return [
-    row(FIGURE, `agentry tasks list, ${total} records`, "ms", plain, {
-      goal: { max: 200 },
-      note: `spawn → exit of \`agentry tasks list -C <workspace>\` (a table of the newest 50), as a checkout runs it; ${total} records in 100 files, 99% finished. It reads and validates every record once, fails the orphans among them (none here: the running ones have a live owner and a fresh heartbeat), then prints.`,
-    }),
-    row(FIGURE, "agentry tasks list (+ compile cache)", "ms", withCache, {
-      note: "informative: the same with NODE_COMPILE_CACHE warm (see start-up).",
-    }),
-    ...storeRows,
-  ];
 }
 
 /** The old micro-benchmark: warm reads and one update in this process. */
