@@ -30,7 +30,8 @@ export interface ChildToolSet {
 
 /**
  * A child's tools: its definition's `tools` picked from the base tools (absent = its parent's tools;
- * `[]` = none), minus `disallowedTools`, minus tools its rules hide. The parent's own spawn tools are
+ * `[]` = none; `*` patterns such as `mcp__github__*` match several, and each server named in its
+ * `mcpServers` adds that server's tools), minus `disallowedTools`, minus tools its rules hide. The parent's own spawn tools are
  * never inherited as they are (they are bound to the parent); `spawn` says whether the child gets
  * its own.
  */
@@ -44,8 +45,11 @@ export function childTools(options: ChildToolsOptions): ChildToolSet {
   if (listed === undefined) {
     picked = options.parentTools.filter((tool) => !isSpawnTool(tool.name));
   } else {
+    const wanted = [...listed, ...(definition.mcpServers ?? []).map((server) => `mcp__${server.name}__*`)];
     const pool = unique([...options.baseTools, ...options.parentTools]);
-    picked = pool.filter((tool) => !isSpawnTool(tool.name) && listed.includes(tool.name));
+    picked = pool.filter(
+      (tool) => !isSpawnTool(tool.name) && wanted.some((pattern) => wildcardMatch(pattern, tool.name)),
+    );
   }
   const tools = visibleTools(
     picked.filter((tool) => allowed(tool.name)),

@@ -78,3 +78,33 @@ test("tools whose rules deny everything are hidden", () => {
   expect(names(set)).toEqual(["bash", "read"]);
   expect(set.spawn).toBe(false);
 });
+
+test("a tools list takes * patterns, and each server named in mcpServers adds that server's tools", () => {
+  const mcp = [
+    fake("mcp__docs__search"),
+    fake("mcp__docs__fetch"),
+    fake("mcp__notes__get"),
+    fake("mcp__other__x"),
+  ];
+  const withMcp = (extra: Partial<AgentDefinition>) =>
+    names(
+      childTools({
+        definition: definition(extra),
+        parentTools: [...base, ...mcp],
+        baseTools: [...base, ...mcp],
+        rules: DEFAULT_RULES,
+        mayNest: false,
+      }),
+    );
+  expect(withMcp({ tools: ["read", "mcp__docs__*"] })).toEqual([
+    "read",
+    "mcp__docs__search",
+    "mcp__docs__fetch",
+  ]);
+  expect(withMcp({ tools: ["read"], mcpServers: [{ name: "notes" }] })).toEqual(["read", "mcp__notes__get"]);
+  expect(withMcp({ tools: ["mcp__*"], disallowedTools: ["mcp__other__*"] })).toEqual([
+    "mcp__docs__search",
+    "mcp__docs__fetch",
+    "mcp__notes__get",
+  ]);
+});
