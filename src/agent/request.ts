@@ -14,20 +14,25 @@ const WRAP_UP = readFileSync(new URL("./wrap-up.md", import.meta.url), "utf8").t
  */
 const specs = new WeakMap<AnyTool, ToolSpec>();
 
-/** The tool list sent to the model; each JSON Schema comes from the tool's zod schema. */
+/**
+ * The tool list sent to the model; each JSON Schema is the tool's `inputSchema` when it has one (an MCP
+ * tool's, as its server gave it), else it comes from the tool's zod schema.
+ */
 export function toolSpecs(tools: readonly AnyTool[]): ToolSpec[] {
   return tools.map((tool) => {
     const known = specs.get(tool);
     if (known) return known;
-    // "input": fields with defaults are optional for the caller. "$schema" is noise some providers reject.
-    const { $schema: _, ...inputSchema } = z.toJSONSchema(tool.schema, {
-      io: "input",
-      unrepresentable: "any",
-    });
-    const spec = { name: tool.name, description: tool.description, inputSchema };
+    const spec = { name: tool.name, description: tool.description, inputSchema: inputSchemaOf(tool) };
     specs.set(tool, spec);
     return spec;
   });
+}
+
+function inputSchemaOf(tool: AnyTool): ToolSpec["inputSchema"] {
+  if (tool.inputSchema !== undefined) return tool.inputSchema;
+  // "input": fields with defaults are optional for the caller. "$schema" is noise some providers reject.
+  const { $schema: _, ...inputSchema } = z.toJSONSchema(tool.schema, { io: "input", unrepresentable: "any" });
+  return inputSchema;
 }
 
 /**

@@ -44,6 +44,11 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
   readonly schema: Schema;
+  /**
+   * The JSON Schema sent to the model as is, for a tool whose schema comes from elsewhere (e.g. an MCP
+   * server); `schema` then only validates the arguments.
+   */
+  readonly inputSchema?: Record<string, unknown>;
   /** True when the tool never changes files or runs processes. */
   readonly readOnly?: boolean;
   execute(args: z.infer<Schema>, ctx: ToolContext): Promise<ToolResult | string>;
