@@ -9,10 +9,12 @@ import { loadConfigFiles } from "./config/load-config.ts";
 import { resolveSettings, type SettingFlags, type Settings } from "./config/resolve-settings.ts";
 import { UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
+import { loadMcpConfigFlags } from "./mcp-config-flag.ts";
 import { permissionRules } from "./permission-rules.ts";
 import { selectModel } from "./select-model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { wireAgent } from "./wire-agent.ts";
+import { mcpInstructions, wireMcp } from "./wire-mcp.ts";
 import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
 import { resolveWorkspace } from "./workspace.ts";
 
@@ -72,16 +74,24 @@ export interface WireRootOptions {
   appendSystemPrompt?: string;
   /** `--agents` JSON. */
   agents?: string;
+  /** `--mcp-config` values: files or JSON with more MCP servers (over the config files' by name). */
+  mcpConfig?: readonly string[];
+}
+
+/** What `wireRoot` built. Call `close()` when the run or session ends. */
+export interface WiredRoot {
+  config: AgentConfig;
+  runtime: SubagentRuntime;
+  /** Ends the subagent runtime, then the MCP servers' connections. */
+  close(reason?: string): Promise<void>;
 }
 
 /**
  * The root agent with its subagents: the permission gate (rules from config, the mode, the prompt),
- * the system prompt, the built-in tools and the runtime the whole tree shares. Agent-file problems
- * are reported as one warning line on stderr. Call `runtime.shutdown()` when done.
+ * the system prompt, the built-in tools, the tools of the MCP servers and the runtime the whole tree
+ * shares. Agent-file problems and MCP servers that fail to start are warnings on stderr.
  */
-export async function wireRoot(
-  options: WireRootOptions,
-): Promise<{ config: AgentConfig; runtime: SubagentRuntime }> {
+export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const { workspace, settings, io } = options;
   const ask = createPermissionGate({
     rules: options.rules,
@@ -91,24 +101,47 @@ export async function wireRoot(
   const systemPromptOptions: Parameters<typeof buildSystemPrompt>[0] = { workspace };
   if (options.systemPrompt !== undefined) systemPromptOptions.replace = options.systemPrompt;
   if (options.appendSystemPrompt !== undefined) systemPromptOptions.append = options.appendSystemPrompt;
-  const root = wireAgent({
-    workspace,
-    model: options.model,
-    systemPrompt: await buildSystemPrompt(systemPromptOptions),
-    settings,
-    ask,
-    env: io.env,
-  });
-  const { config, runtime, diagnostics } = await wireSubagents(root, {
-    workspace,
-    settings,
-    gate: ask,
-    env: io.env,
-    ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
-  });
-  const agentWarning = agentFileWarning(diagnostics);
-  if (agentWarning) io.stderr.write(`${agentWarning}\n`);
-  return { config, runtime };
+  const servers = {
+    ...settings.mcpServers,
+    ...(await loadMcpConfigFlags(options.mcpConfig ?? [], workspace)),
+  };
+  const mcp = await wireMcp(servers, { workspace, io });
+  try {
+    const instructions = mcpInstructions(mcp);
+    const systemPrompt = await buildSystemPrompt(systemPromptOptions);
+    const root = wireAgent({
+      workspace,
+      model: options.model,
+      systemPrompt: instructions === undefined ? systemPrompt : `${systemPrompt}\n\n${instructions}`,
+      settings,
+      ask,
+      env: io.env,
+      extraTools: mcp?.tools ?? [],
+    });
+    const { config, runtime, diagnostics } = await wireSubagents(root, {
+      workspace,
+      settings,
+      gate: ask,
+      env: io.env,
+      ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
+    });
+    const agentWarning = agentFileWarning(diagnostics);
+    if (agentWarning) io.stderr.write(`${agentWarning}\n`);
+    return {
+      config,
+      runtime,
+      async close(reason) {
+        try {
+          await runtime.shutdown(reason);
+        } finally {
+          await mcp?.close();
+        }
+      },
+    };
+  } catch (error) {
+    await mcp?.close();
+    throw error;
+  }
 }
 
 async function resumeSession(workspace: string, id: string): Promise<Session> {

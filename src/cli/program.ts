@@ -3,6 +3,7 @@ import { PERMISSION_MODES } from "../permissions/modes.ts";
 import type { AgentsOptions } from "./commands/agents.ts";
 import type { ChatOptions } from "./commands/chat.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
+import { registerMcpCommand } from "./commands/mcp.ts";
 import type { RunOptions } from "./commands/run.ts";
 import type { SessionsOptions } from "./commands/sessions.ts";
 import { registerTasksCommand } from "./commands/tasks.ts";
@@ -120,6 +121,10 @@ function positiveInteger(value: string): number {
   return number;
 }
 
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 function positiveNumber(value: string): number {
   const number = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0)) {
@@ -205,6 +210,12 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
     .addOption(new Option("--append-system-prompt <text>", "append text to the system prompt"))
     .addOption(
       new Option(
+        "--mcp-config <file-or-json>",
+        'more MCP servers: a JSON file or string, { "mcpServers": { name: { "command": …, "args": […] } } } as in Claude Code\'s .mcp.json (repeatable)',
+      ).argParser(collect),
+    )
+    .addOption(
+      new Option(
         "--agents <json>",
         'extra subagents as JSON, e.g. \'{"reviewer": {"description": "…", "prompt": "…", "tools": ["read"]}}\'; they override agent files',
       ),
@@ -238,6 +249,12 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
         "--permission-mode <mode>",
         "how permission requests no rule decides are resolved (default: default, which asks on a terminal)",
       ).choices(PERMISSION_MODES),
+    )
+    .addOption(
+      new Option(
+        "--mcp-config <file-or-json>",
+        'more MCP servers: a JSON file or string, { "mcpServers": { name: { "command": …, "args": […] } } } as in Claude Code\'s .mcp.json (repeatable)',
+      ).argParser(collect),
     )
     .addOption(
       new Option("--agents <json>", "extra subagents as JSON, as for agentry run; they override agent files"),
@@ -287,6 +304,7 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
   registerAgentsCommand(program, io, result);
   registerDemoCommand(program, io, result);
   registerTasksCommand(program, { io, result });
+  registerMcpCommand(program, { io, result });
   return program;
 }
 

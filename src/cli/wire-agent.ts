@@ -3,6 +3,7 @@ import { createRedactor } from "../agent/redact.ts";
 import type { Model } from "../model/model.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { nodeOperations } from "../tools/node-operations.ts";
+import type { AnyTool } from "../tools/tool.ts";
 import type { Settings } from "./config/resolve-settings.ts";
 
 export interface WireAgentOptions {
@@ -14,16 +15,21 @@ export interface WireAgentOptions {
   ask: NonNullable<AgentConfig["ask"]>;
   /** The process environment: secret-looking values in it are redacted from tool output. */
   env: Record<string, string | undefined>;
+  /** Tools besides the built-ins (the MCP servers'). */
+  extraTools?: readonly AnyTool[];
 }
 
-/** The root agent of `agentry run`: built-in tools on the local machine, limits from the settings. */
+/** The root agent of `agentry run`: built-in tools on the local machine (and `extraTools`), limits from the settings. */
 export function wireAgent(options: WireAgentOptions): AgentConfig {
   const { settings } = options;
-  const tools = builtinTools(
-    settings.bashTimeoutSeconds === undefined
-      ? {}
-      : { bash: { defaultTimeoutSeconds: settings.bashTimeoutSeconds } },
-  );
+  const tools = [
+    ...builtinTools(
+      settings.bashTimeoutSeconds === undefined
+        ? {}
+        : { bash: { defaultTimeoutSeconds: settings.bashTimeoutSeconds } },
+    ),
+    ...(options.extraTools ?? []),
+  ];
   return {
     name: "main",
     model: options.model,

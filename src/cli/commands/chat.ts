@@ -16,6 +16,7 @@ export interface ChatOptions {
   resume?: string;
   permissionMode?: PermissionMode;
   agents?: string;
+  mcpConfig?: string[];
 }
 
 const PROMPT = "› ";
@@ -32,7 +33,7 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
 
   const terminal = interactive ? new TerminalTurn(io.stdin, io.stderr) : undefined;
-  const { config, runtime } = await wireRoot({
+  const { config, runtime, close } = await wireRoot({
     workspace,
     settings,
     rules,
@@ -40,20 +41,25 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
     io,
     ...(terminal ? { onAsk: terminal.ask } : {}),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
+    ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
   });
 
   const readerOptions = { input: io.stdin, output: io.stderr, prompt: PROMPT };
-  return runChat({
-    io,
-    workspace,
-    config,
-    runtime,
-    model,
-    conversation: new Conversation(workspace, model, resumed),
-    reader: interactive ? terminalLineReader(readerOptions) : streamLineReader(readerOptions),
-    color: colorEnabled(io.stderr, io.env),
-    // `/model` takes what `--model` takes: an id or an alias, through the same provider settings.
-    createModel: (id) => selectModel({ ...settings, model: { value: id, source: "/model" } }, io.env),
-    ...(terminal ? { observer: terminal } : {}),
-  });
+  try {
+    return await runChat({
+      io,
+      workspace,
+      config,
+      runtime,
+      model,
+      conversation: new Conversation(workspace, model, resumed),
+      reader: interactive ? terminalLineReader(readerOptions) : streamLineReader(readerOptions),
+      color: colorEnabled(io.stderr, io.env),
+      // `/model` takes what `--model` takes: an id or an alias, through the same provider settings.
+      createModel: (id) => selectModel({ ...settings, model: { value: id, source: "/model" } }, io.env),
+      ...(terminal ? { observer: terminal } : {}),
+    });
+  } finally {
+    await close("the interactive session ended");
+  }
 }

@@ -23,6 +23,8 @@ export interface RunOptions {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   agents?: string;
+  /** `--mcp-config` values (repeatable). */
+  mcpConfig?: string[];
   /** Budgets of the whole run, subagents included: tokens, US dollars, seconds. */
   maxTokens?: number;
   maxCost?: number;
@@ -43,7 +45,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
   });
   const controller = new AbortController();
   const interactive = promptArgument !== "-" && io.stdin.isTTY === true && io.stderr.isTTY === true;
-  const { config, runtime } = await wireRoot({
+  const { config, close } = await wireRoot({
     workspace,
     settings,
     rules,
@@ -64,6 +66,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
     ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
     ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
+    ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
   });
 
   const disposeInterrupts = handleInterrupts({
@@ -86,7 +89,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
     return exitCodeForOutcome(outcome.status);
   } finally {
     budget.dispose();
-    await runtime.shutdown();
+    await close();
     disposeInterrupts();
   }
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "../../agent/config.ts";
+import type { McpServerConfig } from "../../mcp/server-config.ts";
 import type { ModelSettings } from "../../model/registry.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import type { SubagentLimits } from "../../subagents/limits.ts";
@@ -33,6 +34,8 @@ export interface Settings {
   /** The `subagents` limits, project keys over user keys. */
   subagents: Partial<SubagentLimits>;
   bashTimeoutSeconds: number | undefined;
+  /** MCP servers by name; a project file's server replaces the user's of the same name. */
+  mcpServers: Record<string, McpServerConfig>;
   /** The config files that were read, for diagnostics. */
   files: string[];
 }
@@ -79,6 +82,7 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
       layers.find((l) => l.config.toolOutputLimit)?.config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
     bashTimeoutSeconds: layers.find((l) => l.config.bashTimeoutSeconds)?.config.bashTimeoutSeconds,
     subagents: Object.assign({}, ...lowestFirst.map((layer) => definedOnly(layer.config.subagents ?? {}))),
+    mcpServers: Object.assign({}, ...lowestFirst.map((layer) => layer.config.mcpServers ?? {})),
     files: lowestFirst.map((layer) => layer.path),
   };
 }

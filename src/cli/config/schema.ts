@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { mcpServersSchema } from "../../mcp/server-config.ts";
 import { PERMISSION_MODES } from "../../permissions/modes.ts";
 import { subagentLimitsSchema } from "../../subagents/limits.ts";
 
@@ -78,6 +79,8 @@ export const configFileSchema = z.strictObject({
   toolOutputLimit: positiveInt.exactOptional(),
   /** Limits of the subagent tree: maxDepth, maxConcurrent, maxDescendants, maxTurns, timeoutMs … */
   subagents: subagentLimitsSchema.exactOptional(),
+  /** MCP servers whose tools the agent and its subagents get: name → `{command, args, env, cwd}` or `{type: "http", url, headers}`. */
+  mcpServers: mcpServersSchema.exactOptional(),
   /** Default timeout of a bash command when the model does not set one (the tool caps it at 600). */
   bashTimeoutSeconds: z
     .number({ error: "must be a number of seconds between 1 and 600" })

@@ -1,0 +1,80 @@
+import { openMcpServers } from "../../mcp/mcp-servers.ts";
+import { expandServerConfig, McpConfigError, type McpServerConfig } from "../../mcp/server-config.ts";
+import { loadConfigFiles } from "../config/load-config.ts";
+import { resolveSettings } from "../config/resolve-settings.ts";
+import { UsageError } from "../errors.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+import type { CliIo } from "../io.ts";
+import { loadMcpConfigFlags } from "../mcp-config-flag.ts";
+import { formatTable } from "../render/table.ts";
+import { resolveWorkspace } from "../workspace.ts";
+import type { McpListOptions } from "./mcp.ts";
+
+interface ServerReport {
+  name: string;
+  type: "stdio" | "http";
+  /** The command line or the URL. */
+  target: string;
+  status: "connected" | "failed";
+  tools: string[];
+  error?: string;
+}
+
+/** `agentry mcp list`: starts every configured server once, reports its tools, and stops it. */
+export async function mcpListCommand(options: McpListOptions, io: CliIo): Promise<number> {
+  const workspace = await resolveWorkspace(options.cwd, io.cwd);
+  const settings = resolveSettings(await loadConfigFiles({ workspace, env: io.env }), {}, io.env);
+  const servers = {
+    ...settings.mcpServers,
+    ...(await loadMcpConfigFlags(options.mcpConfig ?? [], workspace)),
+  };
+  const names = Object.keys(servers);
+  if (names.length === 0) {
+    if (options.json) io.stdout.write("[]\n");
+    else io.stdout.write('No MCP servers are configured (see "agentry mcp --help").\n');
+    return EXIT_CODES.completed;
+  }
+  const expanded: Record<string, McpServerConfig> = {};
+  for (const name of names) {
+    try {
+      expanded[name] = expandServerConfig(name, servers[name] as McpServerConfig, io.env);
+    } catch (error) {
+      if (error instanceof McpConfigError) throw new UsageError(error.message, { cause: error });
+      throw error;
+    }
+  }
+  const set = await openMcpServers(expanded, { cwd: workspace, env: io.env });
+  try {
+    const reports = names.map((name): ServerReport => {
+      const config = expanded[name] as McpServerConfig;
+      const connected = set.servers.find((server) => server.name === name);
+      const failure = set.failures.find((entry) => entry.server === name);
+      return {
+        name,
+        type: config.type === "http" ? "http" : "stdio",
+        target: config.type === "http" ? config.url : [config.command, ...(config.args ?? [])].join(" "),
+        status: connected ? "connected" : "failed",
+        tools: connected?.tools ?? [],
+        ...(failure ? { error: failure.message } : {}),
+      };
+    });
+    if (options.json) io.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+    else io.stdout.write(render(reports));
+    return reports.every((report) => report.status === "connected") ? EXIT_CODES.completed : EXIT_CODES.error;
+  } finally {
+    await set.close();
+  }
+}
+
+function render(reports: readonly ServerReport[]): string {
+  const table = formatTable(
+    ["SERVER", "TYPE", "STATUS", "TOOLS", "COMMAND / URL"],
+    reports.map((r) => [r.name, r.type, r.status, String(r.tools.length), r.target]),
+  );
+  const details = reports.map((r) =>
+    r.status === "connected"
+      ? `${r.name}: ${r.tools.length === 0 ? "(no tools)" : r.tools.join(", ")}`
+      : `${r.name}: ${r.error ?? "failed"}`,
+  );
+  return `${table}\n${details.join("\n")}\n`;
+}

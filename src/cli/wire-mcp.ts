@@ -1,0 +1,47 @@
+import type { McpServerSet } from "../mcp/mcp-servers.ts";
+import { expandServerConfig, McpConfigError, type McpServerConfig } from "../mcp/server-config.ts";
+import { UsageError } from "./errors.ts";
+import type { CliIo } from "./io.ts";
+
+/**
+ * Starts the configured MCP servers of a run (config files and `--mcp-config`) and returns their
+ * tools, or `undefined` when none is configured (the MCP client is then never loaded). A server
+ * that fails is a warning on stderr and the run goes on without its tools; a config that cannot be
+ * expanded (a missing `${VAR}`) is a usage error. Call `close()` when the run ends.
+ */
+export async function wireMcp(
+  servers: Record<string, McpServerConfig>,
+  options: { workspace: string; io: CliIo; signal?: AbortSignal },
+): Promise<McpServerSet | undefined> {
+  const names = Object.keys(servers);
+  if (names.length === 0) return undefined;
+  const expanded: Record<string, McpServerConfig> = {};
+  for (const name of names) {
+    try {
+      expanded[name] = expandServerConfig(name, servers[name] as McpServerConfig, options.io.env);
+    } catch (error) {
+      if (error instanceof McpConfigError) throw new UsageError(error.message, { cause: error });
+      throw error;
+    }
+  }
+  const { openMcpServers } = await import("../mcp/mcp-servers.ts");
+  const set = await openMcpServers(expanded, {
+    cwd: options.workspace,
+    env: options.io.env,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  for (const failure of set.failures) {
+    options.io.stderr.write(
+      `warning: MCP server "${failure.server}" is not available, the run goes on without its tools: ${failure.message}\n`,
+    );
+  }
+  return set;
+}
+
+/** The system prompt section with the instructions of the servers that give some. */
+export function mcpInstructions(set: McpServerSet | undefined): string | undefined {
+  const parts = (set?.servers ?? []).flatMap((server) =>
+    server.instructions?.trim() ? [`## ${server.name}\n\n${server.instructions.trim()}`] : [],
+  );
+  return parts.length === 0 ? undefined : `# MCP servers\n\n${parts.join("\n\n")}`;
+}
