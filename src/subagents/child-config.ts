@@ -110,6 +110,7 @@ export async function buildChild(
     parentSessionId: setup.parentSessionId,
     parentAgentId: setup.parentAgentId,
     config,
+    rules,
     session,
     workspace,
     background: setup.background,

@@ -4,6 +4,7 @@ import { runAgentLoop } from "../agent/loop.ts";
 import type { Outcome } from "../agent/outcome.ts";
 import { addUsage, emptyUsage, userText } from "../model/messages.ts";
 import type { TaskUpdate } from "../tasks/task-store.ts";
+import { openChildMcp } from "./child-mcp.ts";
 import type { WorkspaceReport } from "./child-workspace.ts";
 import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
 import { finishPatch } from "./task-records.ts";
@@ -102,7 +103,7 @@ export class ChildExecution {
           await this.write(runtime, record, { status: "RUNNING", owner: runtime.owner }, false);
         await record.workspace.reopen();
         if (request.prompt !== undefined) await record.session.append(userText(request.prompt));
-        outcome = await this.loop(record, request, signal);
+        outcome = await this.withOwnMcp(runtime, record, signal, () => this.loop(record, request, signal));
       }
     } catch (error) {
       outcome = this.endedEarly(record, {
@@ -137,6 +138,26 @@ export class ChildExecution {
     runtime.control.untrack(record.taskId);
     runtime.settled.fire();
     return report;
+  }
+
+  /** Runs `work` with the tools of the MCP servers the child's definition declares inline, then stops them. */
+  private async withOwnMcp(
+    runtime: SubagentRuntime,
+    record: ChildRecord,
+    signal: AbortSignal,
+    work: () => Promise<Outcome>,
+  ): Promise<Outcome> {
+    const mcp = await openChildMcp(runtime, record, signal);
+    if (!mcp) return work();
+    const config = record.config;
+    const own = new Set(mcp.tools.map((tool) => tool.name));
+    record.config = { ...config, tools: [...config.tools.filter((tool) => !own.has(tool.name)), ...mcp.tools] };
+    try {
+      return await work();
+    } finally {
+      record.config = config;
+      await mcp.close();
+    }
   }
 
   private async acquire(

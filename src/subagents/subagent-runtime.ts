@@ -12,6 +12,7 @@ import { currentOwner } from "../tasks/owner.ts";
 import { sweepOrphans } from "../tasks/sweeper.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../tasks/workspace-task-store.ts";
+import type { Ruleset } from "../permissions/types.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { AgentRegistry } from "./agent-registry.ts";
 import type { CallerScope } from "./caller-scope.ts";
@@ -67,6 +68,8 @@ export interface ChildRecord {
   /** The caller's agent id (last segment of its path): the folder its TaskRecords are stored in. */
   parentAgentId: string;
   config: AgentConfig;
+  /** The child's permission rules (its definition's plus every deny of its parent). */
+  rules: Ruleset;
   session: Session;
   workspace: ChildWorkspace;
   /** How a continuation runs unless the call says otherwise: its first run's mode, or promoted. */

@@ -24,11 +24,12 @@ describe("servers that cannot start", () => {
         absent: { command: "/nowhere/bin/server" },
         nodir: { ...testServerConfig(), cwd: "no/such/dir" },
       },
-      { cwd: sandbox.workspace, env: process.env, timeoutMs: 1_500 },
+      // Long enough for the good server to start on a loaded machine (CI), short enough for the hang.
+      { cwd: sandbox.workspace, env: process.env, timeoutMs: 4_000 },
     );
     try {
       // All in parallel: the whole set takes about one timeout, not the sum.
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(set.servers.map((server) => server.name)).toEqual(["good"]);
       const failures = Object.fromEntries(set.failures.map((failure) => [failure.server, failure.message]));
       expect(Object.keys(failures)).toEqual(["crash", "hang", "missing", "absent", "nodir"]);
@@ -37,7 +38,7 @@ describe("servers that cannot start", () => {
           "Its last stderr lines:\n  starting test server\n  fatal: the database is locked",
       );
       expect(failures.hang).toBe(
-        "did not answer within 1.5 s, so it was stopped. Check that it is an MCP server and starts quickly when run by hand.\n" +
+        "did not answer within 4 s, so it was stopped. Check that it is an MCP server and starts quickly when run by hand.\n" +
           "Its last stderr lines:\n  warming up forever",
       );
       expect(failures.missing).toBe(
@@ -63,16 +64,19 @@ describe("servers that cannot start", () => {
   it("stop starting when the signal aborts, and their processes end", async () => {
     const pidFile = join(sandbox.outside, "cancelled.pid");
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    const started = Date.now();
-    const set = await openMcpServers(
+    const opening = openMcpServers(
       { slowpoke: testServerConfig("--hang-on-start", "--pid-file", pidFile) },
       { cwd: sandbox.workspace, env: process.env, signal: controller.signal },
     );
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // Abort once the server process really runs (on a loaded machine Node may take a while to start).
+    const pid = await pidFrom(pidFile);
+    const abortedAt = Date.now();
+    controller.abort();
+    const set = await opening;
+    expect(Date.now() - abortedAt).toBeLessThan(3_000);
     expect(set.failures).toEqual([{ server: "slowpoke", message: "cancelled before it finished starting." }]);
     expect(set.tools).toEqual([]);
-    expect(isRunning(await pidFrom(pidFile))).toBe(false);
+    expect(isRunning(pid)).toBe(false);
     await set.close();
   });
 });

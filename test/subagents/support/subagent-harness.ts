@@ -61,6 +61,8 @@ export interface TreeOptions {
   createModel?: (id: string) => Model;
   /** Default: the workspace backend on `workspace`. */
   taskStore?: TaskStore;
+  /** Default: a process warning. */
+  onWarning?: (message: string) => void;
 }
 
 /** A root agent with the `task` tool, sharing one runtime with its tree. */
@@ -92,6 +94,7 @@ export function rootTree(options: TreeOptions): { config: AgentConfig; runtime: 
     },
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
+    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
   });
 }
 
