@@ -53,7 +53,7 @@ export async function measureTaskStore(options: TaskStoreOptions = {}): Promise<
       await measureCancelLatency(options.cancelRuns ?? 5),
       {
         goal: { max: 1000 },
-        note: "a child waiting on its model call; another process sets cancelRequested (requestCancel, as `agentry tasks cancel`); from that write returning to the child's agent_end. The owner polls every cancelPollMs (default 250 ms).",
+        note: "a child waiting on its model call; another process sets cancelRequested (requestCancel, as `agentry tasks cancel`); from the start of that write to the child's agent_end. The owner polls every cancelPollMs (default 250 ms).",
       },
     ),
   );
