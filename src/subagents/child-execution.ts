@@ -151,7 +151,10 @@ export class ChildExecution {
     if (!mcp) return work();
     const config = record.config;
     const own = new Set(mcp.tools.map((tool) => tool.name));
-    record.config = { ...config, tools: [...config.tools.filter((tool) => !own.has(tool.name)), ...mcp.tools] };
+    record.config = {
+      ...config,
+      tools: [...config.tools.filter((tool) => !own.has(tool.name)), ...mcp.tools],
+    };
     try {
       return await work();
     } finally {

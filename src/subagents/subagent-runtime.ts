@@ -8,11 +8,11 @@ import {
   type PermissionGate,
   type PermissionGateOptions,
 } from "../permissions/gate.ts";
+import type { Ruleset } from "../permissions/types.ts";
 import { currentOwner } from "../tasks/owner.ts";
 import { sweepOrphans } from "../tasks/sweeper.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../tasks/workspace-task-store.ts";
-import type { Ruleset } from "../permissions/types.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { AgentRegistry } from "./agent-registry.ts";
 import type { CallerScope } from "./caller-scope.ts";
