@@ -36,7 +36,6 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
   const { workspace, settings, rules } = await loadRunSettings(options, io);
   const prompt = await readPrompt(promptArgument, io.stdin);
   const { resumed, model } = await selectSessionAndModel(workspace, settings, io, options.resume);
-  const session = resumed ?? (await Session.create({ workspace, agentName: "main", model: model.id }));
 
   const renderer = createTreeRenderer(options.outputFormat, {
     stdout: io.stdout,
@@ -78,6 +77,8 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
   });
   const budget = watchTreeBudget(treeBudget(options), controller);
   try {
+    // Created only now, so a bad --agents or --mcp-config (exit 2) leaves no empty transcript behind.
+    const session = resumed ?? (await Session.create({ workspace, agentName: "main", model: model.id }));
     await session.append(userText(prompt));
     const run = runAgent(config, session, controller.signal);
     for await (const event of run) {

@@ -117,6 +117,8 @@ describe("MCP servers in agentry run", () => {
     const bad = await runCli(["run", "--mcp-config", "bad.json", "Add"], { cwd: ws.dir, env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("NO_SUCH_VAR");
+    // Nothing ran, so no transcript was started: only the first run's is there.
+    expect(Object.keys(await ws.transcripts())).toHaveLength(1);
   });
 
   it("subagents get the MCP tools too", async () => {
