@@ -76,6 +76,8 @@ export interface WireRootOptions {
   agents?: string;
   /** `--mcp-config` values: files or JSON with more MCP servers (over the config files' by name). */
   mcpConfig?: readonly string[];
+  /** Cancels MCP servers that are still starting (Ctrl-C during the wiring). */
+  signal?: AbortSignal;
 }
 
 /** What `wireRoot` built. Call `close()` when the run or session ends. */
@@ -105,7 +107,11 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     ...settings.mcpServers,
     ...(await loadMcpConfigFlags(options.mcpConfig ?? [], workspace)),
   };
-  const mcp = await wireMcp(servers, { workspace, io });
+  const mcp = await wireMcp(servers, {
+    workspace,
+    io,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
   try {
     const instructions = mcpInstructions(mcp);
     const systemPrompt = await buildSystemPrompt(systemPromptOptions);

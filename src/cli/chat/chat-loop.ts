@@ -39,7 +39,6 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
   const { io, conversation, reader } = options;
   const style = createStyle(options.color);
   const say = (text: string) => io.stderr.write(`${text}\n`);
-  say(style.dim(header(options)));
 
   let turn: AbortController | undefined;
   let terminated = false;
@@ -63,6 +62,8 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
+  // Only once the handlers are in place: a Ctrl-C right after the header must not kill the process.
+  say(style.dim(header(options)));
 
   const slash: SlashContext = {
     say,

@@ -42,9 +42,18 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
     stderr: io.stderr,
     color: colorEnabled(io.stderr, io.env),
   });
-  const controller = new AbortController();
   const interactive = promptArgument !== "-" && io.stdin.isTTY === true && io.stderr.isTTY === true;
-  const { config, close } = await wireRoot({
+  // Ctrl-C is handled from here on: during the wiring it cancels MCP servers that are still starting.
+  const controller = new AbortController();
+  const disposeInterrupts = handleInterrupts({
+    controller,
+    forceExit: () => {
+      io.stderr.write("aborted\n");
+      process.exit(EXIT_CODES.aborted);
+    },
+  });
+  const wired = await wireRoot({
+    signal: controller.signal,
     workspace,
     settings,
     rules,
@@ -66,15 +75,11 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
     ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
+  }).catch((error: unknown) => {
+    disposeInterrupts();
+    throw error;
   });
-
-  const disposeInterrupts = handleInterrupts({
-    controller,
-    forceExit: () => {
-      io.stderr.write("aborted\n");
-      process.exit(EXIT_CODES.aborted);
-    },
-  });
+  const { config, close } = wired;
   const budget = watchTreeBudget(treeBudget(options), controller);
   try {
     // Created only now, so a bad --agents or --mcp-config (exit 2) leaves no empty transcript behind.

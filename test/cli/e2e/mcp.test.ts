@@ -10,8 +10,8 @@ import {
   wireToolNames,
 } from "../../subagents/support/subagent-harness.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
-import { isRunning, until } from "../../support/processes.ts";
-import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
+import { isRunning, pidFrom, until } from "../../support/processes.ts";
+import { finished, makeWorkspace, runCli, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
 import { bodyText, providerEnv } from "../support/provider-env.ts";
 
 const MCP_MAIN = fileURLToPath(new URL("../../support/mcp-server-main.ts", import.meta.url));
@@ -141,6 +141,32 @@ describe("MCP servers in agentry run", () => {
     const childRequests = (server?.requests ?? []).filter((r) => wireSystem(r.body).includes(CHILD_MARK));
     expect(wireToolNames(childRequests[0]?.body ?? {})).toContain("mcp__test__echo");
     expect(JSON.stringify(childRequests[1]?.body)).toContain("echo: from child");
+  });
+});
+
+describe("Ctrl-C while MCP servers start", () => {
+  it("cancels the start, ends the server's process and exits 130 without calling the model", async () => {
+    ws = await makeWorkspace();
+    const pidFile = join(ws.dir, "hang.pid");
+    await ws.write(
+      "agentry.json",
+      JSON.stringify({ mcpServers: { slow: testServer("--hang-on-start", "--pid-file", pidFile) } }),
+    );
+    server = await startModelServer([{ text: "unused" }]);
+    const child = spawnCli(["run", "Hello"], {
+      cwd: ws.dir,
+      env: { ...ws.env, ...providerEnv(server, "anthropic") },
+    });
+    const done = finished(child);
+    const pid = await pidFrom(pidFile);
+    const interruptedAt = Date.now();
+    child.kill("SIGINT");
+    const result = await done;
+
+    expect(result.code, result.stderr).toBe(130);
+    expect(Date.now() - interruptedAt).toBeLessThan(5_000);
+    expect(await until(() => !isRunning(pid), 3_000), `MCP server pid ${pid} outlived agentry`).toBe(true);
+    expect(server.requests).toHaveLength(0);
   });
 });
 
