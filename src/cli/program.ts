@@ -56,6 +56,7 @@ Commands inside the session:
   /model [id]     show the model, or switch it for the next turns
   /agents         the subagents the agent can delegate to
   /tasks          this session's subagent tasks and their status
+  /mcp            the MCP servers of this session and their tools
   /exit, /quit    leave
 
 Keys: Ctrl-C interrupts a running turn (its commands are killed) and returns to the

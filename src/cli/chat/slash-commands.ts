@@ -68,6 +68,7 @@ const COMMANDS: readonly SlashCommand[] = [
     summary: "this session's subagent tasks and their status",
     run: tasks,
   },
+  { names: ["mcp"], usage: "/mcp", summary: "the MCP servers of this session and their tools", run: mcp },
   {
     names: ["exit", "quit"],
     usage: "/exit, /quit",
@@ -141,6 +142,27 @@ function agents(_args: string, { runtime, say }: SlashContext): SlashOutcome {
       `  ${agent.name.padEnd(width)}${oneLine(agent.description, 90)}${agent.model ? ` (${agent.model})` : ""}`,
   );
   say(["Subagents the agent can delegate to:", ...lines, "Details: agentry agents show <name>"].join("\n"));
+  return "continue";
+}
+
+/** The MCP tools the agent has, by server (`mcp__<server>__<tool>`; server names hold no `__`). */
+function mcp(_args: string, { runtime, say }: SlashContext): SlashOutcome {
+  const byServer = new Map<string, string[]>();
+  for (const tool of runtime.baseTools()) {
+    const server = /^mcp__(.+?)__/.exec(tool.name)?.[1];
+    if (server !== undefined) byServer.set(server, [...(byServer.get(server) ?? []), tool.name]);
+  }
+  if (byServer.size === 0) {
+    say(
+      'No MCP servers in this session (configure "mcpServers", or pass --mcp-config; see agentry mcp --help).',
+    );
+    return "continue";
+  }
+  const lines = [...byServer].map(
+    ([server, names]) =>
+      `  ${server} (${names.length} tool${names.length === 1 ? "" : "s"}): ${names.join(", ")}`,
+  );
+  say(["MCP servers and the tools the agent has from them:", ...lines].join("\n"));
   return "continue";
 }
 

@@ -27,6 +27,8 @@ describe("help for the interactive mode", () => {
       "/model [id]",
       "/agents",
       "/tasks",
+      "/mcp",
+      "--mcp-config",
       "/exit, /quit",
       "Ctrl-C",
       "Ctrl-D",

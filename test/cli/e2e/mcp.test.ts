@@ -144,6 +144,34 @@ describe("MCP servers in agentry run", () => {
   });
 });
 
+describe("MCP servers in agentry chat", () => {
+  it("start with the session, and /mcp lists them with their tools", async () => {
+    ws = await makeWorkspace({ "agentry.json": JSON.stringify({ mcpServers: { test: testServer() } }) });
+    server = await startModelServer([{ text: "unused" }]);
+    const result = await runCli(["chat"], {
+      cwd: ws.dir,
+      env: { ...ws.env, ...providerEnv(server, "anthropic") },
+      input: "/mcp\n",
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^ {2}test \(\d+ tools\): mcp__test__echo, mcp__test__add, /m);
+    expect(server.requests).toHaveLength(0);
+
+    const bare = await makeWorkspace();
+    try {
+      const none = await runCli(["chat"], {
+        cwd: bare.dir,
+        env: { ...bare.env, ...providerEnv(server, "anthropic") },
+        input: "/mcp\n",
+      });
+      expect(none.code, none.stderr).toBe(0);
+      expect(none.stderr).toContain("No MCP servers in this session");
+    } finally {
+      await bare.cleanup();
+    }
+  });
+});
+
 describe("Ctrl-C while MCP servers start", () => {
   it("cancels the start, ends the server's process and exits 130 without calling the model", async () => {
     ws = await makeWorkspace();
