@@ -13,17 +13,8 @@ export async function wireMcp(
   servers: Record<string, McpServerConfig>,
   options: { workspace: string; io: CliIo; signal?: AbortSignal },
 ): Promise<McpServerSet | undefined> {
-  const names = Object.keys(servers);
-  if (names.length === 0) return undefined;
-  const expanded: Record<string, McpServerConfig> = {};
-  for (const name of names) {
-    try {
-      expanded[name] = expandServerConfig(name, servers[name] as McpServerConfig, options.io.env);
-    } catch (error) {
-      if (error instanceof McpConfigError) throw new UsageError(error.message, { cause: error });
-      throw error;
-    }
-  }
+  if (Object.keys(servers).length === 0) return undefined;
+  const expanded = expandServers(servers, options.io.env);
   const { openMcpServers } = await import("../mcp/mcp-servers.ts");
   const set = await openMcpServers(expanded, {
     cwd: options.workspace,
@@ -36,6 +27,23 @@ export async function wireMcp(
     );
   }
   return set;
+}
+
+/** `${VAR}` expanded in every server's config; a variable that is not set is a usage error (exit 2). */
+export function expandServers(
+  servers: Record<string, McpServerConfig>,
+  env: Record<string, string | undefined>,
+): Record<string, McpServerConfig> {
+  const expanded: Record<string, McpServerConfig> = {};
+  for (const [name, config] of Object.entries(servers)) {
+    try {
+      expanded[name] = expandServerConfig(name, config, env);
+    } catch (error) {
+      if (error instanceof McpConfigError) throw new UsageError(error.message, { cause: error });
+      throw error;
+    }
+  }
+  return expanded;
 }
 
 /** The system prompt section with the instructions of the servers that give some. */

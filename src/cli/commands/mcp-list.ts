@@ -1,12 +1,12 @@
 import { openMcpServers } from "../../mcp/mcp-servers.ts";
-import { expandServerConfig, McpConfigError, type McpServerConfig } from "../../mcp/server-config.ts";
+import type { McpServerConfig } from "../../mcp/server-config.ts";
 import { loadConfigFiles } from "../config/load-config.ts";
 import { resolveSettings } from "../config/resolve-settings.ts";
-import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { loadMcpConfigFlags } from "../mcp-config-flag.ts";
 import { formatTable } from "../render/table.ts";
+import { expandServers } from "../wire-mcp.ts";
 import { resolveWorkspace } from "../workspace.ts";
 import type { McpListOptions } from "./mcp.ts";
 
@@ -34,15 +34,7 @@ export async function mcpListCommand(options: McpListOptions, io: CliIo): Promis
     else io.stdout.write('No MCP servers are configured (see "agentry mcp --help").\n');
     return EXIT_CODES.completed;
   }
-  const expanded: Record<string, McpServerConfig> = {};
-  for (const name of names) {
-    try {
-      expanded[name] = expandServerConfig(name, servers[name] as McpServerConfig, io.env);
-    } catch (error) {
-      if (error instanceof McpConfigError) throw new UsageError(error.message, { cause: error });
-      throw error;
-    }
-  }
+  const expanded = expandServers(servers, io.env);
   const set = await openMcpServers(expanded, { cwd: workspace, env: io.env });
   try {
     const reports = names.map((name): ServerReport => {
