@@ -4,6 +4,8 @@ import { Conversation } from "../chat/conversation.ts";
 import { streamLineReader, terminalLineReader } from "../chat/line-reader.ts";
 import { switchableModel } from "../chat/switchable-model.ts";
 import { TerminalTurn } from "../chat/terminal-turn.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+import { handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import { loadRunSettings, selectSessionAndModel, wireRoot } from "../prepare-run.ts";
 import { colorEnabled } from "../render/style.ts";
@@ -33,7 +35,17 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
 
   const terminal = interactive ? new TerminalTurn(io.stdin, io.stderr) : undefined;
-  const { config, runtime, close } = await wireRoot({
+  // Until the session's own handlers take over, Ctrl-C cancels the wiring (MCP servers still starting).
+  const starting = new AbortController();
+  const disposeStarting = handleInterrupts({
+    controller: starting,
+    forceExit: () => {
+      io.stderr.write("aborted\n");
+      process.exit(EXIT_CODES.aborted);
+    },
+  });
+  const wired = await wireRoot({
+    signal: starting.signal,
     workspace,
     settings,
     rules,
@@ -42,7 +54,13 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
     ...(terminal ? { onAsk: terminal.ask } : {}),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
-  });
+  }).finally(disposeStarting);
+  const { config, runtime, close } = wired;
+  if (starting.signal.aborted) {
+    await close("the interactive session was interrupted before it started");
+    io.stderr.write("aborted\n");
+    return EXIT_CODES.aborted;
+  }
 
   const readerOptions = { input: io.stdin, output: io.stderr, prompt: PROMPT };
   try {

@@ -173,29 +173,32 @@ describe("MCP servers in agentry chat", () => {
 });
 
 describe("Ctrl-C while MCP servers start", () => {
-  it("cancels the start, ends the server's process and exits 130 without calling the model", async () => {
-    ws = await makeWorkspace();
-    const pidFile = join(ws.dir, "hang.pid");
-    await ws.write(
-      "agentry.json",
-      JSON.stringify({ mcpServers: { slow: testServer("--hang-on-start", "--pid-file", pidFile) } }),
-    );
-    server = await startModelServer([{ text: "unused" }]);
-    const child = spawnCli(["run", "Hello"], {
-      cwd: ws.dir,
-      env: { ...ws.env, ...providerEnv(server, "anthropic") },
-    });
-    const done = finished(child);
-    const pid = await pidFrom(pidFile);
-    const interruptedAt = Date.now();
-    child.kill("SIGINT");
-    const result = await done;
+  it.each([["run", "Hello"], ["chat"]])(
+    "agentry %s: cancels the start, ends the server's process and exits 130 without calling the model",
+    async (...command) => {
+      ws = await makeWorkspace();
+      const pidFile = join(ws.dir, "hang.pid");
+      await ws.write(
+        "agentry.json",
+        JSON.stringify({ mcpServers: { slow: testServer("--hang-on-start", "--pid-file", pidFile) } }),
+      );
+      server = await startModelServer([{ text: "unused" }]);
+      const child = spawnCli(command, {
+        cwd: ws.dir,
+        env: { ...ws.env, ...providerEnv(server, "anthropic") },
+      });
+      const done = finished(child);
+      const pid = await pidFrom(pidFile);
+      const interruptedAt = Date.now();
+      child.kill("SIGINT");
+      const result = await done;
 
-    expect(result.code, result.stderr).toBe(130);
-    expect(Date.now() - interruptedAt).toBeLessThan(5_000);
-    expect(await until(() => !isRunning(pid), 3_000), `MCP server pid ${pid} outlived agentry`).toBe(true);
-    expect(server.requests).toHaveLength(0);
-  });
+      expect(result.code, result.stderr).toBe(130);
+      expect(Date.now() - interruptedAt).toBeLessThan(5_000);
+      expect(await until(() => !isRunning(pid), 3_000), `MCP server pid ${pid} outlived agentry`).toBe(true);
+      expect(server.requests).toHaveLength(0);
+    },
+  );
 });
 
 describe("agentry mcp list", () => {
