@@ -129,6 +129,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       settings,
       gate: ask,
       env: io.env,
+      onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
       ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
     });
     const agentWarning = agentFileWarning(diagnostics);

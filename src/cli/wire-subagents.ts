@@ -17,6 +17,8 @@ export interface WireSubagentsOptions {
   env: Record<string, string | undefined>;
   /** `--agents` JSON: definitions that take precedence over every file. */
   agentsJson?: string;
+  /** Problems of the subagent runtime (a heartbeat that failed, an MCP server an agent names …). */
+  onWarning?: (message: string) => void;
 }
 
 /** The agents a run can delegate to: built-ins, user and project files, then `--agents`. */
@@ -54,6 +56,7 @@ export async function wireSubagents(
       baseTools: () => rootTools,
       permission: options.gate,
       limits: settings.subagents,
+      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     });
     return { config, runtime, diagnostics: registry.diagnostics };
   } catch (error) {

@@ -57,13 +57,18 @@ export async function buildChild(
     throw error;
   }
   const gate = caller.gate.withRules(rules);
+  const baseTools = runtime.baseTools();
   const own = childTools({
     definition,
     parentTools: caller.tools,
-    baseTools: runtime.baseTools(),
+    baseTools,
     rules,
     mayNest: depth < runtime.limits.maxDepth,
   });
+  for (const server of missingMcpServers(definition, [...baseTools, ...caller.tools]))
+    runtime.warn(
+      `agent "${definition.name}" names MCP server "${server}" in mcpServers, but no such server runs in this session, so ${path.join("/")} has none of its tools: configure it under "mcpServers" (agentry mcp list shows what runs)`,
+    );
   const scope: CallerScope = {
     tools: own.tools,
     gate,
@@ -118,6 +123,14 @@ export async function buildChild(
     execution: undefined,
     running: false,
   };
+}
+
+/** Servers a definition names without a config (references to the session's) that gave no tool here. */
+function missingMcpServers(definition: AgentDefinition, pool: readonly { name: string }[]): string[] {
+  return (definition.mcpServers ?? [])
+    .filter((server) => server.config === undefined)
+    .map((server) => server.name)
+    .filter((name) => !pool.some((tool) => tool.name.startsWith(`mcp__${name}__`)));
 }
 
 /** Delivers `task_send` messages at the child's next model call, or keeps it going when it would end. */

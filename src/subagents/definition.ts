@@ -64,11 +64,21 @@ export type AgentPermissionConfig =
   | PermissionMap;
 
 /** An MCP server the agent uses: a reference to a configured server (`config` absent) or an inline one. */
-export const McpServerRefSchema = z.object({
-  name: z.string().min(1),
-  config: z.record(z.string(), z.unknown()).optional(),
-});
-export type McpServerRef = z.infer<typeof McpServerRefSchema>;
+export interface McpServerRef {
+  name: string;
+  config?: Record<string, unknown> | undefined;
+}
+
+/** A bare name is a reference too, as Claude Code writes it (`mcpServers: [github]`). */
+export const McpServerRefSchema = z
+  .union([
+    z.string().min(1),
+    z.object({
+      name: z.string().min(1),
+      config: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ])
+  .transform((ref): McpServerRef => (typeof ref === "string" ? { name: ref } : ref));
 
 export const AgentSourceSchema = z.object({
   kind: z.enum(SOURCE_KINDS),

@@ -90,3 +90,32 @@ test("a child's inline server that fails to start is a warning; the child runs w
   const child = model.requests.find((request) => request.system.includes(NOTES_PROMPT));
   expect(child?.tools.map((tool) => tool.name)).toEqual(["read"]);
 });
+
+test("a definition that names an MCP server the session does not run gets a warning, and runs without it", async () => {
+  const ws = await tempWorkspace();
+  workspace = ws;
+  const warnings: string[] = [];
+  const notes = {
+    name: "notes",
+    description: "Keeps notes.",
+    prompt: NOTES_PROMPT,
+    tools: ["read"],
+    mcpServers: [{ name: "github" }],
+  };
+  const model = scriptedModel(script("read"));
+  const tree = rootTree({
+    workspace: ws,
+    model,
+    registry: registryWith(notes),
+    onWarning: (message) => warnings.push(message),
+  });
+
+  const run = await runTree(tree.config, "ROOT");
+
+  expect(run.outcome.status).toBe("completed");
+  expect(warnings).toEqual([
+    expect.stringMatching(
+      /^agent "notes" names MCP server "github" in mcpServers, but no such server runs in this session, so main\/notes-1 has none of its tools/,
+    ),
+  ]);
+});

@@ -121,6 +121,35 @@ describe("MCP servers in agentry run", () => {
     expect(Object.keys(await ws.transcripts())).toHaveLength(1);
   });
 
+  it("warns on stderr when an agent names an MCP server that does not run", async () => {
+    const agents = JSON.stringify({
+      notes: {
+        description: "Keeps notes.",
+        prompt: "You keep notes.",
+        tools: ["read"],
+        mcpServers: ["github"],
+      },
+    });
+    const result = await run(
+      ["--permission-mode", "bypass", "--agents", agents, "Delegate"],
+      {},
+      (request) => {
+        if (wireSystem(request.body).includes(CHILD_MARK)) return { text: "child done" };
+        return wireMessages(request.body).length === 1
+          ? {
+              toolCalls: [
+                { name: "task", args: { description: "Notes", prompt: "go", subagent_type: "notes" } },
+              ],
+            }
+          : { text: "done" };
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'warning: agent "notes" names MCP server "github" in mcpServers, but no such server runs in this session',
+    );
+  });
+
   it("subagents get the MCP tools too", async () => {
     const result = await run(
       ["--permission-mode", "bypass", "Delegate"],
