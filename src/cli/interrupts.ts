@@ -1,3 +1,5 @@
+import { EXIT_CODES } from "./exit-codes.ts";
+
 export interface InterruptOptions {
   /** Aborted on the first SIGINT/SIGTERM. */
   controller: AbortController;
@@ -30,4 +32,10 @@ export function handleInterrupts(options: InterruptOptions): () => void {
     process.off("SIGTERM", onSignal);
     if (timer) clearTimeout(timer);
   };
+}
+
+/** Ends the process at once as interrupted: "aborted" on stderr, exit code 130. */
+export function exitAborted(stderr: NodeJS.WritableStream): never {
+  stderr.write("aborted\n");
+  process.exit(EXIT_CODES.aborted);
 }

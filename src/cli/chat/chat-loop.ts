@@ -2,6 +2,7 @@ import type { AgentConfig } from "../../agent/config.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
+import { exitAborted } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import { createStyle } from "../render/style.ts";
 import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
@@ -42,10 +43,7 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
 
   let turn: AbortController | undefined;
   let terminated = false;
-  const forceExit = () => {
-    io.stderr.write("aborted\n");
-    process.exit(EXIT_CODES.aborted);
-  };
+  const forceExit = () => exitAborted(io.stderr);
   const interruptTurn = (running: AbortController) => {
     if (running.signal.aborted) forceExit();
     else running.abort(new Error("interrupted (Ctrl-C)"));

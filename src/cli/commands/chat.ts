@@ -5,7 +5,7 @@ import { streamLineReader, terminalLineReader } from "../chat/line-reader.ts";
 import { switchableModel } from "../chat/switchable-model.ts";
 import { TerminalTurn } from "../chat/terminal-turn.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
-import { handleInterrupts } from "../interrupts.ts";
+import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import { loadRunSettings, selectSessionAndModel, wireRoot } from "../prepare-run.ts";
 import { colorEnabled } from "../render/style.ts";
@@ -39,10 +39,7 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
   const starting = new AbortController();
   const disposeStarting = handleInterrupts({
     controller: starting,
-    forceExit: () => {
-      io.stderr.write("aborted\n");
-      process.exit(EXIT_CODES.aborted);
-    },
+    forceExit: () => exitAborted(io.stderr),
   });
   const wired = await wireRoot({
     signal: starting.signal,

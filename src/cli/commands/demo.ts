@@ -3,8 +3,8 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
-import { handleInterrupts } from "../interrupts.ts";
+import { exitCodeForOutcome } from "../exit-codes.ts";
+import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import type { ProgramResult } from "../program.ts";
 import { colorEnabled, createStyle } from "../render/style.ts";
@@ -83,8 +83,7 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
     controller,
     forceExit: () => {
       if (!keep) rmSync(workspace, { recursive: true, force: true });
-      io.stderr.write("aborted\n");
-      process.exit(EXIT_CODES.aborted);
+      exitAborted(io.stderr);
     },
   });
   const started = Date.now();

@@ -3,8 +3,8 @@ import { Session } from "../../agent/session.ts";
 import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
 import { userText } from "../../model/messages.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
-import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
-import { handleInterrupts } from "../interrupts.ts";
+import { exitCodeForOutcome } from "../exit-codes.ts";
+import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import { terminalAsk } from "../permission-prompt.ts";
 import { loadRunSettings, selectSessionAndModel, wireRoot } from "../prepare-run.ts";
@@ -47,10 +47,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
   const controller = new AbortController();
   const disposeInterrupts = handleInterrupts({
     controller,
-    forceExit: () => {
-      io.stderr.write("aborted\n");
-      process.exit(EXIT_CODES.aborted);
-    },
+    forceExit: () => exitAborted(io.stderr),
   });
   const wired = await wireRoot({
     signal: controller.signal,
