@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type McpServerConfig, mcpServersSchema } from "../mcp/server-config.ts";
 import { formatConfigIssues } from "./config/format-issues.ts";
+import { parseJsonText } from "./config/load-config.ts";
 import { UsageError } from "./errors.ts";
 
 /**
@@ -30,13 +31,7 @@ async function loadOne(value: string, cwd: string): Promise<Record<string, McpSe
       throw new UsageError(`${label}: cannot read the file: ${reason}`, { cause: error });
     }
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`${label}: invalid JSON: ${reason}`, { cause: error });
-  }
+  const data = parseJsonText(text, label);
   const map =
     typeof data === "object" && data !== null && "mcpServers" in data
       ? (data as { mcpServers: unknown }).mcpServers

@@ -3,7 +3,7 @@ import { PERMISSION_MODES } from "../permissions/modes.ts";
 import type { AgentsOptions } from "./commands/agents.ts";
 import type { ChatOptions } from "./commands/chat.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
-import { registerMcpCommand } from "./commands/mcp.ts";
+import { mcpConfigOption, registerMcpCommand } from "./commands/mcp.ts";
 import type { RunOptions } from "./commands/run.ts";
 import type { SessionsOptions } from "./commands/sessions.ts";
 import { registerTasksCommand } from "./commands/tasks.ts";
@@ -122,10 +122,6 @@ function positiveInteger(value: string): number {
   return number;
 }
 
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 function positiveNumber(value: string): number {
   const number = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0)) {
@@ -209,12 +205,7 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
     )
     .addOption(new Option("--system-prompt <text>", "replace the built-in system prompt"))
     .addOption(new Option("--append-system-prompt <text>", "append text to the system prompt"))
-    .addOption(
-      new Option(
-        "--mcp-config <file-or-json>",
-        'more MCP servers: a JSON file or string, { "mcpServers": { name: { "command": …, "args": […] } } } as in Claude Code\'s .mcp.json (repeatable)',
-      ).argParser(collect),
-    )
+    .addOption(mcpConfigOption())
     .addOption(
       new Option(
         "--agents <json>",
@@ -251,12 +242,7 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
         "how permission requests no rule decides are resolved (default: default, which asks on a terminal)",
       ).choices(PERMISSION_MODES),
     )
-    .addOption(
-      new Option(
-        "--mcp-config <file-or-json>",
-        'more MCP servers: a JSON file or string, { "mcpServers": { name: { "command": …, "args": […] } } } as in Claude Code\'s .mcp.json (repeatable)',
-      ).argParser(collect),
-    )
+    .addOption(mcpConfigOption())
     .addOption(
       new Option("--agents <json>", "extra subagents as JSON, as for agentry run; they override agent files"),
     )

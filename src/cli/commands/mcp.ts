@@ -33,6 +33,14 @@ Examples:
   $ agentry mcp list --mcp-config .mcp.json
 `;
 
+/** `--mcp-config`, repeatable, as `run`, `chat` and `mcp list` take it. */
+export function mcpConfigOption(): Option {
+  return new Option(
+    "--mcp-config <file-or-json>",
+    'more MCP servers: a JSON file or string, { "mcpServers": { name: { "command": …, "args": […] } } } as in Claude Code\'s .mcp.json (repeatable)',
+  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+}
+
 /** Adds `agentry mcp list`; the MCP client loads only when it runs. */
 export function registerMcpCommand(program: Command, deps: { io: CliIo; result: ProgramResult }): Command {
   const mcp = program
@@ -50,12 +58,7 @@ export function registerMcpCommand(program: Command, deps: { io: CliIo; result: 
         "then stop it. A server that fails says why.",
     )
     .addOption(new Option("-C, --cwd <dir>", "workspace directory (default: the current directory)"))
-    .addOption(
-      new Option(
-        "--mcp-config <file-or-json>",
-        "more MCP servers, as for agentry run (repeatable)",
-      ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
-    )
+    .addOption(mcpConfigOption())
     .option("--json", "print JSON for scripts")
     .action(async (options: McpListOptions) => {
       const { mcpListCommand } = await import("./mcp-list.ts");

@@ -61,18 +61,22 @@ export async function loadConfigFile(path: string, label: string): Promise<Confi
 
 /** Parses and validates the text of a config file; errors name `label` and the offending key. */
 export function parseConfigText(text: string, label: string): ConfigFile {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`${label}: invalid JSON: ${reason}`, { cause: error });
-  }
+  const data = parseJsonText(text, label);
   const result = configFileSchema.safeParse(data, { reportInput: true });
   if (!result.success) {
     throw new UsageError(formatConfigIssues(label, result.error.issues, configFileSchema));
   }
   return result.data;
+}
+
+/** `JSON.parse`, with a usage error naming `label` for text that is not JSON. */
+export function parseJsonText(text: string, label: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${label}: invalid JSON: ${reason}`, { cause: error });
+  }
 }
 
 function isNodeError(error: unknown): error is NodeJS.ErrnoException {
