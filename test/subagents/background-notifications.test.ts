@@ -1,6 +1,6 @@
-import { rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { until } from "../support/processes.ts";
@@ -15,12 +15,6 @@ import {
   toolResultsIn,
 } from "./support/subagent-harness.ts";
 
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
-
 const background = (prompt: string) => ({
   name: "task",
   args: { description: `Work on ${prompt}`, prompt, subagent_type: "explore", run_in_background: true },
@@ -28,7 +22,6 @@ const background = (prompt: string) => ({
 
 test("two background children: the parent keeps working and gets each completion exactly once", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   await writeFile(join(ws, "a.txt"), "alpha\n");
   let parentTurn = 0;
   const slowGate = gate();
@@ -92,7 +85,7 @@ test("two background children: the parent keeps working and gets each completion
 });
 
 test("a sync child's result is its tool result, never a notification; every child gets a record", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (firstUserText(request.messages) !== "ROOT") return { text: "sync result" };
     return toolResultsIn(request.messages).length === 0
@@ -119,7 +112,7 @@ test("a sync child's result is its tool result, never a notification; every chil
 });
 
 test("a definition with background: true runs in the background unless the call says otherwise", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const registry = registryWith({
     name: "watcher",
     description: "Watches.",

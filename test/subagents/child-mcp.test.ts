@@ -1,18 +1,11 @@
 import { readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { testServerConfig } from "../support/mcp-server-process.ts";
 import { isRunning, until } from "../support/processes.ts";
 import { registryWith, rootTree, runTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 const NOTES_PROMPT = "You keep notes.";
 
@@ -34,7 +27,6 @@ function script(tool: string) {
 
 test("a definition's inline MCP server runs for the child alone, in its activation, and is stopped after", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const pidFile = join(ws, "mcp.pid");
   const notes = {
     name: "notes",
@@ -64,7 +56,6 @@ test("a definition's inline MCP server runs for the child alone, in its activati
 
 test("a child's inline server that fails to start is a warning; the child runs without its tools", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const warnings: string[] = [];
   const notes = {
     name: "notes",
@@ -93,7 +84,6 @@ test("a child's inline server that fails to start is a warning; the child runs w
 
 test("a definition that names an MCP server the session does not run gets a warning, and runs without it", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const warnings: string[] = [];
   const notes = {
     name: "notes",

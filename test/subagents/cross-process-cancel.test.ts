@@ -1,6 +1,5 @@
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session } from "../../src/agent/session.ts";
@@ -13,15 +12,8 @@ import { notificationsIn } from "./support/notifications.ts";
 import { firstUserText, rootTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
 import { runTasksCli } from "./support/tasks-cli-process.ts";
 
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
-
 test("another process sees the running child and `agentry tasks cancel` ends it and its bash", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const pidFile = join(ws, "pid.txt");
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (firstUserText(request.messages) === "CHILD")

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,6 @@ import { runTasksCli } from "./support/tasks-cli-process.ts";
 
 const OWNER = fileURLToPath(new URL("./support/owner-run.ts", import.meta.url));
 
-let workspace: string | undefined;
 let owner: ChildProcess | undefined;
 const strays: number[] = [];
 afterEach(async () => {
@@ -22,9 +21,7 @@ afterEach(async () => {
   }
   // The owner's bash ran in its own process group and outlives a kill -9 of the owner.
   for (const pid of strays.splice(0)) if (isRunning(pid)) process.kill(pid, "SIGKILL");
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   owner = undefined;
-  workspace = undefined;
 });
 
 async function startOwner(ws: string): Promise<{ taskId: string; bashPid: number }> {
@@ -58,7 +55,6 @@ async function taskFiles(ws: string): Promise<unknown[]> {
 
 test("kill -9 of the owning process: the next `tasks list` reports the task FAILED orphaned; the files stay intact", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const { taskId } = await startOwner(ws);
   owner!.kill("SIGKILL");
   await once(owner!, "exit");
@@ -83,7 +79,6 @@ test("kill -9 of the owning process: the next `tasks list` reports the task FAIL
 
 test("an owner that stops heartbeating (SIGSTOP) is orphaned after the configured orphanTimeoutMs", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   await writeFile(
     join(ws, "agentry.json"),
     JSON.stringify({ subagents: { orphanTimeoutMs: 800, heartbeatMs: 100 } }),

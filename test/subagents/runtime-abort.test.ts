@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
 import type { TaskStore } from "../../src/tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
@@ -9,15 +8,8 @@ import { scriptedModel } from "../../src/testing/index.ts";
 import { isRunning, until } from "../support/processes.ts";
 import { firstUserText, rootTree, runTree, tempWorkspace } from "./support/subagent-harness.ts";
 
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
-
 test("aborting the parent aborts its running children and kills their bash processes", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const pidFile = join(ws, "pid.txt");
   const model = scriptedModel((request) => {
     const prompt = firstUserText(request.messages);
@@ -61,7 +53,6 @@ test("aborting the parent aborts its running children and kills their bash proce
 
 test("a parent aborted while it is still starting a child ends after that child recorded its end", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const inner = new WorkspaceTaskStore({ workspace: ws });
   let creating: () => void = () => {};
   const createStarted = new Promise<void>((resolve) => {

@@ -1,5 +1,4 @@
-import { rm } from "node:fs/promises";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import {
@@ -9,12 +8,6 @@ import {
   tempWorkspace,
   toolResultsIn,
 } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 const spawn = (prompt: string): ScriptedReply => ({
   toolCalls: [{ name: "task", args: { description: "Go one level down", prompt } }],
@@ -36,7 +29,7 @@ const requestsOf = (requests: ModelRequest[], prompt: string) =>
   requests.filter((request) => firstUserText(request.messages) === prompt);
 
 test("with default limits a child has no task tool and its forged call is refused", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel(levels({ ROOT: "CHILD", CHILD: "GRANDCHILD" }));
   const { config, runtime } = rootTree({ workspace, model });
 
@@ -52,7 +45,7 @@ test("with default limits a child has no task tool and its forged call is refuse
 });
 
 test("a task tool smuggled into an agent at the depth limit refuses to spawn", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel(levels({ ROGUE: "CHILD" }));
   const { config, runtime } = rootTree({ workspace, model });
   const task = config.tools.find((tool) => tool.name === "task")!;
@@ -69,7 +62,7 @@ test("a task tool smuggled into an agent at the depth limit refuses to spawn", a
 });
 
 test("with maxDepth 2 a grandchild runs and a great-grandchild is refused", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel(levels({ ROOT: "CHILD", CHILD: "GRANDCHILD", GRANDCHILD: "GREAT" }));
   const { config, runtime } = rootTree({ workspace, model, limits: { maxDepth: 2 } });
 
@@ -95,7 +88,7 @@ test("with maxDepth 2 a grandchild runs and a great-grandchild is refused", asyn
 });
 
 test("the descendant cap refuses children beyond it with a clear message", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   let rootTurn = 0;
   const model = scriptedModel((request) => {
     const prompt = firstUserText(request.messages);

@@ -1,20 +1,13 @@
-import { rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { listSessions } from "../../src/agent/transcript.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { rootTree, runTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
 
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
-
 test("a child's events bubble into the root's stream with its path, and its transcript names its parent", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   await writeFile(join(ws, "a.txt"), "alpha\n");
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     const results = toolResultsIn(request.messages);

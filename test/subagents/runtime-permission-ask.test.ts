@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
@@ -20,17 +19,13 @@ import {
 } from "./support/subagent-harness.ts";
 
 let server: ModelServer | undefined;
-let workspace: string | undefined;
 afterEach(async () => {
   await server?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   server = undefined;
-  workspace = undefined;
 });
 
 test("an ask raised by a child or grandchild reaches the root's handler labelled with its agent path", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     const prompt = firstUserText(request.messages);
     const results = toolResultsIn(request.messages);
@@ -72,7 +67,6 @@ test("an ask raised by a child or grandchild reaches the root's handler labelled
 
 test("in a non-interactive run in default mode a child's ask is denied with a message its model sees", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const isChild = (request: RecordedRequest) => wireSystem(request.body).includes(CHILD_MARK);
   let childCalls = 0;
   let rootCalls = 0;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
-import { rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
@@ -12,12 +12,6 @@ import {
   tempWorkspace,
   toolResultsIn,
 } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 type Step = { spawn: { prompt: string; type?: string } } | { calls: NonNullable<ScriptedReply["toolCalls"]> };
 
@@ -51,7 +45,6 @@ const resultsOf = (requests: ModelRequest[], prompt: string) =>
 
 test("an explore grandchild cannot write by write, edit or a writing bash command", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   await writeFile(join(ws, "existing.txt"), "original\n");
   const model = scriptedModel(
     tree({
@@ -89,7 +82,6 @@ test("an explore grandchild cannot write by write, edit or a writing bash comman
 
 test("a parent-level deny on `bash rm *` holds in every child", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   await writeFile(join(ws, "victim.txt"), "keep me\n");
   const attempts = [
     { name: "bash", args: { command: "rm victim.txt" } },

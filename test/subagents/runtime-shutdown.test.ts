@@ -1,5 +1,4 @@
-import { rm } from "node:fs/promises";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import {
@@ -10,14 +9,8 @@ import {
   toolResultsIn,
 } from "./support/subagent-harness.ts";
 
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
-
 test("a root stopped by its turn limit leaves a child running; shutdown cancels it and records why", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (firstUserText(request.messages) === "CHILD") return { text: "too late", delayMs: 30_000 };
     return toolResultsIn(request.messages).length === 0
@@ -44,7 +37,7 @@ test("a root stopped by its turn limit leaves a child running; shutdown cancels 
 });
 
 test("aborting the root stops its background children, whose records say CANCELLED", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const controller = new AbortController();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (firstUserText(request.messages) === "CHILD") return { text: "never", delayMs: 30_000 };

@@ -1,6 +1,5 @@
-import { rm } from "node:fs/promises";
 import { hostname } from "node:os";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session } from "../../src/agent/session.ts";
 import { userText } from "../../src/model/messages.ts";
@@ -12,12 +11,6 @@ import { until } from "../support/processes.ts";
 import { deadPid } from "../tasks/support/dead-pid.ts";
 import { notificationsIn } from "./support/notifications.ts";
 import { firstUserText, rootTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 const orphan = (taskId: string, parentSessionId: string, owner: string): NewTaskRecord => ({
   taskId,
@@ -33,7 +26,6 @@ const orphan = (taskId: string, parentSessionId: string, owner: string): NewTask
 
 test("a resumed run sweeps at start-up: its child left RUNNING by a dead process is notified as FAILED orphaned", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const session = await Session.create({ workspace: ws, agentName: "main", model: "scripted:model" });
   await new WorkspaceTaskStore({ workspace: ws }).create(
     orphan("sub-left-behind", session.id, `${hostname()}:${await deadPid()}`),
@@ -64,7 +56,6 @@ test("a resumed run sweeps at start-up: its child left RUNNING by a dead process
 
 test("while children run, the owner sweeps now and then: another dead owner's task is orphaned", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const store = new WorkspaceTaskStore({ workspace: ws });
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (firstUserText(request.messages) === "CHILD") return { text: "done", delayMs: 1_200 };

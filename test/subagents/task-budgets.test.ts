@@ -1,14 +1,7 @@
-import { rm } from "node:fs/promises";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { CHILD_MARK, rootTree, runTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 function delegate(child: ScriptedReply) {
   return scriptedModel((request: ModelRequest): ScriptedReply => {
@@ -24,7 +17,7 @@ function delegate(child: ScriptedReply) {
 }
 
 test("a child over its token budget stops with budget_exceeded, reported to the parent", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = delegate({
     text: "thinking",
     toolCalls: [{ name: "list", args: {} }],
@@ -51,7 +44,7 @@ test("a child over its token budget stops with budget_exceeded, reported to the 
 });
 
 test("a child with no activity for stallTimeoutMs fails as stalled", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = delegate({ text: "late", delayMs: 10_000 });
   const { config, runtime } = rootTree({ workspace, model, limits: { stallTimeoutMs: 150 } });
 
@@ -66,7 +59,7 @@ test("a child with no activity for stallTimeoutMs fails as stalled", async () =>
 });
 
 test("a background child over its wall-clock budget is FAILED with reason timeout, and the parent is told", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (request.system.includes(CHILD_MARK))
       return { toolCalls: [{ name: "bash", args: { command: "sleep 5" } }] };

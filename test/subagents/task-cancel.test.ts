@@ -1,6 +1,5 @@
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { isRunning, pidFrom, until } from "../support/processes.ts";
@@ -13,15 +12,8 @@ import {
   toolResultsIn,
 } from "./support/subagent-harness.ts";
 
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
-
 test("task_cancel stops a child and the subagent it started; their bash dies and both records say CANCELLED", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const pidFile = join(ws, "pid.txt");
   const model = scriptedModel(async (request: ModelRequest): Promise<ScriptedReply> => {
     const prompt = firstUserText(request.messages);
@@ -76,7 +68,7 @@ test("task_cancel stops a child and the subagent it started; their bash dies and
 });
 
 test("task_cancel of a finished child changes nothing", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     const results = toolResultsIn(request.messages);
     if (firstUserText(request.messages) !== "ROOT") return { text: "quick" };

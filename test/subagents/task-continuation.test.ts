@@ -1,5 +1,4 @@
-import { rm } from "node:fs/promises";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import {
@@ -11,12 +10,6 @@ import {
   toolResultsIn,
 } from "./support/subagent-harness.ts";
 
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
-
 const taskIdIn = (text: string) => /task_id="(sub-[^"]+)"/.exec(text)?.[1];
 const lastUser = (request: ModelRequest) => {
   const message = request.messages.at(-1);
@@ -26,7 +19,7 @@ const lastUser = (request: ModelRequest) => {
 };
 
 test("task_id continues a child with its whole history, the same definition, model, tools and path", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const child = scriptedModel(
     (request: ModelRequest): ScriptedReply => ({ text: `answer to ${lastUser(request)}` }),
     { id: "scripted:child" },
@@ -87,7 +80,7 @@ test("task_id continues a child with its whole history, the same definition, mod
 });
 
 test("an unknown task_id is a clear error and starts nothing", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const parent = scriptedModel(
     (request: ModelRequest): ScriptedReply =>
       toolResultsIn(request.messages).length === 0
@@ -110,7 +103,7 @@ test("an unknown task_id is a clear error and starts nothing", async () => {
 });
 
 test("only a child's parent may continue it, and not while it runs", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     const prompt = firstUserText(request.messages);
     const results = toolResultsIn(request.messages);

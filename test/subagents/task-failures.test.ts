@@ -1,4 +1,4 @@
-import { rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import type { Model, ModelRequest } from "../../src/model/model.ts";
@@ -19,12 +19,9 @@ import {
 } from "./support/subagent-harness.ts";
 
 let server: ModelServer | undefined;
-let workspace: string | undefined;
 afterEach(async () => {
   await server?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   server = undefined;
-  workspace = undefined;
 });
 
 /** The root delegates once to `type`, then answers with what it got back. */
@@ -46,7 +43,7 @@ function rootThenChild(type: string, child: (request: ModelRequest) => ScriptedR
 const TASK_ERROR = /^Subagent (\w+) \(task_id (sub-[a-z0-9-]+)\) did not complete: status (\S+) — /;
 
 test("a child whose model throws gives the parent an error result with its task_id, and the parent completes", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const broken: Model = {
     id: "broken:model",
     stream() {
@@ -75,7 +72,7 @@ test("a child whose model throws gives the parent an error result with its task_
 });
 
 test("a child that loops to its turn limit gives an error result naming the limit", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   await writeFile(join(workspace, "a.txt"), "again\n");
   const registry = registryWith({ name: "looper", description: "Loops.", prompt: "You loop.", maxTurns: 2 });
   const model = scriptedModel(
@@ -96,7 +93,7 @@ test("a child that loops to its turn limit gives an error result naming the limi
 });
 
 test("a child whose provider answers 500 gives an error result and the parent completes", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const isChild = (request: RecordedRequest) => wireSystem(request.body).includes(CHILD_MARK);
   let rootCalls = 0;
   server = await startModelServer((request) => {

@@ -1,4 +1,3 @@
-import { rm } from "node:fs/promises";
 import { afterEach, expect, test } from "vitest";
 import type { Message } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
@@ -16,12 +15,9 @@ import {
 } from "./support/subagent-harness.ts";
 
 let server: ModelServer | undefined;
-let workspace: string | undefined;
 afterEach(async () => {
   await server?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   server = undefined;
-  workspace = undefined;
 });
 
 const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 };
@@ -69,7 +65,7 @@ const HISTORY: Message[] = [
 ];
 
 test("fork all and fork 2 start children with exactly the sanitized history, then their prompt", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   server = await startModelServer({ text: "child ok" });
   const childModel = serverModel(server, "anthropic:claude-haiku-4-5");
   const registry = registryWith({
@@ -134,7 +130,7 @@ test("fork all and fork 2 start children with exactly the sanitized history, the
 });
 
 test("a bad fork value is refused with a clear message", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const parent = scriptedModel(
     (request: ModelRequest): ScriptedReply =>
       toolResultsIn(request.messages).length === 0

@@ -1,4 +1,3 @@
-import { rm } from "node:fs/promises";
 import { afterEach, expect, test } from "vitest";
 import type { AssistantMessage } from "../../src/model/messages.ts";
 import { userText } from "../../src/model/messages.ts";
@@ -19,12 +18,9 @@ import {
 } from "./support/subagent-harness.ts";
 
 let server: ModelServer | undefined;
-let workspace: string | undefined;
 afterEach(async () => {
   await server?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   server = undefined;
-  workspace = undefined;
 });
 
 const SECRET = "PARENT-ONLY-CONTEXT-7f3a";
@@ -43,7 +39,7 @@ const history = [
 const isChild = (request: RecordedRequest) => wireSystem(request.body).includes(CHILD_MARK);
 
 test("a child's first request holds only its system prompt and its prompt; the parent grows only by the wrapped result", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   let rootCalls = 0;
   server = await startModelServer((request) => {
     if (isChild(request)) return { text: "The tests use vitest." };

@@ -1,4 +1,3 @@
-import { rm } from "node:fs/promises";
 import { afterEach, expect, test } from "vitest";
 import type { Model, ModelRequest } from "../../src/model/model.ts";
 import { createModel } from "../../src/model/registry.ts";
@@ -16,12 +15,9 @@ import {
 } from "./support/subagent-harness.ts";
 
 let server: ModelServer | undefined;
-let workspace: string | undefined;
 afterEach(async () => {
   await server?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   server = undefined;
-  workspace = undefined;
 });
 
 const pinned = {
@@ -32,7 +28,7 @@ const pinned = {
 };
 
 test("the call's model beats the definition's, which beats the parent's; inherit means the parent's", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const calls = [
     { description: "Call model wins", prompt: "A", subagent_type: "pinned", model: "opus" },
     { description: "Definition model wins", prompt: "B", subagent_type: "pinned" },
@@ -84,7 +80,7 @@ test("the call's model beats the definition's, which beats the parent's; inherit
 });
 
 test("a definition's model alias resolves through the config's aliases to the real provider", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   let rootCalls = 0;
   server = await startModelServer((request) => {
     if (wireSystem(request.body).includes(CHILD_MARK)) return { text: "fast answer" };
@@ -125,7 +121,7 @@ test("a definition's model alias resolves through the config's aliases to the re
 });
 
 test("a model that cannot be built is a clear error naming it, and no child starts", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const parent = scriptedModel((request) =>
     toolResultsIn(request.messages).length === 0
       ? {

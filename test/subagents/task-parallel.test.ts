@@ -1,4 +1,3 @@
-import { rm } from "node:fs/promises";
 import { afterEach, expect, test } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../support/model-server.ts";
@@ -14,12 +13,9 @@ import {
 } from "./support/subagent-harness.ts";
 
 let server: ModelServer | undefined;
-let workspace: string | undefined;
 afterEach(async () => {
   await server?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   server = undefined;
-  workspace = undefined;
 });
 
 const isChild = (request: RecordedRequest) => wireSystem(request.body).includes(CHILD_MARK);
@@ -74,7 +70,7 @@ function runningAtStarts(events: AgentEvent[]): number[] {
 }
 
 test("three task calls in one assistant message run concurrently", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   server = await startModelServer(fanOut(3, 300));
   const { config } = rootTree({ workspace, model: serverModel(server) });
 
@@ -89,7 +85,7 @@ test("three task calls in one assistant message run concurrently", async () => {
 });
 
 test("with 12 calls and the default cap, at most 8 children run at once and all 12 finish", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   // Long enough that a whole wave of 8 is in flight together even on a loaded machine.
   server = await startModelServer(fanOut(12, 400));
   const { config, runtime } = rootTree({ workspace, model: serverModel(server) });

@@ -1,16 +1,9 @@
-import { rm } from "node:fs/promises";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
 import type { TaskStore } from "../../src/tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { firstUserText, rootTree, runTree, tempWorkspace } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 /** The real workspace store, logging each record's status as created and as each update leaves it. */
 function loggingStore(ws: string): { store: TaskStore; log: Map<string, string[]> } {
@@ -35,7 +28,6 @@ function loggingStore(ws: string): { store: TaskStore; log: Map<string, string[]
 
 test("a child that gets a slot at once is created RUNNING; a queued one is PENDING until its slot frees", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const { store, log } = loggingStore(ws);
   const model = scriptedModel((request) => {
     const prompt = firstUserText(request.messages);

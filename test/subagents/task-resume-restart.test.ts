@@ -1,5 +1,4 @@
 import { execFile } from "node:child_process";
-import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, expect, test } from "vitest";
@@ -21,17 +20,13 @@ import {
 const FIRST_RUN = fileURLToPath(new URL("./support/first-run.ts", import.meta.url));
 
 let server: ModelServer | undefined;
-let workspace: string | undefined;
 afterEach(async () => {
   await server?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
   server = undefined;
-  workspace = undefined;
 });
 
 test("a completed child is continued after a process restart with its history, model and tools", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   server = await startModelServer((request) => {
     const texts = wireMessages(request.body).flatMap(wireTexts);
     return texts.at(-1)?.includes("codeword?")

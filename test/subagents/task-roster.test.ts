@@ -1,15 +1,8 @@
-import { rm } from "node:fs/promises";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { registryWith, rootTree, runTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 const extra = [
   { name: "secret", description: "Hidden helper.", prompt: "You are secret.", hidden: true },
@@ -55,7 +48,7 @@ test("no task tool when every agent is denied to the root", () => {
 });
 
 test("a hidden agent is callable; primary, denied and unknown agents are refused with the available ones", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const types = ["secret", "boss", "review", "nobody"];
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (request.system.includes("You are secret.")) return { text: "secret work done" };

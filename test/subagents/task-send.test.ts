@@ -1,6 +1,5 @@
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { Message } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
@@ -14,12 +13,6 @@ import {
   toolResultsIn,
 } from "./support/subagent-harness.ts";
 
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
-
 const userTexts = (messages: readonly Message[]) =>
   messages.flatMap((m) => (m.role === "user" ? m.content.map((p) => (p.type === "text" ? p.text : "")) : []));
 const start = (prompt: string, background: boolean) => ({
@@ -28,7 +21,7 @@ const start = (prompt: string, background: boolean) => ({
 });
 
 test("task_send to a running child is queued into its next turn", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     const results = toolResultsIn(request.messages);
     if (firstUserText(request.messages) === "WORK")
@@ -60,7 +53,7 @@ test("task_send to a running child is queued into its next turn", async () => {
 });
 
 test("task_send to an idle child continues it with its history and returns its reply", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     const results = toolResultsIn(request.messages);
     if (firstUserText(request.messages) === "FIRST")
@@ -93,7 +86,6 @@ test("task_send to an idle child continues it with its history and returns its r
 
 test("task_send with interrupt stops the child's current step (its bash dies) and it turns to the message", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const pidFile = join(ws, "pid.txt");
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     const results = toolResultsIn(request.messages);
@@ -132,7 +124,7 @@ test("task_send with interrupt stops the child's current step (its bash dies) an
 });
 
 test("task_send to a finished background child continues it in the background", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   let rootTurn = 0;
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (firstUserText(request.messages) === "BG")

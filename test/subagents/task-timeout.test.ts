@@ -1,5 +1,4 @@
-import { rm } from "node:fs/promises";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { gate } from "./support/gate.ts";
 import { notificationsIn } from "./support/notifications.ts";
@@ -11,14 +10,8 @@ import {
   toolResultsIn,
 } from "./support/subagent-harness.ts";
 
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
-
 test("a sync child past its call timeout is promoted to the background, and its result still arrives", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const late = gate();
   const model = scriptedModel(async (request) => {
     if (firstUserText(request.messages) !== "ROOT") {

@@ -1,5 +1,4 @@
-import { rm } from "node:fs/promises";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { gate } from "./support/gate.ts";
@@ -11,12 +10,6 @@ import {
   tempWorkspace,
   toolResultsIn,
 } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 const background = (prompt: string) => ({
   name: "task",
@@ -30,7 +23,7 @@ function childReply(request: ModelRequest): ScriptedReply {
 }
 
 test("task_wait mode all returns both results, and they are not notified again", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (firstUserText(request.messages) !== "ROOT") return childReply(request);
     const results = toolResultsIn(request.messages);
@@ -55,7 +48,7 @@ test("task_wait mode all returns both results, and they are not notified again",
 });
 
 test("task_wait mode any returns when the first finishes; the other is still running", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const b = gate();
   const model = scriptedModel(async (request: ModelRequest): Promise<ScriptedReply> => {
     if (firstUserText(request.messages) === "B:0") await b.opened;
@@ -80,7 +73,7 @@ test("task_wait mode any returns when the first finishes; the other is still run
 });
 
 test("task_wait clamps its timeout to at least 1 s and reports what is still running", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (firstUserText(request.messages) !== "ROOT") return childReply(request);
     const results = toolResultsIn(request.messages);
@@ -98,7 +91,7 @@ test("task_wait clamps its timeout to at least 1 s and reports what is still run
 });
 
 test("task_wait refuses task_ids that are not the caller's, and says when there is nothing to wait for", async () => {
-  workspace = await tempWorkspace();
+  const workspace = await tempWorkspace();
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     const results = toolResultsIn(request.messages);
     if (results.length === 0)

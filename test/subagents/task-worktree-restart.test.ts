@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session } from "../../src/agent/session.ts";
 import { type Message, userText } from "../../src/model/messages.ts";
@@ -9,12 +9,6 @@ import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { git, gitRepo } from "./support/git-repo.ts";
 import { registryWith, rootTree, toolResultsIn } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 const builder = {
   name: "builder",
@@ -54,7 +48,6 @@ test.each([
   ["a stale registration of its deleted worktree is pruned first", true],
 ])("a worktree child is continued after a restart: %s, and it gains a second commit", async (_, stale) => {
   const ws = await gitRepo();
-  workspace = ws;
 
   // First process: the child commits first.txt on its branch; its worktree is removed.
   const first = rootTree({ workspace: ws, model: scriptedModel(script()), registry: registryWith(builder) });
@@ -94,7 +87,6 @@ test.each([
 
 test("continuing a worktree child that changes nothing keeps the branch with its earlier work", async () => {
   const ws = await gitRepo();
-  workspace = ws;
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     const step = lastUserText(request.messages);
     if (request.system.includes("You build things.")) {

@@ -1,17 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { git, gitRepo } from "./support/git-repo.ts";
 import { registryWith, rootTree, runTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 const builder = {
   name: "builder",
@@ -41,7 +34,6 @@ function script(calls: NonNullable<ScriptedReply["toolCalls"]>) {
 
 test("a worktree child's edits land on its branch, not in the main checkout", async () => {
   const ws = await gitRepo();
-  workspace = ws;
   const model = scriptedModel(
     script([
       { name: "write", args: { path: "feature.txt", content: "new feature\n" } },
@@ -77,7 +69,6 @@ test("a worktree child's edits land on its branch, not in the main checkout", as
 
 test("a worktree child that changed nothing (agentry's state aside) leaves no worktree and no branch", async () => {
   const ws = await gitRepo();
-  workspace = ws;
   const model = scriptedModel(
     script([
       { name: "read", args: { path: "README.md" } },
@@ -98,7 +89,6 @@ test("a worktree child that changed nothing (agentry's state aside) leaves no wo
 
 test("a worktree child in a workspace that is not a git repository is a clear error", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const model = scriptedModel(script([]));
   const { config, runtime } = rootTree({ workspace: ws, model, registry: registryWith(builder) });
 

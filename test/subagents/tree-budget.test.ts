@@ -1,17 +1,10 @@
-import { rm } from "node:fs/promises";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session } from "../../src/agent/session.ts";
 import { watchTreeBudget } from "../../src/agent/tree-budget.ts";
 import { userText } from "../../src/model/messages.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { CHILD_MARK, rootTree, tempWorkspace } from "./support/subagent-harness.ts";
-
-let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 /** The root delegates once; the child lists the folder forever, each of its turns costing 1,000 tokens. */
 const spender = () =>
@@ -25,7 +18,6 @@ const spender = () =>
 
 async function runWithBudget(budget: Parameters<typeof watchTreeBudget>[0]) {
   const ws = await tempWorkspace();
-  workspace = ws;
   const model = spender();
   const { config, runtime } = rootTree({ workspace: ws, model });
   const session = await Session.create({ workspace: ws, agentName: "main", model: model.id, persist: false });
@@ -61,7 +53,6 @@ test("a cost budget stops the tree once the priced turns cost more", async () =>
 
 test("a time budget stops the tree when it runs out, children included", async () => {
   const ws = await tempWorkspace();
-  workspace = ws;
   const model = scriptedModel((request) =>
     request.system.includes(CHILD_MARK)
       ? { text: "slow", delayMs: 10_000 }

@@ -1,6 +1,7 @@
-import { mkdtemp, realpath } from "node:fs/promises";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { onTestFinished } from "vitest";
 import type { AgentConfig } from "../../../src/agent/config.ts";
 import type { AgentEvent, AgentEventType, EventOf } from "../../../src/agent/events.ts";
 import { runAgentLoop } from "../../../src/agent/loop.ts";
@@ -33,8 +34,11 @@ import type { ModelServer } from "../../support/model-server.ts";
 export const CHILD_MARK = "# You are a subagent";
 export const ROOT_PROMPT = "You are the root agent of a test.";
 
+/** A temp workspace (real path), removed when the current test finishes. */
 export async function tempWorkspace(): Promise<string> {
-  return realpath(await mkdtemp(join(tmpdir(), "agentry-subagents-")));
+  const dir = await realpath(await mkdtemp(join(tmpdir(), "agentry-subagents-")));
+  onTestFinished(() => rm(dir, { recursive: true, force: true, maxRetries: 3 }));
+  return dir;
 }
 
 /** The built-in agents plus `extra` (programmatic, so they win over built-ins of the same name). */
