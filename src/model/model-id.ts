@@ -51,13 +51,13 @@ export function resolveAlias(id: string, aliases: Record<string, string> = {}): 
       );
     if (seen.includes(current))
       throw new ModelConfigError(
-        `Model aliases form a cycle: ${[...seen, current].join(" → ")}. Fix "aliases" in agentry.json.`,
+        `Model aliases form a cycle: ${[...seen, current].join(" → ")}. Fix providers.aliases in agentry.json.`,
       );
     const next = table[current];
     if (next === undefined) {
       const known = Object.keys(table).sort().join(", ");
       throw new ModelConfigError(
-        `Unknown model "${current}". Use provider:model (e.g. anthropic:claude-sonnet-5-5, openai:gpt-5.5, ollama:qwen3) or an alias (${known}); define more under "aliases" in agentry.json.`,
+        `Unknown model "${current}". Use provider:model (e.g. anthropic:claude-sonnet-5-5, openai:gpt-5.5, ollama:qwen3) or an alias (${known}); define more under providers.aliases in agentry.json (e.g. { "providers": { "aliases": { "fast": "anthropic:claude-haiku-5-5" } } }).`,
       );
     }
     seen.push(current);

@@ -31,6 +31,7 @@ export const DEFAULT_MODELS = {
 } as const;
 
 const OLLAMA_DEFAULT_HOST = "http://localhost:11434";
+const COMPATIBLE_EXAMPLE_URL = "http://localhost:8000/v1";
 
 /**
  * Builds a model from `provider:model` (or an alias such as `sonnet`), wrapped in the retry policy.
@@ -63,6 +64,8 @@ function adapterFor(ref: ModelRef, settings: ModelSettings, env: Env, price: Mod
       const baseUrl = optionalUrl(
         settings.anthropic?.baseUrl ?? value(env.ANTHROPIC_BASE_URL),
         "providers.anthropic.baseUrl or ANTHROPIC_BASE_URL",
+        // The host only: the adapter adds /v1.
+        "https://api.anthropic.com",
       );
       return anthropicModel({ model: ref.model, apiKey, price, ...(baseUrl ? { baseUrl } : {}) });
     }
@@ -77,6 +80,7 @@ function adapterFor(ref: ModelRef, settings: ModelSettings, env: Env, price: Mod
       const baseUrl = optionalUrl(
         settings.openai?.baseUrl ?? value(env.OPENAI_BASE_URL),
         "providers.openai.baseUrl or OPENAI_BASE_URL",
+        "https://api.openai.com/v1",
       );
       return openaiModel({ model: ref.model, apiKey, price, ...(baseUrl ? { baseUrl } : {}) });
     }
@@ -115,7 +119,7 @@ function compatibleAdapter(ref: ModelRef, settings: ModelSettings, price: ModelP
     id: `openai-compatible:${name}/${model}`,
     name,
     model,
-    baseUrl: requireUrl(endpoint.baseUrl, `${key}.baseUrl`),
+    baseUrl: requireUrl(endpoint.baseUrl, `${key}.baseUrl`, COMPATIBLE_EXAMPLE_URL),
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     ...(endpoint.headers ? { headers: endpoint.headers } : {}),
     price,
@@ -142,24 +146,34 @@ function ollamaBaseUrl(settings: ModelSettings, env: Env): string {
   const raw =
     settings.ollama?.baseUrl ?? value(env.OLLAMA_BASE_URL) ?? value(env.OLLAMA_HOST) ?? OLLAMA_DEFAULT_HOST;
   const withScheme = /^[a-z]+:\/\//i.test(raw) ? raw : `http://${raw}`;
-  const url = requireUrl(withScheme, "providers.ollama.baseUrl, OLLAMA_BASE_URL or OLLAMA_HOST").replace(
-    /\/+$/,
-    "",
-  );
+  const url = requireUrl(
+    withScheme,
+    "providers.ollama.baseUrl, OLLAMA_BASE_URL or OLLAMA_HOST",
+    OLLAMA_DEFAULT_HOST,
+  ).replace(/\/+$/, "");
   return url.endsWith("/v1") ? url : `${url}/v1`;
 }
 
-function optionalUrl(url: string | undefined, where: string): string | undefined {
-  return url === undefined ? undefined : requireUrl(url, where);
+function optionalUrl(url: string | undefined, where: string, example: string): string | undefined {
+  return url === undefined ? undefined : requireUrl(url, where, example);
 }
 
-function requireUrl(url: string, where: string): string {
+/**
+ * Refuses what fetch cannot speak before any request: a non-http(s) scheme would otherwise fail every
+ * attempt as a "connection" error and be retried for seconds before the user hears of it.
+ */
+function requireUrl(url: string, where: string, example: string): string {
+  let parsed: URL;
   try {
-    new URL(url);
-    return url;
+    parsed = new URL(url);
   } catch {
-    throw new ModelConfigError(`"${url}" is not a valid URL; fix ${where} (e.g. http://localhost:8000/v1).`);
+    throw new ModelConfigError(`"${url}" is not a valid URL; fix ${where} (e.g. ${example}).`);
   }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new ModelConfigError(
+      `"${url}" is not an http(s) URL (scheme "${parsed.protocol.slice(0, -1)}"); fix ${where} (e.g. ${example}).`,
+    );
+  return url;
 }
 
 /** Empty strings count as unset, as in most shells' `VAR= cmd`. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ModelConfigError } from "../../src/model/errors.ts";
-import { createModel, DEFAULT_MODELS, defaultModelId } from "../../src/model/registry.ts";
+import { createModel, DEFAULT_MODELS, defaultModelId, type ModelSettings } from "../../src/model/registry.ts";
 
 describe("createModel", () => {
   test("builds models under their canonical provider:model id", () => {
@@ -54,6 +54,53 @@ describe("createModel", () => {
     expect(() =>
       createModel("anthropic:x", {}, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "not a url" }),
     ).toThrow(/"not a url" is not a valid URL; fix providers.anthropic.baseUrl or ANTHROPIC_BASE_URL/);
+  });
+
+  test("each provider's bad-URL hint gives an example of that provider's own form", () => {
+    const badUrl = (id: string, env: Record<string, string>, settings: ModelSettings = {}) => {
+      try {
+        createModel(id, settings, env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error(`${id}: expected a ModelConfigError`);
+    };
+    // ANTHROPIC_BASE_URL is the host: agentry adds /v1, so the example must not carry it.
+    expect(badUrl("anthropic:x", { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "::" })).toMatch(
+      /\(e\.g\. https:\/\/api\.anthropic\.com\)\.$/,
+    );
+    expect(badUrl("openai:x", { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "::" })).toMatch(
+      /\(e\.g\. https:\/\/api\.openai\.com\/v1\)\.$/,
+    );
+    expect(badUrl("openai-compatible:lm/x", {}, { openaiCompatible: { lm: { baseUrl: "::" } } })).toMatch(
+      /fix providers\.openaiCompatible\.lm\.baseUrl \(e\.g\. http:\/\/localhost:8000\/v1\)\.$/,
+    );
+  });
+
+  test("a base URL that is not http(s) is refused when the model is built, never tried", () => {
+    const cases: [string, ModelSettings, Record<string, string>, RegExp][] = [
+      [
+        "anthropic:x",
+        {},
+        { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "ftp://example.com" },
+        /ANTHROPIC_BASE_URL/,
+      ],
+      ["openai:x", { openai: { apiKey: "k", baseUrl: "file:///tmp/api" } }, {}, /providers\.openai\.baseUrl/],
+      ["ollama:qwen3", {}, { OLLAMA_HOST: "unix:///run/ollama.sock" }, /OLLAMA_HOST/],
+      [
+        "openai-compatible:lm/x",
+        { openaiCompatible: { lm: { baseUrl: "ws://localhost:1/v1" } } },
+        {},
+        /lm\.baseUrl/,
+      ],
+    ];
+    for (const [id, settings, env, where] of cases) {
+      expect(() => createModel(id, settings, env), id).toThrow(ModelConfigError);
+      expect(() => createModel(id, settings, env), id).toThrow(
+        /is not an http\(s\) URL \(scheme "\w+"\); fix /,
+      );
+      expect(() => createModel(id, settings, env), id).toThrow(where);
+    }
   });
 });
 
