@@ -10,6 +10,8 @@ import type { TreeUsage } from "./tree-usage.ts";
 export interface RunResult {
   v: typeof EVENT_SCHEMA_VERSION;
   type: "result";
+  /** The root agent's path, as on every event line: the result is the root's. */
+  agentPath: string[];
   outcome: OutcomeStatus;
   /** The final assistant text. */
   result: string;
@@ -29,11 +31,15 @@ export interface RunResult {
   reason?: string;
 }
 
+/** The CLI's root agent (`wire-agent.ts`), for a run that ended before its first event. */
+const ROOT_AGENT = "main";
+
 export function runResult(outcome: Outcome, tree?: TreeUsage): RunResult {
   const treeUsage = tree && tree.agentRuns > 0 ? tree.usage : outcome.usage;
   const result: RunResult = {
     v: EVENT_SCHEMA_VERSION,
     type: "result",
+    agentPath: tree?.rootPath ?? [ROOT_AGENT],
     outcome: outcome.status,
     result: outcome.text,
     sessionId: outcome.sessionId,

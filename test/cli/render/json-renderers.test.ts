@@ -40,6 +40,7 @@ describe("json renderer", () => {
     expect(JSON.parse(lines[0] ?? "")).toEqual({
       v: 1,
       type: "result",
+      agentPath: ["main"],
       outcome: "completed",
       result: "done",
       sessionId: "s1",
@@ -76,5 +77,18 @@ describe("stream-json renderer", () => {
     expect(lines.map((l) => l.type)).toEqual(["agent_start", "text_delta", "agent_end", "result"]);
     expect(lines.every((l) => l.v === 1)).toBe(true);
     expect(lines[1]).toEqual({ v: 1, type: "text_delta", delta: "done", agentPath: ["main"] });
+  });
+
+  it("gives the result line the root's agentPath, even when a child's event came last", () => {
+    const { out, t } = collect();
+    const r = streamJsonRenderer(t);
+    const root = ["lead"];
+    const child = ["lead", "explore-1"];
+    r.event({ type: "agent_start", sessionId: "s1", agentType: "main", model: "m", agentPath: root });
+    r.event({ type: "agent_start", sessionId: "sub-1", agentType: "explore", model: "m", agentPath: child });
+    r.event({ type: "agent_end", outcome: { ...completed, sessionId: "sub-1" }, agentPath: child });
+    r.finish(completed);
+    const last = JSON.parse(out.stdout.trimEnd().split("\n").at(-1) ?? "");
+    expect(last).toMatchObject({ type: "result", agentPath: root, sessionId: "s1" });
   });
 });
