@@ -34,8 +34,12 @@ export function handleInterrupts(options: InterruptOptions): () => void {
   };
 }
 
-/** Ends the process at once as interrupted: "aborted" on stderr, exit code 130. */
-export function exitAborted(stderr: NodeJS.WritableStream): never {
-  stderr.write("aborted\n");
+/**
+ * Ends the process at once as interrupted: "aborted" on stderr, exit code 130. `alreadyReported`: the
+ * run's abort was already reported (its renderer finished while the shutdown went on), so the line is
+ * not printed a second time.
+ */
+export function exitAborted(stderr: NodeJS.WritableStream, alreadyReported = false): never {
+  if (!alreadyReported) stderr.write("aborted\n");
   process.exit(EXIT_CODES.aborted);
 }

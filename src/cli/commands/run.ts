@@ -45,9 +45,11 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
   const interactive = promptArgument !== "-" && io.stdin.isTTY === true && io.stderr.isTTY === true;
   // Ctrl-C is handled from here on: during the wiring it cancels MCP servers that are still starting.
   const controller = new AbortController();
+  // Set once the renderer reported an aborted outcome: a forced exit during the shutdown adds no line.
+  let abortReported = false;
   const disposeInterrupts = handleInterrupts({
     controller,
-    forceExit: () => exitAborted(io.stderr),
+    forceExit: () => exitAborted(io.stderr, abortReported),
   });
   const wired = await wireRoot({
     signal: controller.signal,
@@ -89,6 +91,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
     }
     const outcome = await run.outcome;
     renderer.finish(outcome);
+    abortReported = outcome.status === "aborted";
     return exitCodeForOutcome(outcome.status);
   } finally {
     budget.dispose();

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
 import { isRunning, waitFor } from "../../support/processes.ts";
@@ -76,5 +77,60 @@ describe("SIGINT during a run", () => {
     expect(performance.now() - interruptedAt).toBeLessThan(2000);
     expect(result.code).toBe(130);
     expect(JSON.parse(result.stdout)).toMatchObject({ type: "result", outcome: "aborted" });
+  });
+});
+
+const MCP_MAIN = fileURLToPath(new URL("../../support/mcp-server-main.ts", import.meta.url));
+
+describe("the aborted line", () => {
+  it("is printed once when the run's shutdown outlasts the grace period, and once on a second Ctrl-C", async () => {
+    ws = await makeWorkspace();
+    const pidFile = join(ws.dir, "mcp.pid");
+    // An MCP server that ignores SIGTERM keeps the shutdown busy for ~2 s after the run reported its abort.
+    await ws.write(
+      "agentry.json",
+      JSON.stringify({
+        mcpServers: {
+          stubborn: {
+            command: process.execPath,
+            args: [MCP_MAIN, "--ignore-sigterm", "--pid-file", pidFile],
+          },
+        },
+      }),
+    );
+    server = await startModelServer([{ hang: true }]);
+    const results = [];
+    for (const secondSignal of [false, true]) {
+      const child = spawnCli(["run", "hi"], {
+        cwd: ws.dir,
+        env: { ...ws.env, ...providerEnv(server, "anthropic") },
+      });
+      let stderr = "";
+      child.stderr?.on("data", (chunk: Buffer | string) => {
+        stderr += String(chunk);
+      });
+      const done = finished(child);
+      const requests = server.requests.length;
+      await waitFor(() => (server?.requests.length ?? 0) > requests, 10_000);
+      child.kill("SIGINT");
+      if (secondSignal) {
+        await waitFor(() => stderr.includes("session "), 2_000);
+        child.kill("SIGINT");
+      }
+      const result = await done;
+      // The forced exit leaves the stubborn server behind; the next iteration starts its own.
+      sleeper = Number(readFileSync(pidFile, "utf8"));
+      if (isRunning(sleeper)) process.kill(sleeper, "SIGKILL");
+      results.push({
+        secondSignal,
+        code: result.code,
+        abortedLines: result.stderr.split("\n").filter((l) => l === "aborted").length,
+      });
+      expect(result.stderr).toMatch(/continue with: agentry run --resume/);
+    }
+    expect(results).toEqual([
+      { secondSignal: false, code: 130, abortedLines: 1 },
+      { secondSignal: true, code: 130, abortedLines: 1 },
+    ]);
   });
 });
