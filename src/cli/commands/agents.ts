@@ -1,5 +1,6 @@
 import type { AgentDefinition } from "../../subagents/definition.ts";
 import { formatDiagnostics, hasErrors } from "../../subagents/diagnostics.ts";
+import { checkConfig } from "../config/check-config.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
@@ -71,6 +72,7 @@ export async function agentsCheckCommand(options: AgentsOptions, io: CliIo): Pro
 
 async function registryFor(options: AgentsOptions, io: CliIo) {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
+  await checkConfig(workspace, io.env);
   return loadRegistry(workspace, io.env, options.agents);
 }
 

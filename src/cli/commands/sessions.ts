@@ -1,6 +1,7 @@
 import { isValidSessionId } from "../../agent/session-id.ts";
 import { sessionPath } from "../../agent/state-dir.ts";
 import { listSessions, readTranscript, type SessionSummary } from "../../agent/transcript.ts";
+import { checkConfig } from "../config/check-config.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
@@ -17,6 +18,7 @@ export interface SessionsOptions {
 /** `agentry sessions list`: the workspace's sessions, most recent first. */
 export async function sessionsListCommand(options: SessionsOptions, io: CliIo): Promise<number> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
+  await checkConfig(workspace, io.env);
   const sessions = await listSessions(workspace);
   if (options.json) {
     io.stdout.write(`${JSON.stringify(sessions)}\n`);
@@ -33,6 +35,7 @@ export async function sessionsListCommand(options: SessionsOptions, io: CliIo): 
 /** `agentry sessions show <id>`: one transcript, readable or as JSON. */
 export async function sessionsShowCommand(id: string, options: SessionsOptions, io: CliIo): Promise<number> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
+  await checkConfig(workspace, io.env);
   if (!isValidSessionId(id)) throw new UsageError(`Invalid session id ${JSON.stringify(id)}.`);
   const path = sessionPath(workspace, id);
   const transcript = await readTranscript(path).catch((error: unknown) => {

@@ -1,11 +1,11 @@
-import { stat } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { TaskFileError } from "../../tasks/task-errors.ts";
 import type { TaskRecord } from "../../tasks/task-record.ts";
 import { isFinished, TASK_STATUSES, type TaskStatus } from "../../tasks/task-status.ts";
 import type { TaskStore } from "../../tasks/task-store.ts";
-import { configFilePaths, type Env, SETTINGS_ENV } from "../config/config-locations.ts";
+import { loadConfiguredSettings } from "../config/check-config.ts";
+import type { Env } from "../config/config-locations.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
@@ -199,28 +199,10 @@ async function open(io: CliIo, cwd: string | undefined): Promise<Opened> {
   };
 }
 
-/**
- * `subagents.orphanTimeoutMs` as configured. The config's modules load zod (~80 ms, as long as
- * listing 10,000 records: docs/benchmarks.md), so they load only when something could change the
- * default or fail: a config file that is not missing, or a setting in the environment.
- */
+/** `subagents.orphanTimeoutMs` as configured (an invalid config is exit 2, as in every command). */
 async function orphanTimeoutMs(workspace: string, env: Env): Promise<number> {
-  const defaultMs = DEFAULT_ORPHAN_TIMEOUT_S * 1000;
-  const found = await Promise.all(configFilePaths(workspace, env).map((path) => notMissing(path)));
-  const settings = Object.values(SETTINGS_ENV);
-  if (!found.includes(true) && !settings.some((name) => env[name]?.trim())) return defaultMs;
-  const { loadConfigFiles } = await import("../config/load-config.ts");
-  const { resolveSettings } = await import("../config/resolve-settings.ts");
-  const resolved = resolveSettings(await loadConfigFiles({ workspace, env }), {}, env);
-  return resolved.subagents.orphanTimeoutMs ?? defaultMs;
-}
-
-/** False only for a path that does not exist: anything else is for the config loader to judge. */
-async function notMissing(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => error.code !== "ENOENT",
-  );
+  const settings = await loadConfiguredSettings(workspace, env);
+  return settings?.subagents.orphanTimeoutMs ?? DEFAULT_ORPHAN_TIMEOUT_S * 1000;
 }
 
 async function listTasks(
