@@ -69,10 +69,13 @@ export function parseConfigText(text: string, label: string): ConfigFile {
   return result.data;
 }
 
-/** `JSON.parse`, with a usage error naming `label` for text that is not JSON. */
+/**
+ * `JSON.parse`, with a usage error naming `label` for text that is not JSON. A leading byte-order mark
+ * (Notepad and other Windows editors save one) is not part of the JSON, so it is dropped first.
+ */
 export function parseJsonText(text: string, label: string): unknown {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(`${label}: invalid JSON: ${reason}`, { cause: error });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfigFiles, parseConfigText, userConfigPath } from "../../../src/cli/config/load-config.ts";
 import { UsageError } from "../../../src/cli/errors.ts";
+import { loadMcpConfigFlags } from "../../../src/cli/mcp-config-flag.ts";
 
 let root: string;
 let workspace: string;
@@ -67,6 +68,28 @@ describe("config files", () => {
   it("reports invalid JSON with the file name", async () => {
     await writeFile(join(workspace, "agentry.json"), '{ "model": "x", }');
     await expect(loadConfigFiles({ workspace, env: { HOME: home } })).rejects.toThrow(
+      /^agentry\.json: invalid JSON/,
+    );
+  });
+
+  it("reads a file saved with a UTF-8 byte-order mark (Windows editors write one)", async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    await writeFile(join(workspace, "agentry.json"), Buffer.concat([bom, Buffer.from('{ "maxTurns": 5 }')]));
+    await mkdir(join(home, ".config", "agentry"), { recursive: true });
+    await writeFile(
+      join(home, ".config", "agentry", "config.json"),
+      Buffer.concat([bom, Buffer.from('{ "model": "ollama:qwen3" }')]),
+    );
+    const loaded = await loadConfigFiles({ workspace, env: { HOME: home } });
+    expect(loaded.project?.config).toEqual({ maxTurns: 5 });
+    expect(loaded.user?.config).toEqual({ model: "ollama:qwen3" });
+    const mcp = join(workspace, "mcp.json");
+    await writeFile(mcp, Buffer.concat([bom, Buffer.from('{ "mcpServers": { "s": { "command": "x" } } }')]));
+    expect(Object.keys(await loadMcpConfigFlags([mcp], workspace))).toEqual(["s"]);
+  });
+
+  it("still refuses a byte-order mark in the middle of the text", () => {
+    expect(errorOf(() => parseConfigText('{ "maxTurns": \uFEFF5 }', "agentry.json"))).toMatch(
       /^agentry\.json: invalid JSON/,
     );
   });
