@@ -1,12 +1,15 @@
-import type { Stats } from "node:fs";
+import { createReadStream, type Stats } from "node:fs";
 import { lstat, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { FileStat, Operations } from "./operations.ts";
 import { runShellCommand } from "./shell-process.ts";
 
+const READ_CHUNK_BYTES = 1024 * 1024;
+
 /** The local machine: node:fs/promises for files, a process group per shell command. */
 export const nodeOperations: Operations = {
   readFile: (path) => readFile(path),
+  readChunks: (path) => createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }),
   async writeFile(path, data) {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, data);

@@ -38,6 +38,8 @@ export interface ExecResult {
 
 export interface Operations {
   readFile(path: string): Promise<Buffer>;
+  /** The file's bytes in chunks, from the start; leaving the iteration early closes the file. */
+  readChunks(path: string): AsyncIterable<Buffer>;
   /** Creates parent directories as needed. */
   writeFile(path: string, data: string | Buffer): Promise<void>;
   /** `undefined` when the path does not exist. Does not follow a final symlink. */

@@ -3,13 +3,15 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { formatSize } from "./format-size.ts";
 import { missingPathError } from "./missing-path.ts";
+import type { Operations } from "./operations.ts";
+import { readLineWindow } from "./read-lines.ts";
 import { imageTypeOf, looksBinary, splitLines } from "./text-detection.ts";
 import { defineTool, ToolError } from "./tool.ts";
 import { resolveWorkspacePath } from "./workspace-path.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_LENGTH = 2000;
-/** Files above this are refused outright; grep or bash (`head`, `sed -n`) can look inside them. */
+/** Files above this are not loaded: only the lines asked for are read, streaming (`read-lines.ts`). */
 export const READ_MAX_BYTES = 64 * 1024 * 1024;
 
 const schema = z.object({
@@ -48,17 +50,10 @@ export const readTool = defineTool({
         `${target.relative} is a ${image} image (${formatSize(stat.size)}); read returns text only and cannot show it.`,
       );
     }
-    if (stat.size > READ_MAX_BYTES) {
-      throw new ToolError(
-        `${target.relative} is too large to read (${formatSize(stat.size)}). Search it with grep, or print a slice with bash (e.g. \`sed -n '100,200p' ${target.relative}\`).`,
-      );
-    }
+    if (stat.size > READ_MAX_BYTES)
+      return readWindow(ctx.ops, target.relative, target.absolute, stat.size, args);
     const data = await ctx.ops.readFile(target.absolute);
-    if (looksBinary(data)) {
-      throw new ToolError(
-        `${target.relative} looks like a binary file (${formatSize(data.length)}); read shows text only. Inspect it with bash (e.g. \`file\` or \`xxd ${target.relative} | head\`).`,
-      );
-    }
+    if (looksBinary(data)) throw binaryFile(target.relative, data.length);
     const lines = splitLines(data.toString("utf8").replace(/^\uFEFF/, ""));
     const details = { path: target.relative, totalLines: lines.length };
     if (lines.length === 0) return { content: `${target.relative} is empty.`, details };
@@ -78,11 +73,66 @@ export const readTool = defineTool({
   },
 });
 
-/** `cat -n` layout: the number right-aligned in 6 columns, a tab, the line (cut when very long). */
-function numberLine(number: number, line: string): string {
-  const text =
-    line.length > READ_MAX_LINE_LENGTH
-      ? `${line.slice(0, READ_MAX_LINE_LENGTH)}… [line cut at ${READ_MAX_LINE_LENGTH} of ${line.length} characters]`
-      : line;
+/**
+ * A file too large to load: only the lines asked for are read, chunk by chunk, and reading stops after
+ * them, so the line count of the whole file stays unknown.
+ */
+async function readWindow(
+  ops: Operations,
+  relative: string,
+  absolute: string,
+  size: number,
+  args: { offset?: number | undefined; limit?: number | undefined },
+) {
+  const offset = args.offset ?? 1;
+  const window = await readLineWindow(ops.readChunks(absolute), {
+    offset,
+    limit: args.limit ?? READ_DEFAULT_LIMIT,
+    maxLineBytes: READ_MAX_LINE_LENGTH * 4,
+  });
+  if (window.kind === "binary") {
+    if (window.afterLine === 0) throw binaryFile(relative, size);
+    throw new ToolError(
+      `${relative} has binary data after line ${window.afterLine} (byte ${window.byte.toLocaleString("en-US")}); read shows text only. Inspect it with bash (e.g. \`xxd -s ${window.byte} ${relative} | head\`).`,
+    );
+  }
+  if (window.lines.length === 0) {
+    throw new ToolError(
+      `offset ${offset} is past the end of ${relative}, which has ${window.totalLines} line${window.totalLines === 1 ? "" : "s"}.`,
+    );
+  }
+  const end = offset + window.lines.length - 1;
+  let content = window.lines
+    .map((line, index) =>
+      numberLine(
+        offset + index,
+        line.text,
+        line.cut ? `the line has ${line.bytes.toLocaleString("en-US")} bytes` : undefined,
+      ),
+    )
+    .join("\n");
+  if (window.more) {
+    content += `\n\n(Showing lines ${offset}-${end} of a ${formatSize(size)} file, read only this far. Use offset=${end + 1} to read more.)`;
+  }
+  const details = { path: relative, startLine: offset, endLine: end, bytes: size };
+  return { content, details: window.more ? details : { ...details, totalLines: window.totalLines } };
+}
+
+function binaryFile(relative: string, size: number): ToolError {
+  return new ToolError(
+    `${relative} looks like a binary file (${formatSize(size)}); read shows text only. Inspect it with bash (e.g. \`file\` or \`xxd ${relative} | head\`).`,
+  );
+}
+
+/**
+ * `cat -n` layout: the number right-aligned in 6 columns, a tab, the line (cut when very long).
+ * `cutNote` describes a line that was already cut while it was read.
+ */
+function numberLine(number: number, line: string, cutNote?: string): string {
+  let text = line;
+  if (cutNote !== undefined)
+    text = `${line.slice(0, READ_MAX_LINE_LENGTH)}… [line cut at ${READ_MAX_LINE_LENGTH} characters; ${cutNote}]`;
+  else if (line.length > READ_MAX_LINE_LENGTH)
+    text = `${line.slice(0, READ_MAX_LINE_LENGTH)}… [line cut at ${READ_MAX_LINE_LENGTH} of ${line.length} characters]`;
   return `${String(number).padStart(6)}\t${text}`;
 }
