@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { hasByteEscapes } from "./byte-names.ts";
 import { grepWithJs } from "./grep-js.ts";
 import type { GrepQuery } from "./grep-query.ts";
 import { grepWithRipgrep, hasRipgrep } from "./grep-ripgrep.ts";
 import { missingPathError } from "./missing-path.ts";
-import { defineTool } from "./tool.ts";
+import { ripgrepNamesUnreadable } from "./ripgrep-names.ts";
+import { defineTool, ToolError } from "./tool.ts";
 import { placeName, resolveWorkspacePath } from "./workspace-path.ts";
 
 const schema = z.object({
@@ -67,11 +69,21 @@ export const grepTool = defineTool({
       context: args.context ?? 0,
       ...(args.glob === undefined ? {} : { glob: args.glob }),
     };
-    const engine = (await hasRipgrep(ctx.ops, target.root)) ? "ripgrep" : "js";
-    const lines =
+    // ripgrep cannot be given a path in the `\xHH` form of names that are not UTF-8 (byte-names.ts).
+    let engine =
+      (await hasRipgrep(ctx.ops, target.root)) && !hasByteEscapes(target.relative) ? "ripgrep" : "js";
+    let lines =
       engine === "ripgrep"
         ? await grepWithRipgrep(ctx.ops, query, ctx.signal)
         : await grepWithJs(ctx.ops, query, ctx.signal);
+    if (engine === "ripgrep" && ripgrepNamesUnreadable(lines, mode)) {
+      // A pattern only ripgrep's syntax accepts keeps ripgrep's answer, names and all.
+      const js = await grepWithJs(ctx.ops, query, ctx.signal).catch((error: unknown) => {
+        if (error instanceof ToolError) return undefined;
+        throw error;
+      });
+      if (js !== undefined) [engine, lines] = ["js", js];
+    }
 
     const details = { engine, results: lines.length };
     if (lines.length === 0) {

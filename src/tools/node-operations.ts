@@ -1,33 +1,37 @@
 import { createReadStream, type Stats } from "node:fs";
 import { lstat, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { fsPath, nameFromBytes, pathFromBytes } from "./byte-names.ts";
 import type { FileStat, Operations } from "./operations.ts";
 import { runShellCommand } from "./shell-process.ts";
 
 const READ_CHUNK_BYTES = 1024 * 1024;
 
-/** The local machine: node:fs/promises for files, a process group per shell command. */
+/**
+ * The local machine: node:fs/promises for files, a process group per shell command. Paths go through
+ * `byte-names.ts`, so a name that is not valid UTF-8 is reachable in the `\xHH` form the tools show.
+ */
 export const nodeOperations: Operations = {
-  readFile: (path) => readFile(path),
-  readChunks: (path) => createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }),
+  readFile: (path) => readFile(fsPath(path)),
+  readChunks: (path) => createReadStream(fsPath(path), { highWaterMark: READ_CHUNK_BYTES }),
   async writeFile(path, data) {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, data);
+    await mkdir(fsPath(dirname(path)), { recursive: true });
+    await writeFile(fsPath(path), data);
   },
-  lstat: (path) => statOrUndefined(lstat(path)),
-  stat: (path) => statOrUndefined(stat(path)),
-  realpath: (path) => realpath(path),
+  lstat: (path) => statOrUndefined(lstat(fsPath(path))),
+  stat: (path) => statOrUndefined(stat(fsPath(path))),
+  realpath: async (path) => pathFromBytes(await realpath(fsPath(path), { encoding: "buffer" })),
   async readdir(path) {
-    const entries = await readdir(path, { withFileTypes: true });
+    const entries = await readdir(fsPath(path), { withFileTypes: true, encoding: "buffer" });
     return entries.map((entry) => ({
-      name: entry.name,
+      name: nameFromBytes(entry.name),
       isFile: entry.isFile(),
       isDirectory: entry.isDirectory(),
       isSymbolicLink: entry.isSymbolicLink(),
     }));
   },
   async mkdir(path) {
-    await mkdir(path, { recursive: true });
+    await mkdir(fsPath(path), { recursive: true });
   },
   exec: runShellCommand,
 };
