@@ -1,5 +1,13 @@
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  appendFileSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+  writeFileSync,
+} from "node:fs";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
 /** `<workspace>/.agentry`: all of agentry's state in a workspace. */
 export function stateDir(workspace: string): string {
@@ -34,12 +42,94 @@ export const STATE_GITIGNORE = [
   "",
 ].join("\n");
 
-/** Creates `dir` (under `.agentry/`) and, on first use, `.agentry/.gitignore`, so state never shows in `git status`. */
+/** A state folder that would lead outside the workspace: the user must remove the link. */
+export class StateDirError extends Error {
+  override readonly name = "StateDirError";
+}
+
+/**
+ * Creates `dir` (under `.agentry/`) and, on first use, `.agentry/.gitignore`, so state never shows in
+ * `git status`. Throws `StateDirError` when `dir` would resolve outside the workspace (see
+ * `assertStateInside`), before anything is created.
+ */
 export function ensureStateDir(workspace: string, dir: string): void {
-  const root = stateDir(workspace);
+  assertStateInside(workspace, dir);
   mkdirSync(dir, { recursive: true });
-  const gitignore = join(root, ".gitignore");
-  if (!existsSync(gitignore)) writeFileSync(gitignore, STATE_GITIGNORE);
+  try {
+    // "wx": never through a link planted as .gitignore (O_EXCL does not follow it), never over a file.
+    writeFileSync(join(stateDir(workspace), ".gitignore"), STATE_GITIGNORE, { flag: "wx" });
+  } catch (error) {
+    if (!(error instanceof Error && "code" in error && error.code === "EEXIST")) throw error;
+  }
+}
+
+/**
+ * Refuses a state folder whose real location is outside the workspace. A repository can commit
+ * `.agentry` (or `.agentry/sessions`, `.agentry/agents/<name>/tasks` …) as a symbolic link to any
+ * folder of the cloner's machine; agentry would then write its transcripts and records there. A link
+ * that stays inside the workspace is fine. Only the part of `dir` that exists is checked: what
+ * `mkdir` creates below it cannot be a link.
+ */
+export function assertStateInside(workspace: string, dir: string): void {
+  const root = realpathSync(workspace);
+  let existing = dir;
+  while (lstatOrUndefined(existing) === undefined) {
+    const parent = dirname(existing);
+    if (parent === existing) return;
+    existing = parent;
+  }
+  let real: string | undefined;
+  try {
+    real = realpathSync(existing);
+  } catch {
+    real = undefined; // a dangling link: where it leads cannot be checked
+  }
+  if (real !== undefined && isInside(real, root)) return;
+  const link = firstLink(workspace, existing);
+  const name = relative(workspace, link ?? existing);
+  const what =
+    link === undefined
+      ? `${name} resolves to ${real ?? "nothing"}`
+      : `${name} is a symbolic link to ${readlinkSync(link)} ${real === undefined ? "that leads nowhere (a dangling link)" : `(${real})`}`;
+  throw new StateDirError(
+    `${what}, outside the workspace. agentry keeps its state (sessions, task records, tool output) inside the workspace ${workspace}, so it will not write there. Remove the link (a cloned repository may have brought it: git ls-files -s ${name}) and run again; agentry creates the folder itself.`,
+  );
+}
+
+/**
+ * `assertStateInside` for `.agentry` and the state folders every run uses (sessions, tool output,
+ * worktrees): a command can refuse a planted link before it reads or writes anything.
+ */
+export function assertStateDirsInside(workspace: string): void {
+  for (const dir of [
+    sessionsDir(workspace),
+    toolOutputDir(workspace),
+    join(stateDir(workspace), "worktrees"),
+  ])
+    assertStateInside(workspace, dir);
+}
+
+/** The first path component below `workspace` on the way to `path` that is a symbolic link. */
+function firstLink(workspace: string, path: string): string | undefined {
+  let current = workspace;
+  for (const part of relative(workspace, path).split(sep)) {
+    current = join(current, part);
+    if (lstatOrUndefined(current)?.isSymbolicLink()) return current;
+  }
+  return undefined;
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function isInside(path: string, root: string): boolean {
+  const fromRoot = relative(root, path);
+  return fromRoot !== ".." && !fromRoot.startsWith(`..${sep}`) && !isAbsolute(fromRoot);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Operations } from "../tools/operations.ts";
+import { resolveWorkspacePath } from "../tools/workspace-path.ts";
 import { STATE_GITIGNORE, stateDir, toolOutputDir } from "./state-dir.ts";
 
 export interface Truncation {
@@ -69,6 +70,8 @@ export async function truncateToolOutput(options: {
   );
   let saved = true;
   try {
+    // Refuses a spill folder that a link leads outside the workspace (see assertStateInside).
+    await resolveWorkspacePath(options, spillPath);
     await ensureGitignore(options.ops, options.workspace);
     await options.ops.writeFile(spillPath, text);
   } catch {
@@ -85,7 +88,8 @@ export async function truncateToolOutput(options: {
 
 async function ensureGitignore(ops: Operations, workspace: string): Promise<void> {
   const gitignore = join(stateDir(workspace), ".gitignore");
-  if (!(await ops.stat(gitignore))) await ops.writeFile(gitignore, STATE_GITIGNORE);
+  // lstat: a link planted as .gitignore is left alone, never written through.
+  if (!(await ops.lstat(gitignore))) await ops.writeFile(gitignore, STATE_GITIGNORE);
 }
 
 /** Provider tool-call ids may hold characters that do not belong in a file name. */
