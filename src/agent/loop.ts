@@ -10,6 +10,7 @@ import type { AgentIdentity } from "../tools/tool.ts";
 import { abortReason } from "./abort.ts";
 import { type AgentConfig, DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./config.ts";
 import { type EventBody, pathEmitter } from "./emitter.ts";
+import { emptyReplyError } from "./empty-reply.ts";
 import type { AgentEvent } from "./events.ts";
 import { streamAssistantMessage } from "./model-turn.ts";
 import type { Outcome } from "./outcome.ts";
@@ -194,7 +195,10 @@ export async function runAgentLoop(
         injected.push(...(result?.inject ?? []));
       }
       await appendInjected(injected);
-      if (calls.length === 0 && injected.length === 0) return await finish({ status: "completed" });
+      if (calls.length === 0 && injected.length === 0) {
+        const empty = emptyReplyError(message);
+        return await (empty === undefined ? finish({ status: "completed" }) : fail(empty));
+      }
       if (lastTurn) return await finish({ status: "max_turns" });
     }
   } catch (error) {
