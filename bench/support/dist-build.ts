@@ -42,7 +42,11 @@ export async function installPacked(options: InstallOptions = {}): Promise<Insta
     await symlink(join(REPO, "node_modules"), join(checkout, "node_modules"));
     await options.beforePack?.(checkout);
 
+    const manifestBefore = await readFile(join(checkout, "package.json"), "utf8");
     const packed = await npm(["pack", "--json", "--pack-destination", dir], checkout);
+    // npm's postpack puts back the package.json that prepack pointed at dist/ (scripts/package-exports.ts).
+    if ((await readFile(join(checkout, "package.json"), "utf8")) !== manifestBefore)
+      throw new Error("npm pack left the checkout's package.json changed: postpack did not restore it");
     const [report] = JSON.parse(packed.slice(packed.search(/^\[/m))) as Array<{
       filename: string;
       files: Array<{ path: string }>;

@@ -80,6 +80,17 @@ describe("the packed package", () => {
     expect(withSecret).toEqual([]);
   });
 
+  it("points its exports at dist/, where the checkout's point at src/", async () => {
+    const manifest = JSON.parse(await readFile(join(installed.packageDir, "package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    expect(manifest.exports).toEqual({
+      ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
+      "./testing": { types: "./dist/testing/index.d.ts", default: "./dist/testing/index.js" },
+      "./package.json": "./package.json",
+    });
+  });
+
   it("`agentry --version` prints the package's version", async () => {
     const { version } = JSON.parse(await readFile(join(REPO, "package.json"), "utf8")) as { version: string };
     const result = await node([installed.bin, "--version"], installed.app, {
