@@ -17,10 +17,12 @@ export type LineWindow =
       lines: WindowLine[];
       /** Whether the file goes on after the last returned line. */
       more: boolean;
-      /** Lines the file has in all; known only when the scan reached the end (`more` false). */
+      /** Lines the file has in all; known only when the scan reached the end (else 0). */
       totalLines: number;
+      /** Set when binary data (a NUL byte) cut the window short: the byte where it starts. */
+      binaryFrom?: number;
     }
-  /** The first bytes look binary, or a NUL byte came before the window was complete. */
+  /** The first bytes look binary, or a NUL byte came before the window's first line. */
   | { kind: "binary"; afterLine: number; byte: number };
 
 export interface WindowRequest {
@@ -88,8 +90,13 @@ export async function readLineWindow(
         from = newline + 1;
       }
     }
-    if (nul >= 0)
-      return line > last ? done(true) : { kind: "binary", afterLine: line - 1, byte: position + nul };
+    if (nul >= 0) {
+      if (line > last) return done(true);
+      if (lineBytes > 0) endLine();
+      if (lines.length === 0) return { kind: "binary", afterLine: line - 1, byte: position + nul };
+      // The file's line count stays unknown: the scan stops at the binary data.
+      return { kind: "lines", lines, more: false, totalLines: 0, binaryFrom: position + nul };
+    }
     position += chunk.length;
   }
   if (lineBytes > 0) endLine();

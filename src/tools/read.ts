@@ -111,11 +111,16 @@ async function readWindow(
       ),
     )
     .join("\n");
-  if (window.more) {
+  if (window.binaryFrom !== undefined) {
+    content += `\n\n(Showing lines ${offset}-${end}; binary data follows from byte ${window.binaryFrom.toLocaleString("en-US")}, and read shows text only.)`;
+  } else if (window.more) {
     content += `\n\n(Showing lines ${offset}-${end} of a ${formatSize(size)} file, read only this far. Use offset=${end + 1} to read more.)`;
   }
   const details = { path: relative, startLine: offset, endLine: end, bytes: size };
-  return { content, details: window.more ? details : { ...details, totalLines: window.totalLines } };
+  return {
+    content,
+    details: window.totalLines > 0 ? { ...details, totalLines: window.totalLines } : details,
+  };
 }
 
 function binaryFile(relative: string, size: number): ToolError {

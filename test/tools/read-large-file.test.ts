@@ -16,13 +16,17 @@ const TEXT_LINES = 10_000;
 /** Far more than fits in a Buffer (and than READ_MAX_BYTES): a read that loads the file cannot pass. */
 const HUGE = 8 * 1024 ** 3;
 
-/** `huge.log`: 10,000 text lines, then zeros up to 8 GiB (a sparse file: it takes no disk space). */
-async function hugeLog(): Promise<string> {
+/**
+ * `huge.log`: 10,000 text lines, then zeros up to 8 GiB (a sparse file: it takes no disk space).
+ * Returns the size of the text, where the zeros begin.
+ */
+async function hugeLog(): Promise<number> {
   const path = join(box.workspace, "huge.log");
   const lines = Array.from({ length: TEXT_LINES }, (_, i) => `event ${i + 1}: ${"x".repeat(40)}`);
-  await writeFile(path, `${lines.join("\n")}\n`);
+  const text = `${lines.join("\n")}\n`;
+  await writeFile(path, text);
   await truncate(path, HUGE);
-  return path;
+  return Buffer.byteLength(text);
 }
 
 describe("read on a file larger than it loads whole", () => {
@@ -55,7 +59,16 @@ describe("read on a file larger than it loads whole", () => {
   });
 
   it("stops at binary data instead of scanning gigabytes of it", async () => {
-    await hugeLog();
+    const textBytes = await hugeLog();
+    const last = await read({ path: "huge.log", offset: TEXT_LINES - 1, limit: 10 });
+    expect(last.content).toBe(
+      [
+        `  9999\tevent 9999: ${"x".repeat(40)}`,
+        ` 10000\tevent 10000: ${"x".repeat(40)}`,
+        "",
+        `(Showing lines 9999-10000; binary data follows from byte ${textBytes.toLocaleString("en-US")}, and read shows text only.)`,
+      ].join("\n"),
+    );
     await expect(read({ path: "huge.log", offset: TEXT_LINES + 5 })).rejects.toThrow(
       /huge\.log has binary data after line 10000 \(byte [\d,]+\); read shows text only/,
     );

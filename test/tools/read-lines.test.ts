@@ -46,9 +46,12 @@ describe("readLineWindow", () => {
     ]);
   });
 
-  it("stops at a NUL byte before the window is complete, but not after it", async () => {
+  it("stops at a NUL byte: the text lines before it, else binary", async () => {
     const data = Buffer.concat([Buffer.from("a\nb\n"), Buffer.alloc(4), Buffer.from("c\n")]);
-    expect(await readLineWindow(chunksOf(data, 3), { offset: 1, limit: 5, maxLineBytes: 10 })).toEqual({
+    const cut = await readLineWindow(chunksOf(data, 3), { offset: 2, limit: 5, maxLineBytes: 10 });
+    expect(cut).toMatchObject({ kind: "lines", more: false, binaryFrom: 4 });
+    expect(texts(cut)).toEqual(["b"]);
+    expect(await readLineWindow(chunksOf(data, 3), { offset: 3, limit: 5, maxLineBytes: 10 })).toEqual({
       kind: "binary",
       afterLine: 2,
       byte: 4,
