@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import type { AskAnswer, AskHandler } from "../permissions/gate.ts";
+import type { AskAnswer, AskHandler, AskRequest } from "../permissions/gate.ts";
 
 export interface TerminalAskOptions {
   input: NodeJS.ReadableStream;
@@ -48,7 +48,7 @@ export function terminalAsk(options: TerminalAskOptions): AskHandler {
       };
       signal.addEventListener("abort", onAbort, { once: true });
       rl.on("close", () => finish("reject"));
-      const question = `? ${who} wants to ${request.permission}: ${what}\n  [y] yes, once   [a] always   [n] no > `;
+      const question = `? ${who} wants to ${request.permission}: ${what}\n  [y] yes, once   [a] always (${alwaysCovers(request)})   [n] no > `;
       const prompt = () =>
         rl.question(question, (line) => {
           const answer = parseAnswer(line);
@@ -58,6 +58,13 @@ export function terminalAsk(options: TerminalAskOptions): AskHandler {
       prompt();
     });
   };
+}
+
+/** What "always" will approve for the rest of the session, e.g. `read *.env` or `bash npm test`. */
+function alwaysCovers(request: AskRequest): string {
+  const shown = request.always.slice(0, 3).join(", ");
+  const more = request.always.length > 3 ? ` and ${request.always.length - 3} more` : "";
+  return `${request.permission} ${shown}${more} this session`;
 }
 
 /** `y`/`yes` once, `a`/`always`, `n`/`no` or an empty line rejects; anything else asks again. */

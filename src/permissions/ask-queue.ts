@@ -6,15 +6,15 @@ export type AskAnswer = "once" | "always" | "reject";
  * Shows one permission prompt to the user and resolves with the answer. `signal` aborts when the
  * prompt is no longer wanted (it timed out or the run was cancelled), so the UI can dismiss it.
  */
-export type AskHandler = (
-  request: PermissionRequest & { agentPath: string[] },
-  signal: AbortSignal,
-) => Promise<AskAnswer>;
+export type AskHandler = (request: AskRequest, signal: AbortSignal) => Promise<AskAnswer>;
+
+/** What the user is asked: the request, who asks, and the patterns an "always" answer would approve. */
+export type AskRequest = PermissionRequest & { agentPath: string[]; always: string[] };
 
 export type QueuedAnswer = AskAnswer | "timeout" | "aborted" | { error: unknown };
 
 export interface QueuedAsk {
-  request: PermissionRequest & { agentPath: string[] };
+  request: AskRequest;
   /** Checked when the prompt's turn comes: false when an earlier "always" already covers it. */
   stillNeeded: () => boolean;
   /** The asking agent's cancellation. */

@@ -1,9 +1,12 @@
 import { type AskHandler, createAskQueue, type QueuedAnswer, type QueuedAsk } from "./ask-queue.ts";
-import { describeRule, evaluateRequest } from "./evaluate.ts";
+import { describeRule, evaluateRequest, type PatternDecision } from "./evaluate.ts";
 import { decideAsk, type PermissionMode } from "./modes.ts";
+import { isProtectedPath } from "./protected-paths.ts";
+import { sandboxCovers } from "./sandbox-coverage.ts";
 import { PermissionDeniedError, type PermissionRequest, type PermissionRule, type Ruleset } from "./types.ts";
+import { wildcardMatch } from "./wildcard.ts";
 
-export type { AskAnswer, AskHandler } from "./ask-queue.ts";
+export type { AskAnswer, AskHandler, AskRequest } from "./ask-queue.ts";
 export { PERMISSION_MODES, type PermissionMode } from "./modes.ts";
 
 export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60_000;
@@ -26,10 +29,16 @@ export interface AskingAgent {
  * The `AgentConfig.ask` function: resolves when allowed, throws `PermissionDeniedError` (with a
  * message the model can act on) when denied. `withRules` makes the gate of a child agent: its own
  * rules, sharing this gate's mode, prompt queue and the approvals given with "always".
+ *
+ * Order: a deny rule refuses; protected paths (`protected-paths.ts`) need a person in every mode but
+ * bypass; a command confined by a sandbox no wider than the rules (`sandboxCovers`) is allowed; the
+ * mode settles what is left, else the user is asked (or, with no one to ask, it is denied).
  */
 export interface PermissionGate {
   (request: PermissionRequest, agent: AskingAgent, signal?: AbortSignal): Promise<void>;
   readonly rules: Ruleset;
+  /** The run's permission mode, shared by every gate made with `withRules`. */
+  readonly mode: PermissionMode;
   withRules(rules: Ruleset): PermissionGate;
 }
 
@@ -37,8 +46,15 @@ interface SharedState {
   mode: PermissionMode;
   timeoutMs: number;
   prompt: ((ask: QueuedAsk) => Promise<QueuedAnswer>) | undefined;
-  /** Exact permission + pattern pairs approved with "always"; exact, because a command may contain `*`. */
-  approved: Set<string>;
+  /** What "always" approved this session; see `alwaysScope`. */
+  approved: Approval[];
+}
+
+/** One "always": a rule's pattern (every path it asks for), or one exact value. */
+interface Approval {
+  permission: string;
+  pattern: string;
+  exact: boolean;
 }
 
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
@@ -47,17 +63,38 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     mode: options.mode,
     timeoutMs,
     prompt: options.onAsk === undefined ? undefined : createAskQueue(options.onAsk, timeoutMs),
-    approved: new Set(),
+    approved: [],
   });
 }
 
 function gateFor(rules: Ruleset, shared: SharedState): PermissionGate {
   const gate = (request: PermissionRequest, agent: AskingAgent, signal?: AbortSignal) =>
     check(rules, shared, request, agent, signal);
-  return Object.assign(gate, { rules, withRules: (childRules: Ruleset) => gateFor(childRules, shared) });
+  return Object.assign(gate, {
+    rules,
+    mode: shared.mode,
+    withRules: (childRules: Ruleset) => gateFor(childRules, shared),
+  });
 }
 
-const approvalKey = (permission: string, pattern: string) => JSON.stringify([permission, pattern]);
+const isApproved = (shared: SharedState, permission: string, pattern: string) =>
+  shared.approved.some(
+    (approval) =>
+      approval.permission === permission &&
+      (approval.exact ? approval.pattern === pattern : wildcardMatch(approval.pattern, pattern)),
+  );
+
+/**
+ * What "always" approves for an asked pattern: the pattern of the ask rule that matched it, so five
+ * reads under `read *.env ask` give one prompt — except for commands (a `bash *` rule would approve
+ * every command) and protected paths, which are approved one exact value at a time.
+ */
+function alwaysScope(permission: string, entry: PatternDecision, protectedPath: boolean): Approval {
+  const byRule = entry.rule?.action === "ask" && permission !== "bash" && !protectedPath;
+  return byRule
+    ? { permission, pattern: entry.rule?.pattern ?? entry.pattern, exact: false }
+    : { permission, pattern: entry.pattern, exact: true };
+}
 
 async function check(
   rules: Ruleset,
@@ -76,16 +113,25 @@ async function check(
       `${subject(request, [denied.pattern])} is denied${by} for agent ${who}; do not retry it. Choose another approach, or report that you need it.`,
     );
   }
-  const pending = () =>
-    decision.patterns
-      .filter(
-        (entry) => entry.action === "ask" && !shared.approved.has(approvalKey(permission, entry.pattern)),
-      )
-      .map((entry) => entry.pattern);
-  const asked = pending();
-  if (asked.length === 0) return;
+  // Writing a protected path needs a person even where a rule or the mode would allow it.
+  const needsPerson = (pattern: string) =>
+    permission === "edit" && shared.mode !== "bypass" && isProtectedPath(pattern);
+  const pendingEntries = () =>
+    decision.patterns.filter(
+      (entry) =>
+        (entry.action === "ask" || needsPerson(entry.pattern)) &&
+        !isApproved(shared, permission, entry.pattern),
+    );
+  const entries = pendingEntries();
+  if (entries.length === 0) return;
+  const asked = entries.map((entry) => entry.pattern);
+  if (request.sandbox !== undefined && sandboxCovers(rules, shared.mode, request.sandbox)) return;
 
-  const byMode = decideAsk(shared.mode, permission, asked);
+  const protectedAsked = asked.filter(needsPerson);
+  const byMode =
+    protectedAsked.length > 0 && shared.mode !== "plan"
+      ? ({ kind: "prompt" } as const)
+      : decideAsk(shared.mode, permission, asked);
   if (byMode.kind === "allow") return;
   if (byMode.kind === "deny") {
     throw new PermissionDeniedError(
@@ -93,16 +139,22 @@ async function check(
     );
   }
   if (shared.prompt === undefined)
-    throw new PermissionDeniedError(noApproverMessage(request, asked, who, shared.mode));
+    throw new PermissionDeniedError(noApproverMessage(request, asked, protectedAsked, who, shared.mode));
 
+  const always = entries.map((entry) => alwaysScope(permission, entry, needsPerson(entry.pattern)));
   const answer = await shared.prompt({
-    request: { ...request, patterns: asked, agentPath: [...agent.path] },
-    stillNeeded: () => pending().length > 0,
+    request: {
+      ...request,
+      patterns: asked,
+      agentPath: [...agent.path],
+      always: [...new Set(always.map((approval) => approval.pattern))],
+    },
+    stillNeeded: () => pendingEntries().length > 0,
     ...(signal === undefined ? {} : { signal }),
   });
   if (answer === "once") return;
   if (answer === "always") {
-    for (const pattern of asked) shared.approved.add(approvalKey(permission, pattern));
+    shared.approved.push(...always);
     return;
   }
   throw new PermissionDeniedError(unansweredMessage(answer, subject(request, asked), who, shared.timeoutMs));
@@ -119,9 +171,18 @@ function subject(request: PermissionRequest, patterns: readonly string[]): strin
 function noApproverMessage(
   request: PermissionRequest,
   asked: readonly string[],
+  protectedAsked: readonly string[],
   who: string,
   mode: PermissionMode,
 ): string {
+  if (protectedAsked.length > 0) {
+    return (
+      `${subject(request, protectedAsked)} is a protected path (git's config and hooks, agentry's config and state, ` +
+      `agent definitions, MCP and editor settings): writing it needs a person's approval, and no one can approve it ` +
+      `in this run, so it is denied for agent ${who}. Do not retry it; report the change you would make instead. ` +
+      `(The user can run interactively and approve it, or use --permission-mode bypass.)`
+    );
+  }
   const flag = request.permission === "edit" ? "--permission-mode accept-edits" : "--permission-mode bypass";
   const rule: PermissionRule = { permission: request.permission, pattern: asked[0] ?? "*", action: "allow" };
   return (

@@ -1,3 +1,11 @@
+/**
+ * The OS sandbox a command runs in: `read-only` sees the workspace but writes nothing (but a private
+ * temp dir); `workspace-write` may also write the workspace, except protected paths and the paths
+ * edit rules keep back. Neither reaches the network unless config allows hosts, nor reads what the
+ * read rules keep back.
+ */
+export type SandboxProfile = "read-only" | "workspace-write";
+
 /** What a tool asks permission for, e.g. `{ permission: "bash", patterns: ["git status"] }`. */
 export interface PermissionRequest {
   /** `read`, `edit`, `bash`, `external_directory`, `task`, an MCP tool name … */
@@ -6,6 +14,11 @@ export interface PermissionRequest {
   patterns: string[];
   /** Human-readable summary for prompts, e.g. `edit src/a.ts`. */
   title?: string;
+  /**
+   * Set by a command that will run confined by the OS sandbox in this profile: where the profile is
+   * no wider than the rules allow (`sandboxCovers`), what would be asked is allowed.
+   */
+  sandbox?: SandboxProfile;
 }
 
 export type PermissionAction = "allow" | "ask" | "deny";

@@ -19,6 +19,7 @@ const request = {
   patterns: ["rm -rf build"],
   title: "rm -rf build",
   agentPath: ["main"],
+  always: ["rm -rf build"],
 };
 
 describe("terminal permission prompt", () => {
@@ -42,6 +43,7 @@ describe("terminal permission prompt", () => {
     expect(await answer).toBe("always");
     expect(t.shown()).toContain("main › explore-1 wants to bash: rm -rf build");
     expect(t.shown().match(/\[y\] yes, once/g)).toHaveLength(2);
+    expect(t.shown()).toContain("[a] always (bash rm -rf build this session)");
   });
 
   it("gives up with reject when the ask is dismissed or the input ends", async () => {

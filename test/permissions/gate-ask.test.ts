@@ -47,6 +47,7 @@ describe("permission gate: interactive asks", () => {
       patterns: ["make"],
       title: "ls && make",
       agentPath: ["main", "general-purpose-2"],
+      always: ["make"],
     });
     prompt.shown[0]?.answer("once");
     await expect(first).resolves.toBeUndefined();

@@ -24,6 +24,7 @@ const request = {
   patterns: ["rm -rf build"],
   title: "rm -rf build",
   agentPath: ["main"],
+  always: ["rm -rf build"],
 };
 
 describe("the terminal side of an interactive turn", () => {

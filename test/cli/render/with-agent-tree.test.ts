@@ -134,7 +134,12 @@ describe("withAgentTree, on a terminal", () => {
       expect(terminal.text()).not.toContain("explore-1");
       return "reject";
     });
-    const request = { permission: "bash", patterns: ["rm x"], agentPath: ["main", "explore-1"] };
+    const request = {
+      permission: "bash",
+      patterns: ["rm x"],
+      agentPath: ["main", "explore-1"],
+      always: ["rm x"],
+    };
     await expect(ask(request, new AbortController().signal)).resolves.toBe("reject");
     vi.advanceTimersByTime(150);
     expect(terminal.text()).toContain("├─ explore-1");
