@@ -1,5 +1,6 @@
 import type { Model } from "../model/model.ts";
 import type { PermissionRequest } from "../permissions/types.ts";
+import type { CommandPolicy } from "../sandbox/policy.ts";
 import type { Operations } from "../tools/operations.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
 import type { Hooks } from "./hooks.ts";
@@ -19,6 +20,11 @@ export interface AgentConfig {
   /** Absolute path of the workspace root. */
   workspace: string;
   ops: Operations;
+  /**
+   * How the agent's commands run: the OS sandbox derived from its rules (`policyForAgent`) and the
+   * environment variables they inherit. Default: no sandbox, `DEFAULT_COMMAND_ENV`.
+   */
+  commands?: CommandPolicy;
   /** Default ["main"]. */
   agentPath?: string[];
   /** 0 for the root agent. */

@@ -127,6 +127,7 @@ export async function runAgentLoop(
       signal,
       workspace: config.workspace,
       ops: config.ops,
+      commands: config.commands,
       ask: config.ask,
       toolOutputLimit: config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
       redact: config.redact ?? ((text) => text),

@@ -1,5 +1,6 @@
 import type { ToolCallPart, ToolResultPart } from "../model/messages.ts";
 import type { PermissionRequest } from "../permissions/types.ts";
+import type { CommandPolicy } from "../sandbox/policy.ts";
 import type { Operations } from "../tools/operations.ts";
 import type { AgentIdentity, AnyTool, ToolContext } from "../tools/tool.ts";
 import { type AbortWatch, watchAbort } from "./abort.ts";
@@ -26,6 +27,7 @@ export interface ToolExecutionEnv {
   signal: AbortSignal;
   workspace: string;
   ops: Operations;
+  commands: CommandPolicy | undefined;
   ask:
     | ((request: PermissionRequest, agent: AgentIdentity, signal?: AbortSignal) => Promise<void>)
     | undefined;
@@ -170,6 +172,7 @@ function toolContext(call: ToolCallPart, env: ToolExecutionEnv, isSettled: () =>
   return {
     workspace: env.workspace,
     ops: env.ops,
+    ...(env.commands === undefined ? {} : { commands: env.commands }),
     signal: env.signal,
     ask: (request) => (env.ask ? env.ask(request, env.agent, env.signal) : Promise.resolve()),
     progress: (update) => {

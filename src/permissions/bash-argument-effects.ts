@@ -96,8 +96,10 @@ const EFFECTS: Record<string, (args: string[]) => string[]> = {
     return effects;
   },
   tree: (args) => {
-    const parsed = parseOptions(args, { value: [..."LPIHTo", "filelimit", "timefmt", "charset"] });
-    const effects = optionValues(parsed, "o").map((file) => `> ${file}`);
+    const parsed = parseOptions(args, {
+      value: [..."LPIHTo", "filelimit", "timefmt", "charset", "output", "fromfile", "infofile"],
+    });
+    const effects = optionValues(parsed, "o", "output").map((file) => `> ${file}`);
     if (hasOption(parsed, "R")) effects.push("!tree -R writes files");
     return effects;
   },

@@ -14,7 +14,8 @@ export type ModeDecision = { kind: "allow" } | { kind: "deny"; reason: string } 
  * - `default`: prompt.
  * - `accept-edits`: `edit` is allowed; everything else prompts.
  * - `bypass`: everything is allowed.
- * - `plan`: `edit` and `bash` are denied unless every asked command is read-only; others prompt.
+ * - `plan`: `edit` and `bash` are denied unless every asked command is read-only, and leaving the
+ *   sandbox (`unsandboxed`) is denied; others prompt.
  */
 export function decideAsk(
   mode: PermissionMode,
@@ -32,6 +33,12 @@ export function decideAsk(
         askedPatterns.every((pattern) => evaluate(READ_ONLY_BASH_RULES, "bash", pattern) === "allow")
       ) {
         return { kind: "allow" };
+      }
+      if (permission === "unsandboxed") {
+        return {
+          kind: "deny",
+          reason: "plan mode (--permission-mode plan) runs commands in a read-only sandbox only",
+        };
       }
       if (permission === "edit" || permission === "bash") {
         return {

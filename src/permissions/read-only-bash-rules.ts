@@ -125,10 +125,12 @@ const READ_ONLY_EXACT = [
 
 /**
  * Bash rules of read-only agents (`explore`, `plan`): everything denied except commands that only
- * read, so such an agent cannot write by any path, bash included.
+ * read, so such an agent cannot write by any path, bash included; nor may it leave the OS sandbox.
  */
 export const READ_ONLY_BASH_RULES: Ruleset = [
   deny("*"),
+  // Leaving the OS sandbox (`bash` with `outside_sandbox`) is never read-only.
+  { permission: "unsandboxed", pattern: "*", action: "deny" },
   ...READ_ONLY_COMMANDS.map((command) => allow(`${command} *`)),
   ...READ_ONLY_GIT.flatMap((sub) => [allow(`git ${sub} *`), allow(`git --no-pager ${sub} *`)]),
   ...READ_ONLY_EXACT.map((command) => allow(command)),

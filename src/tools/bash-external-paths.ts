@@ -67,6 +67,23 @@ export function externalPaths(command: string, workspace: string, home: string =
   return [...found];
 }
 
+/**
+ * Every file operand and redirection target of a command that lies inside `workspace`, as absolute
+ * paths (relative words resolved against it; words with glob characters kept as patterns). The bash
+ * tool checks them when no OS sandbox runs: a symlink that leads outside, or a file the read rules
+ * keep back (`.env`), asks as the file tools would.
+ */
+export function workspaceOperands(command: string, workspace: string, home: string = homedir()): string[] {
+  const found = new Set<string>();
+  const consider = (word: string) => {
+    if (word === "" || word.includes("$") || word.includes("`")) return;
+    const path = resolvePath(word, workspace, home) ?? resolve(workspace, word);
+    if (!DEVICE_PATHS.has(path) && isInside(path, workspace)) found.add(path);
+  };
+  collect(command, consider, 0);
+  return [...found];
+}
+
 /** Scripts run by `sh -c`, `eval` … are searched too, up to a small depth. */
 const MAX_SCRIPT_DEPTH = 4;
 

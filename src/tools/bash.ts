@@ -1,14 +1,18 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { bashPermissionPatterns } from "../permissions/bash-command.ts";
-import { externalPaths } from "./bash-external-paths.ts";
-import { defineTool, ToolError } from "./tool.ts";
+import { bashPermissionPatterns, isReadOnlyBashCommand } from "../permissions/bash-command.ts";
+import { DEFAULT_COMMAND_ENV } from "../sandbox/command-env.ts";
+import type { SandboxProfile } from "../sandbox/policy.ts";
+import { checkOperandsUnconfined } from "./bash-operands.ts";
+import { sandboxNotes } from "./bash-sandbox-notes.ts";
+import type { ExecOptions } from "./operations.ts";
+import { defineTool, type ToolContext, ToolError } from "./tool.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
 
-function bashSchema(defaultTimeoutS: number) {
-  return z.object({
+function bashSchema(defaultTimeoutS: number, sandboxed: boolean) {
+  const base = z.object({
     command: z.string().min(1).describe("The shell command to run (bash -c) in the workspace root."),
     timeout: z
       .number()
@@ -23,14 +27,34 @@ function bashSchema(defaultTimeoutS: number) {
       .optional()
       .describe("What the command does in 5-10 words, shown to the user (e.g. 'Run the unit tests')."),
   });
+  if (!sandboxed) return base;
+  return base.extend({
+    outside_sandbox: z
+      .boolean()
+      .optional()
+      .describe(
+        "Run without the sandbox (network, writes outside the workspace). Only after a command failed because of the sandbox; needs the user's approval.",
+      ),
+  });
 }
 
 const DESCRIPTION = readFileSync(new URL("./bash.md", import.meta.url), "utf8");
+const CONFINEMENT = {
+  sandbox: readFileSync(new URL("./bash-sandbox.md", import.meta.url), "utf8").trim(),
+  analysis: readFileSync(new URL("./bash-no-sandbox.md", import.meta.url), "utf8").trim(),
+};
 
 export interface BashToolOptions {
   /** Seconds a command may run when the model passes no `timeout` (default 120, at most 600). */
   defaultTimeoutSeconds?: number;
+  /**
+   * Whether commands run in an OS sandbox (the run's agents have a `SandboxPolicy`): the description
+   * says so and the model may ask to leave it (`outside_sandbox`, which asks the user).
+   */
+  sandboxed?: boolean;
 }
+
+type BashArgs = { command: string; timeout?: number; description?: string; outside_sandbox?: boolean };
 
 /** The `bash` tool; its description and schema state the default timeout it really applies. */
 export function createBashTool(options: BashToolOptions = {}) {
@@ -38,25 +62,18 @@ export function createBashTool(options: BashToolOptions = {}) {
     options.defaultTimeoutSeconds ?? BASH_DEFAULT_TIMEOUT_S,
     BASH_MAX_TIMEOUT_S,
   );
+  const sandboxed = options.sandboxed === true;
+  const description = DESCRIPTION.replace("{{defaultTimeout}}", String(defaultTimeoutS)).replace(
+    "{{confinement}}",
+    sandboxed ? CONFINEMENT.sandbox : CONFINEMENT.analysis,
+  );
   return defineTool({
     name: "bash",
-    description: DESCRIPTION.replace("{{defaultTimeout}}", String(defaultTimeoutS)),
-    schema: bashSchema(defaultTimeoutS),
-    async execute(args, ctx) {
+    description,
+    schema: bashSchema(defaultTimeoutS, sandboxed),
+    async execute(args: BashArgs, ctx) {
       const timeoutS = Math.min(args.timeout ?? defaultTimeoutS, BASH_MAX_TIMEOUT_S);
-      await ctx.ask({
-        permission: "bash",
-        patterns: bashPermissionPatterns(args.command),
-        title: args.description ?? args.command,
-      });
-      // Reading or writing outside the workspace through bash needs its own permission, as for file tools.
-      for (const path of externalPaths(args.command, ctx.workspace)) {
-        await ctx.ask({
-          permission: "external_directory",
-          patterns: [path],
-          title: `bash touches ${path}, outside the workspace`,
-        });
-      }
+      const confinement = await decide(args, ctx);
       if (ctx.signal.aborted) throw new ToolError("The command was not run: the run was aborted.");
       let result: Awaited<ReturnType<typeof ctx.ops.exec>>;
       try {
@@ -66,7 +83,9 @@ export function createBashTool(options: BashToolOptions = {}) {
           timeoutMs: timeoutS * 1000,
           // Pagers would wait for a keypress on a stdin that is closed.
           env: { PAGER: "cat", GIT_PAGER: "cat" },
+          inheritEnv: ctx.commands?.env ?? DEFAULT_COMMAND_ENV,
           onOutput: (chunk) => ctx.progress(chunk),
+          ...confinement,
         });
       } catch (error) {
         throw new ToolError(
@@ -74,23 +93,56 @@ export function createBashTool(options: BashToolOptions = {}) {
         );
       }
       const output = result.output.replace(/\s+$/, "");
+      const notes = sandboxNotes(result, confinement.sandbox?.profile, sandboxed);
       const details = { exitCode: result.exitCode, timedOut: result.timedOut, aborted: result.aborted };
       if (result.timedOut) {
         throw new ToolError(
           `${withOutput(output)}Command timed out after ${timeoutS} s and was killed with everything it started. ` +
-            `If it needs longer, pass a larger timeout (max ${BASH_MAX_TIMEOUT_S}); for a server or watcher, run it in the background (\`cmd > log.txt 2>&1 &\`) and read the log.`,
+            `If it needs longer, pass a larger timeout (max ${BASH_MAX_TIMEOUT_S}).`,
         );
       }
       if (result.aborted) throw new ToolError(`${withOutput(output)}Command aborted.`);
       const body = output === "" ? "(no output)" : output;
-      if (result.exitCode === 0) return { content: body, details };
-      const status = result.exitCode === null ? "killed by a signal" : `exit code ${result.exitCode}`;
-      return { content: `${body}\n\n${status}`, details };
+      const status = result.exitCode === 0 ? "" : `\n\n${exitStatus(result.exitCode)}`;
+      return { content: `${body}${status}${notes}`, details };
     },
   });
 }
 
 export const bashTool = createBashTool();
+
+/**
+ * Asks what the command needs and says where it runs. In the OS sandbox a command the analysis finds
+ * read-only gets a read-only view, others the agent's widest profile; the gate lets a sandboxed
+ * command through without a prompt where the sandbox is no wider than the rules. Leaving the sandbox
+ * asks `unsandboxed` as well. Without a sandbox the analysis stands alone: paths outside the workspace
+ * ask `external_directory`, files inside ask `read` (a symlink out, a `.env` the rules keep back).
+ */
+async function decide(args: BashArgs, ctx: ToolContext): Promise<Pick<ExecOptions, "sandbox">> {
+  const patterns = bashPermissionPatterns(args.command);
+  const title = args.description ?? args.command;
+  const policy = ctx.commands?.sandbox;
+  if (policy !== undefined && args.outside_sandbox !== true) {
+    const profile: SandboxProfile =
+      policy.ceiling === "read-only" || isReadOnlyBashCommand(args.command) ? "read-only" : "workspace-write";
+    await ctx.ask({ permission: "bash", patterns, title, sandbox: profile });
+    return { sandbox: { policy, profile } };
+  }
+  if (policy !== undefined) {
+    await ctx.ask({
+      permission: "unsandboxed",
+      patterns: [args.command],
+      title: `run outside the sandbox: ${title}`,
+    });
+  }
+  await ctx.ask({ permission: "bash", patterns, title });
+  await checkOperandsUnconfined(args.command, ctx);
+  return {};
+}
+
+function exitStatus(code: number | null): string {
+  return code === null ? "killed by a signal" : `exit code ${code}`;
+}
 
 function withOutput(output: string): string {
   return output === "" ? "" : `${output}\n\n`;

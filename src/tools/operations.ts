@@ -1,3 +1,5 @@
+import type { SandboxPolicy, SandboxProfile } from "../sandbox/policy.ts";
+
 /**
  * File and process I/O used by the tools. The default implementation (`nodeOperations`) uses the local
  * machine; another implementation can run the same tools elsewhere (a container, a remote host).
@@ -22,7 +24,12 @@ export interface ExecOptions {
   cwd: string;
   signal: AbortSignal;
   timeoutMs: number;
+  /** Variables set for the command, on top of the inherited ones. */
   env?: Record<string, string>;
+  /** Names of agentry's environment variables the command inherits (`LC_*`: a prefix); default all. */
+  inheritEnv?: readonly string[];
+  /** Run inside the OS sandbox under this policy, in this profile (narrowed to the policy's ceiling). */
+  sandbox?: { policy: SandboxPolicy; profile: SandboxProfile };
   /** Called with each chunk of combined stdout/stderr as it arrives. */
   onOutput?: (chunk: string) => void;
 }
@@ -34,6 +41,8 @@ export interface ExecResult {
   output: string;
   timedOut: boolean;
   aborted: boolean;
+  /** Protected paths the command created inside the sandbox, which were removed (workspace-relative). */
+  removedPaths?: string[];
 }
 
 export interface Operations {
@@ -50,6 +59,9 @@ export interface Operations {
   realpath(path: string): Promise<string>;
   readdir(path: string): Promise<DirEntry[]>;
   mkdir(path: string): Promise<void>;
-  /** Runs a shell command in its own process group; on abort or timeout the whole group is killed. */
+  /**
+   * Runs a shell command in its own process group; on abort or timeout the whole group is killed, and
+   * what it leaves in the background is killed when it exits.
+   */
   exec(command: string, options: ExecOptions): Promise<ExecResult>;
 }

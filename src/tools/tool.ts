@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { AgentEvent } from "../agent/events.ts";
 import type { PermissionRequest } from "../permissions/types.ts";
+import type { CommandPolicy } from "../sandbox/policy.ts";
 import type { Operations } from "./operations.ts";
 
 /** Who is calling a tool. */
@@ -18,6 +19,8 @@ export interface ToolContext {
   workspace: string;
   /** File and process I/O. */
   ops: Operations;
+  /** How this agent's commands run (sandbox, environment); absent: no sandbox, the default environment. */
+  commands?: CommandPolicy;
   signal: AbortSignal;
   /** Resolves when allowed; throws `PermissionDeniedError` when denied. */
   ask(request: PermissionRequest): Promise<void>;

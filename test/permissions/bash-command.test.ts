@@ -138,6 +138,8 @@ describe("bashPermissionPatterns: what a prefix cannot see", () => {
     expect(patterns("git diff --output=x")).toContain("> x");
     expect(patterns("git grep -O foo")).toContain("!git -O may run a pager command");
     expect(patterns("tree -o out")).toContain("> out");
+    expect(patterns("tree --output out")).toContain("> out");
+    expect(patterns("tree --output=out .")).toContain("> out");
     expect(patterns("awk '{system(\"rm x\")}' f")).toContain("!awk program may run commands or write files");
     expect(patterns("awk '{print > \"out\"}' f")).toContain("!awk program may run commands or write files");
     expect(patterns("awk -f prog.awk f")).toContain("!awk program file is not inspected");

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /**
@@ -40,4 +40,20 @@ export async function pidFrom(file: string, timeoutMs = 10_000): Promise<number>
   const written = () => existsSync(file) && /^\d+\s*$/.test(readFileSync(file, "utf8"));
   if (!(await until(written, timeoutMs))) throw new Error(`no pid in ${file} after ${timeoutMs} ms`);
   return Number(readFileSync(file, "utf8").trim());
+}
+
+/** Pids of the live (not zombie) processes whose command line is exactly `commandLine` (Linux: /proc). */
+export function processesRunning(commandLine: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
+    } catch {
+      continue;
+    }
+    if (cmdline === commandLine && isRunning(Number(entry))) pids.push(Number(entry));
+  }
+  return pids;
 }

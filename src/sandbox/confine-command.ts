@@ -1,0 +1,133 @@
+import { existsSync } from "node:fs";
+import { lstat, mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { bwrapArgs, type Confinement } from "./bwrap-args.ts";
+import type { SandboxPolicy, SandboxProfile } from "./policy.ts";
+import { seatbeltArgs } from "./seatbelt-profile.ts";
+import { UnreadableFileFinder } from "./unreadable-files.ts";
+
+/** How to start one confined command, and what to do once it exited. */
+export interface ConfinedSpawn {
+  file: string;
+  args: string[];
+  /** Variables set for the command inside the sandbox (its private TMPDIR …). */
+  env: Record<string, string>;
+  /** The profile it really runs in (never wider than the policy's ceiling). */
+  profile: SandboxProfile;
+  /**
+   * After the command: removes the protected paths it created (they did not exist, so nothing could
+   * be mounted read-only over them) and its private temp dir; returns the workspace-relative names removed.
+   */
+  afterExit(): Promise<string[]>;
+}
+
+export interface ConfineOptions {
+  /** Where the walk for unreadable workspace files is memoized; default: one finder per process. */
+  finder?: UnreadableFileFinder;
+  /** Host paths bound writable into the sandbox (the network proxy's socket folder). */
+  extraBinds?: readonly string[];
+}
+
+const sharedFinder = new UnreadableFileFinder();
+
+/**
+ * Wraps `argv` (e.g. `["bash", "-c", command]`) to run under `policy` in `profile` (narrowed to the
+ * policy's ceiling), in `cwd`. Only paths that exist are mounted; a protected path that does not
+ * exist yet is watched instead and removed if the command creates it.
+ */
+export async function confineCommand(
+  policy: SandboxPolicy,
+  profile: SandboxProfile,
+  argv: readonly string[],
+  cwd: string,
+  options: ConfineOptions = {},
+): Promise<ConfinedSpawn> {
+  const effective: SandboxProfile = policy.ceiling === "read-only" ? "read-only" : profile;
+  const finder = options.finder ?? sharedFinder;
+  const unreadable = await finder.find(policy.workspace, policy.readRules);
+  const hidden = [
+    ...policy.hiddenPaths,
+    ...(unreadable.kind === "files"
+      ? unreadable.paths.map((path) => join(policy.workspace, path))
+      : [policy.workspace]),
+  ];
+  const { files: hiddenFiles, dirs: hiddenDirs } = await classifyExisting(hidden);
+  const readOnly = effective === "workspace-write" ? await splitExisting(policy.readOnlyPaths) : undefined;
+  const confinement: Confinement = {
+    profile: effective,
+    cwd,
+    workspace: policy.workspace,
+    readableRoots: policy.readableRoots.filter((path) => existsSync(path)),
+    writableRoots: policy.writableRoots.filter((path) => existsSync(path)),
+    readOnlyPaths: readOnly?.existing ?? [],
+    hiddenFiles,
+    hiddenDirs,
+    ...(options.extraBinds === undefined ? {} : { extraBinds: options.extraBinds }),
+  };
+  const watched = readOnly?.missing ?? [];
+  const removeCreated = async (): Promise<string[]> => {
+    const removed: string[] = [];
+    for (const path of watched) {
+      if ((await lstat(path).catch(() => undefined)) === undefined) continue;
+      await rm(path, { recursive: true, force: true });
+      removed.push(relative(policy.workspace, path));
+    }
+    return removed;
+  };
+
+  const { backend } = policy;
+  if (backend.kind === "bwrap") {
+    return {
+      file: backend.path,
+      args: bwrapArgs(backend, confinement, argv),
+      env: { TMPDIR: "/tmp", GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
+      profile: effective,
+      afterExit: removeCreated,
+    };
+  }
+  // Seatbelt cannot move folders: the private temp dir is a fresh host folder, removed afterwards.
+  const privateTmp = await mkdtemp(join(tmpdir(), "agentry-cmd-"));
+  return {
+    file: backend.path,
+    args: seatbeltArgs(confinement, privateTmp, argv),
+    env: { TMPDIR: privateTmp },
+    profile: effective,
+    afterExit: async () => {
+      await rm(privateTmp, { recursive: true, force: true });
+      return removeCreated();
+    },
+  };
+}
+
+/** Existing paths, sorted into files and folders (following symlinks); nested ones under a hidden folder dropped. */
+async function classifyExisting(paths: readonly string[]): Promise<{ files: string[]; dirs: string[] }> {
+  const files: string[] = [];
+  const dirs: string[] = [];
+  for (const path of [...new Set(paths)].sort()) {
+    if (dirs.some((dir) => path.startsWith(`${dir}/`))) continue;
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined) continue;
+    (info.isDirectory() ? dirs : files).push(path);
+  }
+  return { files, dirs };
+}
+
+/**
+ * Protected paths that exist (mounted read-only) and, for those that do not, the first missing
+ * component of each (`.git` when there is no repository), which the command must not create.
+ */
+async function splitExisting(paths: readonly string[]): Promise<{ existing: string[]; missing: string[] }> {
+  const existing: string[] = [];
+  const missing = new Set<string>();
+  for (const path of paths) {
+    if ((await lstat(path).catch(() => undefined)) !== undefined) {
+      existing.push(path);
+      continue;
+    }
+    let first = path;
+    while (!existsSync(dirname(first)) && dirname(first) !== first) first = dirname(first);
+    missing.add(first);
+  }
+  return { existing, missing: [...missing] };
+}

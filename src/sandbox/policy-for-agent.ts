@@ -1,0 +1,122 @@
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { evaluate } from "../permissions/evaluate.ts";
+import type { PermissionMode } from "../permissions/modes.ts";
+import { PROTECTED_GIT_PATHS, PROTECTED_PATHS } from "../permissions/protected-paths.ts";
+import { editRestrictedPaths, literalPathPrefix } from "../permissions/sandbox-coverage.ts";
+import type { Ruleset } from "../permissions/types.ts";
+import { wildcardMatch } from "../permissions/wildcard.ts";
+import { findGitLayout, type GitLayout } from "./git-layout.ts";
+import type { SandboxBackend, SandboxPolicy, SandboxSettings } from "./policy.ts";
+import { secretPaths } from "./secret-paths.ts";
+
+export interface AgentSandboxInput {
+  backend: SandboxBackend;
+  /** The agent's effective permission rules (a child's already carry every deny of its ancestors). */
+  rules: Ruleset;
+  mode: PermissionMode;
+  /** Absolute real path of the agent's workspace. */
+  workspace: string;
+  settings: SandboxSettings;
+  /** Default: the current user's home folder. */
+  home?: string;
+  /** The calling agent's policy: a child's is never wider. */
+  parent?: SandboxPolicy;
+}
+
+/** A path that only a `*` pattern matches: "a file of the workspace in general". */
+const ANY_PATH = "\u0000any-path";
+
+/**
+ * The sandbox of an agent's commands, from its rules: agents that cannot edit (explore, plan, review,
+ * read-only Codex roles, `--permission-mode plan`) get a read-only workspace; others may write the
+ * workspace except protected paths (in every mode but bypass) and what their edit rules keep back.
+ * Reads are denied where the read rules and known secret places say so. Under a parent the result is
+ * never wider: a read-only parent has read-only children, hidden and read-only paths add up, and
+ * only hosts both allow stay reachable.
+ */
+export async function policyForAgent(input: AgentSandboxInput): Promise<SandboxPolicy> {
+  const { rules, workspace, parent, settings } = input;
+  const home = input.home ?? homedir();
+  const expand = (path: string) => expandPath(path, home, workspace);
+  const readOnly =
+    input.mode === "plan" || evaluate(rules, "edit", ANY_PATH) === "deny" || parent?.ceiling === "read-only";
+  const git = await findGitLayout(workspace);
+  const writableRoots = readOnly
+    ? []
+    : unique([workspace, ...gitWritable(git), ...settings.allowWrite.map(expand)]);
+  const underWritable = (path: string) => writableRoots.some((root) => isAtOrUnder(path, root));
+  const readOnlyPaths = readOnly
+    ? []
+    : unique([
+        ...(input.mode === "bypass" ? [] : protectedPaths(workspace, git)),
+        ...editRestrictedPaths(rules).map((path) => resolve(workspace, path)),
+        ...(parent?.readOnlyPaths ?? []),
+      ]).filter(underWritable);
+  return {
+    backend: input.backend,
+    ceiling: readOnly ? "read-only" : "workspace-write",
+    workspace,
+    readableRoots:
+      git === undefined ? [] : unique([git.top, git.commonDir]).filter((path) => path !== workspace),
+    writableRoots,
+    readOnlyPaths,
+    hiddenPaths: unique([
+      ...secretPaths(home),
+      ...settings.denyRead.map(expand),
+      ...deniedAbsolutePaths(rules, home),
+      ...(parent?.hiddenPaths ?? []),
+    ]),
+    readRules: rules.filter((rule) => wildcardMatch(rule.permission, "read")),
+    allowedHosts:
+      parent === undefined
+        ? [...settings.allowedHosts]
+        : settings.allowedHosts.filter((host) => parent.allowedHosts.includes(host)),
+  };
+}
+
+/** A linked worktree's commands may commit: its own git folder and the shared objects, refs and logs. */
+function gitWritable(git: GitLayout | undefined): string[] {
+  if (git?.worktreeDir === undefined) return [];
+  return [git.worktreeDir, ...["objects", "refs", "logs"].map((part) => join(git.commonDir, part))];
+}
+
+function protectedPaths(workspace: string, git: GitLayout | undefined): string[] {
+  const paths = PROTECTED_PATHS.filter((path) => path !== ".git").map((path) => join(workspace, path));
+  if (git === undefined) return [...paths, join(workspace, ".git")];
+  const inGitDir = PROTECTED_GIT_PATHS.map((path) => path.slice(".git/".length));
+  paths.push(...inGitDir.map((part) => join(git.commonDir, part)));
+  if (git.worktreeDir !== undefined) {
+    paths.push(join(git.top, ".git"), join(git.worktreeDir, "config.worktree"));
+  }
+  return paths;
+}
+
+/** Absolute paths that `read` or `external_directory` rules deny or ask for, by their literal prefix. */
+function deniedAbsolutePaths(rules: Ruleset, home: string): string[] {
+  return rules
+    .filter(
+      (rule) =>
+        rule.action !== "allow" &&
+        (wildcardMatch(rule.permission, "read") || wildcardMatch(rule.permission, "external_directory")) &&
+        (rule.pattern.startsWith("/") || rule.pattern.startsWith("~/")),
+    )
+    .map((rule) => literalPathPrefix(expandPath(rule.pattern, home, "/")))
+    .filter((path) => path !== undefined)
+    .map((path) => `/${path}`);
+}
+
+/** `~/x` in the home folder, `/x` as is, `x` relative to `base`. */
+function expandPath(path: string, home: string, base: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return join(home, path.slice(2));
+  return isAbsolute(path) ? path : resolve(base, path);
+}
+
+function isAtOrUnder(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)];
+}

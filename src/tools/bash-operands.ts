@@ -1,0 +1,51 @@
+import { basename, dirname, relative } from "node:path";
+import { externalPaths, workspaceOperands } from "./bash-external-paths.ts";
+import { globToRegExp } from "./glob-pattern.ts";
+import type { ToolContext } from "./tool.ts";
+import { isInside } from "./workspace-path.ts";
+
+/** Operands with glob characters are expanded against their folder, up to this many matches each. */
+const MAX_GLOB_MATCHES = 200;
+
+/**
+ * What a command run without the OS sandbox must ask about the files it names, as the file tools
+ * would: `external_directory` for a path outside the workspace (named, or reached through a symlink
+ * inside it), `read` for a workspace file (so a `.env` that the rules keep back is asked, or denied).
+ * Only operands of commands known to take paths are seen: this is analysis, the OS sandbox is the
+ * boundary.
+ */
+export async function checkOperandsUnconfined(command: string, ctx: ToolContext): Promise<void> {
+  const outside = new Set(externalPaths(command, ctx.workspace));
+  const inside = new Set<string>();
+  for (const operand of workspaceOperands(command, ctx.workspace)) {
+    for (const path of await expand(operand, ctx)) {
+      const real = await ctx.ops.realpath(path).catch(() => undefined);
+      if (real === undefined) continue;
+      if (isInside(real, ctx.workspace)) inside.add(relative(ctx.workspace, real) || ".");
+      else outside.add(real);
+    }
+  }
+  for (const path of outside) {
+    await ctx.ask({
+      permission: "external_directory",
+      patterns: [path],
+      title: `bash touches ${path}, outside the workspace`,
+    });
+  }
+  const files = [...inside].filter((path) => path !== ".");
+  if (files.length > 0)
+    await ctx.ask({ permission: "read", patterns: files, title: `bash reads ${files.join(", ")}` });
+}
+
+/** The paths an operand stands for: itself, or what its last segment's glob matches. */
+async function expand(operand: string, ctx: ToolContext): Promise<string[]> {
+  if (!/[*?[]/.test(basename(operand))) return [operand];
+  const folder = dirname(operand);
+  if (/[*?[]/.test(folder)) return [];
+  const pattern = globToRegExp(basename(operand));
+  const entries = await ctx.ops.readdir(folder).catch(() => []);
+  return entries
+    .filter((entry) => pattern.test(entry.name))
+    .slice(0, MAX_GLOB_MATCHES)
+    .map((entry) => `${folder}/${entry.name}`);
+}

@@ -1,0 +1,116 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
+import { READ_ONLY_BASH_RULES } from "../../src/permissions/read-only-bash-rules.ts";
+import type { Ruleset } from "../../src/permissions/types.ts";
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxBackend } from "../../src/sandbox/policy.ts";
+import { policyForAgent } from "../../src/sandbox/policy-for-agent.ts";
+import { sandboxFixture } from "./support.ts";
+
+const backend: SandboxBackend = { kind: "bwrap", path: "/usr/bin/bwrap", disableUserns: true };
+const readOnlyAgent: Ruleset = [
+  ...DEFAULT_RULES,
+  ...READ_ONLY_BASH_RULES,
+  { permission: "edit", pattern: "*", action: "deny" },
+];
+
+describe("policyForAgent", () => {
+  it("a writing agent may write its workspace, but not git's config and hooks or agent settings", async () => {
+    const fx = await sandboxFixture();
+    const policy = await policyForAgent({
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "accept-edits",
+      workspace: fx.workspace,
+      settings: DEFAULT_SANDBOX_SETTINGS,
+      home: fx.home,
+    });
+    expect(policy.ceiling).toBe("workspace-write");
+    expect(policy.writableRoots).toEqual([fx.workspace]);
+    for (const part of [".git/config", ".git/hooks", ".agentry", ".claude", ".mcp.json", "agentry.json"]) {
+      expect(policy.readOnlyPaths).toContain(join(fx.workspace, part));
+    }
+    // git needs its objects and refs to commit.
+    expect(policy.readOnlyPaths).not.toContain(join(fx.workspace, ".git"));
+    expect(policy.hiddenPaths).toContain(join(fx.home, ".ssh"));
+    expect(policy.allowedHosts).toEqual([]);
+  });
+
+  it("agents that cannot edit, and plan mode, get a read-only workspace", async () => {
+    const fx = await sandboxFixture();
+    const input = { backend, workspace: fx.workspace, settings: DEFAULT_SANDBOX_SETTINGS, home: fx.home };
+    expect((await policyForAgent({ ...input, rules: readOnlyAgent, mode: "bypass" })).ceiling).toBe(
+      "read-only",
+    );
+    expect((await policyForAgent({ ...input, rules: DEFAULT_RULES, mode: "plan" })).ceiling).toBe(
+      "read-only",
+    );
+    const policy = await policyForAgent({ ...input, rules: readOnlyAgent, mode: "default" });
+    expect(policy.writableRoots).toEqual([]);
+  });
+
+  it("bypass lifts the protected paths but keeps what edit rules deny", async () => {
+    const fx = await sandboxFixture();
+    const rules: Ruleset = [...DEFAULT_RULES, { permission: "edit", pattern: "vendor/**", action: "deny" }];
+    const policy = await policyForAgent({
+      backend,
+      rules,
+      mode: "bypass",
+      workspace: fx.workspace,
+      settings: DEFAULT_SANDBOX_SETTINGS,
+      home: fx.home,
+    });
+    expect(policy.readOnlyPaths).toEqual([join(fx.workspace, "vendor")]);
+  });
+
+  it("a child is never wider than its parent", async () => {
+    const fx = await sandboxFixture();
+    const settings = {
+      ...DEFAULT_SANDBOX_SETTINGS,
+      allowedHosts: ["a.example", "b.example"],
+      denyRead: ["~/notes"],
+    };
+    const parent = await policyForAgent({
+      backend,
+      rules: readOnlyAgent,
+      mode: "default",
+      workspace: fx.workspace,
+      settings: { ...settings, allowedHosts: ["a.example"] },
+      home: fx.home,
+    });
+    const child = await policyForAgent({
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "accept-edits",
+      workspace: fx.workspace,
+      settings,
+      home: fx.home,
+      parent,
+    });
+    expect(child.ceiling).toBe("read-only");
+    expect(child.allowedHosts).toEqual(["a.example"]);
+    expect(child.hiddenPaths).toContain(join(fx.home, "notes"));
+    expect(child.hiddenPaths).toEqual(expect.arrayContaining(parent.hiddenPaths));
+  });
+
+  it("paths that read or external_directory rules deny are hidden from commands", async () => {
+    const fx = await sandboxFixture();
+    const rules: Ruleset = [
+      ...DEFAULT_RULES,
+      { permission: "external_directory", pattern: "/srv/private/*", action: "deny" },
+      { permission: "read", pattern: "~/work-notes/**", action: "deny" },
+    ];
+    const policy = await policyForAgent({
+      backend,
+      rules,
+      mode: "default",
+      workspace: fx.workspace,
+      settings: DEFAULT_SANDBOX_SETTINGS,
+      home: fx.home,
+    });
+    expect(policy.hiddenPaths).toEqual(expect.arrayContaining(["/srv/private", join(fx.home, "work-notes")]));
+    expect(policy.readRules.every((rule) => rule.permission === "read" || rule.permission === "*")).toBe(
+      true,
+    );
+  });
+});
