@@ -14,6 +14,7 @@ import { permissionRules } from "./permission-rules.ts";
 import { selectModel } from "./select-model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { wireAgent } from "./wire-agent.ts";
+import { wireCommands } from "./wire-commands.ts";
 import { mcpInstructions, wireMcp } from "./wire-mcp.ts";
 import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
 import { resolveWorkspace } from "./workspace.ts";
@@ -42,6 +43,7 @@ export async function loadRunSettings(
   if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
   if (options.permissionMode !== undefined) flags.permissionMode = options.permissionMode;
   const settings = resolveSettings(await loadConfigFiles({ workspace, env: io.env }), flags, io.env);
+  for (const warning of settings.warnings) io.stderr.write(`warning: ${warning}\n`);
   return { workspace, settings, rules: permissionRules(settings) };
 }
 
@@ -115,8 +117,16 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   try {
     const instructions = mcpInstructions(mcp);
     const systemPrompt = await buildSystemPrompt(systemPromptOptions);
+    const commands = await wireCommands({
+      workspace,
+      settings,
+      rules: options.rules,
+      mode: settings.permissionMode.value,
+      io,
+    });
     const root = wireAgent({
       workspace,
+      commands,
       model: options.model,
       systemPrompt: instructions === undefined ? systemPrompt : `${systemPrompt}\n\n${instructions}`,
       settings,

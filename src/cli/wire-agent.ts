@@ -1,6 +1,7 @@
 import type { AgentConfig } from "../agent/config.ts";
 import { createRedactor } from "../agent/redact.ts";
 import type { Model } from "../model/model.ts";
+import type { CommandPolicy } from "../sandbox/policy.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { nodeOperations } from "../tools/node-operations.ts";
 import type { AnyTool } from "../tools/tool.ts";
@@ -17,17 +18,21 @@ export interface WireAgentOptions {
   env: Record<string, string | undefined>;
   /** Tools besides the built-ins (the MCP servers'). */
   extraTools?: readonly AnyTool[];
+  /** How commands run (`wireCommands`). */
+  commands: CommandPolicy;
 }
 
 /** The root agent of `agentry run`: built-in tools on the local machine (and `extraTools`), limits from the settings. */
 export function wireAgent(options: WireAgentOptions): AgentConfig {
   const { settings } = options;
+  const sandboxed = options.commands.sandbox !== undefined;
   const tools = [
-    ...builtinTools(
-      settings.bashTimeoutSeconds === undefined
-        ? {}
-        : { bash: { defaultTimeoutSeconds: settings.bashTimeoutSeconds } },
-    ),
+    ...builtinTools({
+      bash:
+        settings.bashTimeoutSeconds === undefined
+          ? { sandboxed }
+          : { sandboxed, defaultTimeoutSeconds: settings.bashTimeoutSeconds },
+    }),
     ...(options.extraTools ?? []),
   ];
   return {
@@ -38,6 +43,7 @@ export function wireAgent(options: WireAgentOptions): AgentConfig {
     maxTurns: settings.maxTurns.value,
     workspace: options.workspace,
     ops: nodeOperations,
+    commands: options.commands,
     agentPath: ["main"],
     depth: 0,
     ask: options.ask,

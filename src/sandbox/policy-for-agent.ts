@@ -10,68 +10,99 @@ import { findGitLayout, type GitLayout } from "./git-layout.ts";
 import type { SandboxBackend, SandboxPolicy, SandboxSettings } from "./policy.ts";
 import { secretPaths } from "./secret-paths.ts";
 
-export interface AgentSandboxInput {
-  backend: SandboxBackend;
+interface PolicyInput {
   /** The agent's effective permission rules (a child's already carry every deny of its ancestors). */
   rules: Ruleset;
   mode: PermissionMode;
   /** Absolute real path of the agent's workspace. */
   workspace: string;
+}
+
+export interface AgentSandboxInput extends PolicyInput {
+  backend: SandboxBackend;
   settings: SandboxSettings;
   /** Default: the current user's home folder. */
   home?: string;
-  /** The calling agent's policy: a child's is never wider. */
-  parent?: SandboxPolicy;
+}
+
+export interface ChildSandboxInput extends PolicyInput {
+  /** The calling agent's policy: the child's is never wider. */
+  parent: SandboxPolicy;
 }
 
 /** A path that only a `*` pattern matches: "a file of the workspace in general". */
 const ANY_PATH = "\u0000any-path";
 
 /**
- * The sandbox of an agent's commands, from its rules: agents that cannot edit (explore, plan, review,
- * read-only Codex roles, `--permission-mode plan`) get a read-only workspace; others may write the
+ * The sandbox of the root agent's commands, from its rules and the config: agents that cannot edit
+ * (read-only rules, `--permission-mode plan`) get a read-only workspace; others may write the
  * workspace except protected paths (in every mode but bypass) and what their edit rules keep back.
- * Reads are denied where the read rules and known secret places say so. Under a parent the result is
- * never wider: a read-only parent has read-only children, hidden and read-only paths add up, and
- * only hosts both allow stay reachable.
+ * Reads are denied where the read rules, known secret places and the config say so.
  */
 export async function policyForAgent(input: AgentSandboxInput): Promise<SandboxPolicy> {
-  const { rules, workspace, parent, settings } = input;
+  const { settings, workspace } = input;
   const home = input.home ?? homedir();
   const expand = (path: string) => expandPath(path, home, workspace);
-  const readOnly =
-    input.mode === "plan" || evaluate(rules, "edit", ANY_PATH) === "deny" || parent?.ceiling === "read-only";
+  return derive(input, {
+    backend: input.backend,
+    readOnly: false,
+    extraWritable: settings.allowWrite.map(expand),
+    inheritedReadOnly: [],
+    hidden: [...secretPaths(home), ...settings.denyRead.map(expand), ...deniedAbsolutePaths(input.rules, home)],
+    allowedHosts: [...settings.allowedHosts],
+  });
+}
+
+/**
+ * A child's sandbox: derived from its own rules and workspace like the root's, and never wider than
+ * its parent's — a read-only parent has read-only children, hidden and read-only paths add up, and
+ * the hosts, extra writable paths and secrets are the parent's.
+ */
+export async function policyForChild(input: ChildSandboxInput): Promise<SandboxPolicy> {
+  const { parent } = input;
+  return derive(input, {
+    backend: parent.backend,
+    readOnly: parent.ceiling === "read-only",
+    extraWritable: parent.extraWritable,
+    inheritedReadOnly: parent.readOnlyPaths,
+    hidden: [...parent.hiddenPaths, ...deniedAbsolutePaths(input.rules, homedir())],
+    allowedHosts: parent.allowedHosts,
+  });
+}
+
+interface Inherited {
+  backend: SandboxBackend;
+  readOnly: boolean;
+  extraWritable: readonly string[];
+  inheritedReadOnly: readonly string[];
+  hidden: readonly string[];
+  allowedHosts: readonly string[];
+}
+
+async function derive(input: PolicyInput, from: Inherited): Promise<SandboxPolicy> {
+  const { rules, workspace } = input;
+  const readOnly = from.readOnly || input.mode === "plan" || evaluate(rules, "edit", ANY_PATH) === "deny";
   const git = await findGitLayout(workspace);
-  const writableRoots = readOnly
-    ? []
-    : unique([workspace, ...gitWritable(git), ...settings.allowWrite.map(expand)]);
+  const writableRoots = readOnly ? [] : unique([workspace, ...gitWritable(git), ...from.extraWritable]);
   const underWritable = (path: string) => writableRoots.some((root) => isAtOrUnder(path, root));
   const readOnlyPaths = readOnly
     ? []
     : unique([
         ...(input.mode === "bypass" ? [] : protectedPaths(workspace, git)),
         ...editRestrictedPaths(rules).map((path) => resolve(workspace, path)),
-        ...(parent?.readOnlyPaths ?? []),
+        ...from.inheritedReadOnly,
       ]).filter(underWritable);
   return {
-    backend: input.backend,
+    backend: from.backend,
     ceiling: readOnly ? "read-only" : "workspace-write",
     workspace,
-    readableRoots:
-      git === undefined ? [] : unique([git.top, git.commonDir]).filter((path) => path !== workspace),
+    readableRoots: git === undefined ? [] : unique([git.top, git.commonDir]).filter((path) => path !== workspace),
     writableRoots,
+    extraWritable: [...from.extraWritable],
     readOnlyPaths,
-    hiddenPaths: unique([
-      ...secretPaths(home),
-      ...settings.denyRead.map(expand),
-      ...deniedAbsolutePaths(rules, home),
-      ...(parent?.hiddenPaths ?? []),
-    ]),
+    hiddenPaths: unique([...from.hidden]),
     readRules: rules.filter((rule) => wildcardMatch(rule.permission, "read")),
-    allowedHosts:
-      parent === undefined
-        ? [...settings.allowedHosts]
-        : settings.allowedHosts.filter((host) => parent.allowedHosts.includes(host)),
+    allowedHosts: [...from.allowedHosts],
   };
 }
 

@@ -31,6 +31,8 @@ export interface SandboxPolicy {
   readableRoots: string[];
   /** Absolute real paths a `workspace-write` command may write: the workspace, a worktree's git folders. */
   writableRoots: string[];
+  /** Paths config lets writing commands write besides the workspace (`sandbox.allowWrite`), kept for children. */
+  extraWritable: string[];
   /** Absolute paths under the writable roots that stay read-only (git's config and hooks, agentry's config …). */
   readOnlyPaths: string[];
   /** Absolute paths commands cannot read (keys in the home folder, `/etc/shadow` …). */

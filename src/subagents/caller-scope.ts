@@ -1,6 +1,7 @@
 import type { Redactor } from "../agent/redact.ts";
 import type { Model } from "../model/model.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
+import type { CommandPolicy } from "../sandbox/policy.ts";
 import type { Operations } from "../tools/operations.ts";
 import type { AnyTool } from "../tools/tool.ts";
 
@@ -16,6 +17,8 @@ export interface CallerScope {
   /** What `inherit` (or no model anywhere) means for its children. */
   model: Model;
   ops: Operations;
+  /** How the caller's commands run: its children's sandbox derives from it and is never wider. */
+  commands?: CommandPolicy;
   toolOutputLimit?: number;
   /** The caller's secret redaction, which its children keep. */
   redact?: Redactor;

@@ -4,6 +4,10 @@ import type { Hooks } from "../agent/hooks.ts";
 import type { Session } from "../agent/session.ts";
 import type { UserMessage } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
+import type { PermissionMode } from "../permissions/modes.ts";
+import type { Ruleset } from "../permissions/types.ts";
+import type { CommandPolicy } from "../sandbox/policy.ts";
+import { policyForChild } from "../sandbox/policy-for-agent.ts";
 import { ToolError } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { AgentPermissionError, childRules } from "./child-rules.ts";
@@ -57,6 +61,7 @@ export async function buildChild(
     throw error;
   }
   const gate = caller.gate.withRules(rules);
+  const commands = await childCommands(caller.commands, rules, gate.mode, workspace.path);
   const baseTools = runtime.baseTools();
   const own = childTools({
     definition,
@@ -74,6 +79,7 @@ export async function buildChild(
     gate,
     model,
     ops: caller.ops,
+    ...(commands === undefined ? {} : { commands }),
     ...(caller.toolOutputLimit === undefined ? {} : { toolOutputLimit: caller.toolOutputLimit }),
     ...(caller.redact === undefined ? {} : { redact: caller.redact }),
   };
@@ -94,6 +100,7 @@ export async function buildChild(
     },
     workspace: workspace.path,
     ops: caller.ops,
+    ...(commands === undefined ? {} : { commands }),
     agentPath: path,
     depth,
     ask: gate,
@@ -122,6 +129,20 @@ export async function buildChild(
     mailbox,
     execution: undefined,
     running: false,
+  };
+}
+
+/** A child's commands inherit its caller's environment list and run in a sandbox never wider than the caller's. */
+async function childCommands(
+  parent: CommandPolicy | undefined,
+  rules: Ruleset,
+  mode: PermissionMode,
+  workspace: string,
+): Promise<CommandPolicy | undefined> {
+  if (parent?.sandbox === undefined) return parent;
+  return {
+    env: parent.env,
+    sandbox: await policyForChild({ parent: parent.sandbox, rules, mode, workspace }),
   };
 }
 

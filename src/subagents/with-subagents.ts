@@ -33,6 +33,7 @@ export function attachSubagents(
     gate: runtime.gate,
     model: rootConfig.model,
     ops: rootConfig.ops,
+    ...(rootConfig.commands === undefined ? {} : { commands: rootConfig.commands }),
     ...(rootConfig.toolOutputLimit === undefined ? {} : { toolOutputLimit: rootConfig.toolOutputLimit }),
     ...(rootConfig.redact === undefined ? {} : { redact: rootConfig.redact }),
   };

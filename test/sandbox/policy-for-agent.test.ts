@@ -4,7 +4,7 @@ import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
 import { READ_ONLY_BASH_RULES } from "../../src/permissions/read-only-bash-rules.ts";
 import type { Ruleset } from "../../src/permissions/types.ts";
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxBackend } from "../../src/sandbox/policy.ts";
-import { policyForAgent } from "../../src/sandbox/policy-for-agent.ts";
+import { policyForAgent, policyForChild } from "../../src/sandbox/policy-for-agent.ts";
 import { sandboxFixture } from "./support.ts";
 
 const backend: SandboxBackend = { kind: "bwrap", path: "/usr/bin/bwrap", disableUserns: true };
@@ -78,13 +78,10 @@ describe("policyForAgent", () => {
       settings: { ...settings, allowedHosts: ["a.example"] },
       home: fx.home,
     });
-    const child = await policyForAgent({
-      backend,
+    const child = await policyForChild({
       rules: DEFAULT_RULES,
       mode: "accept-edits",
       workspace: fx.workspace,
-      settings,
-      home: fx.home,
       parent,
     });
     expect(child.ceiling).toBe("read-only");

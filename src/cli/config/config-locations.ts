@@ -25,4 +25,6 @@ export const SETTINGS_ENV = {
   model: "AGENTRY_MODEL",
   maxTurns: "AGENTRY_MAX_TURNS",
   permissionMode: "AGENTRY_PERMISSION_MODE",
+  /** `off` runs commands without the OS sandbox. */
+  sandbox: "AGENTRY_SANDBOX",
 } as const;

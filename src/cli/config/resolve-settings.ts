@@ -2,6 +2,7 @@ import { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "../../agent/config
 import type { McpServerConfig } from "../../mcp/server-config.ts";
 import type { ModelSettings } from "../../model/registry.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from "../../sandbox/policy.ts";
 import type { SubagentLimits } from "../../subagents/limits.ts";
 import { UsageError } from "../errors.ts";
 import { SETTINGS_ENV } from "./config-locations.ts";
@@ -36,8 +37,12 @@ export interface Settings {
   bashTimeoutSeconds: number | undefined;
   /** MCP servers by name; a project file's server replaces the user's of the same name. */
   mcpServers: Record<string, McpServerConfig>;
+  /** The OS sandbox of commands: what may widen it comes from the user only, never from the project. */
+  sandbox: SandboxSettings;
   /** The config files that were read, for diagnostics. */
   files: string[];
+  /** Settings that were read but not applied, and why (printed as warnings). */
+  warnings: string[];
 }
 
 export { SETTINGS_ENV };
@@ -61,9 +66,10 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
   const maxTurns = pick(flags.maxTurns, "--max-turns") ??
     envPositiveInt(env, SETTINGS_ENV.maxTurns) ??
     fromFiles("maxTurns") ?? { value: DEFAULT_MAX_TURNS, source: "default" };
+  const warnings: string[] = [];
   const permissionMode = pick(flags.permissionMode, "--permission-mode") ??
     envPermissionMode(env) ??
-    fromFiles("permissionMode") ?? { value: "default" as const, source: "default" };
+    modeFromFiles(loaded, warnings) ?? { value: "default" as const, source: "default" };
 
   const lowestFirst = [...layers].reverse();
   let providers: ModelSettings = {};
@@ -83,8 +89,50 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
     bashTimeoutSeconds: layers.find((l) => l.config.bashTimeoutSeconds)?.config.bashTimeoutSeconds,
     subagents: Object.assign({}, ...lowestFirst.map((layer) => definedOnly(layer.config.subagents ?? {}))),
     mcpServers: Object.assign({}, ...lowestFirst.map((layer) => layer.config.mcpServers ?? {})),
+    sandbox: sandboxSettings(loaded, env, warnings),
     files: lowestFirst.map((layer) => layer.path),
+    warnings,
   };
+}
+
+/**
+ * A project's config is the repository's word, and a repository may be hostile: it may narrow the
+ * sandbox (`denyRead`) but not widen it (turn it off, allow hosts, writable paths, variables); those
+ * come from the user's config or `AGENTRY_SANDBOX=off`.
+ */
+function sandboxSettings(loaded: LoadedConfig, env: Env, warnings: string[]): SandboxSettings {
+  const user = loaded.user?.config.sandbox ?? {};
+  const project = loaded.project?.config.sandbox;
+  if (project !== undefined && loaded.project !== undefined) {
+    const widening = (["enabled", "network", "allowWrite", "env"] as const).filter((key) => project[key] !== undefined);
+    if (widening.length > 0) {
+      warnings.push(
+        `${loaded.project.label}: sandbox.${widening.join(", sandbox.")} ignored: a project's config may only narrow the sandbox; set ${widening.length === 1 ? "it" : "them"} in your user config (${loaded.user?.label ?? "~/.config/agentry/config.json"})`,
+      );
+    }
+  }
+  const switchedOff = /^(0|off|false|no)$/i.test(env[SETTINGS_ENV.sandbox]?.trim() ?? "");
+  return {
+    enabled: !switchedOff && (user.enabled ?? DEFAULT_SANDBOX_SETTINGS.enabled),
+    allowedHosts: user.network?.allowedHosts ?? [],
+    denyRead: [...(user.denyRead ?? []), ...(project?.denyRead ?? [])],
+    allowWrite: user.allowWrite ?? [],
+    env: user.env ?? [],
+  };
+}
+
+/** `permissionMode` from the files, except `bypass` from a project's: a repository cannot lift every check on itself. */
+function modeFromFiles(loaded: LoadedConfig, warnings: string[]): Sourced<PermissionMode> | undefined {
+  const { project, user } = loaded;
+  const projectMode = project?.config.permissionMode;
+  if (project !== undefined && projectMode !== undefined) {
+    if (projectMode !== "bypass") return { value: projectMode, source: project.label };
+    warnings.push(
+      `${project.label}: permissionMode "bypass" ignored: a project's config cannot bypass permissions; use --permission-mode bypass, AGENTRY_PERMISSION_MODE or your user config`,
+    );
+  }
+  const userMode = user?.config.permissionMode;
+  return userMode === undefined || user === undefined ? undefined : { value: userMode, source: user.label };
 }
 
 function definedOnly(values: Record<string, unknown>): Record<string, unknown> {

@@ -61,6 +61,30 @@ export const providersSchema = z.strictObject({
     .exactOptional(),
 });
 
+const hostPattern = z
+  .string({ error: "must be a host name such as registry.npmjs.org or *.github.com" })
+  .regex(/^(\*\.)?[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/, {
+    error: "must be a host name such as registry.npmjs.org or *.github.com",
+  });
+const envName = z
+  .string({ error: "must be an environment variable name (NAME or PREFIX_*)" })
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, { error: "must be an environment variable name (NAME or PREFIX_*)" });
+
+/** The OS sandbox of commands (docs/security.md). */
+export const sandboxSchema = z.strictObject({
+  /** false: no OS sandbox (only the analysis of command lines). Honoured from the user's config only. */
+  enabled: z.boolean({ error: "must be true or false" }).exactOptional(),
+  network: z
+    .strictObject({ allowedHosts: z.array(hostPattern, { error: "must be a list of host names" }) })
+    .exactOptional(),
+  /** More paths commands may not read (absolute, `~/…`, or workspace-relative). */
+  denyRead: z.array(nonEmptyString, { error: "must be a list of paths" }).exactOptional(),
+  /** More paths writing commands may write (a package manager's cache …). */
+  allowWrite: z.array(nonEmptyString, { error: "must be a list of paths" }).exactOptional(),
+  /** More environment variables commands inherit (`GITHUB_TOKEN`, `MY_*`). */
+  env: z.array(envName, { error: "must be a list of environment variable names" }).exactOptional(),
+});
+
 /**
  * One config file (`agentry.json`, `.agentry/config.json`, `~/.config/agentry/config.json`). Every key
  * is optional; unknown keys are errors so a typo never silently does nothing.
@@ -82,6 +106,8 @@ export const configFileSchema = z.strictObject({
   /** MCP servers whose tools the agent and its subagents get: name → `{command, args, env, cwd}` or `{type: "http", url, headers}`. */
   mcpServers: mcpServersSchema.exactOptional(),
   /** Default timeout of a bash command when the model does not set one (the tool caps it at 600). */
+  /** The OS sandbox of commands: network hosts, extra hidden or writable paths, inherited env vars. */
+  sandbox: sandboxSchema.exactOptional(),
   bashTimeoutSeconds: z
     .number({ error: "must be a number of seconds between 1 and 600" })
     .min(1, { error: "must be a number of seconds between 1 and 600" })

@@ -3,13 +3,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
-import { isRunning, waitFor } from "../../support/processes.ts";
+import { isRunning, processesRunning, waitFor } from "../../support/processes.ts";
 import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
 let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
 let sleeper: number | undefined;
+/** A duration no other process uses, so the command's `sleep` can be found by its command line. */
+const SLEEP = `100.${process.pid}${Math.floor(Math.random() * 1000)}`;
 afterEach(async () => {
   if (sleeper !== undefined) {
     try {
@@ -29,7 +31,7 @@ describe("SIGINT during a run", () => {
   it("aborts within 2 s, kills the running command and records the abort", async () => {
     ws = await makeWorkspace();
     server = await startModelServer([
-      { toolCalls: [{ name: "bash", args: { command: "sh -c 'echo $$ > sleeper.pid; exec sleep 100'" } }] },
+      { toolCalls: [{ name: "bash", args: { command: `sh -c 'echo started > sleeper.pid; exec sleep ${SLEEP}'` } }] },
       { text: "should never be asked for" },
     ]);
     const child = spawnCli(["run", "--permission-mode", "bypass", "sleep please"], {
@@ -39,7 +41,9 @@ describe("SIGINT during a run", () => {
     const done = finished(child);
     const pidFile = join(ws.dir, "sleeper.pid");
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000);
-    sleeper = Number(readFileSync(pidFile, "utf8").trim());
+    // The command may run in a pid namespace (the OS sandbox): find its sleep by command line.
+    await waitFor(() => processesRunning(`sleep ${SLEEP}`).length === 1, 10_000);
+    sleeper = processesRunning(`sleep ${SLEEP}`)[0] as number;
     expect(isRunning(sleeper)).toBe(true);
 
     const interruptedAt = performance.now();

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
-import { isRunning, waitFor } from "../../support/processes.ts";
+import { isRunning, processesRunning, waitFor } from "../../support/processes.ts";
 import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
@@ -13,6 +13,8 @@ const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
 let sleeper: number | undefined;
+/** A duration no other process uses, so the command's `sleep` can be found by its command line. */
+const SLEEP = `100.${process.pid}${Math.floor(Math.random() * 1000)}`;
 afterEach(async () => {
   if (sleeper !== undefined) {
     try {
@@ -32,7 +34,7 @@ describe("signals in agentry chat", () => {
   it("aborts only that turn: its command dies, the next line still runs, and the session exits 0", async () => {
     ws = await makeWorkspace();
     server = await startModelServer([
-      { toolCalls: [{ name: "bash", args: { command: "sh -c 'echo $$ > sleeper.pid; exec sleep 100'" } }] },
+      { toolCalls: [{ name: "bash", args: { command: `sh -c 'echo started > sleeper.pid; exec sleep ${SLEEP}'` } }] },
       { text: "Still here." },
     ]);
     const child = spawnCli(["chat", "--permission-mode", "bypass"], {
@@ -43,7 +45,9 @@ describe("signals in agentry chat", () => {
     const done = finished(child);
     const pidFile = join(ws.dir, "sleeper.pid");
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000);
-    sleeper = Number(readFileSync(pidFile, "utf8").trim());
+    // The command may run in a pid namespace (the OS sandbox): find its sleep by command line.
+    await waitFor(() => processesRunning(`sleep ${SLEEP}`).length === 1, 10_000);
+    sleeper = processesRunning(`sleep ${SLEEP}`)[0] as number;
     expect(isRunning(sleeper)).toBe(true);
 
     child.kill("SIGINT");
