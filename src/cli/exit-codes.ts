@@ -15,7 +15,7 @@ export const EXIT_CODES = {
   maxTurns: 3,
   /** A token or time budget stopped the run. */
   budgetExceeded: 4,
-  /** Interrupted (SIGINT / SIGTERM, Ctrl-C). 128 + SIGINT, as shells report it. */
+  /** Interrupted (SIGINT / SIGTERM / SIGHUP, Ctrl-C). 128 + SIGINT, as shells report it. */
   aborted: 130,
 } as const;
 

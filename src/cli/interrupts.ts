@@ -1,7 +1,7 @@
 import { EXIT_CODES } from "./exit-codes.ts";
 
 export interface InterruptOptions {
-  /** Aborted on the first SIGINT/SIGTERM. */
+  /** Aborted on the first SIGINT, SIGTERM or SIGHUP. */
   controller: AbortController;
   /** Ends the process; called on a second signal, or when the run has not wound down in `graceMs`. */
   forceExit: () => void;
@@ -10,7 +10,7 @@ export interface InterruptOptions {
 }
 
 /**
- * Ctrl-C handling for a run: the first signal aborts it (tools kill their process groups and the
+ * Ctrl-C (and SIGTERM, SIGHUP) handling for a run: the first signal aborts it (tools kill their process groups and the
  * loop records the abort); a second one, or a run that does not stop in time, exits at once.
  * Returns a function that removes the handlers.
  */
@@ -25,11 +25,12 @@ export function handleInterrupts(options: InterruptOptions): () => void {
     timer = setTimeout(options.forceExit, options.graceMs ?? 1500);
     timer.unref();
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  // SIGHUP (the terminal closed, the ssh session dropped) ends the run as SIGTERM does: the loop
+  // records the abort and the commands die with it instead of running on unseen.
+  const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+  for (const signal of signals) process.on(signal, onSignal);
   return () => {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const signal of signals) process.off(signal, onSignal);
     if (timer) clearTimeout(timer);
   };
 }

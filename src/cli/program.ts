@@ -3,6 +3,7 @@ import { PERMISSION_MODES } from "../permissions/modes.ts";
 import type { AgentsOptions } from "./commands/agents.ts";
 import type { ChatOptions } from "./commands/chat.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
+import { registerDoctorCommand } from "./commands/doctor.ts";
 import { mcpConfigOption, registerMcpCommand } from "./commands/mcp.ts";
 import type { RunOptions } from "./commands/run.ts";
 import type { SessionsOptions } from "./commands/sessions.ts";
@@ -292,6 +293,7 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
   registerDemoCommand(program, io, result);
   registerTasksCommand(program, { io, result });
   registerMcpCommand(program, { io, result });
+  registerDoctorCommand(program, { io, result });
   return program;
 }
 

@@ -48,7 +48,11 @@ export async function policyForAgent(input: AgentSandboxInput): Promise<SandboxP
     readOnly: false,
     extraWritable: settings.allowWrite.map(expand),
     inheritedReadOnly: [],
-    hidden: [...secretPaths(home), ...settings.denyRead.map(expand), ...deniedAbsolutePaths(input.rules, home)],
+    hidden: [
+      ...secretPaths(home),
+      ...settings.denyRead.map(expand),
+      ...deniedAbsolutePaths(input.rules, home),
+    ],
     allowedHosts: [...settings.allowedHosts],
   });
 }
@@ -96,7 +100,8 @@ async function derive(input: PolicyInput, from: Inherited): Promise<SandboxPolic
     backend: from.backend,
     ceiling: readOnly ? "read-only" : "workspace-write",
     workspace,
-    readableRoots: git === undefined ? [] : unique([git.top, git.commonDir]).filter((path) => path !== workspace),
+    readableRoots:
+      git === undefined ? [] : unique([git.top, git.commonDir]).filter((path) => path !== workspace),
     writableRoots,
     extraWritable: [...from.extraWritable],
     readOnlyPaths,

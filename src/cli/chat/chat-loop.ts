@@ -33,8 +33,8 @@ export interface ChatLoopOptions {
 /**
  * The interactive session: a header, then one line at a time — a slash command, or a user turn on the
  * same session. Ctrl-C aborts a running turn and returns to the prompt (a second one while it winds
- * down exits at once); at the prompt it is the reader's (clear the line, twice to exit). SIGTERM ends
- * the session. Returns the exit code: 0, or 130 after SIGTERM.
+ * down exits at once); at the prompt it is the reader's (clear the line, twice to exit). SIGTERM and
+ * SIGHUP end the session. Returns the exit code: 0, or 130 after SIGTERM or SIGHUP.
  */
 export async function runChat(options: ChatLoopOptions): Promise<number> {
   const { io, conversation, reader } = options;
@@ -52,14 +52,16 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     if (turn) interruptTurn(turn);
     else reader.interrupt();
   };
-  const onSigterm = () => {
+  const onSigterm = (signal: NodeJS.Signals) => {
     if (terminated) forceExit();
     terminated = true;
-    turn?.abort(new Error("interrupted (SIGTERM)"));
+    turn?.abort(new Error(`interrupted (${signal})`));
     reader.close();
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
+  // A closed terminal (SIGHUP) ends the session as SIGTERM does, so no command outlives it.
+  process.on("SIGHUP", onSigterm);
   // Only once the handlers are in place: a Ctrl-C right after the header must not kill the process.
   say(style.dim(header(options)));
 
@@ -108,6 +110,7 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     await options.runtime.shutdown("the interactive session ended");
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);
+    process.off("SIGHUP", onSigterm);
   }
   return terminated ? EXIT_CODES.aborted : EXIT_CODES.completed;
 }

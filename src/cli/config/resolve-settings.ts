@@ -104,7 +104,9 @@ function sandboxSettings(loaded: LoadedConfig, env: Env, warnings: string[]): Sa
   const user = loaded.user?.config.sandbox ?? {};
   const project = loaded.project?.config.sandbox;
   if (project !== undefined && loaded.project !== undefined) {
-    const widening = (["enabled", "network", "allowWrite", "env"] as const).filter((key) => project[key] !== undefined);
+    const widening = (["enabled", "network", "allowWrite", "env"] as const).filter(
+      (key) => project[key] !== undefined,
+    );
     if (widening.length > 0) {
       warnings.push(
         `${loaded.project.label}: sandbox.${widening.join(", sandbox.")} ignored: a project's config may only narrow the sandbox; set ${widening.length === 1 ? "it" : "them"} in your user config (${loaded.user?.label ?? "~/.config/agentry/config.json"})`,

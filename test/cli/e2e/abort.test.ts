@@ -31,7 +31,11 @@ describe("SIGINT during a run", () => {
   it("aborts within 2 s, kills the running command and records the abort", async () => {
     ws = await makeWorkspace();
     server = await startModelServer([
-      { toolCalls: [{ name: "bash", args: { command: `sh -c 'echo started > sleeper.pid; exec sleep ${SLEEP}'` } }] },
+      {
+        toolCalls: [
+          { name: "bash", args: { command: `sh -c 'echo started > sleeper.pid; exec sleep ${SLEEP}'` } },
+        ],
+      },
       { text: "should never be asked for" },
     ]);
     const child = spawnCli(["run", "--permission-mode", "bypass", "sleep please"], {

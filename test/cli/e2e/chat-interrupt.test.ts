@@ -34,7 +34,11 @@ describe("signals in agentry chat", () => {
   it("aborts only that turn: its command dies, the next line still runs, and the session exits 0", async () => {
     ws = await makeWorkspace();
     server = await startModelServer([
-      { toolCalls: [{ name: "bash", args: { command: `sh -c 'echo started > sleeper.pid; exec sleep ${SLEEP}'` } }] },
+      {
+        toolCalls: [
+          { name: "bash", args: { command: `sh -c 'echo started > sleeper.pid; exec sleep ${SLEEP}'` } },
+        ],
+      },
       { text: "Still here." },
     ]);
     const child = spawnCli(["chat", "--permission-mode", "bypass"], {

@@ -18,13 +18,20 @@ describe("secrets", () => {
   it("commands do not inherit the API key: a bash command that prints it prints nothing", async () => {
     ws = await makeWorkspace();
     server = await startModelServer([
-      { toolCalls: [{ name: "bash", args: { command: "echo key=$ANTHROPIC_API_KEY; env | grep -c API_KEY" } }] },
+      {
+        toolCalls: [
+          { name: "bash", args: { command: "echo key=$ANTHROPIC_API_KEY; env | grep -c API_KEY" } },
+        ],
+      },
       { text: "printed it" },
     ]);
-    const result = await runCli(["run", "--permission-mode", "bypass", "-o", "stream-json", "print the key"], {
-      cwd: ws.dir,
-      env: { ...ws.env, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: KEY },
-    });
+    const result = await runCli(
+      ["run", "--permission-mode", "bypass", "-o", "stream-json", "print the key"],
+      {
+        cwd: ws.dir,
+        env: { ...ws.env, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: KEY },
+      },
+    );
     expect(result.code).toBe(0);
     expect(bodyText(server, 1)).toContain(String.raw`key=\n0`);
     await expectNowhere(ws, server, result, KEY);
@@ -37,10 +44,13 @@ describe("secrets", () => {
       { toolCalls: [{ name: "bash", args: { command: "echo key=$ANTHROPIC_API_KEY" } }] },
       { text: "printed it" },
     ]);
-    const result = await runCli(["run", "--permission-mode", "bypass", "-o", "stream-json", "print the key"], {
-      cwd: ws.dir,
-      env: { ...ws.env, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: KEY },
-    });
+    const result = await runCli(
+      ["run", "--permission-mode", "bypass", "-o", "stream-json", "print the key"],
+      {
+        cwd: ws.dir,
+        env: { ...ws.env, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: KEY },
+      },
+    );
     expect(result.code).toBe(0);
     expect(bodyText(server, 1)).toContain("key=[REDACTED:ANTHROPIC_API_KEY]");
     await expectNowhere(ws, server, result, KEY);
