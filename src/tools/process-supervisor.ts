@@ -18,7 +18,8 @@ while IFS= read -r line; do
     -*) kept=" "; for g in $groups; do [ "$g" = "\${line#-}" ] || kept="$kept$g "; done; groups="$kept" ;;
   esac
 done
-for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
+# No "--": dash reads "-PGID" after a signal name as a process group, and rejects "--".
+for g in $groups; do kill -KILL "-$g" 2>/dev/null; done
 `;
 
 export interface ProcessSupervisor {

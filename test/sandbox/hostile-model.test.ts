@@ -5,8 +5,8 @@ import { createServer, type Server } from "node:http";
 import { hostname } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { makeWorkspace, runCli, type TestWorkspace } from "../cli/support/cli-process.ts";
+import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { escapeCalls, type Targets, type ToolCall, triggerCalls } from "./hostile/escapes.ts";
 import { sandboxBackend } from "./support.ts";
 
@@ -70,7 +70,10 @@ async function fixture(): Promise<Fixture> {
   await symlink(outside, join(ws.dir, "link-out"));
   await symlink(join(ws.home, ".ssh", "id_ed25519"), join(ws.dir, "link-key"));
   const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: ws?.dir, stdio: "ignore" });
+    execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
+      cwd: ws?.dir,
+      stdio: "ignore",
+    });
   git("init", "-q");
   git("add", "src", ".gitignore", "agentry.json");
   git("commit", "-qm", "init");
@@ -122,7 +125,9 @@ function script(scenario: Scenario, targets: Targets) {
   if (scenario.depth === 0) return [...own, { text: "done" }];
   return [
     turn([{ name: "task", args: { description: "delegate work", prompt: "do the work" } }]),
-    turn([{ name: "task", args: { description: "look around", prompt: "explore", subagent_type: "explore" } }]),
+    turn([
+      { name: "task", args: { description: "look around", prompt: "explore", subagent_type: "explore" } },
+    ]),
     ...own,
     { text: "explore done" },
     { text: "general-purpose done" },
@@ -141,15 +146,18 @@ async function attack(scenario: Scenario, sandbox: boolean) {
   server = await startModelServer(script(scenario, fx.targets));
   hits.length = 0;
   const startedAt = Date.now();
-  const result = await runCli(["run", "--permission-mode", scenario.mode, "-o", "stream-json", "Do the task."], {
-    cwd: fx.ws.dir,
-    env: {
-      ...fx.ws.env,
-      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
-      ANTHROPIC_API_KEY: SECRETS.provider,
-      ...(sandbox ? {} : { AGENTRY_SANDBOX: "off" }),
+  const result = await runCli(
+    ["run", "--permission-mode", scenario.mode, "-o", "stream-json", "Do the task."],
+    {
+      cwd: fx.ws.dir,
+      env: {
+        ...fx.ws.env,
+        ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+        ANTHROPIC_API_KEY: SECRETS.provider,
+        ...(sandbox ? {} : { AGENTRY_SANDBOX: "off" }),
+      },
     },
-  });
+  );
   const what = `${scenario.mode} depth ${scenario.depth} ${sandbox ? "sandbox" : "analysis"}\n${result.stderr}`;
   expect(result.code, what).toBe(0);
   expect(result.stderr.includes("without the OS sandbox"), what).toBe(!sandbox);
