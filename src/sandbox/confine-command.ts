@@ -102,14 +102,15 @@ export async function confineCommand(
 
 /** Existing paths, sorted into files and folders (following symlinks); nested ones under a hidden folder dropped. */
 async function classifyExisting(paths: readonly string[]): Promise<{ files: string[]; dirs: string[] }> {
+  const sorted = [...new Set(paths)].sort();
+  const infos = await Promise.all(sorted.map((path) => stat(path).catch(() => undefined)));
   const files: string[] = [];
   const dirs: string[] = [];
-  for (const path of [...new Set(paths)].sort()) {
-    if (dirs.some((dir) => path.startsWith(`${dir}/`))) continue;
-    const info = await stat(path).catch(() => undefined);
-    if (info === undefined) continue;
+  sorted.forEach((path, index) => {
+    const info = infos[index];
+    if (info === undefined || dirs.some((dir) => path.startsWith(`${dir}/`))) return;
     (info.isDirectory() ? dirs : files).push(path);
-  }
+  });
   return { files, dirs };
 }
 
@@ -118,13 +119,17 @@ async function classifyExisting(paths: readonly string[]): Promise<{ files: stri
  * component of each (`.git` when there is no repository), which the command must not create.
  */
 async function splitExisting(paths: readonly string[]): Promise<{ existing: string[]; missing: string[] }> {
-  const existing: string[] = [];
+  const found = await Promise.all(
+    paths.map((path) =>
+      lstat(path).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  const existing = paths.filter((_, index) => found[index]);
   const missing = new Set<string>();
-  for (const path of paths) {
-    if ((await lstat(path).catch(() => undefined)) !== undefined) {
-      existing.push(path);
-      continue;
-    }
+  for (const path of paths.filter((_, index) => !found[index])) {
     let first = path;
     while (!existsSync(dirname(first)) && dirname(first) !== first) first = dirname(first);
     missing.add(first);
