@@ -7,6 +7,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { isProcessGroupAlive, signalProcessGroup } from "../tools/process-group.ts";
+import { processSupervisor } from "../tools/process-supervisor.ts";
 import { LineTail } from "./line-tail.ts";
 
 /** How long a server gets to exit on its own after its stdin was closed (the MCP shutdown sequence). */
@@ -59,6 +60,7 @@ export class StdioProcessTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child !== undefined) throw new Error("the stdio transport was already started");
+    processSupervisor.start();
     const child = spawn(this.options.command, this.options.args, {
       cwd: this.options.cwd,
       env: this.options.env,
@@ -67,6 +69,9 @@ export class StdioProcessTransport implements Transport {
       windowsHide: true,
     });
     this.child = child;
+    // If agentry dies (even by SIGKILL), the supervisor ends the server's whole process group.
+    const pgid = child.pid;
+    if (pgid !== undefined) processSupervisor.watch(pgid);
     let markEnded = () => {};
     this.ended = new Promise((resolve) => {
       markEnded = resolve;
@@ -75,6 +80,7 @@ export class StdioProcessTransport implements Transport {
     const end = (): void => {
       if (ended) return;
       ended = true;
+      if (pgid !== undefined) processSupervisor.release(pgid);
       this.buffer.clear();
       markEnded();
       this.onclose?.();

@@ -27,6 +27,7 @@ export interface ProcessSpec {
  * call. The process supervisor watches the group meanwhile, in case agentry itself dies.
  */
 export function runProcessGroup(spec: ProcessSpec, options: ExecOptions): Promise<ExecResult> {
+  processSupervisor.start();
   return new Promise((resolve, reject) => {
     const child = spawn(spec.file, spec.args, {
       cwd: options.cwd,

@@ -23,6 +23,11 @@ for g in $groups; do kill -KILL "-$g" 2>/dev/null; done
 `;
 
 export interface ProcessSupervisor {
+  /**
+   * Starts the watchdog if it is not running yet. Call it before spawning what it will watch: its own
+   * start is a fork of agentry, and agentry killed meanwhile would leave the new group unwatched.
+   */
+  start(): void;
   /** Kill this process group if agentry dies before `release`. */
   watch(pgid: number): void;
   /** The group has ended: stop watching it. */
@@ -33,27 +38,28 @@ export interface ProcessSupervisor {
 export function createProcessSupervisor(): ProcessSupervisor {
   let watchdog: ChildProcess | undefined;
   let failed = false;
-  const send = (line: string) => {
-    if (failed) return;
-    if (watchdog === undefined) {
-      try {
-        watchdog = spawn("/bin/sh", ["-c", SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
-      } catch {
-        failed = true;
-        return;
-      }
-      watchdog.on("error", () => {
-        failed = true;
-      });
-      // It must not keep agentry alive.
-      watchdog.unref();
-      watchdog.stdin?.on("error", () => {
-        failed = true;
-      });
+  const start = () => {
+    if (failed || watchdog !== undefined) return;
+    try {
+      watchdog = spawn("/bin/sh", ["-c", SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+    } catch {
+      failed = true;
+      return;
     }
-    watchdog.stdin?.write(`${line}\n`);
+    const fail = () => {
+      failed = true;
+    };
+    watchdog.on("error", fail);
+    watchdog.stdin?.on("error", fail);
+    // It must not keep agentry alive.
+    watchdog.unref();
+  };
+  const send = (line: string) => {
+    start();
+    if (!failed) watchdog?.stdin?.write(`${line}\n`);
   };
   return {
+    start,
     watch: (pgid) => send(`+${pgid}`),
     release: (pgid) => send(`-${pgid}`),
   };

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../cli/support/cli-process.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
-import { processesRunning, until, waitFor } from "../support/processes.ts";
+import { testServerConfig } from "../support/mcp-server-process.ts";
+import { isRunning, pidFrom, processesRunning, until, waitFor } from "../support/processes.ts";
 import { sandboxBackend } from "./support.ts";
 
 // Acceptance of issue 8: when agentry dies (kill -9) or its terminal goes (SIGHUP) while a subagent
@@ -20,7 +21,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function startRun(sandbox: boolean) {
+async function startRun(sandbox: boolean, extraArgs: string[] = []) {
   const marker = `${process.pid}${Math.floor(Math.random() * 1e6)}`;
   const foreground = `sleep 300.${marker}`;
   const background = `sleep 301.${marker}`;
@@ -32,7 +33,7 @@ async function startRun(sandbox: boolean) {
     { text: "never reached" },
     { text: "never reached" },
   ]);
-  const child = spawnCli(["run", "--permission-mode", "bypass", "wait"], {
+  const child = spawnCli(["run", "--permission-mode", "bypass", ...extraArgs, "wait"], {
     cwd: ws.dir,
     env: {
       ...ws.env,
@@ -50,6 +51,19 @@ const left = () => sleeps.flatMap((line) => processesRunning(line));
 
 /** The bound the issue names: a run's processes are gone 2 s after agentry is. */
 const GONE_WITHIN_MS = 2_000;
+
+describe("an MCP server agentry started", () => {
+  it("ends when agentry is killed with SIGKILL", async () => {
+    const pidFile = `${process.env.TMPDIR ?? "/tmp"}/agentry-mcp-${process.pid}-${Date.now()}.pid`;
+    const config = JSON.stringify({ mcpServers: { lifetime: testServerConfig("--pid-file", pidFile) } });
+    const { child, done } = await startRun(false, ["--mcp-config", config]);
+    const server = await pidFrom(pidFile);
+    expect(isRunning(server)).toBe(true);
+    child.kill("SIGKILL");
+    await done;
+    expect(await until(() => !isRunning(server), GONE_WITHIN_MS)).toBe(true);
+  });
+});
 
 for (const sandbox of [true, false]) {
   const label = sandbox ? "in the OS sandbox" : "without an OS sandbox";
