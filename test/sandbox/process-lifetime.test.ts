@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../cli/support/cli-process.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { testServerConfig } from "../support/mcp-server-process.ts";
+import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { isRunning, pidFrom, processesRunning, until, waitFor } from "../support/processes.ts";
 import { sandboxBackend } from "./support.ts";
 

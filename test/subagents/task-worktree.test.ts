@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
@@ -100,4 +100,18 @@ test("a worktree child in a workspace that is not a git repository is a clear er
     `Agent "builder" needs a git worktree, but ${ws} is not inside a git repository. Run it in a git checkout, or give the agent \`workspace: { mode: shared }\` or \`isolated\`.`,
   );
   expect(runtime.started).toBe(0);
+});
+
+test("agentry's own git commands for a worktree child run no hook and no fsmonitor of the repository", async () => {
+  const ws = await gitRepo();
+  const marker = join(ws, "..", `ran-${Date.now()}`);
+  git(ws, "config", "core.fsmonitor", `touch ${marker}-fsmonitor; false`);
+  writeFileSync(join(ws, ".git", "hooks", "post-checkout"), `#!/bin/sh\ntouch ${marker}-hook\n`);
+  chmodSync(join(ws, ".git", "hooks", "post-checkout"), 0o755);
+  const model = scriptedModel(script([{ name: "write", args: { path: "feature.txt", content: "x\n" } }]));
+  const { config } = rootTree({ workspace: ws, model, registry: registryWith(builder) });
+  const run = await runTree(config, "ROOT");
+  expect(run.outcome.status).toBe("completed");
+  expect(existsSync(`${marker}-fsmonitor`)).toBe(false);
+  expect(existsSync(`${marker}-hook`)).toBe(false);
 });
