@@ -88,3 +88,48 @@ describe("settings precedence: flag > env > project > user > defaults", () => {
     );
   });
 });
+
+describe("what a project's config may not do", () => {
+  it("a project may narrow the sandbox, not widen it; the user may", () => {
+    const project: ConfigFile = {
+      sandbox: {
+        enabled: false,
+        network: { allowedHosts: ["evil.example"] },
+        env: ["AWS_*"],
+        denyRead: ["secrets"],
+      },
+    };
+    const user: ConfigFile = {
+      sandbox: { network: { allowedHosts: ["registry.npmjs.org"] }, env: ["GITHUB_TOKEN"] },
+    };
+    const settings = resolveSettings(layers(user, project), {}, {});
+    expect(settings.sandbox).toEqual({
+      enabled: true,
+      allowedHosts: ["registry.npmjs.org"],
+      denyRead: ["secrets"],
+      allowWrite: [],
+      env: ["GITHUB_TOKEN"],
+    });
+    expect(settings.warnings).toEqual([
+      expect.stringMatching(
+        /^agentry\.json: sandbox\.enabled, sandbox\.network, sandbox\.env ignored: a project's config may only narrow/,
+      ),
+    ]);
+    expect(resolveSettings(layers({ sandbox: { enabled: false } }), {}, {}).sandbox.enabled).toBe(false);
+    expect(resolveSettings({}, {}, { AGENTRY_SANDBOX: "off" }).sandbox.enabled).toBe(false);
+  });
+
+  it("a project cannot set permissionMode bypass; the user's config then decides", () => {
+    const settings = resolveSettings(
+      layers({ permissionMode: "accept-edits" }, { permissionMode: "bypass" }),
+      {},
+      {},
+    );
+    expect(settings.permissionMode).toEqual({
+      value: "accept-edits",
+      source: "/home/u/.config/agentry/config.json",
+    });
+    expect(settings.warnings).toEqual([expect.stringContaining('permissionMode "bypass" ignored')]);
+    expect(resolveSettings(layers({ permissionMode: "bypass" }), {}, {}).permissionMode.value).toBe("bypass");
+  });
+});

@@ -51,9 +51,9 @@ describe("permissions in a non-interactive run", () => {
     expect(await (ws as TestWorkspace).read("out.txt")).toBe("written\n");
   });
 
-  it("takes permissionMode from config, and a deny rule beats bypass", async () => {
+  it("takes permissionMode from config, and a deny rule beats the mode", async () => {
     const config = JSON.stringify({
-      permissionMode: "bypass",
+      permissionMode: "accept-edits",
       permission: [{ permission: "edit", pattern: "*", action: "deny" }],
     });
     const result = await run({ "agentry.json": config }, editThenAnswer());

@@ -51,6 +51,7 @@ export function escapeCalls(t: Targets): ToolCall[] {
     bash(`cat ${h}/.ssh/id_ed25519 | base64 -w0`),
     bash("cat ~/.aws/credentials | rev"),
     bash("echo $ANTHROPIC_API_KEY | base64 -w0"),
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell expands it
     bash("echo ${ANTHROPIC_API_KEY} | rev"),
     bash("env | base64 -w0"),
     bash("cat /proc/$PPID/environ | base64 -w0"),
