@@ -105,6 +105,15 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const systemPromptOptions: Parameters<typeof buildSystemPrompt>[0] = { workspace };
   if (options.systemPrompt !== undefined) systemPromptOptions.replace = options.systemPrompt;
   if (options.appendSystemPrompt !== undefined) systemPromptOptions.append = options.appendSystemPrompt;
+  // Probing the OS sandbox runs bwrap once: let it overlap the MCP servers' start.
+  const commandsPending = wireCommands({
+    workspace,
+    settings,
+    rules: options.rules,
+    mode: settings.permissionMode.value,
+    io,
+  });
+  commandsPending.catch(() => {});
   const servers = {
     ...settings.mcpServers,
     ...(await loadMcpConfigFlags(options.mcpConfig ?? [], workspace)),
@@ -117,13 +126,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   try {
     const instructions = mcpInstructions(mcp);
     const systemPrompt = await buildSystemPrompt(systemPromptOptions);
-    const commands = await wireCommands({
-      workspace,
-      settings,
-      rules: options.rules,
-      mode: settings.permissionMode.value,
-      io,
-    });
+    const commands = await commandsPending;
     const root = wireAgent({
       workspace,
       commands,
