@@ -76,11 +76,15 @@ function moduleUrls(): Plugin {
   };
 }
 
-/** Every `.md` under src/ except the folders' READMEs, at the same path under `out`. */
+/**
+ * Every `.md` under src/ except the folders' READMEs (the prompts), and every `.mjs` (scripts run as
+ * they are, such as the sandbox's network bridge), at the same path under `out`.
+ */
 async function copyPrompts(out: string): Promise<void> {
   const entries = await readdir(SRC, { withFileTypes: true, recursive: true });
   for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.endsWith(".md") || entry.name === "README.md") continue;
+    const asset = entry.name.endsWith(".mjs") || (entry.name.endsWith(".md") && entry.name !== "README.md");
+    if (!entry.isFile() || !asset) continue;
     const file = join(entry.parentPath, entry.name);
     const target = join(out, relative(SRC, file));
     await mkdir(dirname(target), { recursive: true });

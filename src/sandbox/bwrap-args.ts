@@ -21,7 +21,7 @@ export interface Confinement {
   hiddenFiles: readonly string[];
   hiddenDirs: readonly string[];
   /** Existing host paths bound writable into the sandbox as they are (the proxy's socket folder). */
-  extraBinds?: readonly string[];
+  extraBinds?: string[];
 }
 
 /**

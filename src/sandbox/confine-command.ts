@@ -3,6 +3,8 @@ import { lstat, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { bwrapArgs, type Confinement } from "./bwrap-args.ts";
+import { bridgeArgv, proxyEnv } from "./network-bridge.ts";
+import { createNetworkGateway, type NetworkGateway } from "./network-gateway.ts";
 import type { SandboxPolicy, SandboxProfile } from "./policy.ts";
 import { seatbeltArgs } from "./seatbelt-profile.ts";
 import { UnreadableFileFinder } from "./unreadable-files.ts";
@@ -25,11 +27,14 @@ export interface ConfinedSpawn {
 export interface ConfineOptions {
   /** Where the walk for unreadable workspace files is memoized; default: one finder per process. */
   finder?: UnreadableFileFinder;
-  /** Host paths bound writable into the sandbox (the network proxy's socket folder). */
-  extraBinds?: readonly string[];
+  /** Where the proxies for allowed hosts run; default: one gateway per process. */
+  network?: NetworkGateway;
 }
 
 const sharedFinder = new UnreadableFileFinder();
+const sharedNetwork = createNetworkGateway();
+/** The bridge's port inside the sandbox: the network namespace is the command's own, so any port is free. */
+const BRIDGE_PORT = 3128;
 
 /**
  * Wraps `argv` (e.g. `["bash", "-c", command]`) to run under `policy` in `profile` (narrowed to the
@@ -63,7 +68,6 @@ export async function confineCommand(
     readOnlyPaths: readOnly?.existing ?? [],
     hiddenFiles,
     hiddenDirs,
-    ...(options.extraBinds === undefined ? {} : { extraBinds: options.extraBinds }),
   };
   const watched = readOnly?.missing ?? [];
   const removeCreated = async (): Promise<string[]> => {
@@ -78,15 +82,25 @@ export async function confineCommand(
 
   const { backend } = policy;
   if (backend.kind === "bwrap") {
+    const env: Record<string, string> = { TMPDIR: "/tmp", GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" };
+    let command = argv;
+    if (policy.allowedHosts.length > 0) {
+      // Allowed hosts: the command's only way out is the bridge to agentry's proxy, which checks each host.
+      const proxy = await (options.network ?? sharedNetwork).proxyFor(policy.allowedHosts);
+      confinement.extraBinds = [proxy.socketDir];
+      command = bridgeArgv(proxy.socketPath, BRIDGE_PORT, argv);
+      Object.assign(env, proxyEnv(BRIDGE_PORT));
+    }
     return {
       file: backend.path,
-      args: bwrapArgs(backend, confinement, argv),
-      env: { TMPDIR: "/tmp", GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
+      args: bwrapArgs(backend, confinement, command),
+      env,
       profile: effective,
       afterExit: removeCreated,
     };
   }
-  // Seatbelt cannot move folders: the private temp dir is a fresh host folder, removed afterwards.
+  // Seatbelt cannot move folders: the private temp dir is a fresh host folder, removed afterwards. It
+  // has no network namespace either, so allowed hosts are not offered there (no network at all).
   const privateTmp = await mkdtemp(join(tmpdir(), "agentry-cmd-"));
   return {
     file: backend.path,

@@ -61,6 +61,8 @@ describe("the packed package", () => {
         "dist/cli/prompts/system.md",
         "dist/tools/read.md",
         "dist/subagents/prompts/explore.md",
+        "dist/tools/bash-sandbox.md",
+        "dist/sandbox/network-bridge-main.mjs",
         "docs/exit-codes.md",
       ]),
     );

@@ -137,10 +137,25 @@ describe.skipIf(found.skip !== undefined)(`commands in the OS sandbox ${found.sk
     const fx = await sandboxFixture();
     const result = await run(
       fx,
-      `node -e 'fetch("http://127.0.0.1:${port}/leak").then(r=>r.text()).then(t=>console.log("got",t),e=>console.log("refused",e.cause?.code))'`,
+      `node -e 'fetch("http://127.0.0.2:${port}/leak").then(r=>r.text()).then(t=>console.log("got",t),e=>console.log("refused",e.cause?.code))'`,
     );
     expect(result.output).toContain("refused");
     expect(hits).toBe(0);
+  });
+
+  it("reaches the hosts the user's config allows, through agentry's proxy, and no others", async () => {
+    const fx = await sandboxFixture();
+    const fetchCommand = (host: string) =>
+      `node -e 'fetch("http://${host}:${port}/allowed").then(r=>r.text()).then(t=>console.log("got",t),e=>console.log("refused",e.cause?.code ?? e.message))'`;
+    const allowed = await run(fx, fetchCommand("127.0.0.2"), { settings: { allowedHosts: ["127.0.0.2"] } });
+    expect(allowed.output).toContain("got leaked");
+    expect(hits).toBe(1);
+    const curl = await run(fx, `curl -sS http://127.0.0.3:${port}/other`, {
+      settings: { allowedHosts: ["127.0.0.2"] },
+    });
+    expect(curl.output).toMatch(/127\.0\.0\.3/);
+    expect(curl.output).toMatch(/allowedHosts/);
+    expect(hits).toBe(1);
   });
 
   it("keeps no capability of root: no clock, mounts, host name, users or namespaces", async () => {
@@ -197,7 +212,8 @@ beforeAll(async () => {
     hits++;
     response.end("leaked");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // 127.0.0.2: a loopback address the proxy environment does not exempt (NO_PROXY names 127.0.0.1).
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.2", resolve));
   port = (server.address() as { port: number }).port;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
