@@ -1,7 +1,7 @@
 /**
  * agentry's public library API. Contracts (messages, model, tools, permissions, events, outcomes,
  * hooks) plus the pieces that build and run an agent, its subagents and their task records. Test
- * doubles live in `agentry/testing`.
+ * doubles live in `agentry-ai/testing`.
  */
 
 // Agent: the loop, sessions and transcripts.

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 // The package entry, by its published name (package.json "exports"), as a user imports it.
-import * as agentry from "agentry";
+import * as agentry from "agentry-ai";
 import {
   AgentRegistry,
   attachSubagents,
@@ -14,8 +14,8 @@ import {
   runAgent,
   Session,
   userText,
-} from "agentry";
-import { type ScriptedReply, scriptedModel } from "agentry/testing";
+} from "agentry-ai";
+import { type ScriptedReply, scriptedModel } from "agentry-ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let workspace: string;

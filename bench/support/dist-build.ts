@@ -10,7 +10,7 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export interface Installed {
   /** The consumer project: `package.json` and `node_modules/` (agentry, its dependencies). */
   app: string;
-  /** `<app>/node_modules/agentry`: the tarball's contents. */
+  /** `<app>/node_modules/agentry-ai`: the tarball's contents. */
   packageDir: string;
   /** `<packageDir>/bin/agentry.js`, the package's `bin` (it runs `dist/cli/main.js`). */
   bin: string;
@@ -27,7 +27,7 @@ export interface InstallOptions {
 /**
  * What a user installs: the checkout copied (without `node_modules/`, `.git/`, `dist/`, `.agentry/`),
  * packed with `npm pack` — whose `prepack` runs `scripts/build.ts` in the copy — and the tarball
- * extracted to `<app>/node_modules/agentry`. The dependencies the package declares are linked from
+ * extracted to `<app>/node_modules/agentry-ai`. The dependencies the package declares are linked from
  * this checkout's `node_modules/` beside it, as npm would place them (no network), and only those, so
  * an import of an undeclared package fails as it would for a user. Nothing is written to the checkout.
  */
@@ -61,7 +61,7 @@ export async function installPacked(options: InstallOptions = {}): Promise<Insta
       `${JSON.stringify({ name: "app", private: true, type: "module" })}\n`,
     );
     await run("tar", ["-xzf", join(dir, report.filename), "-C", modules], dir);
-    const packageDir = join(modules, "agentry");
+    const packageDir = join(modules, "agentry-ai");
     await rename(join(modules, "package"), packageDir);
     const manifest = JSON.parse(await readFile(join(packageDir, "package.json"), "utf8")) as {
       dependencies?: Record<string, string>;

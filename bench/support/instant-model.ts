@@ -12,7 +12,7 @@ const MODEL_ID = "bench:instant";
 
 /**
  * A model at the normalized contract with nothing of its own to measure: no copy of the request (the
- * scripted model in `agentry/testing` clones every request for its `requests` log, which would count
+ * scripted model in `agentry-ai/testing` clones every request for its `requests` log, which would count
  * as harness time and memory), no delays, no chunking. A reply given as a promise is awaited (e.g. a
  * gate); the signal aborts the wait.
  */

@@ -157,8 +157,8 @@ describe("the packed package", () => {
     await writeFile(join(installed.app, "todo.txt"), "TODO: ship it\n");
     await writeFile(
       join(installed.app, "consumer.ts"),
-      `import { builtinTools, nodeOperations, runAgent, Session, userText } from "agentry";
-import { scriptedModel } from "agentry/testing";
+      `import { builtinTools, nodeOperations, runAgent, Session, userText } from "agentry-ai";
+import { scriptedModel } from "agentry-ai/testing";
 
 // @ts-expect-error The declarations give runAgent its real type, not any.
 export const wrong: number = runAgent;

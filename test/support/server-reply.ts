@@ -66,7 +66,7 @@ export interface ReplyUsage {
   cacheWrite: number;
 }
 
-/** Same defaults as the scripted model in `agentry/testing`. */
+/** Same defaults as the scripted model in `agentry-ai/testing`. */
 export function replyUsage(reply: ServerReply): ReplyUsage {
   return { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, ...definedOnly(reply.usage ?? {}) };
 }
