@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runAgentLoop } from "../src/agent/loop.ts";
 import { Session } from "../src/agent/session.ts";
-import { buildSystemPrompt } from "../src/cli/system-prompt.ts";
+import { buildSystemPrompt } from "../src/agent/system-prompt.ts";
 import { userText } from "../src/model/messages.ts";
 import { startModelServer } from "../test/support/model-server.ts";
 import { isChildRequest } from "./support/anthropic-wire.ts";

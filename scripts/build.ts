@@ -37,7 +37,11 @@ async function buildCli(out: string): Promise<void> {
 /** `src/index.ts` → `index.js`, `src/testing/index.ts` → `testing/index.js`, shared code in `chunks/`. */
 async function buildLibrary(out: string): Promise<void> {
   await build({
-    input: { index: join(SRC, "index.ts"), "testing/index": join(SRC, "testing/index.ts") },
+    input: {
+      index: join(SRC, "index.ts"),
+      "testing/index": join(SRC, "testing/index.ts"),
+      "cli/index": join(SRC, "cli/index.ts"),
+    },
     platform: "node",
     // Bare specifiers (`zod`, `@ai-sdk/openai`, `node:fs`) stay imports; our own modules are bundled.
     external: (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0"),

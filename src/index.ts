@@ -28,6 +28,7 @@ export {
   SessionNotFoundError,
 } from "./agent/session.ts";
 export { InvalidSessionIdError, isValidSessionId, newSessionId } from "./agent/session-id.ts";
+export { buildSystemPrompt, type SystemPromptOptions } from "./agent/system-prompt.ts";
 export {
   listSessions,
   parseTranscript,
@@ -40,10 +41,6 @@ export {
 export type { TranscriptEntry, TranscriptHeader } from "./agent/transcript-schema.ts";
 export { TRANSCRIPT_VERSION } from "./agent/transcript-schema.ts";
 export { type TreeBudget, type TreeBudgetWatch, watchTreeBudget } from "./agent/tree-budget.ts";
-export { EXIT_CODES, exitCodeForOutcome } from "./cli/exit-codes.ts";
-// CLI pieces that are useful when embedding agentry.
-export { main } from "./cli/main.ts";
-export { buildSystemPrompt, type SystemPromptOptions } from "./cli/system-prompt.ts";
 
 // Models.
 export { ModelConfigError } from "./model/errors.ts";

@@ -213,16 +213,18 @@ describe("the public library API", () => {
     });
   });
 
-  it("exports the contracts' runtime values and the CLI entry", () => {
+  it("exports the contracts' runtime values; the CLI has its own entry", async () => {
     expect(agentry.EVENT_SCHEMA_VERSION).toBe(1);
-    expect(agentry.EXIT_CODES).toMatchObject({ completed: 0, usage: 2, aborted: 130 });
+    expect("main" in agentry).toBe(false);
+    const cli = await import("agentry-ai/cli");
+    expect(cli.EXIT_CODES).toMatchObject({ completed: 0, usage: 2, aborted: 130 });
+    expect(typeof cli.main).toBe("function");
     expect(agentry.PERMISSION_MODES).toEqual(["default", "accept-edits", "bypass", "plan"]);
     expect(agentry.DEFAULT_SUBAGENT_LIMITS).toMatchObject({
       maxDepth: 1,
       maxConcurrent: 8,
       maxDescendants: 64,
     });
-    expect(typeof agentry.main).toBe("function");
     expect(typeof agentry.createModel).toBe("function");
     expect(typeof agentry.createPermissionGate).toBe("function");
     expect(typeof agentry.defineTool).toBe("function");

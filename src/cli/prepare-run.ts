@@ -1,6 +1,7 @@
 import type { AgentConfig } from "../agent/config.ts";
 import { Session, SessionNotFoundError } from "../agent/session.ts";
 import { InvalidSessionIdError } from "../agent/session-id.ts";
+import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import type { Model } from "../model/model.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
@@ -12,7 +13,6 @@ import type { CliIo } from "./io.ts";
 import { loadMcpConfigFlags } from "./mcp-config-flag.ts";
 import { permissionRules } from "./permission-rules.ts";
 import { selectModel } from "./select-model.ts";
-import { buildSystemPrompt } from "./system-prompt.ts";
 import { wireAgent } from "./wire-agent.ts";
 import { wireCommands } from "./wire-commands.ts";
 import { mcpInstructions, wireMcp } from "./wire-mcp.ts";

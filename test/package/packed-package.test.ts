@@ -58,7 +58,9 @@ describe("the packed package", () => {
         "dist/index.d.ts",
         "dist/testing/index.js",
         "dist/testing/index.d.ts",
-        "dist/cli/prompts/system.md",
+        "dist/cli/index.js",
+        "dist/cli/index.d.ts",
+        "dist/agent/system-prompt.md",
         "dist/tools/read.md",
         "dist/subagents/prompts/explore.md",
         "dist/tools/bash-sandbox.md",
@@ -89,6 +91,7 @@ describe("the packed package", () => {
     expect(manifest.exports).toEqual({
       ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
       "./testing": { types: "./dist/testing/index.d.ts", default: "./dist/testing/index.js" },
+      "./cli": { types: "./dist/cli/index.d.ts", default: "./dist/cli/index.js" },
       "./package.json": "./package.json",
     });
   });
@@ -128,7 +131,7 @@ describe("the packed package", () => {
       // The root's system prompt and tool descriptions, and the child's preamble and agent prompt,
       // are the .md files of src/, found by the bundled code at their dist/ paths.
       const root = bodyText(server, 0);
-      expect(root).toContain(await promptLine("cli/prompts/system.md"));
+      expect(root).toContain(await promptLine("agent/system-prompt.md"));
       expect(root).toContain(await promptLine("tools/read.md"));
       expect(root).toContain(await promptLine("subagents/task.md"));
       const child = bodyText(server, 1);
@@ -138,6 +141,28 @@ describe("the packed package", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("`import('agentry-ai')` loads no module of the CLI and not commander; `agentry-ai/cli` does", async () => {
+    await writeFile(
+      join(installed.app, "loaded.mjs"),
+      `import { registerHooks } from "node:module";
+const loaded = [];
+registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); loaded.push(found.url); return found; } });
+await import(process.argv[2]);
+console.log(JSON.stringify(loaded));
+`,
+    );
+    const loadedBy = async (specifier: string) => {
+      const result = await node(["loaded.mjs", specifier], installed.app, { PATH: process.env.PATH ?? "" });
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as string[];
+    };
+    const library = await loadedBy("agentry-ai");
+    expect(library.some((url) => url.includes("/agentry-ai/dist/index.js"))).toBe(true);
+    expect(library.filter((url) => url.includes("/dist/cli/") || url.includes("commander"))).toEqual([]);
+    const cli = await loadedBy("agentry-ai/cli");
+    expect(cli.some((url) => url.includes("commander"))).toBe(true);
   });
 
   it("exports the same library API as the sources", async () => {

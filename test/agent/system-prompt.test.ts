@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildSystemPrompt, isInsideGitRepo } from "../../src/cli/system-prompt.ts";
+import { buildSystemPrompt, isInsideGitRepo } from "../../src/agent/system-prompt.ts";
 
 let dir: string;
 beforeEach(async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
-const TEMPLATE = readFileSync(new URL("./prompts/system.md", import.meta.url), "utf8");
+const TEMPLATE = readFileSync(new URL("./system-prompt.md", import.meta.url), "utf8");
 
 export interface SystemPromptOptions {
   workspace: string;
