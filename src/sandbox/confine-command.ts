@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { lstat, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { delimiter, dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { bwrapArgs, type Confinement } from "./bwrap-args.ts";
 import { bridgeArgv, proxyEnv } from "./network-bridge.ts";
 import { createNetworkGateway, type NetworkGateway } from "./network-gateway.ts";
@@ -63,7 +64,7 @@ export async function confineCommand(
     profile: effective,
     cwd,
     workspace: policy.workspace,
-    readableRoots: policy.readableRoots.filter((path) => existsSync(path)),
+    readableRoots: [...policy.readableRoots, ...toolsUnderTmp()].filter((path) => existsSync(path)),
     writableRoots: policy.writableRoots.filter((path) => existsSync(path)),
     readOnlyPaths: readOnly?.existing ?? [],
     hiddenFiles,
@@ -112,6 +113,25 @@ export async function confineCommand(
       return removeCreated();
     },
   };
+}
+
+/** Folders whose contents every command's private /tmp would otherwise hide. */
+const PRIVATE_TMP_PREFIXES = ["/tmp/", "/var/tmp/"];
+
+/**
+ * What commands need that lives under /tmp, which the sandbox replaces with an empty private folder:
+ * the Node running agentry (the network bridge runs on it), agentry's own files (the bridge script)
+ * and the PATH's folders — a checkout or CI clone under /tmp is not rare. Shown read-only.
+ */
+function toolsUnderTmp(): string[] {
+  const candidates = [
+    dirname(dirname(process.execPath)),
+    fileURLToPath(new URL("../../", import.meta.url)),
+    ...(process.env.PATH ?? "").split(delimiter),
+  ];
+  return [
+    ...new Set(candidates.filter((path) => PRIVATE_TMP_PREFIXES.some((prefix) => path.startsWith(prefix)))),
+  ];
 }
 
 /** Existing paths, sorted into files and folders (following symlinks); nested ones under a hidden folder dropped. */
