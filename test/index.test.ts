@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 // The package entry, by its published name (package.json "exports"), as a user imports it.
 import * as agentry from "agentry-ai";
@@ -16,17 +15,14 @@ import {
   userText,
 } from "agentry-ai";
 import { type ScriptedReply, scriptedModel } from "agentry-ai/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "./support/temp-dir.ts";
 
 let workspace: string;
 let home: string;
 beforeEach(async () => {
-  workspace = await realpath(await mkdtemp(join(tmpdir(), "agentry-lib-")));
-  home = await realpath(await mkdtemp(join(tmpdir(), "agentry-lib-home-")));
-});
-afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  await rm(home, { recursive: true, force: true, maxRetries: 3 });
+  workspace = await tempDir("agentry-lib-");
+  home = await tempDir("agentry-lib-home-");
 });
 
 /** The heading of the harness preamble in every child's system prompt. */

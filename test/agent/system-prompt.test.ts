@@ -1,15 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { buildSystemPrompt, isInsideGitRepo } from "../../src/agent/system-prompt.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "agentry-prompt-"));
+  dir = await tempDir("agentry-prompt-");
 });
-afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 3 }));
 
 describe("system prompt", () => {
   it("fills in the environment and explains the tools", async () => {

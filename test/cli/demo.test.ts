@@ -1,21 +1,11 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readTranscript } from "../../src/agent/transcript.ts";
 import { type DemoResult, runDemo } from "../../src/cli/demo/run-demo.ts";
 import { SAMPLE_REPO } from "../../src/cli/demo/sample-repo.ts";
+import { removeLater, tempDir } from "../support/temp-dir.ts";
 import { runCli } from "./support/cli-process.ts";
-
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), "agentry-demo-test-")));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 })));
-});
 
 const lineCount = (path: string) => (SAMPLE_REPO[path] ?? "").split("\n").length - 1;
 /** 1-based line of the first line of `path` that contains `text`. */
@@ -124,7 +114,7 @@ describe.skipIf(!programWired)("agentry demo as a process", () => {
       env: { ...env, HOME: home },
     });
     const kept = /Kept the sample repository: (\S+)/.exec(result.stdout)?.[1];
-    if (kept !== undefined) dirs.push(kept);
+    if (kept !== undefined) removeLater(kept);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("[main/explore-1] started explore (demo): map the source layout");
     expect(result.stderr).toMatch(/\[main\/explore-3\] completed in \S+, 4 turns/);

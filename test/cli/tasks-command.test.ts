@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { hostname, tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Command, CommanderError } from "commander";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { DEFAULT_ORPHAN_TIMEOUT_S, registerTasksCommand } from "../../src/cli/commands/tasks.ts";
 import { CliError } from "../../src/cli/errors.ts";
 import type { CliIo } from "../../src/cli/io.ts";
@@ -11,13 +11,10 @@ import { DEFAULT_SUBAGENT_LIMITS } from "../../src/subagents/limits.ts";
 import { currentOwner } from "../../src/tasks/owner.ts";
 import type { NewTaskRecord, TaskRecord } from "../../src/tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { deadPid } from "../tasks/support/dead-pid.ts";
 
 let workspace: string | undefined;
-afterEach(async () => {
-  if (workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-  workspace = undefined;
-});
 
 /** Runs `agentry <args>` in this process with captured streams; returns the exit code and output. */
 async function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
@@ -64,7 +61,7 @@ const record = (taskId: string, extra: Partial<NewTaskRecord> = {}): NewTaskReco
 });
 
 async function seeded() {
-  workspace = await realpath(await mkdtemp(join(tmpdir(), "agentry-tasks-cli-")));
+  workspace = await tempDir("agentry-tasks-cli-");
   const store = new WorkspaceTaskStore({ workspace });
   await store.create(
     record("sub-done", { status: "COMPLETED", result: "All good.", createdAt: "2025-01-01T00:00:00.000Z" }),
@@ -164,7 +161,7 @@ test("tasks cancel of a task whose owner never answers sets the flag and exits 1
 });
 
 test("help texts explain statuses, reasons, the orphan timeout and the exit codes", async () => {
-  const ws = await realpath(await mkdtemp(join(tmpdir(), "agentry-tasks-cli-")));
+  const ws = await tempDir("agentry-tasks-cli-");
   workspace = ws;
   expect(DEFAULT_ORPHAN_TIMEOUT_S * 1000).toBe(DEFAULT_SUBAGENT_LIMITS.orphanTimeoutMs);
   const help = await cli(["tasks", "--help"], ws);

@@ -14,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  await sandbox?.cleanup();
 });
 
 const byName = (tools: AnyTool[], name: string) => tools.find((tool) => tool.name === name) as AnyTool;

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openMcpServers } from "../../src/mcp/mcp-servers.ts";
 import { KILL_GRACE_MS, STDIN_CLOSE_GRACE_MS } from "../../src/mcp/stdio-process-transport.ts";
 import { MCP_SERVER_MAIN, testServerConfig } from "../support/mcp-server-process.ts";
@@ -10,7 +10,6 @@ let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await makeSandbox();
 });
-afterAll(() => sandbox?.cleanup());
 
 describe("close()", () => {
   it("ends a stdio server's process, and is idempotent", async () => {

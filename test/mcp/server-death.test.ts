@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openMcpServers } from "../../src/mcp/mcp-servers.ts";
 import { type AnyTool, ToolError } from "../../src/tools/tool.ts";
 import { testServerConfig } from "../support/mcp-server-process.ts";
@@ -10,7 +10,6 @@ let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await makeSandbox();
 });
-afterAll(() => sandbox?.cleanup());
 
 const byName = (tools: AnyTool[], name: string) => tools.find((tool) => tool.name === name) as AnyTool;
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openMcpServers } from "../../src/mcp/mcp-servers.ts";
 import { testServerConfig } from "../support/mcp-server-process.ts";
 import { isRunning, pidFrom } from "../support/processes.ts";
@@ -9,7 +9,6 @@ let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await makeSandbox();
 });
-afterAll(() => sandbox?.cleanup());
 
 describe("servers that cannot start", () => {
   it("are failures with a message that says what to do, while the other servers' tools work", async () => {

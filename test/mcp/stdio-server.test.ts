@@ -29,7 +29,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await set?.close();
-  await sandbox?.cleanup();
 });
 
 describe("a stdio MCP server", () => {

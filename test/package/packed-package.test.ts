@@ -27,7 +27,6 @@ beforeAll(async () => {
   });
 }, 180_000);
 afterAll(async () => {
-  await ws?.cleanup();
   await installed?.remove();
 });
 

@@ -1,9 +1,9 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { hasErrors } from "../../src/subagents/diagnostics.ts";
 import { loadAgentDefinitions } from "../../src/subagents/discover.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { fixturePath } from "./fixtures.ts";
 
 let root: string;
@@ -11,15 +11,11 @@ let project: string;
 let home: string;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "agentry-discover-"));
+  root = await tempDir("agentry-discover-");
   project = join(root, "project");
   home = join(root, "home");
   await mkdir(project, { recursive: true });
   await mkdir(home, { recursive: true });
-});
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true, maxRetries: 3 });
 });
 
 async function write(path: string, text: string): Promise<void> {

@@ -1,14 +1,14 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AgentRegistry } from "../../src/subagents/agent-registry.ts";
 import { loadAgentDefinitions } from "../../src/subagents/discover.ts";
 import { spawnableAgents } from "../../src/subagents/spawnable-agents.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 describe("remote (url) agents", () => {
   it("load with a warning, are not offered to task, and are not widened into local agents", async () => {
-    const project = await mkdtemp(join(tmpdir(), "agentry-remote-"));
+    const project = await tempDir("agentry-remote-");
     await mkdir(join(project, ".agentry", "agents"), { recursive: true });
     await writeFile(
       join(project, ".agentry", "agents", "far.md"),

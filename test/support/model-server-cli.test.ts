@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServerProcess, startModelServerProcess } from "./model-server-process.ts";
+import { tempDir } from "./temp-dir.ts";
 
 const cliPath = fileURLToPath(new URL("./model-server-cli.ts", import.meta.url));
 let child: ModelServerProcess | undefined;
@@ -14,22 +14,18 @@ afterEach(async () => {
 });
 
 async function runCli(args: string[], script?: string) {
-  const dir = await mkdtemp(join(tmpdir(), "model-server-cli-"));
-  try {
-    const scriptPath = join(dir, "script.json");
-    if (script !== undefined) await writeFile(scriptPath, script);
-    const result = spawnSync(
-      process.execPath,
-      [cliPath, ...args.map((arg) => arg.replace("$SCRIPT", scriptPath))],
-      {
-        encoding: "utf8",
-        timeout: 10_000,
-      },
-    );
-    return { status: result.status, stderr: result.stderr };
-  } finally {
-    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
-  }
+  const dir = await tempDir("model-server-cli-");
+  const scriptPath = join(dir, "script.json");
+  if (script !== undefined) await writeFile(scriptPath, script);
+  const result = spawnSync(
+    process.execPath,
+    [cliPath, ...args.map((arg) => arg.replace("$SCRIPT", scriptPath))],
+    {
+      encoding: "utf8",
+      timeout: 10_000,
+    },
+  );
+  return { status: result.status, stderr: result.stderr };
 }
 
 describe("model-server-cli", () => {

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { RecordedRequest } from "./model-server.ts";
 import type { ServerReply } from "./server-reply.ts";
+import { tempDir } from "./temp-dir.ts";
 
 /** The test model server running in a child process (see `model-server-cli.ts`). */
 export interface ModelServerProcess {
@@ -16,7 +16,7 @@ export interface ModelServerProcess {
   recordPath: string;
   /** The requests recorded so far, read from `recordPath`. */
   requests(): Promise<RecordedRequest[]>;
-  /** Sends SIGTERM, waits for the exit and removes the temp files. */
+  /** Sends SIGTERM and waits for the exit (its temp folder goes with the test, see `tempDir`). */
   close(): Promise<void>;
 }
 
@@ -26,7 +26,7 @@ const cliPath = fileURLToPath(new URL("./model-server-cli.ts", import.meta.url))
 export async function startModelServerProcess(
   script: ServerReply[] | ServerReply,
 ): Promise<ModelServerProcess> {
-  const dir = await mkdtemp(join(tmpdir(), "agentry-model-server-"));
+  const dir = await tempDir("agentry-model-server-");
   const scriptPath = join(dir, "script.json");
   const recordPath = join(dir, "requests.json");
   await writeFile(scriptPath, JSON.stringify(script));
@@ -54,7 +54,6 @@ export async function startModelServerProcess(
     async close() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;
-      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
 }

@@ -4,7 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
-import { tempDir } from "./support/temp-dir.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { newTask } from "./task-store.conformance.ts";
 
 const WORKER = new URL("./support/update-worker.ts", import.meta.url).pathname;

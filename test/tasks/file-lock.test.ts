@@ -5,8 +5,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { acquireFileLock, lockPathOf, withFileLock } from "../../src/tasks/file-lock.ts";
 import { LockTimeoutError } from "../../src/tasks/task-errors.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { deadPid } from "./support/dead-pid.ts";
-import { tempDir } from "./support/temp-dir.ts";
 
 const lockContent = (owner: string) => JSON.stringify({ owner, token: "t", at: new Date().toISOString() });
 

@@ -1,13 +1,13 @@
-import { mkdtemp, readFile, realpath } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { newTask } from "./task-store.conformance.ts";
 
 describe("group commit of concurrent writes to one task file", () => {
   it("applies every concurrent update in order, and a failing one fails only its own call", async () => {
-    const workspace = await realpath(await mkdtemp(join(tmpdir(), "agentry-group-")));
+    const workspace = await tempDir("agentry-group-");
     const store = new WorkspaceTaskStore({ workspace });
     await store.create(newTask("sub-a", { parentSessionId: "s1" }));
     await store.create(newTask("sub-b", { parentSessionId: "s1" }));

@@ -4,7 +4,7 @@ import { startHeartbeat } from "../../src/tasks/heartbeat.ts";
 import { TaskNotFoundError } from "../../src/tasks/task-errors.ts";
 import type { TaskStore } from "../../src/tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
-import { tempDir } from "./support/temp-dir.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { newTask } from "./task-store.conformance.ts";
 
 const LONG_AGO = "2020-01-01T00:00:00.000Z";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { expect, it, vi } from "vitest";
 import { sweepOrphans } from "../../src/tasks/sweeper.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
-import { tempDir } from "./support/temp-dir.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { newTask } from "./task-store.conformance.ts";
 
 const OWNER = new URL("./support/owner-process.ts", import.meta.url).pathname;

@@ -6,8 +6,8 @@ import type { OwnerLiveness } from "../../src/tasks/owner.ts";
 import { sweepOrphans } from "../../src/tasks/sweeper.ts";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { deadPid } from "./support/dead-pid.ts";
-import { tempDir } from "./support/temp-dir.ts";
 import { newTask } from "./task-store.conformance.ts";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");

@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { taskStoreConformance } from "./task-store.conformance.ts";
 
 taskStoreConformance("workspace files", async () => {
-  const workspace = await realpath(await mkdtemp(join(tmpdir(), "agentry-tasks-")));
+  const workspace = await tempDir("agentry-tasks-");
   const file = (agent: string, session: string) =>
     join(workspace, ".agentry/agents", agent, "tasks", `${session}.json`);
   return {
@@ -17,6 +17,5 @@ taskStoreConformance("workspace files", async () => {
       return path;
     },
     readRaw: (agent, session) => readFile(file(agent, session), "utf8"),
-    cleanup: () => rm(workspace, { recursive: true, force: true, maxRetries: 3 }),
   };
 });

@@ -35,31 +35,27 @@ describe("externalPaths", () => {
 describe("bash asks external_directory for paths outside the workspace", () => {
   it("asks once per outside path, and does not run the command when it is denied", async () => {
     const sandbox = await makeSandbox();
-    try {
-      const denied = makeContext(sandbox.workspace, {
-        ask: async (request) => {
-          if (request.permission === "external_directory")
-            throw new PermissionDeniedError(`external_directory ${request.patterns[0]} is denied`);
-        },
-      });
-      await expect(
-        runTool(bashTool, { command: `cat ../outside/x; touch made.txt` }, denied.ctx),
-      ).rejects.toThrow(/external_directory .*outside\/x is denied/);
-      expect(denied.asks.map((a) => a.permission)).toEqual(["bash", "external_directory"]);
-      expect(denied.asks[1]?.patterns).toEqual([`${sandbox.outside}/x`]);
-      const { existsSync } = await import("node:fs");
-      expect(existsSync(`${sandbox.workspace}/made.txt`)).toBe(false);
+    const denied = makeContext(sandbox.workspace, {
+      ask: async (request) => {
+        if (request.permission === "external_directory")
+          throw new PermissionDeniedError(`external_directory ${request.patterns[0]} is denied`);
+      },
+    });
+    await expect(
+      runTool(bashTool, { command: `cat ../outside/x; touch made.txt` }, denied.ctx),
+    ).rejects.toThrow(/external_directory .*outside\/x is denied/);
+    expect(denied.asks.map((a) => a.permission)).toEqual(["bash", "external_directory"]);
+    expect(denied.asks[1]?.patterns).toEqual([`${sandbox.outside}/x`]);
+    const { existsSync } = await import("node:fs");
+    expect(existsSync(`${sandbox.workspace}/made.txt`)).toBe(false);
 
-      const allowed = makeContext(sandbox.workspace);
-      const result = await runTool(
-        bashTool,
-        { command: "echo inside > note.txt && cat note.txt" },
-        allowed.ctx,
-      );
-      expect(result.content).toContain("inside");
-      expect(allowed.asks.map((a) => a.permission)).toEqual(["bash"]);
-    } finally {
-      await sandbox.cleanup();
-    }
+    const allowed = makeContext(sandbox.workspace);
+    const result = await runTool(
+      bashTool,
+      { command: "echo inside > note.txt && cat note.txt" },
+      allowed.ctx,
+    );
+    expect(result.content).toContain("inside");
+    expect(allowed.asks.map((a) => a.permission)).toEqual(["bash"]);
   });
 });

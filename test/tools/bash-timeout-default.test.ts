@@ -14,15 +14,11 @@ describe("bash default timeout", () => {
 
   it("kills a command without a timeout argument after the configured default", async () => {
     const sandbox = await makeSandbox();
-    try {
-      const { ctx } = makeContext(sandbox.workspace);
-      const started = Date.now();
-      await expect(
-        runTool(createBashTool({ defaultTimeoutSeconds: 1 }), { command: "sleep 30" }, ctx),
-      ).rejects.toThrow(/timed out after 1 s/);
-      expect(Date.now() - started).toBeLessThan(5_000);
-    } finally {
-      await sandbox.cleanup();
-    }
+    const { ctx } = makeContext(sandbox.workspace);
+    const started = Date.now();
+    await expect(
+      runTool(createBashTool({ defaultTimeoutSeconds: 1 }), { command: "sleep 30" }, ctx),
+    ).rejects.toThrow(/timed out after 1 s/);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
 import { PermissionDeniedError } from "../../src/permissions/types.ts";
 import { bashTool } from "../../src/tools/bash.ts";
@@ -12,7 +12,6 @@ let box: Sandbox;
 beforeEach(async () => {
   box = await makeSandbox();
 });
-afterEach(() => box.cleanup());
 
 const bash = (args: Record<string, unknown>) => runTool(bashTool, args, makeContext(box.workspace).ctx);
 

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { editTool } from "../../src/tools/edit.ts";
 import { makeContext, makeSandbox, runTool, type Sandbox } from "./tool-context.ts";
 
@@ -8,7 +8,6 @@ let box: Sandbox;
 beforeEach(async () => {
   box = await makeSandbox();
 });
-afterEach(() => box.cleanup());
 
 const edit = (args: Record<string, unknown>) => runTool(editTool, args, makeContext(box.workspace).ctx);
 const put = (name: string, content: string) => writeFile(join(box.workspace, name), content);

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { editTool } from "../../src/tools/edit.ts";
 import { globTool } from "../../src/tools/glob.ts";
 import { grepTool } from "../../src/tools/grep.ts";
@@ -16,7 +16,6 @@ beforeEach(async () => {
   await symlink(join(box.outside, "secret.txt"), join(box.workspace, "link.txt"));
   await symlink(box.outside, join(box.workspace, "linkdir"));
 });
-afterEach(() => box.cleanup());
 
 /** Every way a model-given path can point outside. */
 const outsidePaths = () => [

@@ -1,6 +1,6 @@
 import { mkdir, utimes, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { GLOB_MAX_RESULTS, globTool } from "../../src/tools/glob.ts";
 import { makeContext, makeSandbox, runTool, type Sandbox } from "./tool-context.ts";
 
@@ -24,7 +24,6 @@ beforeEach(async () => {
   await put(".gitignore");
   await writeFile(join(box.workspace, ".gitignore"), "build\n");
 });
-afterEach(() => box.cleanup());
 
 const glob = (args: Record<string, unknown>) => runTool(globTool, args, makeContext(box.workspace).ctx);
 

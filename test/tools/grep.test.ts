@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { grepTool } from "../../src/tools/grep.ts";
 import { grepWithJs } from "../../src/tools/grep-js.ts";
 import type { GrepQuery } from "../../src/tools/grep-query.ts";
@@ -30,7 +30,6 @@ beforeEach(async () => {
   }
   await writeFile(join(box.workspace, "src", "bin.dat"), Buffer.from([0, 1, 2, 84, 79, 68, 79]));
 });
-afterEach(() => box.cleanup());
 
 const grep = (args: Record<string, unknown>) => runTool(grepTool, args, makeContext(box.workspace).ctx);
 

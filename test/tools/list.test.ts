@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { LIST_MAX_ENTRIES, listTool } from "../../src/tools/list.ts";
 import { makeContext, makeSandbox, runTool, type Sandbox } from "./tool-context.ts";
 
@@ -12,7 +12,6 @@ const put = async (name: string, content = "") => {
 beforeEach(async () => {
   box = await makeSandbox();
 });
-afterEach(() => box.cleanup());
 
 const list = (args: Record<string, unknown>) => runTool(listTool, args, makeContext(box.workspace).ctx);
 

@@ -1,15 +1,14 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { nodeOperations as ops } from "../../src/tools/node-operations.ts";
 import { isRunning } from "../support/processes.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 let dir: string;
 beforeEach(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), "agentry-ops-")));
+  dir = await tempDir("agentry-ops-");
 });
-afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 3 }));
 
 const exec = (command: string, options: { timeoutMs?: number; onOutput?: (chunk: string) => void } = {}) =>
   ops.exec(command, {

@@ -1,20 +1,19 @@
-import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { nodeOperations as ops } from "../../src/tools/node-operations.ts";
 import { isRunning, until } from "../support/processes.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 let dir: string;
 let pids: number[] = [];
 beforeEach(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), "agentry-kill-")));
+  dir = await tempDir("agentry-kill-");
   pids = [];
 });
 afterEach(async () => {
   // Never leave a stray sleep behind, even when a test fails.
   for (const pid of pids) if (isRunning(pid)) process.kill(pid, "SIGKILL");
-  await rm(dir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 /** A shell that starts a background `sleep 100` and then sleeps itself; both pids go to files. */

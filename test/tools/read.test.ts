@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { readTool } from "../../src/tools/read.ts";
 import { makeContext, makeSandbox, runTool, type Sandbox } from "./tool-context.ts";
 
@@ -8,7 +8,6 @@ let box: Sandbox;
 beforeEach(async () => {
   box = await makeSandbox();
 });
-afterEach(() => box.cleanup());
 
 const read = (args: Record<string, unknown>) => runTool(readTool, args, makeContext(box.workspace).ctx);
 const file = (name: string, content: string | Buffer) => writeFile(join(box.workspace, name), content);

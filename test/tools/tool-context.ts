@@ -1,24 +1,24 @@
-import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { PermissionRequest } from "../../src/permissions/types.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../../src/tools/tool.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 /** A temp dir holding `ws/` (the workspace) and `outside/` (a sibling the tools must never touch). */
 export interface Sandbox {
   workspace: string;
   outside: string;
-  cleanup(): Promise<void>;
 }
 
+/** Removed when the test finishes (see `tempDir`). */
 export async function makeSandbox(): Promise<Sandbox> {
-  const base = await realpath(await mkdtemp(join(tmpdir(), "agentry-tools-")));
+  const base = await tempDir("agentry-tools-");
   const workspace = join(base, "ws");
   const outside = join(base, "outside");
   await mkdir(workspace);
   await mkdir(outside);
-  return { workspace, outside, cleanup: () => rm(base, { recursive: true, force: true, maxRetries: 3 }) };
+  return { workspace, outside };
 }
 
 export interface TestContext {

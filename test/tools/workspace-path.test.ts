@@ -1,6 +1,6 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
 import { ToolError } from "../../src/tools/tool.ts";
 import { resolveWorkspacePath } from "../../src/tools/workspace-path.ts";
@@ -10,7 +10,6 @@ let box: Sandbox;
 beforeEach(async () => {
   box = await makeSandbox();
 });
-afterEach(() => box.cleanup());
 
 const resolvePath = (input: string, workspace = box.workspace) =>
   resolveWorkspacePath({ workspace, ops: nodeOperations }, input);

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { PermissionDeniedError } from "../../src/permissions/types.ts";
 import { writeTool } from "../../src/tools/write.ts";
 import { makeContext, makeSandbox, runTool, type Sandbox } from "./tool-context.ts";
@@ -9,7 +9,6 @@ let box: Sandbox;
 beforeEach(async () => {
   box = await makeSandbox();
 });
-afterEach(() => box.cleanup());
 
 describe("write", () => {
   it("creates a file with its parent directories and asks for edit permission", async () => {

@@ -1,6 +1,3 @@
-import { mkdtemp, realpath } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { AgentConfig } from "../../../src/agent/config.ts";
@@ -11,9 +8,11 @@ import { userText } from "../../../src/model/messages.ts";
 import type { Model } from "../../../src/model/model.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";
 import { defineTool } from "../../../src/tools/tool.ts";
+import { tempDir } from "../../support/temp-dir.ts";
 
-export async function tempWorkspace(): Promise<string> {
-  return realpath(await mkdtemp(join(tmpdir(), "agentry-agent-")));
+/** A temp workspace (real path), removed when the current test finishes. */
+export function tempWorkspace(): Promise<string> {
+  return tempDir("agentry-agent-");
 }
 
 export function testConfig(

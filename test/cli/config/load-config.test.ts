@@ -1,24 +1,21 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { loadConfigFiles, parseConfigText, userConfigPath } from "../../../src/cli/config/load-config.ts";
 import { UsageError } from "../../../src/cli/errors.ts";
 import { loadMcpConfigFlags } from "../../../src/cli/mcp-config-flag.ts";
+import { tempDir } from "../../support/temp-dir.ts";
 
 let root: string;
 let workspace: string;
 let home: string;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "agentry-config-"));
+  root = await tempDir("agentry-config-");
   workspace = join(root, "project");
   home = join(root, "home");
   await mkdir(workspace);
   await mkdir(home);
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true, maxRetries: 3 });
 });
 
 function errorOf(fn: () => unknown): string {

@@ -21,7 +21,6 @@ afterEach(async () => {
     }
   }
   await server?.close();
-  await ws?.cleanup();
   server = undefined;
   ws = undefined;
   sleeper = undefined;

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
 
 const REVIEWER = `---
@@ -11,7 +11,6 @@ You review code.
 `;
 
 let workspace: TestWorkspace;
-afterEach(async () => workspace?.cleanup());
 
 describe("agentry agents", () => {
   it("lists built-ins and project files, with the tools each really gets", async () => {

@@ -7,7 +7,6 @@ let ws: TestWorkspace;
 beforeAll(async () => {
   ws = await makeWorkspace();
 });
-afterAll(() => ws.cleanup());
 
 const cli = (...args: string[]) => runCli(args, { cwd: ws.dir, env: ws.env });
 

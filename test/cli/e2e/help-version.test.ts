@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import type { Command } from "commander";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createProgram } from "../../../src/cli/program.ts";
 import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
 
@@ -14,7 +14,6 @@ let ws: TestWorkspace;
 beforeAll(async () => {
   ws = await makeWorkspace();
 });
-afterAll(() => ws.cleanup());
 
 const cli = (...args: string[]) => runCli(args, { cwd: ws.dir, env: ws.env });
 

@@ -1,5 +1,4 @@
 import { readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,6 +10,7 @@ import {
 } from "../../subagents/support/subagent-harness.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
 import { isRunning, pidFrom, until } from "../../support/processes.ts";
+import { tempDir } from "../../support/temp-dir.ts";
 import { finished, makeWorkspace, runCli, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
 import { bodyText, providerEnv } from "../support/provider-env.ts";
 
@@ -20,7 +20,6 @@ let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
-  await ws?.cleanup();
   server = undefined;
   ws = undefined;
 });
@@ -42,7 +41,7 @@ async function run(args: string[], config: Record<string, unknown>, script: (r: 
 
 describe("MCP servers in agentry run", () => {
   it("gives the model the servers' tools as mcp__<server>__<tool>, calls them, and stops the server", async () => {
-    const pidFile = join(tmpdir(), `agentry-mcp-${process.pid}-${Date.now()}.pid`);
+    const pidFile = join(await tempDir("agentry-mcp-"), "server.pid");
     const result = await run(
       ["--permission-mode", "bypass", "Echo hello"],
       { mcpServers: { test: testServer("--pid-file", pidFile) } },
@@ -71,7 +70,6 @@ describe("MCP servers in agentry run", () => {
     expect(bodyText(server as ModelServer, 1)).toMatch(/denied|not allowed|permission/i);
     expect(await ws?.read("note.txt").catch(() => "absent")).toBe("absent");
     await server?.close();
-    await ws?.cleanup();
 
     const allowed = await run(
       ["Write a note"],
@@ -187,17 +185,13 @@ describe("MCP servers in agentry chat", () => {
     expect(server.requests).toHaveLength(0);
 
     const bare = await makeWorkspace();
-    try {
-      const none = await runCli(["chat"], {
-        cwd: bare.dir,
-        env: { ...bare.env, ...providerEnv(server, "anthropic") },
-        input: "/mcp\n",
-      });
-      expect(none.code, none.stderr).toBe(0);
-      expect(none.stderr).toContain("No MCP servers in this session");
-    } finally {
-      await bare.cleanup();
-    }
+    const none = await runCli(["chat"], {
+      cwd: bare.dir,
+      env: { ...bare.env, ...providerEnv(server, "anthropic") },
+      input: "/mcp\n",
+    });
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stderr).toContain("No MCP servers in this session");
   });
 });
 

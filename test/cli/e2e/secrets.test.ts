@@ -11,7 +11,6 @@ let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
-  await ws?.cleanup();
 });
 
 describe("secrets", () => {

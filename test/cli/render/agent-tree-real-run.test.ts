@@ -1,7 +1,4 @@
-import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../../../src/agent/config.ts";
 import type { AgentEvent } from "../../../src/agent/events.ts";
 import { runAgentLoop } from "../../../src/agent/loop.ts";
@@ -16,11 +13,9 @@ import { attachSubagents } from "../../../src/subagents/with-subagents.ts";
 import { scriptedModel } from "../../../src/testing/scripted-model.ts";
 import { builtinTools } from "../../../src/tools/builtin.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";
+import { tempDir } from "../../support/temp-dir.ts";
 
 let workspace = "";
-afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true, maxRetries: 3 });
-});
 
 /**
  * The tree is fed by the real loop and subagent runtime: with one running slot, the second child
@@ -28,7 +23,7 @@ afterEach(async () => {
  */
 describe("agent tree over a real run", () => {
   it("follows queued, running and finished children and sums the usage of the whole tree", async () => {
-    workspace = await realpath(await mkdtemp(join(tmpdir(), "agentry-tree-")));
+    workspace = await tempDir("agentry-tree-");
     const model = scriptedModel((request) => {
       const first = request.messages[0];
       const prompt = first?.role === "user" && first.content[0]?.type === "text" ? first.content[0].text : "";

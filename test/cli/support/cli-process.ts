@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "../../support/temp-dir.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 
@@ -16,11 +16,11 @@ export interface TestWorkspace {
   read(path: string): Promise<string>;
   /** Parsed lines of every transcript in `.agentry/sessions/`, keyed by file name. */
   transcripts(): Promise<Record<string, { lines: string[]; parsed: unknown[] }>>;
-  cleanup(): Promise<void>;
 }
 
+/** Removed when the test finishes, or with the file when made in `beforeAll` (see `tempDir`). */
 export async function makeWorkspace(files: Record<string, string> = {}): Promise<TestWorkspace> {
-  const root = await mkdtemp(join(tmpdir(), "agentry-cli-"));
+  const root = await tempDir("agentry-cli-");
   const dir = join(root, "project");
   const home = join(root, "home");
   await mkdir(dir);
@@ -46,7 +46,6 @@ export async function makeWorkspace(files: Record<string, string> = {}): Promise
       }
       return out;
     },
-    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 3 }),
   };
   for (const [path, text] of Object.entries(files)) await workspace.write(path, text);
   return workspace;

@@ -1,7 +1,3 @@
-import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { onTestFinished } from "vitest";
 import type { AgentConfig } from "../../../src/agent/config.ts";
 import type { AgentEvent, AgentEventType, EventOf } from "../../../src/agent/events.ts";
 import { runAgentLoop } from "../../../src/agent/loop.ts";
@@ -29,16 +25,15 @@ import { builtinTools } from "../../../src/tools/builtin.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";
 import type { AnyTool } from "../../../src/tools/tool.ts";
 import type { ModelServer } from "../../support/model-server.ts";
+import { tempDir } from "../../support/temp-dir.ts";
 
 /** The first line of the child preamble: how a script tells a child's request from its parent's. */
 export const CHILD_MARK = "# You are a subagent";
 export const ROOT_PROMPT = "You are the root agent of a test.";
 
 /** A temp workspace (real path), removed when the current test finishes. */
-export async function tempWorkspace(): Promise<string> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), "agentry-subagents-")));
-  onTestFinished(() => rm(dir, { recursive: true, force: true, maxRetries: 3 }));
-  return dir;
+export function tempWorkspace(): Promise<string> {
+  return tempDir("agentry-subagents-");
 }
 
 /** The built-in agents plus `extra` (programmatic, so they win over built-ins of the same name). */
