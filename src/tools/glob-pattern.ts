@@ -1,7 +1,8 @@
 /**
- * Glob syntax shared by `glob`, `grep`'s file filter, `list`'s ignore patterns and `.gitignore`:
- * `*` (within a path segment, dotfiles included), `**` (any number of segments), `?`, `[abc]`/`[!abc]`,
- * `{a,b}` and `\` escapes. Paths use `/`.
+ * Glob syntax shared by `glob` and `grep`'s file filter: `*` (within a path segment, dotfiles
+ * included), `**` as a whole segment (any number of segments; elsewhere, as in `a**b`, it is `*`), `?`,
+ * `[abc]`/`[!abc]`, `{a,b}` and `\` escapes. Nothing but `**` crosses a `/`. Paths use `/`.
+ * (`.gitignore` files and `list`'s ignore patterns follow git's rules instead: `ignore-rules.ts`.)
  */
 export function globToRegExp(glob: string, flags = ""): RegExp {
   return new RegExp(`^${globSource(glob)}$`, flags);
@@ -13,19 +14,19 @@ function globSource(glob: string): string {
   while (i < glob.length) {
     const char = glob[i]!;
     if (char === "*") {
-      if (glob[i + 1] === "*") {
-        const startsSegment = i === 0 || glob[i - 1] === "/";
-        if (startsSegment && glob[i + 2] === "/") {
-          out += "(?:.*/)?";
-          i += 3;
-        } else {
-          out += ".*";
-          i += 2;
-        }
-        continue;
+      let stars = 1;
+      while (glob[i + stars] === "*") stars += 1;
+      const wholeSegment =
+        stars >= 2 &&
+        (i === 0 || glob[i - 1] === "/") &&
+        (i + stars === glob.length || glob[i + stars] === "/");
+      if (wholeSegment && glob[i + stars] === "/") {
+        out += "(?:.*/)?";
+        i += stars + 1;
+      } else {
+        out += wholeSegment ? ".*" : "[^/]*";
+        i += stars;
       }
-      out += "[^/]*";
-      i += 1;
       continue;
     }
     if (char === "?") {
@@ -39,7 +40,9 @@ function globSource(glob: string): string {
         let body = glob.slice(i + 1, close);
         const negated = body.startsWith("!") || body.startsWith("^");
         if (negated) body = body.slice(1);
-        out += `[${negated ? "^" : ""}${body.replace(/[\\\]]/g, "\\$&")}]`;
+        const escaped = body.replace(/[\\\]]/g, "\\$&");
+        // A class never matches `/`, negated or not (a range such as `!-0` includes it).
+        out += `(?!/)[${negated ? "^" : ""}${escaped}]`;
         i = close + 1;
         continue;
       }

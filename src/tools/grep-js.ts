@@ -1,13 +1,15 @@
-import { basename } from "node:path";
-import { globToRegExp } from "./glob-pattern.ts";
-import type { GrepLines, GrepQuery } from "./grep-query.ts";
+import type { FileMatches, GrepFile, GrepLine, GrepQuery } from "./grep-query.ts";
 import type { Operations } from "./operations.ts";
-import { looksBinary, splitLines } from "./text-detection.ts";
+import { splitLines, startsBinary } from "./text-detection.ts";
 import { ToolError } from "./tool.ts";
-import { comparePaths, walkFiles } from "./walk-files.ts";
 
-/** The search without ripgrep: same ignores, same output format, JavaScript regex syntax. */
-export async function grepWithJs(ops: Operations, query: GrepQuery, signal: AbortSignal): Promise<GrepLines> {
+/** The search without ripgrep: JavaScript regex syntax, one line at a time; binary files (a NUL in the first 8 KB) skipped. */
+export async function grepWithJs(
+  ops: Operations,
+  query: GrepQuery,
+  files: readonly GrepFile[],
+  signal: AbortSignal,
+): Promise<FileMatches[]> {
   let regex: RegExp;
   try {
     regex = new RegExp(query.pattern, query.ignoreCase ? "i" : "");
@@ -16,62 +18,35 @@ export async function grepWithJs(ops: Operations, query: GrepQuery, signal: Abor
       `Invalid regular expression ${JSON.stringify(query.pattern)}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const files = query.targetIsFile
-    ? [{ absolute: query.target, path: query.targetRelative }]
-    : await listFiles(ops, query, signal);
-
-  const out: GrepLines = [];
+  const found: FileMatches[] = [];
   for (const file of files) {
     signal.throwIfAborted();
     const data = await ops.readFile(file.absolute).catch(() => undefined);
-    if (data === undefined || looksBinary(data)) continue;
+    if (data === undefined || startsBinary(data)) continue;
     const lines = splitLines(data.toString("utf8"));
     const matching = lines.flatMap((line, index) => (regex.test(line) ? [index] : []));
     if (matching.length === 0) continue;
-    if (query.mode === "files_with_matches") out.push(file.path);
-    else if (query.mode === "count") out.push(`${file.path}:${matching.length}`);
-    else appendContent(out, file.path, lines, matching, query.context);
+    found.push({
+      path: file.path,
+      matchCount: matching.length,
+      lines: query.mode === "content" ? withContext(lines, matching, query.context) : [],
+    });
   }
-  return out;
+  return found;
 }
 
-async function listFiles(
-  ops: Operations,
-  query: GrepQuery,
-  signal: AbortSignal,
-): Promise<Array<{ absolute: string; path: string }>> {
-  // Like ripgrep's --glob: a pattern without `/` matches the file name at any depth.
-  const glob = query.glob === undefined ? undefined : globToRegExp(query.glob);
-  const byName = query.glob !== undefined && !query.glob.includes("/");
-  const files: Array<{ absolute: string; path: string }> = [];
-  for await (const entry of walkFiles({ ops, workspace: query.root, start: query.target, signal })) {
-    if (!entry.isFile) continue;
-    if (glob !== undefined && !glob.test(byName ? basename(entry.path) : entry.pathFromStart)) continue;
-    files.push({ absolute: entry.absolute, path: entry.path });
-  }
-  return files.sort((a, b) => comparePaths(a.path, b.path));
-}
-
-function appendContent(
-  out: GrepLines,
-  path: string,
-  lines: readonly string[],
-  matching: readonly number[],
-  context: number,
-): void {
+/** The matching lines and `context` lines around each, in order, each line once. */
+function withContext(lines: readonly string[], matching: readonly number[], context: number): GrepLine[] {
   const isMatch = new Set(matching);
+  const out: GrepLine[] = [];
   let lastPrinted = -1;
   for (const index of matching) {
     const from = Math.max(0, index - context, lastPrinted + 1);
     const to = Math.min(lines.length - 1, index + context);
-    if (from > to) continue;
-    // ripgrep separates groups that are not adjacent (including across files) when showing context.
-    if (context > 0 && out.length > 0 && (lastPrinted === -1 || from > lastPrinted + 1)) out.push("--");
     for (let line = from; line <= to; line++) {
-      out.push(
-        `${path}${isMatch.has(line) ? ":" : "-"}${line + 1}${isMatch.has(line) ? ":" : "-"}${lines[line]}`,
-      );
+      out.push({ number: line + 1, text: lines[line] ?? "", isMatch: isMatch.has(line) });
     }
-    lastPrinted = to;
+    lastPrinted = Math.max(lastPrinted, to);
   }
+  return out;
 }

@@ -15,6 +15,30 @@ export interface GrepQuery {
   context: number;
 }
 
+/** A file to search: its absolute path and its path relative to the workspace root (`/`-separated). */
+export interface GrepFile {
+  absolute: string;
+  path: string;
+}
+
+/** One printed line of a file: a match, or context around one. */
+export interface GrepLine {
+  /** 1-based. */
+  number: number;
+  text: string;
+  isMatch: boolean;
+}
+
+/**
+ * What an engine found in one file: how many lines match and, in `content` mode, the lines to print
+ * (matches and their context) in line order. Files without a match are left out.
+ */
+export interface FileMatches {
+  path: string;
+  matchCount: number;
+  lines: GrepLine[];
+}
+
 /**
  * Output lines in ripgrep's format, whichever engine ran: a path per file (`files_with_matches`),
  * `path:count` (`count`), or `path:line:text` for matches and `path-line-text` for context lines with

@@ -1,9 +1,11 @@
-import type { GrepLines, GrepQuery } from "./grep-query.ts";
-import { ALWAYS_IGNORED_DIRS } from "./ignore-rules.ts";
+import type { FileMatches, GrepFile, GrepLine, GrepQuery } from "./grep-query.ts";
 import type { Operations } from "./operations.ts";
+import { BINARY_SAMPLE_BYTES } from "./text-detection.ts";
 import { ToolError } from "./tool.ts";
 
 const GREP_TIMEOUT_MS = 120_000;
+/** The command is one argument of `bash -c`, and Linux caps one argument at 128 KiB. */
+const MAX_COMMAND_CHARS = 100_000;
 const availability = new WeakMap<Operations, Promise<boolean>>();
 
 /** Whether `rg` is on the PATH of the machine behind `ops` (asked once per Operations). */
@@ -19,50 +21,157 @@ export function hasRipgrep(ops: Operations, cwd: string): Promise<boolean> {
   return known;
 }
 
-/** Runs ripgrep through `ops.exec` so the same tool works wherever the Operations run commands. */
+/**
+ * Searches `files` with ripgrep through `ops.exec`, so the same tool works wherever the Operations run
+ * commands. The files are ours (`grep-files.ts`): ripgrep reads no ignore file and walks nothing, so it
+ * cannot disagree with git or with the JavaScript engine about which files count. Its `--json` output
+ * tells binary files apart, which it would otherwise report as matches when named on the command line;
+ * they are dropped by the rule `grep-js.ts` applies (a NUL in the first 8 KB).
+ */
 export async function grepWithRipgrep(
   ops: Operations,
   query: GrepQuery,
+  files: readonly GrepFile[],
   signal: AbortSignal,
-): Promise<GrepLines> {
-  const args = [
-    "rg",
-    "--color=never",
-    "--no-heading",
-    "--with-filename",
-    "--line-number",
-    "--hidden",
-    "--no-require-git",
-    "--no-messages",
-    "--sort=path",
-    ...[...ALWAYS_IGNORED_DIRS].flatMap((dir) => ["--glob", `!${dir}/`]),
-  ];
-  if (query.ignoreCase) args.push("--ignore-case");
-  if (query.glob !== undefined) args.push("--glob", query.glob);
-  if (query.mode === "files_with_matches") args.push("--files-with-matches");
-  if (query.mode === "count") args.push("--count");
-  if (query.mode === "content" && query.context > 0) args.push("--context", String(query.context));
-  // An explicit path keeps rg from reading stdin; `./` is stripped from its output below.
-  args.push("--regexp", query.pattern, "--", query.targetRelative);
+): Promise<FileMatches[]> {
+  const flags = ["rg", "--json", "--no-config", "--no-ignore", "--no-messages"];
+  if (query.ignoreCase) flags.push("--ignore-case");
+  // Only whether a file matches counts; stopping at the first match keeps the output small.
+  if (query.mode === "files_with_matches") flags.push("--max-count", "1");
+  if (query.mode === "content" && query.context > 0) flags.push("--context", String(query.context));
+  flags.push("--regexp", query.pattern, "--");
 
-  const result = await ops.exec(args.map(shellQuote).join(" "), {
-    cwd: query.root,
-    signal,
-    timeoutMs: GREP_TIMEOUT_MS,
-  });
-  if (result.aborted) throw new ToolError("grep was aborted.");
-  if (result.timedOut) {
-    throw new ToolError(`grep timed out after ${GREP_TIMEOUT_MS / 1000} s; narrow it with path or glob.`);
+  const found = new Map<string, ParsedFile>();
+  for (const batch of batches(files, flags.map(shellQuote).join(" "))) {
+    const command = `${flags.map(shellQuote).join(" ")} ${batch.map((file) => shellQuote(file.path)).join(" ")}`;
+    const result = await ops.exec(command, { cwd: query.root, signal, timeoutMs: GREP_TIMEOUT_MS });
+    if (result.aborted) throw new ToolError("grep was aborted.");
+    if (result.timedOut) {
+      throw new ToolError(`grep timed out after ${GREP_TIMEOUT_MS / 1000} s; narrow it with path or glob.`);
+    }
+    const parsed = parseJsonLines(result.output);
+    // 1: no match. 2: an error; with --no-messages only a fatal one (a bad regex) prints anything.
+    if (result.exitCode === 2 && parsed.errors !== "") throw new ToolError(`grep failed: ${parsed.errors}`);
+    if (result.exitCode !== 0 && result.exitCode !== 1 && result.exitCode !== 2) {
+      throw new ToolError(`grep failed: ${parsed.errors || `ripgrep exit code ${result.exitCode}`}`);
+    }
+    for (const file of parsed.files) found.set(file.path, file);
   }
-  // Exit code 1 means no match; 2 an error (a bad regex, most often), possibly alongside matches.
-  if (result.exitCode === 1) return [];
-  if (result.exitCode !== 0) {
-    throw new ToolError(`grep failed: ${result.output.trim() || `ripgrep exit code ${result.exitCode}`}`);
+
+  const out: FileMatches[] = [];
+  for (const file of files) {
+    const match = found.get(file.path);
+    if (match === undefined || match.matchCount === 0) continue;
+    // The JavaScript engine's rule: a NUL in the first 8 KB (ripgrep saw one, maybe later, in a named file).
+    if (match.binaryOffset !== null && match.binaryOffset < BINARY_SAMPLE_BYTES) continue;
+    out.push({ path: file.path, matchCount: match.matchCount, lines: match.lines });
   }
-  return result.output
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => (line.startsWith("./") ? line.slice(2) : line));
+  return out;
+}
+
+interface ParsedFile extends FileMatches {
+  /** Where ripgrep saw a NUL byte, if it did. */
+  binaryOffset: number | null;
+}
+
+/** Splits the files into commands that stay under the argument limit. */
+function* batches(files: readonly GrepFile[], prefix: string): Generator<GrepFile[]> {
+  let batch: GrepFile[] = [];
+  let length = prefix.length;
+  for (const file of files) {
+    const added = shellQuote(file.path).length + 1;
+    if (batch.length > 0 && length + added > MAX_COMMAND_CHARS) {
+      yield batch;
+      batch = [];
+      length = prefix.length;
+    }
+    batch.push(file);
+    length += added;
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/**
+ * ripgrep's JSON lines (`begin`, `match`, `context`, `end`, `summary`) into one record per file; any
+ * other line is an error message (stderr shares the output).
+ */
+function parseJsonLines(output: string): { files: ParsedFile[]; errors: string } {
+  const files = new Map<string, ParsedFile>();
+  const errors: string[] = [];
+  for (const line of output.split("\n")) {
+    if (line.trim() === "") continue;
+    const message = parseMessage(line);
+    if (message === undefined) {
+      errors.push(line);
+      continue;
+    }
+    if (message.path === undefined) continue;
+    let file = files.get(message.path);
+    if (file === undefined) {
+      file = { path: message.path, matchCount: 0, lines: [], binaryOffset: null };
+      files.set(message.path, file);
+    }
+    if (message.type === "end") file.binaryOffset = message.binaryOffset;
+    else if (message.type === "match" || message.type === "context") {
+      if (message.type === "match") file.matchCount += 1;
+      file.lines.push({
+        number: message.line.number,
+        text: message.line.text,
+        isMatch: message.type === "match",
+      });
+    }
+  }
+  for (const file of files.values()) file.lines.sort((a, b) => a.number - b.number);
+  return { files: [...files.values()], errors: errors.join("\n").trim() };
+}
+
+type Message =
+  | { type: "begin" | "summary"; path: string | undefined }
+  | { type: "match" | "context"; path: string; line: GrepLine }
+  | { type: "end"; path: string; binaryOffset: number | null };
+
+function parseMessage(line: string): Message | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value) || !isRecord(value.data)) return undefined;
+  const { type, data } = value;
+  const path = textOf(data.path);
+  switch (type) {
+    case "begin":
+    case "summary":
+      return { type, path };
+    case "end":
+      if (path === undefined) return undefined;
+      return { type, path, binaryOffset: typeof data.binary_offset === "number" ? data.binary_offset : null };
+    case "match":
+    case "context": {
+      const text = textOf(data.lines);
+      if (path === undefined || text === undefined || typeof data.line_number !== "number") return undefined;
+      return {
+        type,
+        path,
+        line: { number: data.line_number, text: text.replace(/\r?\n$/, ""), isMatch: type === "match" },
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** ripgrep sends `{text}` for UTF-8 and `{bytes}` (base64) otherwise; decoded as the JS engine does. */
+function textOf(value: unknown): string | undefined {
+  if (!isRecord(value)) return undefined;
+  if (typeof value.text === "string") return value.text;
+  if (typeof value.bytes === "string") return Buffer.from(value.bytes, "base64").toString("utf8");
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }
 
 function shellQuote(word: string): string {

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { hasByteEscapes } from "./byte-names.ts";
+import { filesToSearch } from "./grep-files.ts";
+import { formatGrepResults } from "./grep-format.ts";
 import { grepWithJs } from "./grep-js.ts";
-import type { GrepQuery } from "./grep-query.ts";
+import type { FileMatches, GrepQuery } from "./grep-query.ts";
 import { grepWithRipgrep, hasRipgrep } from "./grep-ripgrep.ts";
 import { missingPathError } from "./missing-path.ts";
-import { ripgrepNamesUnreadable } from "./ripgrep-names.ts";
 import { defineTool, ToolError } from "./tool.ts";
 import { placeName, resolveWorkspacePath } from "./workspace-path.ts";
 
@@ -69,21 +70,25 @@ export const grepTool = defineTool({
       context: args.context ?? 0,
       ...(args.glob === undefined ? {} : { glob: args.glob }),
     };
-    // ripgrep cannot be given a path in the `\xHH` form of names that are not UTF-8 (byte-names.ts).
-    let engine =
-      (await hasRipgrep(ctx.ops, target.root)) && !hasByteEscapes(target.relative) ? "ripgrep" : "js";
-    let lines =
-      engine === "ripgrep"
-        ? await grepWithRipgrep(ctx.ops, query, ctx.signal)
-        : await grepWithJs(ctx.ops, query, ctx.signal);
-    if (engine === "ripgrep" && ripgrepNamesUnreadable(lines, mode)) {
-      // A pattern only ripgrep's syntax accepts keeps ripgrep's answer, names and all.
-      const js = await grepWithJs(ctx.ops, query, ctx.signal).catch((error: unknown) => {
-        if (error instanceof ToolError) return undefined;
-        throw error;
-      });
-      if (js !== undefined) [engine, lines] = ["js", js];
+    const files = await filesToSearch(ctx.ops, query, ctx.signal);
+    // ripgrep cannot open a name given in the `\xHH` form of names that are not UTF-8 (byte-names.ts);
+    // the JavaScript engine reads them through the Operations. A pattern only ripgrep's syntax accepts
+    // still goes to ripgrep, which then finds nothing in those few files.
+    const ripgrep = await hasRipgrep(ctx.ops, target.root);
+    let engine: "ripgrep" | "js" =
+      ripgrep && !files.some((file) => hasByteEscapes(file.path)) ? "ripgrep" : "js";
+    let found: FileMatches[];
+    if (engine === "ripgrep") found = await grepWithRipgrep(ctx.ops, query, files, ctx.signal);
+    else {
+      try {
+        found = await grepWithJs(ctx.ops, query, files, ctx.signal);
+      } catch (error) {
+        if (!(ripgrep && error instanceof ToolError)) throw error;
+        engine = "ripgrep";
+        found = await grepWithRipgrep(ctx.ops, query, files, ctx.signal);
+      }
     }
+    const lines = formatGrepResults(found, mode, query.context);
 
     const details = { engine, results: lines.length };
     if (lines.length === 0) {

@@ -1,13 +1,7 @@
-import { globToRegExp } from "./glob-pattern.ts";
+import ignore from "ignore";
 
 /** Directories no file tool ever walks into. */
 export const ALWAYS_IGNORED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules", ".agentry"]);
-
-interface IgnoreRule {
-  regex: RegExp;
-  negated: boolean;
-  directoryOnly: boolean;
-}
 
 /** Decides whether a path (relative to the rules' base directory, `/`-separated) is ignored. */
 export interface IgnoreMatcher {
@@ -15,46 +9,21 @@ export interface IgnoreMatcher {
 }
 
 /**
- * `.gitignore` semantics for one file at the base directory: `#` comments, `!` negation (last match
- * wins), a trailing `/` for directories only, a pattern with a `/` anchored to the base, otherwise matched
- * at any depth. Also used for `list`'s `ignore` patterns.
+ * `.gitignore` lines, read exactly as git reads them (the `ignore` package): `#` comments, `!`
+ * negation (last match wins), a trailing `/` for directories only, a pattern with a `/` anchored to the
+ * base, otherwise matched at any depth; `{a,b}` is literal. Used for `list`'s `ignore` patterns; the
+ * repository's own ignore files go through `gitignore-scope.ts`.
  */
 export function createIgnoreMatcher(lines: readonly string[]): IgnoreMatcher {
-  const rules = lines.flatMap((line) => {
-    const rule = parseLine(line);
-    return rule === undefined ? [] : [rule];
-  });
+  const rules = ignore({ ignorecase: false }).add(lines.filter((line) => line.trim() !== ""));
   return {
     ignores(relativePath, isDirectory) {
-      let ignored = false;
-      for (const rule of rules) {
-        if (rule.directoryOnly && !isDirectory) continue;
-        if (rule.regex.test(relativePath)) ignored = !rule.negated;
+      if (relativePath === "") return false;
+      try {
+        return rules.ignores(isDirectory ? `${relativePath}/` : relativePath);
+      } catch {
+        return false; // a name the library refuses as a path matches no pattern
       }
-      return ignored;
     },
   };
-}
-
-export function parseIgnoreFile(text: string): IgnoreMatcher {
-  return createIgnoreMatcher(text.split(/\r?\n/));
-}
-
-function parseLine(line: string): IgnoreRule | undefined {
-  let pattern = line.replace(/(?<!\\)\s+$/, "");
-  if (pattern === "" || pattern.startsWith("#")) return undefined;
-  let negated = false;
-  if (pattern.startsWith("!")) {
-    negated = true;
-    pattern = pattern.slice(1);
-  } else if (pattern.startsWith("\\!") || pattern.startsWith("\\#")) {
-    pattern = pattern.slice(1);
-  }
-  const directoryOnly = pattern.endsWith("/");
-  if (directoryOnly) pattern = pattern.replace(/\/+$/, "");
-  if (pattern === "") return undefined;
-  const anchored = pattern.includes("/");
-  if (pattern.startsWith("/")) pattern = pattern.slice(1);
-  const source = anchored ? pattern : `**/${pattern}`;
-  return { regex: globToRegExp(source), negated, directoryOnly };
 }

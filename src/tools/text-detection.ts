@@ -1,11 +1,17 @@
-const SAMPLE_BYTES = 8192;
+/** How much of a file `looksBinary` looks at. */
+export const BINARY_SAMPLE_BYTES = 8192;
+
+/** A NUL byte in the first 8 KB: ripgrep's test for a binary file, and grep's (both engines). */
+export function startsBinary(data: Uint8Array): boolean {
+  return data.subarray(0, BINARY_SAMPLE_BYTES).includes(0);
+}
 
 /**
  * True for content that is not text: a NUL byte in the first 8 KB, or more than 10% of the sample failing
  * to decode as UTF-8 (Latin-1 text with a few accented letters still passes).
  */
 export function looksBinary(data: Uint8Array): boolean {
-  const sample = data.subarray(0, SAMPLE_BYTES);
+  const sample = data.subarray(0, BINARY_SAMPLE_BYTES);
   if (sample.includes(0)) return true;
   if (sample.length === 0) return false;
   const decoded = new TextDecoder("utf-8", { fatal: false }).decode(sample);

@@ -1,5 +1,6 @@
 import { join, posix, relative, sep } from "node:path";
-import { ALWAYS_IGNORED_DIRS, type IgnoreMatcher, parseIgnoreFile } from "./ignore-rules.ts";
+import { type GitignoreScope, gitignoreScopeFor, isGitIgnored, withIgnoreFile } from "./gitignore-scope.ts";
+import { ALWAYS_IGNORED_DIRS, type IgnoreMatcher } from "./ignore-rules.ts";
 import type { Operations } from "./operations.ts";
 
 export interface WalkEntry {
@@ -17,7 +18,7 @@ export interface WalkEntry {
 
 export interface WalkOptions {
   ops: Operations;
-  /** Real path of the workspace root; the top-level `.gitignore` there applies. */
+  /** Real path of the workspace root. */
   workspace: string;
   /** Absolute real path of the directory to walk (inside the workspace). */
   start: string;
@@ -27,40 +28,41 @@ export interface WalkOptions {
 }
 
 /**
- * Breadth-first walk, entries of a directory sorted by name. Skips `.git`, `node_modules` and
- * `.agentry`, whatever the top-level `.gitignore` ignores, and never descends into a symlinked directory
- * (it could lead outside the workspace). Unreadable directories are skipped.
+ * Breadth-first walk, entries of a directory sorted by name. Leaves out what git leaves out
+ * (`.gitignore` files at every level, `.git/info/exclude`: see `gitignore-scope.ts`) and `.git`,
+ * `node_modules` and `.agentry` always, and never descends into a symlinked directory (it could lead
+ * outside the workspace). Unreadable directories are skipped.
  */
 export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkEntry> {
   const { ops, workspace, start } = options;
-  const gitignore = await loadGitignore(ops, workspace);
-  const queue: Array<{ dir: string; depth: number }> = [{ dir: start, depth: 1 }];
+  const queue: Array<{ dir: string; depth: number; scope: GitignoreScope }> = [
+    { dir: start, depth: 1, scope: await gitignoreScopeFor(ops, workspace, start) },
+  ];
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     options.signal?.throwIfAborted();
     const entries = await ops.readdir(next.dir).catch(() => []);
     entries.sort((a, b) => compareNames(a.name, b.name));
+    let { scope } = next;
+    // The start folder's own .gitignore is in the scope already; deeper ones join as the walk meets them.
+    if (next.depth > 1 && entries.some((entry) => entry.name === ".gitignore" && entry.isFile)) {
+      const text = await ops.readFile(join(next.dir, ".gitignore")).then(
+        (buffer) => buffer.toString("utf8"),
+        () => "",
+      );
+      scope = withIgnoreFile(scope, toPosix(relative(scope.root, next.dir)), text);
+    }
     for (const entry of entries) {
       const absolute = join(next.dir, entry.name);
       const path = toPosix(relative(workspace, absolute));
       const pathFromStart = toPosix(relative(start, absolute));
-      if (entry.isDirectory && ALWAYS_IGNORED_DIRS.has(entry.name)) continue;
-      if (gitignore?.ignores(path, entry.isDirectory)) continue;
+      // `.git` is a file in a linked worktree or a submodule; git never lists it either way.
+      if (entry.name === ".git" || (entry.isDirectory && ALWAYS_IGNORED_DIRS.has(entry.name))) continue;
+      if (isGitIgnored(scope, toPosix(relative(scope.root, absolute)), entry.isDirectory)) continue;
       if (options.extraIgnore?.ignores(pathFromStart, entry.isDirectory)) continue;
       yield { absolute, path, pathFromStart, ...entry, depth: next.depth };
-      if (entry.isDirectory) queue.push({ dir: absolute, depth: next.depth + 1 });
+      if (entry.isDirectory) queue.push({ dir: absolute, depth: next.depth + 1, scope });
     }
   }
-}
-
-async function loadGitignore(ops: Operations, workspace: string): Promise<IgnoreMatcher | undefined> {
-  const file = join(workspace, ".gitignore");
-  const stat = await ops.stat(file);
-  if (!stat?.isFile) return undefined;
-  const text = await ops.readFile(file).then(
-    (buffer) => buffer.toString("utf8"),
-    () => "",
-  );
-  return parseIgnoreFile(text);
 }
 
 export function toPosix(path: string): string {

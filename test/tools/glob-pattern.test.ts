@@ -33,6 +33,21 @@ describe("globToRegExp", () => {
     expect(matches("a.txt", "aXtxt")).toBe(false);
   });
 
+  it("never crosses a / except with a whole-segment **", () => {
+    expect(matches("a[!x]b", "a/b")).toBe(false);
+    expect(matches("a[!x]b", "acb")).toBe(true);
+    expect(matches("a[!-0]b", "a/b")).toBe(false);
+    expect(matches("a[!a-]b", "a/b")).toBe(false);
+    expect(matches("a[!a-]b", "a-b")).toBe(false);
+    expect(matches("a[.-0]b", "a/b")).toBe(false);
+    expect(matches("a[.-0]b", "a.b")).toBe(true);
+    expect(matches("a**b", "a/b")).toBe(false);
+    expect(matches("a**b", "a/x/b")).toBe(false);
+    expect(matches("a**b", "axxb")).toBe(true);
+    expect(matches("**.ts", "src/a.ts")).toBe(false);
+    expect(matches("src/***/a.ts", "src/x/y/a.ts")).toBe(true);
+  });
+
   it("treats an unclosed [ or { literally", () => {
     expect(matches("a[b", "a[b")).toBe(true);
     expect(matches("a{b", "a{b")).toBe(true);

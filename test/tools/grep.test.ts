@@ -2,10 +2,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { grepTool } from "../../src/tools/grep.ts";
-import { grepWithJs } from "../../src/tools/grep-js.ts";
-import type { GrepQuery } from "../../src/tools/grep-query.ts";
-import { grepWithRipgrep, hasRipgrep } from "../../src/tools/grep-ripgrep.ts";
-import { nodeOperations } from "../../src/tools/node-operations.ts";
+import { describeWith, RIPGREP } from "../support/components.ts";
+import { type GrepEngine, opsFor } from "./grep-engines.ts";
 import { makeContext, makeSandbox, runTool, type Sandbox } from "./tool-context.ts";
 
 let box: Sandbox;
@@ -31,11 +29,16 @@ beforeEach(async () => {
   await writeFile(join(box.workspace, "src", "bin.dat"), Buffer.from([0, 1, 2, 84, 79, 68, 79]));
 });
 
-const grep = (args: Record<string, unknown>) => runTool(grepTool, args, makeContext(box.workspace).ctx);
+describe("grep (JavaScript engine)", () => grepSuite("js"));
+describeWith(RIPGREP, "grep (ripgrep)", () => grepSuite("ripgrep"));
 
-describe("grep", () => {
+/** Every behaviour, with each engine: the expected output is the same for both. */
+function grepSuite(engine: GrepEngine): void {
+  const grep = (args: Record<string, unknown>) =>
+    runTool(grepTool, args, makeContext(box.workspace, { ops: opsFor(engine) }).ctx);
+
   it("lists matching files, skipping .git, node_modules, .agentry, gitignored and binary files", async () => {
-    const { ctx, asks } = makeContext(box.workspace);
+    const { ctx, asks } = makeContext(box.workspace, { ops: opsFor(engine) });
     const result = await runTool(grepTool, { pattern: "TODO" }, ctx);
     expect(result.content).toBe("Found 3 files\n.hidden/h.txt\nREADME.md\nsrc/a.ts");
     expect(asks).toEqual([{ permission: "read", patterns: ["."], title: "grep TODO in ." }]);
@@ -100,19 +103,49 @@ describe("grep", () => {
     );
   });
 
-  it("gives the same output with ripgrep as without it, when ripgrep is installed", async (context) => {
-    if (!(await hasRipgrep(nodeOperations, box.workspace))) context.skip();
-    const base = { pattern: "TODO|match", root: box.workspace, target: box.workspace, targetRelative: "." };
-    const queries: GrepQuery[] = [
-      { ...base, targetIsFile: false, mode: "files_with_matches", ignoreCase: true, context: 0 },
-      { ...base, targetIsFile: false, mode: "content", ignoreCase: false, context: 2 },
-      { ...base, targetIsFile: false, mode: "count", ignoreCase: false, context: 0, glob: "*.ts" },
-    ];
-    const signal = new AbortController().signal;
-    for (const query of queries) {
-      expect(await grepWithRipgrep(nodeOperations, query, signal)).toEqual(
-        await grepWithJs(nodeOperations, query, signal),
-      );
-    }
+  it("is the engine it says it is", async () => {
+    expect((await grep({ pattern: "TODO" })).details).toMatchObject({ engine });
   });
-});
+
+  it("shows context across files with -- between them, as ripgrep does", async () => {
+    const result = await grep({ pattern: "TODO|match", output_mode: "content", context: 2 });
+    expect(result.content.split("\n")).toEqual([
+      ".hidden/h.txt:1:TODO hidden but not ignored",
+      "--",
+      "README.md:1:TODO write docs",
+      "--",
+      "src/a.ts-1-import x from 'y';",
+      "src/a.ts-2-export function alpha() {}",
+      "src/a.ts:3:const TODO = 1;",
+      "--",
+      "src/deep/c.ts-1-one",
+      "src/deep/c.ts-2-two",
+      "src/deep/c.ts:3:match here",
+      "src/deep/c.ts-4-three",
+      "src/deep/c.ts-5-four",
+      "src/deep/c.ts-6-five",
+      "src/deep/c.ts-7-six",
+      "src/deep/c.ts:8:match again",
+      "src/deep/c.ts-9-seven",
+    ]);
+  });
+
+  it("treats binary files alike: a NUL in the first 8 KB makes a file binary; invalid UTF-8 does not", async () => {
+    await writeFile(
+      join(box.workspace, "late-nul.txt"),
+      Buffer.concat([Buffer.from("NEEDLE early\n"), Buffer.alloc(9000, 120), Buffer.from("\n\0\n")]),
+    );
+    await writeFile(join(box.workspace, "early-nul.txt"), Buffer.from("NEEDLE\0\n"));
+    await writeFile(join(box.workspace, "latin1.txt"), Buffer.from("NEEDLE caf\xe9\n", "latin1"));
+    await writeFile(
+      join(box.workspace, "noise.txt"),
+      Buffer.concat([Buffer.from("NEEDLE\n"), Buffer.alloc(200, 0xff)]),
+    );
+    expect((await grep({ pattern: "NEEDLE" })).content).toBe(
+      "Found 3 files\nlate-nul.txt\nlatin1.txt\nnoise.txt",
+    );
+    expect((await grep({ pattern: "NEEDLE", path: "latin1.txt", output_mode: "content" })).content).toBe(
+      "latin1.txt:1:NEEDLE caf\uFFFD",
+    );
+  });
+}

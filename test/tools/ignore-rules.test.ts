@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { parseIgnoreFile } from "../../src/tools/ignore-rules.ts";
+import { createIgnoreMatcher } from "../../src/tools/ignore-rules.ts";
 
-describe(".gitignore rules", () => {
-  const rules = parseIgnoreFile(
-    ["# build output", "dist/", "*.log", "!keep.log", "/root-only.txt", "docs/generated", "", "  "].join(
-      "\n",
-    ),
-  );
+describe("ignore patterns, read as git reads them", () => {
+  const rules = createIgnoreMatcher([
+    "# build output",
+    "dist/",
+    "*.log",
+    "!keep.log",
+    "/root-only.txt",
+    "docs/generated",
+    "{a,b}.txt",
+    "",
+    "  ",
+  ]);
 
   it("matches a slash-free pattern at any depth", () => {
     expect(rules.ignores("a.log", false)).toBe(true);
@@ -34,5 +40,10 @@ describe(".gitignore rules", () => {
   it("ignores comments and blank lines", () => {
     expect(rules.ignores("# build output", false)).toBe(false);
     expect(rules.ignores("src/a.ts", false)).toBe(false);
+  });
+
+  it("reads braces literally, as git does", () => {
+    expect(rules.ignores("{a,b}.txt", false)).toBe(true);
+    expect(rules.ignores("a.txt", false)).toBe(false);
   });
 });

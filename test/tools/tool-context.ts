@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { PermissionRequest } from "../../src/permissions/types.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
+import type { Operations } from "../../src/tools/operations.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../../src/tools/tool.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -27,16 +28,20 @@ export interface TestContext {
   progress: string[];
 }
 
-/** A real ToolContext over `nodeOperations`; `ask` records every request and allows it unless told otherwise. */
+/** A real ToolContext over `nodeOperations` (or `options.ops`); `ask` records every request and allows it unless told otherwise. */
 export function makeContext(
   workspace: string,
-  options: { ask?: (request: PermissionRequest) => Promise<void>; signal?: AbortSignal } = {},
+  options: {
+    ask?: (request: PermissionRequest) => Promise<void>;
+    signal?: AbortSignal;
+    ops?: Operations;
+  } = {},
 ): TestContext {
   const asks: PermissionRequest[] = [];
   const progress: string[] = [];
   const ctx: ToolContext = {
     workspace,
-    ops: nodeOperations,
+    ops: options.ops ?? nodeOperations,
     signal: options.signal ?? new AbortController().signal,
     async ask(request) {
       asks.push(request);

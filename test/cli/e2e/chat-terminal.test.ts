@@ -3,13 +3,15 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
+import { commandPath, describeWith, SCRIPT } from "../../support/components.ts";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
 import { makeWorkspace, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
-const SCRIPT = "/usr/bin/script";
+/** util-linux `script`, which gives agentry a pseudo-terminal. */
+const SCRIPT_PATH = commandPath(SCRIPT) ?? "script";
 const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
 
 let ws: TestWorkspace | undefined;
@@ -25,7 +27,11 @@ function onTerminal(env: Record<string, string>, cwd: string) {
   // No `exec`: the shell stays between script and agentry, as npx's does. Had Ctrl-C reached it as a
   // SIGINT, it would report 130 when agentry exits.
   const command = [process.execPath, BIN].map(quote).join(" ");
-  const child = spawn(SCRIPT, ["-qec", command, "/dev/null"], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(SCRIPT_PATH, ["-qec", command, "/dev/null"], {
+    cwd,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let screen = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     screen += chunk;
@@ -47,7 +53,7 @@ function onTerminal(env: Record<string, string>, cwd: string) {
   };
 }
 
-describe.skipIf(!existsSync(SCRIPT))("agentry alone on a terminal", () => {
+describeWith(SCRIPT, "agentry alone on a terminal", () => {
   it("starts the interactive mode, asks permission mid-turn and exits 0 on Ctrl-D", async () => {
     ws = await makeWorkspace();
     server = await startModelServer([

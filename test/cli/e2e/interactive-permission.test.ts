@@ -1,13 +1,14 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
+import { commandPath, describeWith, SCRIPT } from "../../support/components.ts";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
 import { makeWorkspace, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
-const SCRIPT = "/usr/bin/script";
+/** util-linux `script`, which gives agentry a pseudo-terminal. */
+const SCRIPT_PATH = commandPath(SCRIPT) ?? "script";
 const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
 
 let ws: TestWorkspace | undefined;
@@ -21,7 +22,11 @@ afterEach(async () => {
 /** Runs the CLI on a pseudo-terminal (util-linux `script`), answering each permission prompt in turn. */
 function runOnTerminal(args: string[], env: Record<string, string>, cwd: string, answers: string[]) {
   const command = [process.execPath, BIN, ...args].map(quote).join(" ");
-  const child = spawn(SCRIPT, ["-qec", command, "/dev/null"], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(SCRIPT_PATH, ["-qec", command, "/dev/null"], {
+    cwd,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let screen = "";
   let prompts = 0;
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -34,7 +39,7 @@ function runOnTerminal(args: string[], env: Record<string, string>, cwd: string,
   );
 }
 
-describe.skipIf(!existsSync(SCRIPT))("permission prompts on a terminal", () => {
+describeWith(SCRIPT, "permission prompts on a terminal", () => {
   it("asks on stderr and acts on the answers", async () => {
     ws = await makeWorkspace();
     server = await startModelServer([
