@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
-import { until } from "../support/processes.ts";
+import { waitFor } from "../support/processes.ts";
 import { gate } from "./support/gate.ts";
 import { notificationsIn, taskIdIn, taskIdOf } from "./support/notifications.ts";
 import {
@@ -36,7 +36,11 @@ test("two background children: the parent keeps working and gets each completion
     if (parentTurn === 1) return { toolCalls: [background("FAST"), background("SLOW")] };
     if (parentTurn === 2) {
       // The parent goes on with its own work while both run; FAST finishes meanwhile.
-      await until(async () => (await runtime.store.list({ status: "COMPLETED" })).length === 1, 10_000);
+      await waitFor(
+        async () => (await runtime.store.list({ status: "COMPLETED" })).length === 1,
+        10_000,
+        "FAST to complete",
+      );
       return { toolCalls: [{ name: "read", args: { path: "a.txt" } }] };
     }
     if (parentTurn === 3) {

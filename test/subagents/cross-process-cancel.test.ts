@@ -33,6 +33,7 @@ test("another process sees the running child and `agentry tasks cancel` ends it 
   const onEvent = (event: AgentEvent) => {
     if (event.type === "agent_start" && event.agentPath.length === 2) childStarted = Date.now();
   };
+  const runStarted = Date.now();
   const running = runAgentLoop(config, session, onEvent);
 
   expect(await until(() => childStarted > 0, 10_000)).toBe(true);
@@ -47,7 +48,9 @@ test("another process sees the running child and `agentry tasks cancel` ends it 
     owner: runtime.owner,
   });
   expect(["PENDING", "RUNNING"]).toContain(task?.status);
-  expect(Date.parse(task!.createdAt) - childStarted).toBeLessThan(1_000);
+  // The record exists before the child starts, so another process can see the task from its first moment.
+  expect(Date.parse(task!.createdAt)).toBeGreaterThanOrEqual(runStarted);
+  expect(Date.parse(task!.createdAt)).toBeLessThanOrEqual(childStarted);
 
   const pid = await pidFrom(pidFile);
   const shown = await runTasksCli(["tasks", "show", task!.taskId, "--cwd", ws], ws);
@@ -60,12 +63,12 @@ test("another process sees the running child and `agentry tasks cancel` ends it 
     return requestedAt > 0 || !isRunning(pid);
   }, 20_000);
   const cancelled = await runTasksCli(["tasks", "cancel", task!.taskId, "--cwd", ws], ws);
-  await watchRequest;
-  expect(await until(() => !isRunning(pid), 2_000)).toBe(true);
-  const deadAt = Date.now();
+  expect(await watchRequest).toBe(true);
+  // The owner polls cancelRequested (every second by default) and kills the bash's process group.
+  const OWNER_REACTS_MS = 5_000;
+  expect(await until(() => !isRunning(pid), OWNER_REACTS_MS)).toBe(true);
   expect(cancelled).toMatchObject({ code: 0, stderr: "" });
   expect(cancelled.stdout).toBe(`Task ${task!.taskId} cancelled by its owner ${runtime.owner}.\n`);
-  expect(deadAt - requestedAt).toBeLessThan(2_000);
   expect(await runtime.store.get(task!.taskId)).toMatchObject({ status: "CANCELLED", reason: "cancelled" });
 
   const outcome = await running;

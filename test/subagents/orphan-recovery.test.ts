@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";
@@ -77,20 +78,30 @@ test("kill -9 of the owning process: the next `tasks list` reports the task FAIL
   );
 });
 
-test("an owner that stops heartbeating (SIGSTOP) is orphaned after the configured orphanTimeoutMs", async () => {
+test("an owner that stops heartbeating (SIGSTOP) is orphaned once its heartbeat is older than orphanTimeoutMs, not before", async () => {
+  // The first look comes half-way, when the owner has been silent for ~1.5 s: long enough that a sweeper
+  // ignoring the timeout would orphan it, with 1.5 s to spare for `agentry tasks list`'s start-up (~0.1 s).
+  const ORPHAN_TIMEOUT_MS = 3_000;
   const ws = await tempWorkspace();
   await writeFile(
     join(ws, "agentry.json"),
-    JSON.stringify({ subagents: { orphanTimeoutMs: 800, heartbeatMs: 100 } }),
+    JSON.stringify({ subagents: { orphanTimeoutMs: ORPHAN_TIMEOUT_MS, heartbeatMs: 100 } }),
   );
   const { taskId } = await startOwner(ws);
   owner!.kill("SIGSTOP");
   try {
+    const stoppedAt = Date.now();
+    await sleep(ORPHAN_TIMEOUT_MS / 2);
     const early = await runTasksCli(["tasks", "list", "--json", "--cwd", ws], ws);
-    const stale = (JSON.parse(early.stdout) as TaskRecord[])[0];
-    // Alive but silent: orphaned only once its heartbeat is older than the configured timeout.
-    if (stale?.status === "RUNNING") expect(Date.now() - Date.parse(stale.updatedAt)).toBeLessThan(1_500);
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    // Had the listing itself taken past the timeout, the check below would prove nothing: say so.
+    expect(Date.now() - stoppedAt, "tasks list took longer than the orphan timeout").toBeLessThan(
+      ORPHAN_TIMEOUT_MS,
+    );
+    const [stale] = JSON.parse(early.stdout) as TaskRecord[];
+    // Alive but silent for less than the timeout: still RUNNING.
+    expect(stale).toMatchObject({ taskId, status: "RUNNING" });
+    const lastBeat = Date.parse(stale!.updatedAt);
+    await sleep(Math.max(0, lastBeat + ORPHAN_TIMEOUT_MS + 100 - Date.now()));
     const later = await runTasksCli(["tasks", "list", "--json", "--cwd", ws], ws);
     expect((JSON.parse(later.stdout) as TaskRecord[])[0]).toMatchObject({
       taskId,

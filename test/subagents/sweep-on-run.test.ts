@@ -7,7 +7,7 @@ import type { ModelRequest } from "../../src/model/model.ts";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
-import { until } from "../support/processes.ts";
+import { until, waitFor } from "../support/processes.ts";
 import { deadPid } from "../tasks/support/dead-pid.ts";
 import { notificationsIn } from "./support/notifications.ts";
 import { firstUserText, rootTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
@@ -74,7 +74,7 @@ test("while children run, the owner sweeps now and then: another dead owner's ta
 
   const running = runAgentLoop(config, session, () => {});
   // Created after the start-up sweep, while the child runs.
-  await until(async () => (await store.list({})).length > 0, 5_000);
+  await waitFor(async () => (await store.list({})).length > 0, 5_000, "the child's task record");
   await store.create(orphan("sub-other", "some-other-session", `${hostname()}:${await deadPid()}`));
   expect(await until(async () => (await store.get("sub-other"))?.status === "FAILED", 1_100)).toBe(true);
   expect(await store.get("sub-other")).toMatchObject({ reason: "orphaned" });

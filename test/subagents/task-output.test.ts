@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
-import { until } from "../support/processes.ts";
+import { waitFor } from "../support/processes.ts";
 import { notificationsIn, taskIdIn } from "./support/notifications.ts";
 import {
   firstUserText,
@@ -27,7 +27,11 @@ test("task_output shows a running child's progress, and with block its result", 
       };
     const id = taskIdIn(results[0]!.content);
     if (results.length === 1) {
-      await until(() => (runtime.child(id!)?.execution?.toolsInFlight ?? 0) > 0, 10_000);
+      await waitFor(
+        () => (runtime.child(id!)?.execution?.toolsInFlight ?? 0) > 0,
+        10_000,
+        "the child's bash to start",
+      );
       return { toolCalls: [{ name: "task_output", args: { task_id: id } }] };
     }
     if (results.length === 2)

@@ -30,9 +30,14 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
   return check();
 }
 
-/** `until`, throwing when the condition never held. */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  if (!(await until(check, timeoutMs))) throw new Error(`timed out after ${timeoutMs} ms waiting`);
+/** `until`, throwing when the condition never held; `what` names the condition in the error. */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 3000,
+  what = "a condition",
+): Promise<void> {
+  if (!(await until(check, timeoutMs)))
+    throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 /** The pid a command wrote with `echo $$ > file`, once it is there. */

@@ -5,7 +5,11 @@ import { afterAll, onTestFinished, TestRunner } from "vitest";
 
 /** Folders made outside a running test (in `beforeAll` or a `describe` body): removed when the file ends. */
 const untilFileEnds = new Set<string>();
-afterAll(() => removeAll(untilFileEnds));
+try {
+  afterAll(() => removeAll(untilFileEnds));
+} catch {
+  // Imported outside a test file (a helper process a test starts loads a harness): nothing to register.
+}
 
 /**
  * A fresh, empty folder under the system temp dir, as a real path (on macOS `/tmp` is a symlink, and

@@ -44,9 +44,16 @@ it("breaks a lock whose owner process is dead, at once", async () => {
 it("breaks a lock older than staleMs even when its owner cannot be checked (another host)", async () => {
   const path = join(await tempDir(), "f.json");
   await writeFile(lockPathOf(path), lockContent("elsewhere:1"));
+  // Fresh, the same lock holds: its owner cannot be checked, so it counts as alive.
+  await expect(
+    withFileLock(path, async () => "entered", { staleMs: 10_000, timeoutMs: 200 }),
+  ).rejects.toThrow(LockTimeoutError);
   const old = new Date(Date.now() - 60_000);
   await utimes(lockPathOf(path), old, old);
-  await withFileLock(path, async () => undefined, { staleMs: 10_000, timeoutMs: 1000 });
+  await expect(withFileLock(path, async () => "entered", { staleMs: 10_000, timeoutMs: 1000 })).resolves.toBe(
+    "entered",
+  );
+  await expect(stat(lockPathOf(path))).rejects.toThrow(/ENOENT/);
 });
 
 it("waits for a live holder and then gets in", async () => {

@@ -73,8 +73,14 @@ describe("secrets", () => {
     expect(result.stdout).toContain('"agentPath":["main","general-purpose-1"]');
     expect(result.stdout + result.stderr).not.toContain(KEY);
     const transcripts = await ws.transcripts();
-    expect(Object.keys(transcripts).some((name) => name.startsWith("sub-"))).toBe(true);
-    for (const name of Object.keys(transcripts)) {
+    const names = Object.keys(transcripts);
+    expect(names).toHaveLength(2);
+    const child = names.find((name) => name.startsWith("sub-"));
+    expect(child).toBeDefined();
+    expect(await readFile(join(ws.dir, ".agentry", "sessions", child!), "utf8")).toContain(
+      "child-key=[REDACTED:ANTHROPIC_API_KEY]",
+    );
+    for (const name of names) {
       expect(await readFile(join(ws.dir, ".agentry", "sessions", name), "utf8")).not.toContain(KEY);
     }
   });

@@ -91,7 +91,9 @@ describe("live tree", () => {
   it("keeps every tree line narrower than the terminal, so nothing wraps", () => {
     const { terminal, live } = setup(40);
     live.update(twoChildren);
-    for (const line of terminal.text().split("\n")) expect([...line].length).toBeLessThan(40);
+    const lines = terminal.text().split("\n");
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect([...line].length).toBeLessThan(40);
   });
 
   it("erases itself when no child is running any more, and draws nothing for a tree without children", () => {
