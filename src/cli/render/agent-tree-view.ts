@@ -1,6 +1,7 @@
 import type { AgentNode, AgentStatus, AgentTreeState } from "./agent-tree-state.ts";
 import { type TreeTotals, treeTotals } from "./agent-tree-totals.ts";
 import { createStyle, type Style } from "./style.ts";
+import { cutToWidth, padEndToWidth, padStartToWidth, textWidth } from "./text-width.ts";
 import { formatDuration } from "./tool-summary.ts";
 
 export interface TreeViewOptions {
@@ -24,7 +25,7 @@ const GLYPHS: Record<AgentStatus, string> = {
   aborted: "⊘",
 };
 
-/** A piece of a line and how to colour it; widths are counted before colouring. */
+/** A piece of a line and how to colour it; widths are terminal columns, counted before colouring. */
 interface Segment {
   text: string;
   paint?: keyof Style;
@@ -42,14 +43,15 @@ interface Segment {
  */
 export function renderAgentTree(state: AgentTreeState, options: TreeViewOptions): string[] {
   const style = createStyle(options.color ?? false);
-  const width = Math.max(20, options.width);
+  // The live tree passes one column less than the terminal (20 at the least), so this floor stays below it.
+  const width = Math.max(10, options.width);
   const rows = treeRows(state);
-  const name = columnWidth(rows.map((row) => row.prefix.length + row.name.length));
-  const type = columnWidth(rows.map((row) => row.node.agentType.length));
-  const model = columnWidth(rows.map((row) => shortModel(row.node.model).length));
+  const name = columnWidth(rows.map((row) => textWidth(row.prefix + row.name)));
+  const type = columnWidth(rows.map((row) => textWidth(row.node.agentType)));
+  const model = columnWidth(rows.map((row) => textWidth(shortModel(row.node.model))));
   const activities = rows.map((row) => activityText(row.node));
   const stats = rows.map((row) => statsText(row.node, options.now));
-  const statsWidth = columnWidth(stats.map((text) => text.length));
+  const statsWidth = columnWidth(stats.map(textWidth));
   const leftWidth = name + type + model + 6;
   // The activity column takes what the fixed columns leave, up to a fixed cap so it does not jump
   // between frames, and so the numbers stay visible on a narrow terminal and close on a wide one.
@@ -58,11 +60,13 @@ export function renderAgentTree(state: AgentTreeState, options: TreeViewOptions)
     const { node } = row;
     const segments: Segment[] = [
       { text: row.prefix, paint: "dim" },
-      { text: `${row.name.padEnd(name - row.prefix.length)}  ${node.agentType.padEnd(type)}  ` },
-      { text: `${shortModel(node.model).padEnd(model)}  `, paint: "dim" },
+      {
+        text: `${padEndToWidth(row.name, name - textWidth(row.prefix))}  ${padEndToWidth(node.agentType, type)}  `,
+      },
+      { text: `${padEndToWidth(shortModel(node.model), model)}  `, paint: "dim" },
       { text: GLYPHS[node.status], paint: statusPaint(node.status) },
-      { text: ` ${padTo(ellipsize(activities[index] ?? "", activityWidth), activityWidth)}  ` },
-      { text: (stats[index] ?? "").padStart(statsWidth), paint: "dim" },
+      { text: ` ${padEndToWidth(ellipsize(activities[index] ?? "", activityWidth), activityWidth)}  ` },
+      { text: padStartToWidth(stats[index] ?? "", statsWidth), paint: "dim" },
     ];
     return paint(segments, width, style);
   });
@@ -108,8 +112,7 @@ export function formatCost(dollars: number): string {
 /** `anthropic:claude-haiku-4-5` → `claude-haiku-4-5`: the provider is noise in a narrow column. */
 export function shortModel(model: string | undefined): string {
   if (model === undefined) return "";
-  const name = model.slice(model.indexOf(":") + 1);
-  return name.length > 24 ? `${name.slice(0, 23)}…` : name;
+  return cutToWidth(model.slice(model.indexOf(":") + 1), 24);
 }
 
 /** Elapsed time of a node: to its end, or to `now` while it runs or waits. */
@@ -192,30 +195,23 @@ function statusPaint(status: AgentStatus): keyof Style {
   }
 }
 
-function padTo(text: string, width: number): string {
-  return text + " ".repeat(Math.max(0, width - [...text].length));
-}
-
 function columnWidth(lengths: number[]): number {
   return Math.max(0, ...lengths);
 }
 
-/** Cuts `text` to `max` characters, ending in `…` when cut. */
+/** Cuts `text` (whitespace runs made one space) to `max` columns, ending in `…` when cut. */
 function ellipsize(text: string, max: number): string {
-  if (max <= 0) return "";
-  const chars = [...text.replace(/\s+/g, " ")];
-  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
+  return cutToWidth(text.replace(/\s+/g, " "), max);
 }
 
-/** Joins segments, cutting the line at `width` visible characters before colouring it. */
+/** Joins segments, cutting the line at `width` columns before colouring it. */
 function paint(segments: Segment[], width: number, style: Style): string {
   let room = width;
   let line = "";
   for (const segment of segments) {
     if (room <= 0) break;
-    const chars = [...segment.text];
-    const text = chars.length > room ? `${chars.slice(0, room - 1).join("")}…` : segment.text;
-    room -= Math.min(chars.length, room);
+    const text = cutToWidth(segment.text, room);
+    room -= textWidth(text);
     line += segment.paint === undefined || text === "" ? text : style[segment.paint](text);
   }
   return line.trimEnd();

@@ -2,6 +2,7 @@ import { type AgentTreeState, emptyAgentTree } from "./agent-tree-state.ts";
 import { hasActiveChildren } from "./agent-tree-totals.ts";
 import { renderAgentTree } from "./agent-tree-view.ts";
 import type { OutputStream } from "./renderer.ts";
+import { rowsCovered } from "./text-width.ts";
 
 /** A terminal stream; Node's `tty.WriteStream` has `columns` and `rows`. */
 export interface TerminalStream extends OutputStream {
@@ -57,11 +58,8 @@ export function createLiveTree(options: LiveTreeOptions): LiveTree {
   let pending = "";
 
   const columns = () => Math.max(20, terminal.columns ?? 80);
-  /** Rows a line of text covers on the terminal. */
-  const rowsOf = (text: string) => {
-    const visible = [...(text.split("\r").at(-1) ?? "").replace(ANSI, "")].length;
-    return Math.max(1, Math.ceil(visible / columns()));
-  };
+  /** Rows a line of text covers on the terminal, counted in columns (a CJK character takes two). */
+  const rowsOf = (text: string) => rowsCovered((text.split("\r").at(-1) ?? "").replace(ANSI, ""), columns());
 
   const eraseSequence = (): string => {
     if (drawnRows === 0) return "";

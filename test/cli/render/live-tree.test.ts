@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buildAgentTree } from "../../../src/cli/render/agent-tree-state.ts";
+import { renderAgentTree } from "../../../src/cli/render/agent-tree-view.ts";
 import { createLiveTree } from "../../../src/cli/render/live-tree.ts";
+import { textWidth } from "../../../src/cli/render/text-width.ts";
 import { end, start, timed, toolStart } from "./support/tree-events.ts";
 import { VirtualTerminal } from "./support/virtual-terminal.ts";
 
@@ -25,6 +27,26 @@ const allDone = buildAgentTree(
     start("main", "main", "m"),
     start("main/explore-1", "explore", "m"),
     end("main/explore-1", "completed"),
+  ]),
+);
+
+/** Names a terminal draws two columns wide per character: CJK text and an emoji. */
+const wide = buildAgentTree(
+  timed([
+    start("main", "main", "m"),
+    start("main/explore-1", "explore", "m", "读取配置"),
+    start("main/explore-2", "explore", "m", "测试 🚀"),
+    toolStart("main/explore-1", "r1", "read", { path: "数据/模型文件说明书的第一章.md" }),
+    toolStart("main/explore-2", "r2", "grep", { pattern: "🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀" }),
+  ]),
+);
+const wideOneDone = buildAgentTree(
+  timed([
+    start("main", "main", "m"),
+    start("main/explore-1", "explore", "m", "读取配置"),
+    start("main/explore-2", "explore", "m", "测试 🚀"),
+    toolStart("main/explore-1", "r1", "read", { path: "数据/模型文件说明书的第一章.md" }),
+    end("main/explore-2", "completed"),
   ]),
 );
 
@@ -94,6 +116,44 @@ describe("live tree", () => {
     const lines = terminal.text().split("\n");
     expect(lines).toHaveLength(4);
     for (const line of lines) expect([...line].length).toBeLessThan(40);
+  });
+
+  it("measures wide characters in columns: no tree line wraps, whatever the width", () => {
+    for (const columns of [20, 33, 40, 61, 80]) {
+      const { terminal, live } = setup(columns);
+      live.update(wide);
+      // What the live tree draws: the view at its width, one column short of the terminal's.
+      const lines = renderAgentTree(wide, { now: 2_000, width: columns - 1, color: false });
+      expect(lines).toHaveLength(4);
+      for (const line of lines) expect(textWidth(line), `${columns}: ${line}`).toBeLessThan(columns);
+      // One screen row per line: had a line wrapped, the screen would show more rows than lines.
+      expect(terminal.text().split("\n"), `${columns}`).toHaveLength(lines.length);
+      live.clear();
+      expect(terminal.text()).toBe("");
+    }
+  });
+
+  it("redraws a tree of wide characters in place and erases it whole: no stale rows", () => {
+    const { terminal, live, out } = setup(80);
+    out.write("before\n");
+    live.update(wide);
+    live.update(wideOneDone);
+    live.draw();
+    expect(terminal.text().split("\n")).toHaveLength(5);
+    out.write("after\n");
+    expect(terminal.text()).toBe("before\nafter");
+    live.clear();
+    expect(terminal.text()).toBe("before\nafter");
+  });
+
+  it("puts back an unfinished line of wide characters that wraps, counting its rows in columns", () => {
+    // 21 columns hold ten two-column characters a row: 21 of them take three rows, not two.
+    const { terminal, live, out } = setup(21);
+    out.write("字".repeat(21));
+    live.update(twoChildren);
+    expect(terminal.text().split("\n").slice(0, 3)).toEqual(["字".repeat(10), "字".repeat(10), "字"]);
+    out.write("y\n");
+    expect(terminal.text()).toBe(`${"字".repeat(10)}\n${"字".repeat(10)}\n字y`);
   });
 
   it("erases itself when no child is running any more, and draws nothing for a tree without children", () => {

@@ -1,5 +1,8 @@
+import stringWidth from "string-width";
+
 /**
- * Just enough of a terminal to check what a user would see: printable characters with line wrap,
+ * Just enough of a terminal to check what a user would see: printable characters with line wrap (a
+ * CJK character or an emoji takes two columns, and goes to the next row when only one is left),
  * `\r`, `\n` (as a tty's CR LF), cursor up (`ESC[nA`), column (`ESC[nG`), erase to the end of the
  * screen (`ESC[J`) and of the line (`ESC[K`). Colours are dropped. Rows never scroll away.
  */
@@ -35,7 +38,7 @@ export class VirtualTerminal {
       else if (char === "\n") {
         this.row++;
         this.col = 0;
-      } else this.put(char);
+      } else this.put(char, stringWidth(char));
     }
     return true;
   }
@@ -52,15 +55,23 @@ export class VirtualTerminal {
     return this.screen[row] as string[];
   }
 
-  private put(char: string): void {
-    if (this.col >= this.columns) {
+  /** A character `width` columns wide; a zero-width one (a combining mark, a joiner) joins the cell before. */
+  private put(char: string, width: number): void {
+    if (width === 0) {
+      const line = this.line(this.row);
+      if (this.col > 0) line[this.col - 1] = (line[this.col - 1] ?? "") + char;
+      return;
+    }
+    if (this.col + width > this.columns) {
       this.row++;
       this.col = 0;
     }
     const line = this.line(this.row);
     while (line.length < this.col) line.push(" ");
     line[this.col] = char;
-    this.col++;
+    // The second column of a wide character holds nothing of its own.
+    if (width === 2) line[this.col + 1] = "";
+    this.col += width;
   }
 
   private control(command: string, argument: string): void {
