@@ -25,7 +25,8 @@ const MAX_DEPTH = 16;
  * - `> path` for each file written: redirections (`>`, `>>`, `&>`, `2>` … except to `/dev/null` or
  *   another fd), `tee`, `sed -i`, `sort -o`, `find -fprint` …;
  * - the commands that run inside `$(…)`, backticks, `<(…)`, subshells, `sh -c`, `eval`, `xargs`,
- *   `find -exec`, `sudo`, `env`, `timeout` … (recursively), and `rm …` for `/bin/rm …`;
+ *   `find -exec`, `sudo`, `env`, `timeout`, `builtin`, a `trap` handler, `time -p`, `coproc` …
+ *   (recursively), and `rm …` for `/bin/rm …`;
  * - `!…` notes for what cannot be inspected or runs code (`sed e`, awk `system()`, `find -delete`,
  *   unbalanced quotes).
  *

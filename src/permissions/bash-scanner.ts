@@ -18,8 +18,9 @@ const KEYWORDS = new Set([
   "!",
   "{",
   "}",
-  "time",
 ]);
+/** `time`'s own options (bash's keyword takes `-p`, and `--` ends them). */
+const TIME_OPTIONS = new Set(["-p", "--"]);
 /** Keywords whose remaining words are a header, not a command (`for f in *.ts`). */
 const HEADER_KEYWORDS = new Set(["for", "select", "case", "function"]);
 const REDIRECT_OPS = ["&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">&", ">|", "<", ">"];
@@ -85,6 +86,8 @@ class ShellScanner extends ShellWordReader {
     const index = this.commands.length;
     this.commands.push(cmd);
     let header = false;
+    /** What the last keyword lets come next: `time`'s options, or `coproc`'s NAME before a compound command. */
+    let opened: "time" | "coproc" | undefined;
     for (;;) {
       this.skipBlanks();
       const c = this.src[this.i];
@@ -124,6 +127,21 @@ class ShellScanner extends ShellWordReader {
         continue;
       }
       if (cmd.words.length === 0 && cmd.assignments.length === 0 && !word.quoted && !header) {
+        const previous = opened;
+        opened = undefined;
+        if (previous === "time" && TIME_OPTIONS.has(word.text)) {
+          opened = "time";
+          continue;
+        }
+        // `coproc NAME { …; }` / `coproc NAME ( … )`: NAME names the coprocess; the body is the command.
+        // `coproc cmd args` runs cmd.
+        const next = this.peekAfterBlanks();
+        if (previous === "coproc" && /^[A-Za-z_]\w*$/.test(word.text) && (next === "{" || next === "("))
+          continue;
+        if (word.text === "time" || word.text === "coproc") {
+          opened = word.text;
+          continue;
+        }
         if (KEYWORDS.has(word.text)) continue;
         if (HEADER_KEYWORDS.has(word.text)) header = true;
       }

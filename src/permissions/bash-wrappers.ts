@@ -68,6 +68,17 @@ const WRAPPERS: Record<string, Unwrap> = {
     const writes = optionValues(parsed, "o", "output").map((file) => `> ${file}`);
     return { commands: parsed.operands.length > 0 ? [parsed.operands] : [], markers: writes };
   },
+  // `builtin name args` runs the shell builtin `name`: `builtin eval '…'` is an eval.
+  builtin: afterOptions([]),
+  trap: (args) => {
+    // `trap 'script' SIGNAL…` runs the script later, when the signal (or EXIT) comes. `trap - SIG`
+    // resets, `trap '' SIG` ignores, `trap SIG` (one operand) resets; `-p`/`-l` only print.
+    const parsed = parseOptions(args, { flags: ["p", "l", "P"], stopAtOperand: true });
+    const [action, ...signals] = parsed.operands;
+    const markers = parsed.unknown.map((option) => `!trap option ${option} is not understood`);
+    if (action === undefined || signals.length === 0 || action === "-" || action === "") return { markers };
+    return { scripts: [action], markers };
+  },
   command: (args) => {
     const parsed = parseOptions(args, { stopAtOperand: true });
     // `command -v name` only looks the name up.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
+import { evaluateRequest } from "../../src/permissions/evaluate.ts";
 
 const patterns = bashPermissionPatterns;
 
@@ -114,6 +115,45 @@ describe("bashPermissionPatterns: what a prefix cannot see", () => {
     expect(patterns("/bin/rm -rf x")).toEqual(["/bin/rm -rf x", "rm -rf x"]);
     expect(patterns("command -v git")).toEqual(["command -v git"]);
     expect(patterns("command rm x")).toEqual(["command rm x", "rm x"]);
+  });
+
+  it("follows time -p, coproc, builtin and trap to the command they run", () => {
+    expect(patterns("time -p rm -rf x")).toEqual(["rm -rf x"]);
+    expect(patterns("time -p -- rm x")).toEqual(["rm x"]);
+    expect(patterns("coproc rm -rf x")).toEqual(["rm -rf x"]);
+    expect(patterns("coproc WORKER { rm -rf x; }")).toEqual(["rm -rf x"]);
+    expect(patterns("coproc WORKER (rm -rf x)")).toEqual(["rm -rf x"]);
+    expect(patterns("builtin eval 'rm -rf x'")).toEqual([
+      "builtin eval rm -rf x",
+      "eval rm -rf x",
+      "rm -rf x",
+    ]);
+    expect(patterns("trap 'rm -rf x' EXIT")).toEqual(["trap rm -rf x EXIT", "rm -rf x"]);
+    expect(patterns("trap -- 'rm x; curl y' INT TERM")).toEqual([
+      "trap -- rm x; curl y INT TERM",
+      "rm x",
+      "curl y",
+    ]);
+    // Resetting, ignoring or printing traps runs nothing.
+    expect(patterns("trap - EXIT")).toEqual(["trap - EXIT"]);
+    expect(patterns("trap '' INT")).toEqual(["trap  INT"]);
+    expect(patterns("trap -p")).toEqual(["trap -p"]);
+    expect(patterns("trap -z 'rm x' EXIT")).toContain("!trap option -z is not understood");
+  });
+
+  it("does not let those wrappers slip a command past a deny rule", () => {
+    const rules = [
+      { permission: "bash", pattern: "*", action: "allow" as const },
+      { permission: "bash", pattern: "rm *", action: "deny" as const },
+    ];
+    for (const command of [
+      "time -p rm -rf x",
+      "coproc W { rm -rf x; }",
+      "builtin eval 'rm -rf x'",
+      "trap 'rm -rf x' EXIT",
+    ]) {
+      expect(evaluateRequest(rules, "bash", patterns(command)).action, command).toBe("deny");
+    }
   });
 
   it("reports an xargs option it does not understand", () => {
