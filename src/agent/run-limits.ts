@@ -1,4 +1,5 @@
 import type { Usage } from "../model/messages.ts";
+import { formatDuration } from "../text/format-duration.ts";
 
 /** Per-run limits beyond max turns. All optional; unset means unlimited. */
 export interface RunLimits {
@@ -57,7 +58,9 @@ export function watchLimits(outer: AbortSignal, limits: RunLimits = {}): LimitWa
       () => {
         const idle = Date.now() - lastActivity;
         if (idle >= stallMs)
-          stop(new RunLimitExceeded("stall", `stalled: no model or tool activity for ${formatMs(idle)}`));
+          stop(
+            new RunLimitExceeded("stall", `stalled: no model or tool activity for ${formatDuration(idle)}`),
+          );
       },
       Math.max(10, Math.min(stallMs / 4, 5_000)),
     );
@@ -80,8 +83,4 @@ export function watchLimits(outer: AbortSignal, limits: RunLimits = {}): LimitWa
       outer.removeEventListener("abort", onOuterAbort);
     },
   };
-}
-
-function formatMs(ms: number): string {
-  return ms >= 60_000 ? `${Math.round(ms / 6_000) / 10} min` : `${Math.round(ms / 100) / 10}s`;
 }

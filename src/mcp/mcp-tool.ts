@@ -5,6 +5,7 @@ import {
   SdkErrorCode,
 } from "@modelcontextprotocol/client";
 import { z } from "zod";
+import { formatDuration } from "../text/format-duration.ts";
 import { type AnyTool, defineTool, ToolError } from "../tools/tool.ts";
 import type { McpConnection } from "./mcp-connection.ts";
 import { mcpResultText } from "./mcp-result.ts";
@@ -122,9 +123,4 @@ function callError(error: unknown, options: McpToolOptions, signal: AbortSignal)
     }
   }
   return new ToolError(`${server} could not run ${options.info.name}: ${options.connection.describe(error)}`);
-}
-
-function formatDuration(ms: number): string {
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return `${Math.round(ms / 100) / 10} s`;
 }

@@ -1,3 +1,4 @@
+import { formatDuration } from "../text/format-duration.ts";
 import { type AskHandler, createAskQueue, type QueuedAnswer, type QueuedAsk } from "./ask-queue.ts";
 import { describeRule, evaluateRequest, type PatternDecision } from "./evaluate.ts";
 import { decideAsk, type PermissionMode } from "./modes.ts";
@@ -208,8 +209,4 @@ function unansweredMessage(
     return `The run was cancelled while ${what} (agent ${who}) waited for permission.`;
   const reason = answer.error instanceof Error ? answer.error.message : String(answer.error);
   return `The permission prompt for ${what} (agent ${who}) failed (${reason}); treated as denied. Do not retry it.`;
-}
-
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${ms}ms` : `${Math.round(ms / 1000)}s`;
 }

@@ -1,6 +1,6 @@
+import { formatDuration } from "../text/format-duration.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import type { ChildExecution } from "./child-execution.ts";
-import { formatMs } from "./format-ms.ts";
 import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
 import { taskFailure, taskResult } from "./task-result.ts";
 
@@ -31,7 +31,7 @@ export async function awaitChild(
     return {
       content:
         `Subagent ${record.definition.name} is still running in the background as task_id ${record.taskId} ` +
-        `(it took longer than the ${formatMs(timeoutMs)} a task call waits), you will be notified with a ` +
+        `(it took longer than the ${formatDuration(timeoutMs)} a task call waits), you will be notified with a ` +
         `<task-notification> when it finishes; its result is not lost. Go on with other work meanwhile. ${STEERING}`,
       details: {
         taskId: record.taskId,

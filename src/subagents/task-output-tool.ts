@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { isFinished } from "../tasks/task-record.ts";
+import { formatDuration } from "../text/format-duration.ts";
 import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../tools/tool.ts";
-import { formatMs } from "./format-ms.ts";
 import { ownTask, refuseAtDepthLimit } from "./own-child.ts";
 import type { SubagentRuntime } from "./subagent-runtime.ts";
 import { progressOf, taskReport } from "./task-view.ts";
@@ -44,7 +44,7 @@ async function outputTool(
     const timeoutMs = clampTimeout(args.timeout_s);
     const outcome = await waitForTasks(runtime, [record.taskId], "all", timeoutMs, ctx.signal);
     record = outcome.records[0] ?? record;
-    if (outcome.timedOut) note = `\nStill running after waiting ${formatMs(timeoutMs)}.`;
+    if (outcome.timedOut) note = `\nStill running after waiting ${formatDuration(timeoutMs)}.`;
   }
   if (isFinished(record.status)) await runtime.store.markDelivered([record.taskId]).catch(() => []);
   const progress = progressOf(runtime, record.taskId);

@@ -1,5 +1,6 @@
 import type { Outcome } from "../agent/outcome.ts";
 import { ToolError, type ToolResult } from "../tools/tool.ts";
+import { formatDuration } from "../text/format-duration.ts";
 
 /** What the parent learns about one finished child run. */
 export interface ChildRunReport {
@@ -57,7 +58,7 @@ export function metricsLine(report: Pick<ChildRunReport, "outcome" | "model">): 
   const { usage, turns, durationMs } = report.outcome;
   const input = usage.input + usage.cacheRead + usage.cacheWrite;
   const count = (n: number) => n.toLocaleString("en-US");
-  return `turns: ${turns} · tokens: ${count(input)} in / ${count(usage.output)} out · ${(durationMs / 1000).toFixed(1)} s · model: ${report.model}`;
+  return `turns: ${turns} · tokens: ${count(input)} in / ${count(usage.output)} out · ${formatDuration(durationMs)} · model: ${report.model}`;
 }
 
 /** Why a child did not complete, as a phrase ("it failed: …", "it was aborted (…)"). */

@@ -1,6 +1,6 @@
 import type { Usage, UserMessage } from "../model/messages.ts";
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
-import { formatMs } from "./format-ms.ts";
+import { formatDuration } from "../text/format-duration.ts";
 import type { SubagentRuntime } from "./subagent-runtime.ts";
 
 /** How far a child running in this process has got. */
@@ -27,7 +27,7 @@ export function progressOf(runtime: SubagentRuntime, taskId: string): TaskProgre
 export function taskLine(record: TaskRecord, now = Date.now()): string {
   const reason = record.reason === undefined ? "" : ` (${record.reason})`;
   const mode = record.background ? " · background" : "";
-  return `- ${record.taskId} · ${record.agentType} · ${record.status}${reason} · ${formatMs(elapsed(record, now))}${mode} · "${record.description}"`;
+  return `- ${record.taskId} · ${record.agentType} · ${record.status}${reason} · ${formatDuration(elapsed(record, now))}${mode} · "${record.description}"`;
 }
 
 /** A task's status, progress and, once it finished, its result or error: what task_output and task_wait show. */
@@ -38,7 +38,7 @@ export function taskReport(record: TaskRecord, progress?: TaskProgress, now = Da
     `description: ${record.description}`,
   ];
   if (!isFinished(record.status)) {
-    const parts = [`elapsed ${formatMs(progress?.elapsedMs ?? elapsed(record, now))}`];
+    const parts = [`elapsed ${formatDuration(progress?.elapsedMs ?? elapsed(record, now))}`];
     if (progress) {
       parts.push(`turns ${progress.turns}`);
       if (progress.lastTool !== undefined)
@@ -46,7 +46,7 @@ export function taskReport(record: TaskRecord, progress?: TaskProgress, now = Da
     } else if (record.owner !== "") parts.push(`runs in process ${record.owner}`);
     lines.push(`progress: ${parts.join(" · ")}`);
   } else {
-    lines.push(`finished after ${formatMs(elapsed(record, now))}${usageText(record.usage)}`);
+    lines.push(`finished after ${formatDuration(elapsed(record, now))}${usageText(record.usage)}`);
     if (record.error !== undefined) lines.push(`error: ${record.error}`);
     const result = record.result?.trim() ?? "";
     if (result !== "") lines.push(record.status === "COMPLETED" ? "result:" : "last text:", result);

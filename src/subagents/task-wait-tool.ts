@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
+import { formatDuration } from "../text/format-duration.ts";
 import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../tools/tool.ts";
-import { formatMs } from "./format-ms.ts";
 import { ownTask, refuseAtDepthLimit } from "./own-child.ts";
 import type { SubagentRuntime } from "./subagent-runtime.ts";
 import { progressOf, taskReport } from "./task-view.ts";
@@ -58,7 +58,7 @@ async function waitTool(
   // Results seen here need no notification later.
   await runtime.store.markDelivered(finished.map((record) => record.taskId)).catch(() => []);
   const head = `${finished.length} of ${outcome.records.length} finished${
-    outcome.timedOut ? ` (stopped waiting after ${formatMs(timeoutMs)}; the others keep running)` : ""
+    outcome.timedOut ? ` (stopped waiting after ${formatDuration(timeoutMs)}; the others keep running)` : ""
   }.`;
   const reports = outcome.records.map((record) => taskReport(record, progressOf(runtime, record.taskId)));
   return {

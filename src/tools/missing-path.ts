@@ -1,4 +1,5 @@
 import { basename, dirname, extname, relative } from "node:path";
+import { editDistance } from "../text/edit-distance.ts";
 import type { Operations } from "./operations.ts";
 import { ToolError } from "./tool.ts";
 import { toPosix } from "./walk-files.ts";
@@ -47,17 +48,4 @@ export function similarNames(wanted: string, names: readonly string[]): string[]
 function stemOf(name: string): string {
   const extension = extname(name);
   return extension === "" ? name : name.slice(0, -extension.length);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -151,7 +151,7 @@ describe("a tool call that takes too long", () => {
       const call = runTool(slow, { ms: 10_000 }, ctx);
       await expect(call).rejects.toBeInstanceOf(ToolError);
       await expect(call).rejects.toThrow(
-        "mcp__test__slow did not finish within 0.3 s, so the call was cancelled.",
+        "mcp__test__slow did not finish within 300ms, so the call was cancelled.",
       );
     } finally {
       await slowSet.close();

@@ -55,7 +55,7 @@ test("a child with no activity for stallTimeoutMs fails as stalled", async () =>
   expect(result?.content).toMatch(/status error — it failed: stalled: no model or tool activity for/);
   const [record] = await runtime.store.list({});
   expect(record).toMatchObject({ status: "FAILED", reason: "stalled" });
-  expect(record?.error).toMatch(/^it failed: stalled: no model or tool activity for [\d.]+s$/);
+  expect(record?.error).toMatch(/^it failed: stalled: no model or tool activity for [\d.]+(ms|s)$/);
 });
 
 test("a background child over its wall-clock budget is FAILED with reason timeout, and the parent is told", async () => {

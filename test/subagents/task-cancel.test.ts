@@ -59,7 +59,7 @@ test("task_cancel stops a child and the subagent it started; their bash dies and
   // task_list shows the caller's own tasks only: the grandchild belongs to its parent.
   expect(listed?.content).toMatch(
     new RegExp(
-      `^1 subagent task\\(s\\), newest first:\\n- ${midId} · general-purpose · CANCELLED \\(cancelled\\) · [\\d.]+ (ms|s) · background · "Mid work"$`,
+      `^1 subagent task\\(s\\), newest first:\\n- ${midId} · general-purpose · CANCELLED \\(cancelled\\) · [\\d.]+(ms|s) · background · "Mid work"$`,
     ),
   );
   // The parent learnt the outcome from task_cancel itself: no notification repeats it.

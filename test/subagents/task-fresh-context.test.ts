@@ -100,6 +100,6 @@ test("a child's first request holds only its system prompt and its prompt; the p
   expect(added[1]!.content).toHaveLength(1);
   const [wrapped] = wireTexts(added[1]!);
   expect(wrapped).toMatch(
-    /^<task_result task_id="sub-[a-z0-9-]+" agent="general-purpose" status="completed">\nThe tests use vitest\.\n<\/task_result>\nturns: 1 · tokens: \d+ in \/ \d+ out · \d+\.\d s · model: anthropic:claude-sonnet-4-5$/,
+    /^<task_result task_id="sub-[a-z0-9-]+" agent="general-purpose" status="completed">\nThe tests use vitest\.\n<\/task_result>\nturns: 1 · tokens: \d+ in \/ \d+ out · [\d.]+(ms|s) · model: anthropic:claude-sonnet-4-5$/,
   );
 });

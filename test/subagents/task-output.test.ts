@@ -43,10 +43,10 @@ test("task_output shows a running child's progress, and with block its result", 
   const run = await runTree(config, "ROOT");
   const [, running, finished] = toolResultsIn(run.session.messages);
   expect(running?.content).toMatch(
-    /^<task task_id="sub-[^"]+" agent="general-purpose" status="RUNNING">\ndescription: Sleep a bit\nprogress: elapsed [\d.]+ (ms|s) · turns 1 · last tool: bash \(running\)\n<\/task>$/,
+    /^<task task_id="sub-[^"]+" agent="general-purpose" status="RUNNING">\ndescription: Sleep a bit\nprogress: elapsed [\d.]+(ms|s) · turns 1 · last tool: bash \(running\)\n<\/task>$/,
   );
   expect(finished?.content).toMatch(
-    /status="COMPLETED">\ndescription: Sleep a bit\nfinished after [\d.]+ s · tokens: 20 in \/ 20 out\nresult:\nthe command said: slept/,
+    /status="COMPLETED">\ndescription: Sleep a bit\nfinished after [\d.]+s · tokens: 20 in \/ 20 out\nresult:\nthe command said: slept/,
   );
   // The result was read with task_output, so it is not notified again.
   expect(run.outcome.text).toBe("notifications: 0");

@@ -21,7 +21,7 @@ test("a completed child: its text wrapped with task_id, agent and status, then t
       '<task_result task_id="sub-1" agent="explore" status="completed">',
       "The tests use vitest.",
       "</task_result>",
-      "turns: 3 · tokens: 1,234 in / 340 out · 4.2 s · model: anthropic:claude-haiku-4-5",
+      "turns: 3 · tokens: 1,234 in / 340 out · 4.2s · model: anthropic:claude-haiku-4-5",
     ].join("\n"),
   );
   expect(result.details).toMatchObject({ taskId: "sub-1", status: "completed", turns: 3 });

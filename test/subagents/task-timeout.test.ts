@@ -39,7 +39,7 @@ test("a sync child past its call timeout is promoted to the background, and its 
   expect(promoted?.isError).toBe(false);
   const taskId = /as task_id (sub-[a-z0-9-]+)/.exec(promoted!.content)?.[1];
   expect(promoted?.content).toMatch(
-    /^Subagent explore is still running in the background as task_id sub-[a-z0-9-]+ \(it took longer than the 150 ms a task call waits\), you will be notified/,
+    /^Subagent explore is still running in the background as task_id sub-[a-z0-9-]+ \(it took longer than the 150ms a task call waits\), you will be notified/,
   );
   // The parent went on; when it ended its turn the run waited for the child and handed over its result.
   expect(

@@ -65,7 +65,7 @@ test("task_wait mode any returns when the first finishes; the other is still run
   const waited = toolResultsIn(run.session.messages)[2]!.content;
   expect(waited.split("\n")[0]).toBe("1 of 2 finished.");
   expect(waited).toContain("result:\nA:50 done");
-  expect(waited).toMatch(/status="RUNNING">\ndescription: Do B:0\nprogress: elapsed [\d.]+ (ms|s) · turns 1/);
+  expect(waited).toMatch(/status="RUNNING">\ndescription: Do B:0\nprogress: elapsed [\d.]+(ms|s) · turns 1/);
   // B's result arrives as a notification when the parent ends its turn.
   const notes = notificationsIn(run.session.messages);
   expect(notes).toHaveLength(1);
@@ -86,7 +86,7 @@ test("task_wait clamps its timeout to at least 1 s and reports what is still run
   const started = Date.now();
   const run = await runTree(config, "ROOT");
   const waited = toolResultsIn(run.session.messages)[1]!.content;
-  expect(waited.split("\n")[0]).toBe("0 of 1 finished (stopped waiting after 1 s; the others keep running).");
+  expect(waited.split("\n")[0]).toBe("0 of 1 finished (stopped waiting after 1.0s; the others keep running).");
   expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
 });
 

@@ -1,8 +1,8 @@
+import { formatDuration } from "../../text/format-duration.ts";
 import type { AgentNode, AgentStatus, AgentTreeState } from "./agent-tree-state.ts";
 import { type TreeTotals, treeTotals } from "./agent-tree-totals.ts";
 import { createStyle, type Style } from "./style.ts";
 import { cutToWidth, padEndToWidth, padStartToWidth, textWidth } from "./text-width.ts";
-import { formatDuration } from "./tool-summary.ts";
 
 export interface TreeViewOptions {
   /** Milliseconds since the epoch: elapsed times of running agents count up to it. */

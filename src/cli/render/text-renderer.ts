@@ -1,9 +1,10 @@
 import type { AgentEvent, EventOf } from "../../agent/events.ts";
 import type { Outcome } from "../../agent/outcome.ts";
 import { assistantText } from "../../model/messages.ts";
+import { formatDuration } from "../../text/format-duration.ts";
 import type { Renderer, RenderTarget } from "./renderer.ts";
 import { createStyle } from "./style.ts";
-import { formatDuration, oneLine, summarizeArgs } from "./tool-summary.ts";
+import { oneLine, summarizeArgs } from "./tool-summary.ts";
 
 export interface TextRendererOptions {
   /**

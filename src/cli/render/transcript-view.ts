@@ -1,7 +1,8 @@
 import type { Transcript } from "../../agent/transcript.ts";
 import type { Message, Usage } from "../../model/messages.ts";
+import { formatDuration } from "../../text/format-duration.ts";
 import type { Style } from "./style.ts";
-import { formatDuration, summarizeArgs } from "./tool-summary.ts";
+import { summarizeArgs } from "./tool-summary.ts";
 
 const RESULT_PREVIEW_LINES = 4;
 
