@@ -86,7 +86,9 @@ test("task_wait clamps its timeout to at least 1 s and reports what is still run
   const started = Date.now();
   const run = await runTree(config, "ROOT");
   const waited = toolResultsIn(run.session.messages)[1]!.content;
-  expect(waited.split("\n")[0]).toBe("0 of 1 finished (stopped waiting after 1.0s; the others keep running).");
+  expect(waited.split("\n")[0]).toBe(
+    "0 of 1 finished (stopped waiting after 1.0s; the others keep running).",
+  );
   expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
 });
 

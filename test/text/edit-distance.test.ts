@@ -15,7 +15,11 @@ it("counts insertions, deletions, substitutions and neighbour swaps as one edit 
 });
 
 it("is symmetric", () => {
-  for (const [a, b] of [["model", "mdoel"], ["agents.json", "agent.jsn"], ["x", "yz"]] as const) {
+  for (const [a, b] of [
+    ["model", "mdoel"],
+    ["agents.json", "agent.jsn"],
+    ["x", "yz"],
+  ] as const) {
     expect(editDistance(a, b)).toBe(editDistance(b, a));
   }
 });

@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { PermissionRequest } from "../../src/permissions/types.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
@@ -10,6 +10,11 @@ import { tempDir } from "../support/temp-dir.ts";
 export interface Sandbox {
   workspace: string;
   outside: string;
+  /**
+   * @deprecated Not needed: the folder goes when the test finishes (`tempDir`). Kept so tests written
+   * before that still compile; it removes it at once.
+   */
+  cleanup(): Promise<void>;
 }
 
 /** Removed when the test finishes (see `tempDir`). */
@@ -19,7 +24,7 @@ export async function makeSandbox(): Promise<Sandbox> {
   const outside = join(base, "outside");
   await mkdir(workspace);
   await mkdir(outside);
-  return { workspace, outside };
+  return { workspace, outside, cleanup: () => rm(base, { recursive: true, force: true, maxRetries: 3 }) };
 }
 
 export interface TestContext {

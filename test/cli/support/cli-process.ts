@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "../../support/temp-dir.ts";
@@ -16,6 +16,11 @@ export interface TestWorkspace {
   read(path: string): Promise<string>;
   /** Parsed lines of every transcript in `.agentry/sessions/`, keyed by file name. */
   transcripts(): Promise<Record<string, { lines: string[]; parsed: unknown[] }>>;
+  /**
+   * @deprecated Not needed: the folders go when the test finishes (`tempDir`). Kept so tests written
+   * before that still compile; it removes them at once.
+   */
+  cleanup(): Promise<void>;
 }
 
 /** Removed when the test finishes, or with the file when made in `beforeAll` (see `tempDir`). */
@@ -46,6 +51,7 @@ export async function makeWorkspace(files: Record<string, string> = {}): Promise
       }
       return out;
     },
+    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 3 }),
   };
   for (const [path, text] of Object.entries(files)) await workspace.write(path, text);
   return workspace;

@@ -13,7 +13,16 @@ export const SCOUT = {
   tools: ["read"],
 };
 
-/** The same tree in every process: the scout's model alias resolves to the test server. */
+/** The child of the kill scenario: the test server's model and only `bash`. */
+export const WORKER = {
+  name: "worker",
+  description: "Runs long jobs.",
+  prompt: "You are a worker.",
+  model: "haiku",
+  tools: ["bash"],
+};
+
+/** The same tree in every process: the scout's and the worker's model alias resolve to the test server. */
 export function scoutTree(
   workspace: string,
   serverUrl: string,
@@ -22,7 +31,7 @@ export function scoutTree(
   return rootTree({
     workspace,
     model: root,
-    registry: registryWith(SCOUT),
+    registry: registryWith(SCOUT, WORKER),
     createModel: (id) =>
       createModel(
         id,
