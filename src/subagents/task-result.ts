@@ -1,6 +1,6 @@
 import type { Outcome } from "../agent/outcome.ts";
-import { ToolError, type ToolResult } from "../tools/tool.ts";
 import { formatDuration } from "../text/format-duration.ts";
+import { ToolError, type ToolResult } from "../tools/tool.ts";
 
 /** What the parent learns about one finished child run. */
 export interface ChildRunReport {
