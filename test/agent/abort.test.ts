@@ -17,6 +17,9 @@ const stubborn = defineTool({
 });
 
 /** Aborts after `ms`; resolves to the time of the abort. */
+/** An abort ends the run long before the 5 s the model or the tool would still take (generous for a loaded machine). */
+const PROMPTLY_MS = 2_000;
+
 function abortAfter(controller: AbortController, ms: number, reason?: string): Promise<number> {
   return new Promise((resolve) =>
     setTimeout(() => {
@@ -36,7 +39,7 @@ describe("aborting a run", () => {
 
     const outcome = await runAgentLoop(testConfig(workspace, model), session, () => {}, controller.signal);
 
-    expect(Date.now() - (await abortedAt)).toBeLessThan(100);
+    expect(Date.now() - (await abortedAt)).toBeLessThan(PROMPTLY_MS);
     expect(outcome).toMatchObject({ status: "aborted", reason: "aborted", turns: 1 });
     expect(session.messages.map((m) => m.role)).toEqual(["user"]);
     const { entries } = await readTranscript(session.transcriptPath ?? "");
@@ -67,7 +70,7 @@ describe("aborting a run", () => {
       controller.signal,
     );
 
-    expect(Date.now() - (await abortedAt)).toBeLessThan(100);
+    expect(Date.now() - (await abortedAt)).toBeLessThan(PROMPTLY_MS);
     expect(outcome).toMatchObject({ status: "aborted", reason: "user pressed Ctrl-C" });
     expect(model.requests).toHaveLength(1);
     const results = session.messages.at(-1);
@@ -97,7 +100,7 @@ describe("aborting a run", () => {
       () => {},
       controller.signal,
     );
-    expect(Date.now() - (await abortedAt)).toBeLessThan(100);
+    expect(Date.now() - (await abortedAt)).toBeLessThan(PROMPTLY_MS);
     expect(outcome.status).toBe("aborted");
   });
 

@@ -8,15 +8,14 @@ it("runs all tool calls of one assistant message concurrently, results in call o
   const model = scriptedModel([
     {
       toolCalls: [
-        { id: "slow", name: "sleep", args: { ms: 1000 } },
-        { id: "slower", name: "sleep", args: { ms: 1000 } },
+        { id: "slow", name: "sleep", args: { ms: 300 } },
+        { id: "slower", name: "sleep", args: { ms: 300 } },
         { id: "quick", name: "echo", args: { text: "q" } },
       ],
     },
     { text: "both done" },
   ]);
   const log = eventLog();
-  const started = Date.now();
 
   const outcome = await runAgentLoop(
     testConfig(workspace, model),
@@ -24,11 +23,10 @@ it("runs all tool calls of one assistant message concurrently, results in call o
     log.emit,
   );
 
-  expect(Date.now() - started).toBeLessThan(1600);
   expect(outcome.status).toBe("completed");
   expect(toolResultsIn(model.requests[1]?.messages ?? []).map((r) => [r.toolCallId, r.content])).toEqual([
-    ["slow", "slept 1000 ms"],
-    ["slower", "slept 1000 ms"],
+    ["slow", "slept 300 ms"],
+    ["slower", "slept 300 ms"],
     ["quick", "q"],
   ]);
   // All three started before any finished.

@@ -54,8 +54,9 @@ describe("a Streamable HTTP server", () => {
       const { ctx } = makeContext(sandbox.workspace, { signal: controller.signal });
       setTimeout(() => controller.abort(), 100);
       const started = Date.now();
-      await expect(runTool(byName(set.tools, "mcp__remote__slow"), { ms: 10_000 }, ctx)).rejects.toThrow();
-      expect(Date.now() - started).toBeLessThan(2_000);
+      await expect(runTool(byName(set.tools, "mcp__remote__slow"), { ms: 30_000 }, ctx)).rejects.toThrow();
+      // Quickly: far from the 30 s the call would take (generous for a loaded machine).
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await set.close();
     }

@@ -53,7 +53,8 @@ describe("a stdio server that dies during the run", () => {
       await expect(call).rejects.toThrow(
         /^MCP server "test" is no longer running: it was killed by SIGKILL\n/,
       );
-      expect(Date.now() - started).toBeLessThan(3_000);
+      // Far from the 30 s the call would take had the death gone unnoticed (generous for a loaded machine).
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await set.close();
     }

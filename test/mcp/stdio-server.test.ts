@@ -130,8 +130,9 @@ describe("a stdio MCP server", () => {
     const { ctx } = makeContext(sandbox.workspace, { signal: controller.signal });
     const started = Date.now();
     setTimeout(() => controller.abort(), 100);
-    await expect(runTool(tool("mcp__test__slow"), { ms: 10_000 }, ctx)).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(2_000);
+    await expect(runTool(tool("mcp__test__slow"), { ms: 30_000 }, ctx)).rejects.toThrow();
+    // Quickly: far from the 30 s the call would take (generous for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(10_000);
     const fresh = makeContext(sandbox.workspace).ctx;
     expect((await runTool(tool("mcp__test__echo"), { text: "still here" }, fresh)).content).toBe(
       "echo: still here",

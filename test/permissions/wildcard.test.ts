@@ -40,8 +40,10 @@ describe("wildcardMatch", () => {
 
   it("stays fast on long values with many stars", () => {
     const value = `${"a".repeat(5000)}b`;
+    // Backtracking over 5,000 characters and seven stars would take hours; a linear match, milliseconds.
+    const FAST_ENOUGH_MS = 2_000;
     const started = performance.now();
     expect(wildcardMatch("*a*a*a*a*a*a*c", value)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(FAST_ENOUGH_MS);
   });
 });

@@ -215,6 +215,10 @@ async function answer(
   res.flushHeaders();
   for (const [index, event] of events.entries()) {
     if (index === reply.cutAfterEvents) break;
+    if (index === reply.hangAfterEvents) {
+      await untilAborted(signal);
+      return;
+    }
     if (index > 0 && reply.chunkDelayMs && !(await pause(reply.chunkDelayMs, signal))) return;
     if (res.destroyed) return;
     await write(res, encodeSse(event));
@@ -222,6 +226,13 @@ async function answer(
   // A cut stream never sends the final empty chunk, so the client sees the connection drop.
   if (reply.cutAfterEvents !== undefined) res.destroy();
   else res.end();
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
 }
 
 function streamEvents(

@@ -54,6 +54,11 @@ export const serverReplySchema = z.strictObject({
   chunkDelayMs: z.number().nonnegative().optional(),
   /** Never answer (until the client aborts or the server closes). */
   hang: z.boolean().optional(),
+  /**
+   * Stream this many events, then send nothing more and keep the connection open (until the client
+   * aborts or the server closes): a stream that stalls mid-message, so only an abort can end it.
+   */
+  hangAfterEvents: z.number().int().nonnegative().optional(),
 });
 
 export type ServerReply = z.input<typeof serverReplySchema>;

@@ -68,14 +68,13 @@ describe("nodeOperations.exec", () => {
 
   it("streams output while the command runs", async () => {
     const arrivals: Array<{ chunk: string; at: number }> = [];
-    const started = Date.now();
     await exec("echo first; sleep 0.6; echo second", {
       onOutput: (chunk) => arrivals.push({ chunk, at: Date.now() }),
     });
     const finished = Date.now();
-    expect(arrivals[0]?.chunk).toBe("first\n");
+    // Two chunks, the first well before the end: buffered output would come once, at the end.
+    expect(arrivals.map((arrival) => arrival.chunk)).toEqual(["first\n", "second\n"]);
     expect(finished - arrivals[0]!.at).toBeGreaterThan(400);
-    expect(arrivals[0]!.at - started).toBeLessThan(500);
   });
 
   it("decodes a UTF-8 character split across writes", async () => {
@@ -88,9 +87,11 @@ describe("nodeOperations.exec", () => {
   });
 
   it("ends what a command leaves in the background when it returns, without waiting for it", async () => {
+    // Generous for a loaded machine; waiting for the background process would take its 30 s.
+    const WITHOUT_WAITING_MS = 10_000;
     const started = Date.now();
     const result = await exec(`sleep 30 & echo $! > ${join(dir, "pid")}; echo started`);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(WITHOUT_WAITING_MS);
     expect(result).toMatchObject({ exitCode: 0, output: "started\n" });
     const pid = Number(await readFile(join(dir, "pid"), "utf8"));
     // Killed by the time exec resolves (a zombie at most, which isRunning does not count).

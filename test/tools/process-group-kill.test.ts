@@ -26,12 +26,15 @@ async function recordedPids(): Promise<number[]> {
   return pids;
 }
 
+/** Generous for a loaded machine: a kill that failed would leave `sleep 100` running for 100 s. */
+const KILLED_BY_MS = 10_000;
+
 describe("killing a command's process group", () => {
   it("on timeout, kills the shell and its children and says it timed out", async () => {
     const started = Date.now();
     const result = await ops.exec(tree(), { cwd: dir, signal: new AbortController().signal, timeoutMs: 500 });
     expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null, output: "ready\n" });
-    expect(Date.now() - started).toBeLessThan(2500);
+    expect(Date.now() - started).toBeLessThan(KILLED_BY_MS);
     for (const pid of await recordedPids()) expect(await until(() => !isRunning(pid), 2000)).toBe(true);
   });
 
@@ -64,7 +67,7 @@ describe("killing a command's process group", () => {
       },
     });
     expect(result.aborted).toBe(true);
-    expect(Date.now() - started).toBeLessThan(4000);
+    expect(Date.now() - started).toBeLessThan(KILLED_BY_MS);
     for (const pid of await recordedPids()) expect(await until(() => !isRunning(pid), 2000)).toBe(true);
   });
 });

@@ -7,6 +7,9 @@ import { isRunning, processesRunning, waitFor } from "../../support/processes.ts
 import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
+/** Ctrl-C ends a run in about a second; generous for a loaded machine, and far below the `sleep 100` or the hung call it ends. */
+const ABORTED_BY_MS = 5_000;
+
 let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
 let sleeper: number | undefined;
@@ -27,7 +30,7 @@ afterEach(async () => {
 });
 
 describe("SIGINT during a run", () => {
-  it("aborts within 2 s, kills the running command and records the abort", async () => {
+  it("aborts promptly, kills the running command and records the abort", async () => {
     ws = await makeWorkspace();
     server = await startModelServer([
       {
@@ -53,8 +56,8 @@ describe("SIGINT during a run", () => {
     child.kill("SIGINT");
     const result = await done;
     const elapsed = performance.now() - interruptedAt;
-    expect({ elapsedUnder2s: elapsed < 2000, code: result.code }, `${elapsed}ms\n${result.stderr}`).toEqual({
-      elapsedUnder2s: true,
+    expect({ prompt: elapsed < ABORTED_BY_MS, code: result.code }, `${elapsed}ms\n${result.stderr}`).toEqual({
+      prompt: true,
       code: 130,
     });
     expect(result.stderr).toContain("aborted");
@@ -81,7 +84,7 @@ describe("SIGINT during a run", () => {
     const interruptedAt = performance.now();
     child.kill("SIGINT");
     const result = await done;
-    expect(performance.now() - interruptedAt).toBeLessThan(2000);
+    expect(performance.now() - interruptedAt).toBeLessThan(ABORTED_BY_MS);
     expect(result.code).toBe(130);
     expect(JSON.parse(result.stdout)).toMatchObject({ type: "result", outcome: "aborted" });
   });
