@@ -1,8 +1,10 @@
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../cli/support/cli-process.ts";
 import { testServerConfig } from "../support/mcp-server-process.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { isRunning, pidFrom, processesRunning, until, waitFor } from "../support/processes.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { sandboxBackend } from "./support.ts";
 
 // Acceptance of issue 8: when agentry dies (kill -9) or its terminal goes (SIGHUP) while a subagent
@@ -54,7 +56,7 @@ const GONE_WITHIN_MS = 2_000;
 
 describe("an MCP server agentry started", () => {
   it("ends when agentry is killed with SIGKILL", async () => {
-    const pidFile = `${process.env.TMPDIR ?? "/tmp"}/agentry-mcp-${process.pid}-${Date.now()}.pid`;
+    const pidFile = join(await tempDir("agentry-mcp-"), "server.pid");
     const config = JSON.stringify({ mcpServers: { lifetime: testServerConfig("--pid-file", pidFile) } });
     const { child, done } = await startRun(false, ["--mcp-config", config]);
     const server = await pidFrom(pidFile);
