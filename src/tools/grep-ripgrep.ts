@@ -41,9 +41,10 @@ export async function grepWithRipgrep(
   if (query.mode === "content" && query.context > 0) flags.push("--context", String(query.context));
   flags.push("--regexp", query.pattern, "--");
 
+  const prefix = flags.map(shellQuote).join(" ");
   const found = new Map<string, ParsedFile>();
-  for (const batch of batches(files, flags.map(shellQuote).join(" "))) {
-    const command = `${flags.map(shellQuote).join(" ")} ${batch.map((file) => shellQuote(file.path)).join(" ")}`;
+  for (const batch of batches(files, prefix)) {
+    const command = `${prefix} ${batch.map((file) => shellQuote(file.path)).join(" ")}`;
     const result = await ops.exec(command, { cwd: query.root, signal, timeoutMs: GREP_TIMEOUT_MS });
     if (result.aborted) throw new ToolError("grep was aborted.");
     if (result.timedOut) {

@@ -30,7 +30,25 @@ beforeEach(async () => {
 });
 
 describe("grep (JavaScript engine)", () => grepSuite("js"));
-describeWith(RIPGREP, "grep (ripgrep)", () => grepSuite("ripgrep"));
+describeWith(RIPGREP, "grep (ripgrep)", () => {
+  grepSuite("ripgrep");
+
+  it("searches more files than one command line can name", async () => {
+    // 1,500 names of ~100 characters: some 150 KB of arguments, over Linux's 128 KiB for one argument.
+    await mkdir(join(box.workspace, "many"));
+    const names = Array.from(
+      { length: 1500 },
+      (_, i) => `many/${"n".repeat(90)}${String(i).padStart(4, "0")}.txt`,
+    );
+    await Promise.all(names.map((name) => writeFile(join(box.workspace, name), "NEEDLE\n")));
+    const result = await runTool(
+      grepTool,
+      { pattern: "NEEDLE", path: "many", output_mode: "count" },
+      makeContext(box.workspace).ctx,
+    );
+    expect(result.content.split("\n")).toEqual(names.map((name) => `${name}:1`));
+  });
+});
 
 /** Every behaviour, with each engine: the expected output is the same for both. */
 function grepSuite(engine: GrepEngine): void {
