@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import { formatDiagnostics } from "../../src/subagents/diagnostics.ts";
@@ -7,20 +6,11 @@ import { loadAgentFolder } from "../../src/subagents/discover.ts";
 import { describeNeeding } from "../support/components.ts";
 
 /**
- * 360 real Claude Code agent files from two public collections, kept beside the repository (CI has the
- * same layout). Every file must load or be reported; none may get more tools than it listed.
+ * 360 real Claude Code agent files from two public collections (MIT; each folder keeps its LICENSE and
+ * SOURCE.txt), kept in the repository so every checkout and CI has them. Every file must load or be
+ * reported; none may get more tools than it listed.
  */
-const corpus = findCorpus(fileURLToPath(new URL("../../", import.meta.url)));
-
-/** `shared/corpus/agent-files` beside the checkout or beside a folder above it (a git worktree's). */
-function findCorpus(checkout: string): string {
-  const candidates: string[] = [];
-  for (let dir = resolve(checkout, ".."); ; dir = dirname(dir)) {
-    candidates.push(join(dir, "shared", "corpus", "agent-files"));
-    if (dirname(dir) === dir) break;
-  }
-  return candidates.find((path) => existsSync(path)) ?? candidates[0]!;
-}
+const corpus = fileURLToPath(new URL("./fixtures/corpus/agent-files", import.meta.url));
 
 /** Measured when the loader was written: every file of the corpus loads (8 of them only leniently). */
 const MIN_LOADED = 360;
@@ -30,7 +20,7 @@ describeNeeding(
   {
     present: existsSync(corpus),
     what: "the agent-file corpus",
-    missing: `the agent-file corpus is not in shared/corpus/agent-files beside the checkout or a folder above it (looked from ${corpus})`,
+    missing: `the agent-file corpus is missing from ${corpus}`,
   },
   "agent file corpus",
   () => {
