@@ -16,8 +16,9 @@ export class AgentPermissionError extends Error {
 
 /**
  * A child's rules: the run's base rules (defaults and config, i.e. the root's), then its definition's
- * (read-only bash for read-only agents, its `permission`, plan-mode restrictions), then every deny of
- * its parent — so a definition may settle what the config leaves to ask, but no deny anywhere above
+ * (read-only bash for read-only agents, its `permission`, plan-mode restrictions and then its own
+ * denies again, so plan mode's read-only allowlist cannot lift a deny the file wrote), then every deny
+ * of its parent — so a definition may settle what the config leaves to ask, but no deny anywhere above
  * it can be lifted. Allows of intermediate agents are not inherited.
  */
 export function childRules(baseRules: Ruleset, parentRules: Ruleset, definition: AgentDefinition): Ruleset {
@@ -31,7 +32,9 @@ export function childRules(baseRules: Ruleset, parentRules: Ruleset, definition:
   const definitionRules = [
     ...(definition.readOnlyBash === true ? READ_ONLY_BASH_RULES : []),
     ...own,
-    ...(definition.permissionMode === "plan" ? PLAN_MODE_RULES : []),
+    ...(definition.permissionMode === "plan"
+      ? [...PLAN_MODE_RULES, ...own.filter((rule) => rule.action === "deny")]
+      : []),
   ];
   return deriveChildRules(parentRules, [...baseRules, ...definitionRules]);
 }

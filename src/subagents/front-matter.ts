@@ -1,6 +1,7 @@
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { type Diagnostic, diagnostic } from "./diagnostics.ts";
-import { parseLenientYaml } from "./lenient-yaml.ts";
+import { type LenientProblem, parseLenientYaml } from "./lenient-yaml.ts";
+import { isRestrictive } from "./loaders/restriction-keys.ts";
 
 /** A Markdown file split into its front matter keys and its body. */
 export interface FrontMatter {
@@ -63,9 +64,28 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
       "read it with the lenient parser",
       strict.line,
     ),
-    ...lenient.problems.map((p) => diagnostic("warning", file, p.message, p.action, p.line)),
+    ...lenient.problems.map((p) =>
+      limitAtStake(p)
+        ? diagnostic(
+            "error",
+            file,
+            `${p.message}, and ${p.key} limits what the agent may do`,
+            "skipped the file",
+            p.line,
+          )
+        : diagnostic("warning", file, p.message, p.action, p.line),
+    ),
   ];
   return { present: true, data: lenient.data, keyLines: lenient.keyLines, body, diagnostics };
+}
+
+/**
+ * A problem the lenient reader met that touches a restriction: a `tools` given twice, a quoted or
+ * mis-indented `permissions:` line it could not read. Guessing there could give the agent more than the
+ * file meant, so the file fails instead.
+ */
+function limitAtStake(problem: LenientProblem): problem is LenientProblem & { key: string } {
+  return problem.key !== undefined && isRestrictive(problem.key);
 }
 
 type StrictResult =

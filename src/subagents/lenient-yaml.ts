@@ -11,6 +11,12 @@ export interface LenientProblem {
   line: number;
   message: string;
   action: string;
+  /**
+   * `duplicate`: a key given twice; `unreadable`: a line that is no `key: value`; `hidden-key`: a line
+   * folded into another key's value that reads like a key of its own. `key` names the key involved.
+   */
+  kind: "duplicate" | "unreadable" | "hidden-key";
+  key?: string;
 }
 
 export interface LenientResult {
@@ -19,7 +25,10 @@ export interface LenientResult {
   problems: LenientProblem[];
 }
 
-const KEY_LINE = /^([A-Za-z_$][\w$.-]*)[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/;
+/** `key: value`, also with the key quoted (`"tools": Read`), which strict YAML's failure must not lose. */
+const KEY_LINE = /^(?:"([^"]+)"|'([^']+)'|([A-Za-z_$][\w$.-]*))[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/;
+/** A key at the start of a line, at any indentation: what a reader would take for a key. */
+const LOOSE_KEY = /^\s*-?\s*["']?([A-Za-z_$][\w$. -]*?)["']?[ \t]*:(?:\s|$)/;
 const BLOCK_HEADER = /^([|>])([+-]?)\d*[ \t]*(?:#.*)?$/;
 
 /** `lines` are the front matter lines; `firstLine` is the file line of `lines[0]`. */
@@ -39,11 +48,13 @@ export function parseLenientYaml(lines: readonly string[], firstLine: number): L
         line: fileLine,
         message: `could not read front matter line "${excerpt(line)}"`,
         action: "ignored the line",
+        kind: "unreadable",
+        ...looseKey(line),
       });
       continue;
     }
-    const key = match[1] ?? "";
-    const inline = (match[2] ?? "").trim();
+    const key = match[1] ?? match[2] ?? match[3] ?? "";
+    const inline = (match[4] ?? "").trim();
     const block: string[] = [];
     while (i < lines.length) {
       const next = lines[i] ?? "";
@@ -53,17 +64,45 @@ export function parseLenientYaml(lines: readonly string[], firstLine: number): L
       i++;
     }
     while (block.length > 0 && (block[block.length - 1] ?? "").trim() === "") block.pop();
-    if (key in data) {
+    if (isPlainContinuation(inline)) {
+      // `description: Reviews code\n  tools: Read` folds into the description; say so, for a reader
+      // may well have meant a key of its own.
+      for (const [offset, next] of block.entries()) {
+        const hidden = looseKey(next).key;
+        if (hidden !== undefined)
+          problems.push({
+            line: fileLine + 1 + offset,
+            message: `"${excerpt(next)}" is read as part of ${key}, not as key ${hidden}`,
+            action: `kept it in ${key}`,
+            kind: "hidden-key",
+            key: hidden,
+          });
+      }
+    }
+    if (Object.hasOwn(data, key)) {
       problems.push({
         line: fileLine,
         message: `key ${key} appears twice`,
         action: `used the value on line ${fileLine}`,
+        kind: "duplicate",
+        key,
       });
     }
-    data[key] = readValue(inline, block);
-    keyLines[key] = fileLine;
+    // Defined, not assigned: a key named `__proto__` must stay a key, not become the object's prototype.
+    define(data, key, readValue(inline, block));
+    define(keyLines, key, fileLine);
   }
   return { data, keyLines, problems };
+}
+
+/** A plain scalar whose following indented lines YAML would fold into it. */
+function isPlainContinuation(inline: string): boolean {
+  return inline !== "" && !BLOCK_HEADER.test(inline) && !/^[[{"']/.test(inline);
+}
+
+function looseKey(line: string): { key?: string } {
+  const key = LOOSE_KEY.exec(line)?.[1]?.trim();
+  return key === undefined || key === "" ? {} : { key };
 }
 
 function readValue(inline: string, block: string[]): unknown {
@@ -84,9 +123,7 @@ function readValue(inline: string, block: string[]): unknown {
 }
 
 function blockScalar(block: string[], literal: boolean, chomp: string): string {
-  const indent = Math.min(
-    ...block.filter((l) => l.trim() !== "").map((l) => /^\s*/.exec(l)?.[0].length ?? 0),
-  );
+  const indent = smallestIndent(block.filter((l) => l.trim() !== ""));
   const dedented = block.map((l) => (l.trim() === "" ? "" : l.slice(Number.isFinite(indent) ? indent : 0)));
   let text: string;
   if (literal) {
@@ -111,7 +148,7 @@ function blockScalar(block: string[], literal: boolean, chomp: string): string {
 function nestedBlock(block: string[]): unknown {
   const content = block.filter((l) => l.trim() !== "");
   if (content.length === 0) return null;
-  const indent = Math.min(...content.map((l) => /^\s*/.exec(l)?.[0].length ?? 0));
+  const indent = smallestIndent(content);
   const dedented = block.map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)?.[0].length ?? 0)));
   const parsed = tryYaml(dedented.join("\n"));
   if (parsed !== undefined) return parsed;
@@ -145,10 +182,22 @@ function unquote(text: string): string {
 
 function tryYaml(source: string): unknown {
   try {
-    return parse(source, { uniqueKeys: false, logLevel: "error" }) as unknown;
+    // Unique keys: of `edit: deny` and `edit: allow` in one block, keeping the last could widen.
+    return parse(source, { uniqueKeys: true, logLevel: "error" }) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/** A loop, not `Math.min(...lines)`: a spread of a huge block overflows the call stack. */
+function smallestIndent(lines: readonly string[]): number {
+  let smallest = Number.POSITIVE_INFINITY;
+  for (const line of lines) smallest = Math.min(smallest, /^\s*/.exec(line)?.[0].length ?? 0);
+  return smallest;
+}
+
+function define<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function excerpt(line: string): string {

@@ -11,8 +11,7 @@ import {
   type LoadResult,
   resolveName,
 } from "./load-context.ts";
-import { fork, isolation, permission, permissionMode, workspace } from "./policy-fields.ts";
-import { applyDisallowedTools, applyTools } from "./tool-list.ts";
+import { fork, isolation, restrictionHandlers } from "./policy-fields.ts";
 
 /**
  * agentry's own format (`.agentry/agents/**\/*.md`) and the seeds' AgentScope harness declarations
@@ -20,16 +19,9 @@ import { applyDisallowedTools, applyTools } from "./tool-list.ts";
  * and AgentScope's `workspace: {mode, path}`, `maxIters` and `steps`.
  */
 const HANDLERS: Readonly<Record<string, KeyHandler>> = {
+  ...restrictionHandlers("error"),
   name: () => {}, // read by resolveName
   description: f.description,
-  tools: applyTools,
-  disallowedTools: applyDisallowedTools,
-  permission,
-  permissionMode,
-  readOnlyBash: (value, draft, ctx, key) => {
-    if (typeof value === "boolean") draft.readOnlyBash = value;
-    else ctx.fail(`${key} must be true or false`, key);
-  },
   model: f.modelHandler(),
   maxTurns: f.maxTurns,
   maxIters: f.maxTurns,
@@ -37,7 +29,6 @@ const HANDLERS: Readonly<Record<string, KeyHandler>> = {
   maxSteps: f.maxTurns,
   mode: f.mode,
   hidden: f.hidden,
-  workspace,
   isolation,
   background: f.background,
   fork,

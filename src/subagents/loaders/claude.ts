@@ -10,8 +10,7 @@ import {
   type LoadResult,
   resolveName,
 } from "./load-context.ts";
-import { isolation, permissionMode } from "./policy-fields.ts";
-import { applyDisallowedTools, applyTools } from "./tool-list.ts";
+import { isolation, restrictionHandlers } from "./policy-fields.ts";
 
 /**
  * Claude Code's `.claude/agents/**\/*.md`: `name`, `description`, `tools` (comma string or list;
@@ -19,13 +18,11 @@ import { applyDisallowedTools, applyTools } from "./tool-list.ts";
  * `color`, `permissionMode`, `mcpServers`, `maxTurns`, `background`, `isolation`.
  */
 const HANDLERS: Readonly<Record<string, KeyHandler>> = {
+  ...restrictionHandlers("error"),
   name: () => {}, // read by resolveName
   description: f.description,
-  tools: applyTools,
-  disallowedTools: applyDisallowedTools,
   model: f.modelHandler(),
   color: f.color,
-  permissionMode,
   mcpServers: f.mcpServers,
   maxTurns: f.maxTurns,
   background: f.background,

@@ -10,7 +10,11 @@ import {
   type LoadResult,
   resolveName,
 } from "./load-context.ts";
-import { restrictToReadOnly } from "./policy-fields.ts";
+import { restrictionHandlers } from "./policy-fields.ts";
+import { isPlainObject } from "./tool-list.ts";
+
+/** Codex's `[tools]` table switches on Codex's own extras; none of them is a tool agentry has. */
+const CODEX_TOOL_SWITCHES = new Set(["web_search", "view_image"]);
 
 /**
  * Codex's `.codex/agents/*.toml` roles: `name`, `description`, `developer_instructions` (the prompt),
@@ -19,6 +23,7 @@ import { restrictToReadOnly } from "./policy-fields.ts";
  */
 function handlers(defaultProvider: string): Record<string, KeyHandler> {
   return {
+    ...restrictionHandlers("error"),
     name: () => {}, // read by resolveName
     description: f.description,
     developer_instructions: (value, draft, ctx, key) => {
@@ -28,12 +33,18 @@ function handlers(defaultProvider: string): Record<string, KeyHandler> {
     model: f.modelHandler(defaultProvider),
     model_provider: () => {}, // folded into model
     mcp_servers: f.mcpServers,
-    sandbox_mode: (value, draft, ctx, key) => {
-      if (value === "read-only") restrictToReadOnly(draft);
-      else if (value !== "workspace-write" && value !== "danger-full-access") {
-        ctx.fail(`${key} must be read-only, workspace-write or danger-full-access`, key);
+    tools: (value, _draft, ctx, key) => {
+      const unknown = isPlainObject(value)
+        ? Object.keys(value).filter((k) => !CODEX_TOOL_SWITCHES.has(k))
+        : [];
+      if (!isPlainObject(value) || unknown.length > 0) {
+        return ctx.fail(`${key} in a Codex role is the [tools] table of web_search and view_image`, key);
       }
+      ctx.ignore(key, "agentry has no web search or image viewer tool", "info");
     },
+    sandbox_workspace_write: f.unsupported(
+      "it tunes workspace-write, which is not a limit in agentry; the agent's commands follow its permission rules",
+    ),
     model_reasoning_effort: f.unsupported("reasoning effort is set per model in config"),
     model_reasoning_summary: f.unsupported("reasoning summaries are set per model in config"),
     model_verbosity: f.unsupported("verbosity is set per model in config"),

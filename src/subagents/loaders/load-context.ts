@@ -1,6 +1,13 @@
 import { basename, extname } from "node:path";
-import { AGENT_NAME_PATTERN, type AgentDefinition, AgentDefinitionSchema } from "../definition.ts";
+import { rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
+import {
+  AGENT_NAME_PATTERN,
+  type AgentDefinition,
+  AgentDefinitionSchema,
+  type AgentPermissionConfig,
+} from "../definition.ts";
 import { type Diagnostic, diagnostic, type Severity } from "../diagnostics.ts";
+import { classifyKey, type RestrictionKey } from "./restriction-keys.ts";
 
 /** What every loader returns. A loader never throws: problems become diagnostics. */
 export interface LoadResult {
@@ -14,8 +21,14 @@ export interface LoadResult {
   promptFile?: string;
 }
 
-/** A definition while a loader fills it in. */
-export type Draft = { -readonly [K in keyof AgentDefinition]?: AgentDefinition[K] };
+/**
+ * A definition while a loader fills it in. `permission` holds the file's own rules; `limits` holds
+ * rules that other keys imply (`Bash(git diff:*)` in `tools`, `sandbox_mode = "read-only"`), which
+ * `finish` puts after the file's rules so that no `permission` entry can lift them.
+ */
+export type Draft = { -readonly [K in keyof AgentDefinition]?: AgentDefinition[K] } & {
+  limits?: AgentPermissionConfig[];
+};
 
 /** Collects the diagnostics of one file; `skip` marks the file as unusable. */
 export class LoadContext {
@@ -46,6 +59,12 @@ export class LoadContext {
     this.report("error", message, "skipped the file", key);
   }
 
+  /** The file asks not to be loaded (`disable: true`): skipped, but not a problem. */
+  disable(message: string, key?: string): void {
+    this.skipped = true;
+    this.report("info", message, "skipped the file", key);
+  }
+
   /** A key we read but cannot honour or do not know. */
   ignore(key: string, why: string, severity: Severity = "warning"): void {
     this.report(severity, `${key}: ${why}`, `ignored key ${key}`, key);
@@ -54,17 +73,50 @@ export class LoadContext {
 
 export type KeyHandler = (value: unknown, draft: Draft, ctx: LoadContext, key: string) => void;
 
-/** Runs the handler of each front matter key; keys without one are reported as unknown. */
+/**
+ * Runs the handler of each front matter key. A restriction spelled another harness's way
+ * (`allowed-tools`, `permissions`, `sandbox`) runs the handler of its canonical key; one we cannot
+ * place, or the same restriction given twice, fails the file; other unknown keys are warnings.
+ */
 export function applyKeys(
   data: Record<string, unknown>,
   handlers: Readonly<Record<string, KeyHandler>>,
   draft: Draft,
   ctx: LoadContext,
 ): void {
+  const restrictedBy = new Map<RestrictionKey, string>();
   for (const [key, value] of Object.entries(data)) {
-    const handler = Object.hasOwn(handlers, key) ? handlers[key] : undefined;
-    if (handler === undefined) ctx.ignore(key, "unknown key");
-    else handler(value, draft, ctx, key);
+    const meaning = classifyKey(key);
+    if (meaning.kind === "restriction") {
+      const earlier = restrictedBy.get(meaning.canonical);
+      if (earlier !== undefined) {
+        const keys =
+          earlier === key ? `${key} is given twice` : `${earlier} and ${key} both set ${meaning.canonical}`;
+        ctx.fail(`${keys}: it is not clear which limit is meant, so write it once`, key);
+        continue;
+      }
+      restrictedBy.set(meaning.canonical, key);
+    }
+    const own = Object.hasOwn(handlers, key) ? handlers[key] : undefined;
+    if (own !== undefined) {
+      own(value, draft, ctx, key);
+      continue;
+    }
+    const canonical =
+      meaning.kind === "restriction" && Object.hasOwn(handlers, meaning.canonical)
+        ? handlers[meaning.canonical]
+        : undefined;
+    if (canonical !== undefined && meaning.kind === "restriction") {
+      ctx.report("info", `${key} is read as ${meaning.canonical}`, `applied it as ${meaning.canonical}`, key);
+      canonical(value, draft, ctx, key);
+    } else if (meaning.kind === "other") {
+      ctx.ignore(key, "unknown key");
+    } else {
+      ctx.fail(
+        `${key} looks like it limits the agent, but agentry cannot read it; ignoring it could give the agent more than the file allows (remove or rename the key; see docs/agent-files.md)`,
+        key,
+      );
+    }
   }
 }
 
@@ -127,14 +179,16 @@ function slugify(text: string): string {
 /** Validates the finished draft; a definition that still fails the schema is reported, not thrown. */
 export function finish(draft: Draft, ctx: LoadContext, promptFile?: string): LoadResult {
   if (ctx.isSkipped) return { diagnostics: ctx.diagnostics };
-  if (draft.description === undefined || draft.description.trim() === "") {
+  const { limits, ...fields } = draft;
+  if (limits !== undefined && limits.length > 0) fields.permission = withLimits(fields.permission, limits);
+  if (fields.description === undefined || fields.description.trim() === "") {
     ctx.fail("no description: the parent agent picks subagents by their description", "description");
     return { diagnostics: ctx.diagnostics };
   }
-  if ((draft.prompt ?? "") === "" && promptFile === undefined) {
+  if ((fields.prompt ?? "") === "" && promptFile === undefined) {
     ctx.report("warning", "empty prompt", "the agent runs with only the harness preamble");
   }
-  const parsed = AgentDefinitionSchema.safeParse(draft);
+  const parsed = AgentDefinitionSchema.safeParse(fields);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "definition"}: ${i.message}`);
     ctx.fail(`invalid definition (${issues.join("; ")})`);
@@ -143,4 +197,22 @@ export function finish(draft: Draft, ctx: LoadContext, promptFile?: string): Loa
   return promptFile === undefined
     ? { definition: parsed.data, diagnostics: ctx.diagnostics }
     : { definition: parsed.data, diagnostics: ctx.diagnostics, promptFile };
+}
+
+/**
+ * The file's own rules, then the limits other keys imply, then the file's own denies again: a limit
+ * overrides what the file allows or asks, and nothing overrides what the file denies. Without rules of
+ * its own, a single limit keeps its readable form.
+ */
+function withLimits(
+  own: AgentPermissionConfig | undefined,
+  limits: readonly AgentPermissionConfig[],
+): AgentPermissionConfig {
+  if (own === undefined && limits.length === 1 && limits[0] !== undefined) return limits[0];
+  const ownRules = rulesetFromConfig(own);
+  return [
+    ...ownRules,
+    ...limits.flatMap((limit) => rulesetFromConfig(limit)),
+    ...ownRules.filter((rule) => rule.action === "deny"),
+  ];
 }

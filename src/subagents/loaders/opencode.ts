@@ -11,8 +11,8 @@ import {
   type LoadResult,
   resolveName,
 } from "./load-context.ts";
-import { permission } from "./policy-fields.ts";
-import { applyTools } from "./tool-list.ts";
+import { restrictionHandlers } from "./policy-fields.ts";
+import { readBoolean } from "./restriction-keys.ts";
 
 /**
  * OpenCode's `.opencode/agent(s)/**\/*.md`. The file stem is the agent's name. Keys: `description`,
@@ -20,17 +20,15 @@ import { applyTools } from "./tool-list.ts";
  * `permission` (map), `hidden`, `steps` / `maxSteps`, `disable`, `color`, `prompt`.
  */
 const HANDLERS: Readonly<Record<string, KeyHandler>> = {
+  ...restrictionHandlers("inherit-minus"),
   description: f.description,
   mode: f.mode,
   model: f.modelHandler(),
   temperature: f.temperature,
-  tools: applyTools,
-  permission,
   hidden: f.hidden,
   steps: f.maxTurns,
   maxSteps: f.maxTurns,
   color: f.color,
-  disable: () => {}, // handled before the keys
   name: (value, _draft, ctx, key) => {
     if (typeof value === "string" && value.trim() !== fileStem(ctx.file)) {
       ctx.report("info", `OpenCode names an agent after its file`, `ignored ${key} "${value}"`, key);
@@ -55,8 +53,9 @@ export function loadOpenCodeAgent(text: string, path: string, kind: AgentSourceK
     return finish({}, ctx);
   }
   if (ctx.isSkipped) return finish({}, ctx);
-  if (fm.data.disable === true) {
-    ctx.report("info", "the agent is disabled (disable: true)", "skipped the file", "disable");
+  // A disabled agent is not loaded, whatever else its file says (`"true"` counts too).
+  if (readBoolean(fm.data.disable) === true) {
+    ctx.disable("the agent is disabled (disable: true)", "disable");
     return { diagnostics: ctx.diagnostics };
   }
   const draft: Draft = { mode: "all", prompt: fm.body, source: { kind, format: "opencode", path } };

@@ -7,7 +7,14 @@ import {
   type WorkspaceMode,
 } from "../definition.ts";
 import type { Draft, KeyHandler } from "./load-context.ts";
-import { isPlainObject, mergePermission } from "./tool-list.ts";
+import { type RestrictionKey, readBoolean } from "./restriction-keys.ts";
+import {
+  applyDisallowedTools,
+  type FalseOnlyMaps,
+  isPlainObject,
+  mergePermission,
+  toolsHandler,
+} from "./tool-list.ts";
 
 /**
  * Keys that restrict what an agent may do. Ignoring a bad one would silently grant more than the author
@@ -95,9 +102,63 @@ export const fork: KeyHandler = (value, draft, ctx, key) => {
   else ctx.ignore(key, 'must be "none", "all" or a number of turns');
 };
 
-/** No file edits and bash under read-only rules (Codex's `sandbox_mode = "read-only"`). */
+/**
+ * No file edits and bash under read-only rules (Codex's `sandbox_mode = "read-only"`, `readOnly: true`).
+ * A limit, so it comes after the file's own `permission`: `permission: { edit: allow }` cannot lift it.
+ */
 export function restrictToReadOnly(draft: Draft): void {
   draft.disallowedTools = [...new Set([...(draft.disallowedTools ?? []), "write", "edit"])];
   const readOnly = [...READ_ONLY_BASH_RULES, { permission: "edit", pattern: "*", action: "deny" as const }];
-  draft.permission = draft.permission === undefined ? readOnly : mergePermission(readOnly, draft.permission);
+  draft.limits = [...(draft.limits ?? []), readOnly];
+}
+
+/** Codex's sandbox modes. Only `read-only` limits anything; the others leave agentry's rules in charge. */
+export const sandboxMode: KeyHandler = (value, draft, ctx, key) => {
+  if (value === "read-only") restrictToReadOnly(draft);
+  else if (value === "workspace-write" || value === "danger-full-access") {
+    ctx.report(
+      "info",
+      `${key} ${value} is not a limit in agentry`,
+      "the agent's commands and edits follow its permission rules",
+      key,
+    );
+  } else ctx.fail(`${key} must be read-only, workspace-write or danger-full-access`, key);
+};
+
+/** `readOnly: true` is the same as Codex's read-only sandbox. */
+export const readOnly: KeyHandler = (value, draft, ctx, key) => {
+  const flag = readBoolean(value);
+  if (flag === undefined) return ctx.fail(`${key} must be true or false`, key);
+  if (flag) restrictToReadOnly(draft);
+};
+
+export const readOnlyBash: KeyHandler = (value, draft, ctx, key) => {
+  const flag = readBoolean(value);
+  if (flag === undefined) return ctx.fail(`${key} must be true or false`, key);
+  draft.readOnlyBash = flag;
+};
+
+/** OpenCode's `disable: true` (also `"true"`): the file is not an agent. A value we cannot read fails. */
+export const disable: KeyHandler = (value, _draft, ctx, key) => {
+  const flag = readBoolean(value);
+  if (flag === undefined) return ctx.fail(`${key} must be true or false`, key);
+  if (flag) ctx.disable(`the agent is disabled (${key}: true)`, key);
+};
+
+/**
+ * Every format reads every restriction, whichever harness it comes from: a Claude file with OpenCode's
+ * `permission` map is limited by it, not given full powers because the key is foreign to its format.
+ */
+export function restrictionHandlers(falseOnlyMaps: FalseOnlyMaps): Record<RestrictionKey, KeyHandler> {
+  return {
+    tools: toolsHandler(falseOnlyMaps),
+    disallowedTools: applyDisallowedTools,
+    permission,
+    permissionMode,
+    sandbox_mode: sandboxMode,
+    readOnly,
+    readOnlyBash,
+    disable,
+    workspace,
+  };
 }

@@ -2,7 +2,8 @@ import { rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
 import type { PermissionAction } from "../../permissions/types.ts";
 import { classifyToolName, type ToolNameKind } from "../../tools/tool-names.ts";
 import type { AgentPermissionConfig, PermissionMap } from "../definition.ts";
-import type { Draft, LoadContext } from "./load-context.ts";
+import type { Draft, KeyHandler, LoadContext } from "./load-context.ts";
+import { readBoolean } from "./restriction-keys.ts";
 
 /**
  * Reads `tools` in every shape agent files use — `Read, Grep`, a YAML list, `[]`, an OpenCode boolean
@@ -19,18 +20,39 @@ const PATTERN_PERMISSION: Readonly<Record<string, string>> = {
   task: "task",
 };
 
-export function applyTools(value: unknown, draft: Draft, ctx: LoadContext): void {
+/** How a `tools` map that only switches tools off is read. */
+export type FalseOnlyMaps =
+  /** OpenCode: `{ write: false }` = the parent's tools minus `write`. */
+  | "inherit-minus"
+  /** Claude Code and agentry have no tools maps; "everything but write" is not a reading we guess. */
+  | "error";
+
+/** More entries than any real agent lists; past it a file is rejected rather than read name by name. */
+export const MAX_TOOL_ENTRIES = 256;
+
+/** `tools` in every shape. `falseOnlyMaps` says how a map of only `false` entries is read. */
+export function toolsHandler(falseOnlyMaps: FalseOnlyMaps): KeyHandler {
+  return (value, draft, ctx, key) => applyTools(value, draft, ctx, key, falseOnlyMaps);
+}
+
+export function applyTools(
+  value: unknown,
+  draft: Draft,
+  ctx: LoadContext,
+  key = "tools",
+  falseOnlyMaps: FalseOnlyMaps = "error",
+): void {
   if (value === undefined) return;
   if (isPlainObject(value)) {
-    applyToolMap(value, draft, ctx);
+    applyToolMap(value, draft, ctx, key, falseOnlyMaps);
     return;
   }
-  const names = readNameList(value, "tools", ctx);
+  const names = readNameList(value, key, ctx, false);
   if (names === undefined) return;
   if (names.length === 1 && names[0] === "*") return; // explicit "all": same as leaving `tools` out
   if (names.length === 0) {
     if (value === null || value === "")
-      ctx.report("warning", "tools is empty", "gave the agent no tools (remove the key to inherit)", "tools");
+      ctx.report("warning", `${key} is empty`, "gave the agent no tools (remove the key to inherit)", key);
     draft.tools = [];
     return;
   }
@@ -39,14 +61,14 @@ export function applyTools(value: unknown, draft: Draft, ctx: LoadContext): void
   for (const entry of names) {
     const { name, spec } = splitSpec(entry);
     const kind = classifyToolName(name);
-    if (!grantable(kind, entry, ctx)) continue;
+    if (!grantable(kind, entry, ctx, key)) continue;
     if (spec !== undefined) {
       if (PATTERN_PERMISSION[kind.name] === undefined) {
         ctx.report(
           "warning",
           `cannot restrict ${name} by argument ("${entry}")`,
           `dropped tool ${entry}`,
-          "tools",
+          key,
         );
         continue;
       }
@@ -55,13 +77,11 @@ export function applyTools(value: unknown, draft: Draft, ctx: LoadContext): void
     if (!tools.includes(kind.name)) tools.push(kind.name);
   }
   if (tools.length === 0) {
-    ctx.report("warning", "none of the listed tools exist in agentry", "gave the agent no tools", "tools");
+    ctx.report("warning", "none of the listed tools exist in agentry", "gave the agent no tools", key);
   }
   draft.tools = tools;
   const derived = rulesFromSpecs(specs, names);
-  if (derived !== undefined) {
-    draft.permission = draft.permission === undefined ? derived : mergePermission(derived, draft.permission);
-  }
+  if (derived !== undefined) draft.limits = [...(draft.limits ?? []), derived];
 }
 
 export function applyDisallowedTools(
@@ -70,7 +90,7 @@ export function applyDisallowedTools(
   ctx: LoadContext,
   key = "disallowedTools",
 ): void {
-  const names = readNameList(value, key, ctx);
+  const names = readNameList(value, key, ctx, true);
   if (names === undefined) return;
   const removed: string[] = [];
   for (const entry of names) {
@@ -81,20 +101,62 @@ export function applyDisallowedTools(
     }
     const kind = classifyToolName(name);
     if (kind.kind === "canonical" || kind.kind === "mcp") removed.push(kind.name);
+    else if (name.includes("*"))
+      removed.push(name); // a glob (`*`, `mcp__github__*`) denies what it matches
     else ctx.report("info", `${key} names ${name}, which agentry does not have`, `ignored ${name}`, key);
   }
   draft.disallowedTools = unique([...(draft.disallowedTools ?? []), ...removed]);
 }
 
-/** OpenCode: `{ write: false }` removes from the inherited set; `{ "*": false, read: true }` allows only trues. */
-function applyToolMap(map: Record<string, unknown>, draft: Draft, ctx: LoadContext): void {
-  const entries = Object.entries(map);
-  const bad = entries.filter(([, v]) => typeof v !== "boolean").map(([k]) => k);
+/**
+ * A boolean map, read so that it never gives more than it names:
+ * - `{ "*": false, read: true }` → only the trues;
+ * - `{ read: true, grep: true }` → only the trues too (OpenCode would keep every other tool on, but an
+ *   author who lists what to switch on means a list; a warning says so);
+ * - `{ "*": true, write: false }` → the parent's tools minus the falses;
+ * - `{ write: false }` → minus the falses in OpenCode files, an error elsewhere (see `FalseOnlyMaps`).
+ * `"true"`/`"false"` strings count as booleans; any other value fails the file.
+ */
+function applyToolMap(
+  map: Record<string, unknown>,
+  draft: Draft,
+  ctx: LoadContext,
+  key: string,
+  falseOnlyMaps: FalseOnlyMaps,
+): void {
+  const entries: Array<[string, boolean]> = [];
+  const bad: string[] = [];
+  for (const [name, raw] of Object.entries(map)) {
+    const flag = readBoolean(raw);
+    if (flag === undefined) bad.push(name);
+    else entries.push([name, flag]);
+  }
   if (bad.length > 0) {
-    ctx.fail(`tools map values must be true or false (${bad.join(", ")} is not)`, "tools");
+    ctx.fail(`${key} map values must be true or false (${bad.slice(0, 5).join(", ")} is not)`, key);
     return;
   }
-  const onlyTrues = map["*"] === false;
+  if (entries.length > MAX_TOOL_ENTRIES) {
+    ctx.fail(`${key} has ${entries.length} entries; at most ${MAX_TOOL_ENTRIES} are read`, key);
+    return;
+  }
+  const star = entries.find(([name]) => name === "*")?.[1];
+  const anyTrue = entries.some(([name, enabled]) => name !== "*" && enabled);
+  if (star === undefined && !anyTrue && falseOnlyMaps === "error") {
+    ctx.fail(
+      `${key} only switches tools off, which would give the agent every other tool its parent has; list the tools it may use, or use disallowedTools`,
+      key,
+    );
+    return;
+  }
+  const onlyTrues = star === false || (star === undefined && anyTrue);
+  if (onlyTrues && star === undefined) {
+    ctx.report(
+      "warning",
+      `${key} switches tools on without "*": false`,
+      'gave the agent only the tools set true (add "*": true to keep the others)',
+      key,
+    );
+  }
   const tools: string[] = [];
   const disallowed: string[] = [];
   for (const [name, enabled] of entries) {
@@ -102,25 +164,20 @@ function applyToolMap(map: Record<string, unknown>, draft: Draft, ctx: LoadConte
     const kind = classifyToolName(name);
     if (enabled && onlyTrues) {
       if (name.includes("*")) {
-        ctx.report("warning", `tool patterns cannot be granted ("${name}")`, `dropped tool ${name}`, "tools");
-      } else if (grantable(kind, name, ctx)) {
+        ctx.report("warning", `tool patterns cannot be granted ("${name}")`, `dropped tool ${name}`, key);
+      } else if (grantable(kind, name, ctx, key)) {
         tools.push(kind.name);
       }
     } else if (!enabled) {
       if (kind.kind === "canonical" || kind.kind === "mcp") disallowed.push(kind.name);
       else if (name.includes("*")) disallowed.push(name);
       else
-        ctx.report(
-          "info",
-          `tools turns off ${name}, which agentry does not have`,
-          `ignored ${name}`,
-          "tools",
-        );
+        ctx.report("info", `${key} turns off ${name}, which agentry does not have`, `ignored ${name}`, key);
     }
   }
   if (onlyTrues) {
     if (tools.length === 0)
-      ctx.report("warning", "the tools map enables no tool agentry has", "gave the agent no tools", "tools");
+      ctx.report("warning", `the ${key} map enables no tool agentry has`, "gave the agent no tools", key);
     draft.tools = unique(tools);
   }
   if (disallowed.length > 0)
@@ -131,12 +188,13 @@ function grantable(
   kind: ToolNameKind,
   entry: string,
   ctx: LoadContext,
+  key: string,
 ): kind is ToolNameKind & { kind: "canonical" | "mcp" } {
   if (kind.kind === "canonical" || kind.kind === "mcp") return true;
   if (kind.kind === "unsupported") {
-    ctx.report("info", `agentry has no ${kind.name} tool`, `dropped tool ${entry}`, "tools");
+    ctx.report("info", `agentry has no ${kind.name} tool`, `dropped tool ${entry}`, key);
   } else {
-    ctx.report("warning", `unknown tool ${kind.name}`, `dropped unknown tool ${entry}`, "tools");
+    ctx.report("warning", `unknown tool ${kind.name}`, `dropped unknown tool ${entry}`, key);
   }
   return false;
 }
@@ -145,21 +203,47 @@ function grantable(
  * `Read, Grep`, `[Read, Grep]`, a YAML list; commas inside `Task(a, b)` do not split. Returns undefined
  * (and fails the file) for a value that is not a list of names — a restriction we cannot read.
  */
-function readNameList(value: unknown, key: string, ctx: LoadContext): string[] | undefined {
+function readNameList(
+  value: unknown,
+  key: string,
+  ctx: LoadContext,
+  widensWhenDropped: boolean,
+): string[] | undefined {
   if (value === undefined) return undefined;
-  if (value === null) return [];
-  if (typeof value === "string") return splitNames(value);
-  if (Array.isArray(value)) {
-    const names: string[] = [];
+  let names: string[];
+  if (value === null) names = [];
+  else if (typeof value === "string") names = splitNames(value);
+  else if (Array.isArray(value)) {
+    names = [];
     for (const item of value) {
-      if (typeof item === "string") names.push(...splitNames(item));
-      else
-        ctx.report("warning", `${key} holds a non-name (${JSON.stringify(item)})`, "ignored that entry", key);
+      if (typeof item === "string") {
+        for (const name of splitNames(item)) names.push(name);
+      } else if (widensWhenDropped) {
+        // Dropping an entry of a deny list would give the agent the tool it was meant to lose.
+        ctx.fail(`${key} holds something that is not a tool name (${preview(item)})`, key);
+        return undefined;
+      } else {
+        ctx.report("warning", `${key} holds a non-name (${preview(item)})`, "ignored that entry", key);
+      }
+      if (names.length > MAX_TOOL_ENTRIES) break;
     }
-    return names;
+  } else {
+    ctx.fail(`${key} must be a comma-separated string or a list of tool names`, key);
+    return undefined;
   }
-  ctx.fail(`${key} must be a comma-separated string or a list of tool names`, key);
-  return undefined;
+  if (names.length > MAX_TOOL_ENTRIES) {
+    ctx.fail(
+      `${key} lists more than ${MAX_TOOL_ENTRIES} tools; agentry reads at most ${MAX_TOOL_ENTRIES}`,
+      key,
+    );
+    return undefined;
+  }
+  return names;
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
 function splitNames(text: string): string[] {

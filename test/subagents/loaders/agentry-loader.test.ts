@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
+import { evaluateRequest } from "../../../src/permissions/evaluate.ts";
+import { rulesetFromConfig } from "../../../src/permissions/ruleset-from-config.ts";
 import { loadAgentryAgent } from "../../../src/subagents/loaders/agentry.ts";
 import { readFixture, summarize } from "../fixtures.ts";
 
@@ -84,19 +87,24 @@ describe("agentry and AgentScope agent files", () => {
     expect(bare.definition?.permission).toBe("ask");
   });
 
-  it("puts rules derived from tool patterns before the file's own permission", () => {
+  it("lets tool patterns limit the file's own permission, and keeps the file's denies", () => {
     const text = [
       "---",
       "description: d",
       "permission:",
       "  bash:",
+      '    "*": allow',
       "    git push *: deny",
       "tools: Read, Bash(git *)",
       "---",
       "Go.",
     ].join("\n");
     const { definition } = loadAgentryAgent(text, "/p/.agentry/agents/g.md");
-    expect(definition?.permission).toEqual({ bash: { "*": "deny", "git *": "allow", "git push *": "deny" } });
+    const rules = rulesetFromConfig(definition?.permission);
+    const bash = (command: string) => evaluateRequest(rules, "bash", bashPermissionPatterns(command)).action;
+    expect(bash("git status")).toBe("allow");
+    expect(bash("git push origin main")).toBe("deny");
+    expect(bash("rm -rf src")).toBe("deny");
   });
 
   it("warns about an empty prompt without a workspace folder to take it from", () => {

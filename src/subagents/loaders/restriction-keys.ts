@@ -1,0 +1,114 @@
+import { classifyToolName } from "../../tools/tool-names.ts";
+
+/**
+ * Keys that limit what an agent may do, however a harness spells them. A loader that ignored one of
+ * these would run the agent with its parent's full powers, so each is either read (under its canonical
+ * name) or, when we cannot tell what it means, fails the file.
+ */
+export const RESTRICTION_KEYS = [
+  "tools",
+  "disallowedTools",
+  "permission",
+  "permissionMode",
+  "sandbox_mode",
+  "readOnly",
+  "readOnlyBash",
+  "disable",
+  "workspace",
+] as const;
+export type RestrictionKey = (typeof RESTRICTION_KEYS)[number];
+
+export type KeyMeaning =
+  /** A spelling of a restriction we read: `allowed-tools` → `tools`, `permissions` → `permission`. */
+  | { kind: "restriction"; canonical: RestrictionKey }
+  /** Unknown, but named like a restriction (`deniedCommands`, `tool_policy`, `write: false`). */
+  | { kind: "restriction-like" }
+  | { kind: "other" };
+
+/** Spellings seen in agent files, lower-cased with `-`, `_`, `.` and spaces removed. */
+const SPELLINGS: Readonly<Record<string, RestrictionKey>> = {
+  tools: "tools",
+  tool: "tools",
+  allowedtools: "tools",
+  enabledtools: "tools",
+  disallowedtools: "disallowedTools",
+  deniedtools: "disallowedTools",
+  disabledtools: "disallowedTools",
+  permission: "permission",
+  permissions: "permission",
+  permissionmode: "permissionMode",
+  sandboxmode: "sandbox_mode",
+  sandbox: "sandbox_mode",
+  readonly: "readOnly",
+  readonlybash: "readOnlyBash",
+  disable: "disable",
+  disabled: "disable",
+  workspace: "workspace",
+  isolation: "workspace",
+};
+
+/**
+ * Words that make an unknown key look like a limit. False alarms cost an error the user can fix by
+ * renaming the key; a miss costs an agent with every tool its parent has.
+ */
+const RESTRICTIVE_WORDS = [
+  "tool",
+  "permi",
+  "allow",
+  "deny",
+  "denied",
+  "disallow",
+  "disable",
+  "sandbox",
+  "readonly",
+  "restrict",
+  "forbid",
+  "block",
+  "exclude",
+  "access",
+  "capabilit",
+  "bash",
+  "shell",
+  "command",
+];
+
+export function normalizeKey(key: string): string {
+  return key
+    .trim()
+    .replace(/^["']|["']$/g, "")
+    .toLowerCase()
+    .replace(/[-_.\s]/g, "");
+}
+
+/** What a front matter key means for the agent's powers. */
+export function classifyKey(key: string): KeyMeaning {
+  const normalized = normalizeKey(key);
+  const canonical = SPELLINGS[normalized];
+  if (canonical !== undefined) return { kind: "restriction", canonical };
+  if (RESTRICTIVE_WORDS.some((word) => normalized.includes(word))) return { kind: "restriction-like" };
+  // A tool name as a key (`write: false`) switches that tool on or off.
+  const tool = classifyToolName(key.trim().replace(/^["']|["']$/g, ""));
+  if (tool.kind === "canonical" || tool.kind === "mcp") return { kind: "restriction-like" };
+  return { kind: "other" };
+}
+
+/** The canonical name when `key` is a spelling of a restriction, else undefined. */
+export function restrictionOf(key: string): RestrictionKey | undefined {
+  const meaning = classifyKey(key);
+  return meaning.kind === "restriction" ? meaning.canonical : undefined;
+}
+
+/** True for a key we read as a restriction and for one we cannot read that looks like one. */
+export function isRestrictive(key: string): boolean {
+  return classifyKey(key).kind !== "other";
+}
+
+/** `true`/`false` and their string spellings (`"true"`, `"yes"`, `"off"` …); undefined for anything else. */
+export function readBoolean(value: unknown): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  if (typeof value !== "string") return undefined;
+  const text = value.trim().toLowerCase();
+  if (["true", "yes", "on"].includes(text)) return true;
+  if (["false", "no", "off"].includes(text)) return false;
+  return undefined;
+}
