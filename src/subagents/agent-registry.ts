@@ -30,7 +30,7 @@ export class AgentRegistry {
 
   constructor(loaded: Partial<LoadedAgents> = {}) {
     for (const definition of loaded.definitions ?? []) this.byName.set(definition.name, definition);
-    this.problems.push(...(loaded.diagnostics ?? []));
+    for (const problem of loaded.diagnostics ?? []) this.problems.push(problem);
   }
 
   /** `--agents '{"reviewer": {"description": "…", "prompt": "…", "tools": ["Read"]}}'` on top of `loaded`. */

@@ -5,6 +5,19 @@ import { join, relative, resolve } from "node:path";
 import { builtinAgents } from "./builtin-agents.ts";
 import type { AgentDefinition, AgentFormat, AgentSourceKind } from "./definition.ts";
 import { type Diagnostic, diagnostic } from "./diagnostics.ts";
+import { MAX_AGENT_FILE_BYTES } from "./loaders/size-limits.ts";
+
+/** How deep `**` reaches below an agents folder. */
+const MAX_DEPTH = 8;
+
+function tooLarge(file: string, bytes: number): Diagnostic {
+  return diagnostic(
+    "error",
+    file,
+    `is ${Math.round(bytes / 1024)} KiB; agent files are read up to ${MAX_AGENT_FILE_BYTES / 1024} KiB`,
+    "skipped the file",
+  );
+}
 
 /** One folder agent files are read from. */
 export interface AgentFolder {
@@ -99,7 +112,7 @@ export async function loadAgentDefinitions(options: DiscoverOptions): Promise<Lo
     if (real === undefined || seenDirs.has(real)) continue;
     seenDirs.add(real);
     for (const loaded of await loadAgentFolder(folder)) {
-      diagnostics.push(...loaded.diagnostics);
+      for (const problem of loaded.diagnostics) diagnostics.push(problem);
       if (loaded.definition !== undefined) keepFirst(winners, loaded.definition, diagnostics);
     }
   }
@@ -113,18 +126,16 @@ export async function loadAgentDefinitions(options: DiscoverOptions): Promise<Lo
 export async function loadAgentFolder(
   folder: AgentFolder,
 ): Promise<Array<{ file: string; definition?: AgentDefinition; diagnostics: Diagnostic[] }>> {
-  const files = await listAgentFiles(folder);
-  const results: Array<{ file: string; definition?: AgentDefinition; diagnostics: Diagnostic[] }> = [];
-  if (files.length === 0) return results;
+  const listing = await listAgentFiles(folder);
+  const results: Array<{ file: string; definition?: AgentDefinition; diagnostics: Diagnostic[] }> =
+    listing.problems.map((problem) => ({ file: problem.file, diagnostics: [problem] }));
+  if (listing.files.length === 0) return results;
   // The parsers (YAML, TOML) load only when there are files to parse: most runs start without any.
   const { loadAgentFile } = await import("./loaders/load-agent-file.ts");
-  for (const file of files) {
-    const text = await readFile(file, "utf8").catch((error: unknown) => error as Error);
-    if (text instanceof Error) {
-      results.push({
-        file,
-        diagnostics: [diagnostic("error", file, `cannot read: ${text.message}`, "skipped the file")],
-      });
+  for (const file of listing.files) {
+    const text = await readAgentFile(file);
+    if (typeof text !== "string") {
+      results.push({ file, diagnostics: [text] });
       continue;
     }
     const loaded = loadAgentFile(text, file, {
@@ -140,6 +151,22 @@ export async function loadAgentFolder(
     results.push(definition === undefined ? { file, diagnostics } : { file, definition, diagnostics });
   }
   return results;
+}
+
+/**
+ * The file's text, or why it was not read: only regular files are opened (a `.md` symlink to a FIFO or
+ * a device would block or never end), and only up to `MAX_AGENT_FILE_BYTES`.
+ */
+export async function readAgentFile(file: string): Promise<string | Diagnostic> {
+  const info = await stat(file).catch((error: unknown) => error as Error);
+  if (info instanceof Error)
+    return diagnostic("error", file, `cannot read: ${info.message}`, "skipped the file");
+  if (!info.isFile()) return diagnostic("error", file, "not a regular file", "skipped the file");
+  if (info.size > MAX_AGENT_FILE_BYTES) return tooLarge(file, info.size);
+  const text = await readFile(file, "utf8").catch((error: unknown) => error as Error);
+  if (text instanceof Error)
+    return diagnostic("error", file, `cannot read: ${text.message}`, "skipped the file");
+  return text;
 }
 
 async function withPromptFile(
@@ -204,26 +231,53 @@ function keepFirst(
 /**
  * Agent files of a folder in path order. In `.agentry/agents/` the runtime keeps state beside the
  * definitions (`<name>/workspace/`, `<name>/tasks/`); those folders are not definitions and are skipped,
- * as are hidden folders, `node_modules` and README files.
+ * as are hidden folders, `node_modules` and README files. Symlinks are followed once: a folder or file
+ * reached again (a link back up the tree, two links to one place) is not read twice, and a loop is
+ * reported.
  */
-async function listAgentFiles(folder: AgentFolder): Promise<string[]> {
+async function listAgentFiles(folder: AgentFolder): Promise<{ files: string[]; problems: Diagnostic[] }> {
   const files: string[] = [];
+  const problems: Diagnostic[] = [];
+  const seenDirs = new Map<string, string>();
+  const seenFiles = new Set<string>();
   const walk = async (dir: string, depth: number): Promise<void> => {
+    const real = await realpath(dir).catch(() => undefined);
+    if (real === undefined) return;
+    const first = seenDirs.get(real);
+    if (first !== undefined) {
+      problems.push(
+        diagnostic(
+          "warning",
+          dir,
+          `leads back to ${first} (a symlink loop or a second link)`,
+          "read it once",
+        ),
+      );
+      return;
+    }
+    seenDirs.set(real, dir);
     const entries: Dirent[] = await readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const path = join(dir, entry.name);
       const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(path)));
       if (isDir) {
-        if (!folder.recursive || depth >= 8 || skipDirectory(folder, relative(folder.dir, path), entry.name))
+        if (
+          !folder.recursive ||
+          depth >= MAX_DEPTH ||
+          skipDirectory(folder, relative(folder.dir, path), entry.name)
+        )
           continue;
         await walk(path, depth + 1);
       } else if (entry.name.endsWith(folder.extension) && !/^readme\.md$/i.test(entry.name)) {
+        const realFile = await realpath(path).catch(() => path);
+        if (seenFiles.has(realFile)) continue;
+        seenFiles.add(realFile);
         files.push(path);
       }
     }
   };
   await walk(folder.dir, 0);
-  return files.sort();
+  return { files: files.sort(), problems };
 }
 
 function skipDirectory(folder: AgentFolder, rel: string, name: string): boolean {

@@ -2,6 +2,7 @@ import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { type Diagnostic, diagnostic } from "./diagnostics.ts";
 import { type LenientProblem, parseLenientYaml } from "./lenient-yaml.ts";
 import { isRestrictive } from "./loaders/restriction-keys.ts";
+import { MAX_FRONT_MATTER_CHARS } from "./loaders/size-limits.ts";
 
 /** A Markdown file split into its front matter keys and its body. */
 export interface FrontMatter {
@@ -46,6 +47,24 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
     };
   }
   const yamlLines = lines.slice(1, close);
+  const size = yamlLines.reduce((sum, line) => sum + line.length + 1, 0);
+  if (size > MAX_FRONT_MATTER_CHARS) {
+    return {
+      present: true,
+      data: {},
+      keyLines: {},
+      body: "",
+      diagnostics: [
+        diagnostic(
+          "error",
+          file,
+          `front matter is ${Math.round(size / 1024)} KiB; agentry reads up to ${MAX_FRONT_MATTER_CHARS / 1024} KiB of it`,
+          "skipped the file",
+          1,
+        ),
+      ],
+    };
+  }
   const body = lines
     .slice(close + 1)
     .join("\n")

@@ -4,6 +4,7 @@ import { loadClaudeAgent } from "./claude.ts";
 import { loadCodexAgent } from "./codex.ts";
 import type { LoadResult } from "./load-context.ts";
 import { loadOpenCodeAgent } from "./opencode.ts";
+import { MAX_AGENT_FILE_BYTES } from "./size-limits.ts";
 
 export interface LoadAgentFileOptions {
   format: AgentFormat;
@@ -33,6 +34,18 @@ export function loadAgentFile(text: string, path: string, options: LoadAgentFile
 }
 
 function dispatch(text: string, path: string, options: LoadAgentFileOptions): LoadResult {
+  if (text.length > MAX_AGENT_FILE_BYTES) {
+    return {
+      diagnostics: [
+        {
+          severity: "error",
+          file: path,
+          message: `is ${Math.round(text.length / 1024)} KiB; agent files are read up to ${MAX_AGENT_FILE_BYTES / 1024} KiB`,
+          action: "skipped the file",
+        },
+      ],
+    };
+  }
   const kind = options.kind ?? "project";
   switch (options.format) {
     case "claude":

@@ -8,6 +8,7 @@ import {
 } from "../definition.ts";
 import { type Diagnostic, diagnostic, type Severity } from "../diagnostics.ts";
 import { classifyKey, type RestrictionKey } from "./restriction-keys.ts";
+import { MAX_KEYS } from "./size-limits.ts";
 
 /** What every loader returns. A loader never throws: problems become diagnostics. */
 export interface LoadResult {
@@ -40,7 +41,7 @@ export class LoadContext {
   constructor(file: string, keyLines: Record<string, number> = {}, diagnostics: readonly Diagnostic[] = []) {
     this.file = file;
     this.keyLines = keyLines;
-    this.diagnostics.push(...diagnostics);
+    for (const problem of diagnostics) this.diagnostics.push(problem);
     if (diagnostics.some((d) => d.severity === "error")) this.skipped = true;
   }
 
@@ -84,8 +85,13 @@ export function applyKeys(
   draft: Draft,
   ctx: LoadContext,
 ): void {
+  const entries = Object.entries(data);
+  if (entries.length > MAX_KEYS) {
+    ctx.fail(`the file has ${entries.length} keys; agentry reads agent files of up to ${MAX_KEYS}`);
+    return;
+  }
   const restrictedBy = new Map<RestrictionKey, string>();
-  for (const [key, value] of Object.entries(data)) {
+  for (const [key, value] of entries) {
     const meaning = classifyKey(key);
     if (meaning.kind === "restriction") {
       const earlier = restrictedBy.get(meaning.canonical);

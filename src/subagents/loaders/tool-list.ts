@@ -4,6 +4,7 @@ import { classifyToolName, type ToolNameKind } from "../../tools/tool-names.ts";
 import type { AgentPermissionConfig, PermissionMap } from "../definition.ts";
 import type { Draft, KeyHandler, LoadContext } from "./load-context.ts";
 import { readBoolean } from "./restriction-keys.ts";
+import { MAX_TOOL_ENTRIES } from "./size-limits.ts";
 
 /**
  * Reads `tools` in every shape agent files use — `Read, Grep`, a YAML list, `[]`, an OpenCode boolean
@@ -26,9 +27,6 @@ export type FalseOnlyMaps =
   | "inherit-minus"
   /** Claude Code and agentry have no tools maps; "everything but write" is not a reading we guess. */
   | "error";
-
-/** More entries than any real agent lists; past it a file is rejected rather than read name by name. */
-export const MAX_TOOL_ENTRIES = 256;
 
 /** `tools` in every shape. `falseOnlyMaps` says how a map of only `false` entries is read. */
 export function toolsHandler(falseOnlyMaps: FalseOnlyMaps): KeyHandler {
