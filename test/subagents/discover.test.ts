@@ -89,7 +89,7 @@ describe("loadAgentDefinitions", () => {
     expect(definitions.find((d) => d.name === "analyst")?.prompt).toContain("You are the analyst.");
     const missing = join(project, "subagents/missing-agents-md.md");
     expect(diagnostics.filter((d) => d.file === missing).map((d) => d.message)).toEqual([
-      `workspace.path has no readable ${join(project, "nowhere/AGENTS.md")}`,
+      `the prompt file ${join(project, "nowhere/AGENTS.md")} is missing or unreadable`,
       "empty prompt",
     ]);
   });

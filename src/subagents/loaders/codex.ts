@@ -55,28 +55,57 @@ function handlers(defaultProvider: string): Record<string, KeyHandler> {
   };
 }
 
-export function loadCodexAgent(text: string, path: string, kind: AgentSourceKind = "project"): LoadResult {
-  const ctx = new LoadContext(path, topLevelKeyLines(text));
-  let data: Record<string, unknown>;
+/** A role declared in `.codex/config.toml` (`[agents.<name>]`), whose `config_file` is this file. */
+export interface CodexRole {
+  name: string;
+  /** The role table's description, which wins over the file's. */
+  description?: string;
+  /** Where the role was declared, for messages. */
+  declaredIn: string;
+}
+
+/**
+ * One role file. For a role of `.codex/config.toml`, `role` gives its name and description, and
+ * `text` is its `config_file` ("" when it has none).
+ */
+export function loadCodexAgent(
+  text: string,
+  path: string,
+  kind: AgentSourceKind = "project",
+  role?: CodexRole,
+): LoadResult {
+  const subject = role === undefined ? undefined : `role "${role.name}" of ${role.declaredIn}`;
+  const ctx = new LoadContext(path, topLevelKeyLines(text), [], subject);
+  const data = parseToml(text, ctx);
+  if (data === undefined) return { diagnostics: ctx.diagnostics };
+  const provider = typeof data.model_provider === "string" ? data.model_provider : "openai";
+  const draft: Draft = { mode: "subagent", prompt: "", source: { kind, format: "codex", path } };
+  if (role === undefined) {
+    draft.name = resolveName(data.name, path, ctx, { nameExpected: true });
+    applyKeys(data, handlers(provider), draft, ctx);
+    return finish(draft, ctx);
+  }
+  draft.name = resolveName(role.name, path, ctx, { given: true });
+  const keys = Object.fromEntries(Object.entries(data).filter(([key]) => key !== "name"));
+  applyKeys(keys, handlers(provider), draft, ctx);
+  if (role.description !== undefined) draft.description = role.description;
+  return finish(draft, ctx);
+}
+
+/** The parsed table, or undefined after an `invalid TOML` error. */
+export function parseToml(text: string, ctx: LoadContext): Record<string, unknown> | undefined {
   try {
-    data = parse(text);
+    return parse(text);
   } catch (error) {
     const line = error instanceof TomlError ? error.line : undefined;
     const message = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
-    ctx.diagnostics.push({
-      severity: "error",
-      file: path,
-      ...(line === undefined ? {} : { line }),
-      message: `invalid TOML: ${message}`,
-      action: "skipped the file",
-    });
-    return { diagnostics: ctx.diagnostics };
+    ctx.fail(`invalid TOML: ${message}`);
+    if (line !== undefined) {
+      const last = ctx.diagnostics.at(-1);
+      if (last !== undefined) last.line = line;
+    }
+    return undefined;
   }
-  const provider = typeof data.model_provider === "string" ? data.model_provider : "openai";
-  const draft: Draft = { mode: "subagent", prompt: "", source: { kind, format: "codex", path } };
-  draft.name = resolveName(data.name, path, ctx, { nameExpected: true });
-  applyKeys(data, handlers(provider), draft, ctx);
-  return finish(draft, ctx);
 }
 
 /** TOML has no position API; top-level `key =` lines before the first table header are enough. */

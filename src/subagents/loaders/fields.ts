@@ -1,5 +1,6 @@
 import { AGENT_MODES, type AgentMode, type McpServerRef } from "../definition.ts";
 import type { KeyHandler } from "./load-context.ts";
+import { modelProblem } from "./model-check.ts";
 import { isPlainObject } from "./tool-list.ts";
 
 /** Readers for the keys several formats share. Each one reports what it cannot use. */
@@ -23,9 +24,10 @@ export function normalizeModel(
   const colon = model.indexOf(":");
   if (colon > 0 && (slash === -1 || colon < slash)) return { model };
   if (slash > 0) return { model: `${model.slice(0, slash)}:${model.slice(slash + 1)}` };
+  // Codex's `model_provider` says where a bare name runs, even for a name that looks like OpenAI's.
+  if (defaultProvider !== undefined) return { model: `${defaultProvider}:${model}` };
   if (lower.startsWith("claude-")) return { model: `anthropic:${model}` };
   if (/^(gpt-|chatgpt-|codex-|o\d)/.test(lower)) return { model: `openai:${model}` };
-  if (defaultProvider !== undefined) return { model: `${defaultProvider}:${model}` };
   return { model, unrecognized: true };
 }
 
@@ -41,6 +43,8 @@ export function modelHandler(defaultProvider?: string): KeyHandler {
         "model",
       );
     }
+    const problem = model === undefined ? undefined : modelProblem(model);
+    if (problem !== undefined) ctx.report("warning", problem.message, problem.action, "model");
     if (model !== undefined) draft.model = model;
   };
 }

@@ -36,11 +36,22 @@ export class LoadContext {
   readonly file: string;
   readonly diagnostics: Diagnostic[] = [];
   private readonly keyLines: Record<string, number>;
+  private readonly subject: string | undefined;
   private skipped = false;
 
-  constructor(file: string, keyLines: Record<string, number> = {}, diagnostics: readonly Diagnostic[] = []) {
+  /**
+   * `subject` names the agent in every message when a file holds several (`agent "review"` of an
+   * opencode.json); `keyLines` gives the line of each key.
+   */
+  constructor(
+    file: string,
+    keyLines: Record<string, number> = {},
+    diagnostics: readonly Diagnostic[] = [],
+    subject?: string,
+  ) {
     this.file = file;
     this.keyLines = keyLines;
+    this.subject = subject;
     for (const problem of diagnostics) this.diagnostics.push(problem);
     if (diagnostics.some((d) => d.severity === "error")) this.skipped = true;
   }
@@ -50,8 +61,9 @@ export class LoadContext {
   }
 
   report(severity: Severity, message: string, action: string, key?: string): void {
-    const line = key === undefined ? undefined : this.keyLines[key];
-    this.diagnostics.push(diagnostic(severity, this.file, message, action, line));
+    const line = key === undefined ? undefined : (this.keyLines[key] ?? this.keyLines[""]);
+    const text = this.subject === undefined ? message : `${this.subject}: ${message}`;
+    this.diagnostics.push(diagnostic(severity, this.file, text, action, line));
   }
 
   /** An error that makes the file unusable: loading it anyway could grant more than its author meant. */
@@ -132,6 +144,8 @@ export function fileStem(path: string): string {
 }
 
 export interface NameOptions {
+  /** The name is given by the file's structure (an opencode.json `agent` key, a Codex role table). */
+  given?: boolean;
   /** OpenCode: the file stem is the name and a `name` key is not consulted. */
   stemIsIdentity?: boolean;
   /** Formats whose files normally carry `name` (Claude, Codex) note when it is missing. */
@@ -153,13 +167,14 @@ export function resolveName(raw: unknown, path: string, ctx: LoadContext, option
   let name = candidate;
   if (!AGENT_NAME_PATTERN.test(candidate)) {
     name = slugify(candidate);
-    if (!AGENT_NAME_PATTERN.test(name) && candidate !== stem) name = slugify(stem);
+    if (!AGENT_NAME_PATTERN.test(name) && candidate !== stem && options.given !== true) name = slugify(stem);
     if (!AGENT_NAME_PATTERN.test(name)) {
       ctx.fail(`cannot make an agent name out of "${candidate}"`, "name");
       return candidate;
     }
     ctx.report("warning", `"${candidate}" is not a valid agent name`, `used "${name}" as name`, "name");
   }
+  if (options.given === true) return name;
   if (raw === undefined && options.nameExpected === true) {
     ctx.report("info", "no name key", `used the file stem "${name}" as name`);
   } else if (name !== stem && !stemIsIdentity) {

@@ -19,7 +19,7 @@ import { readBoolean } from "./restriction-keys.ts";
  * `mode` (default `all`), `model` (`provider/model`), `temperature`, `tools` (boolean map),
  * `permission` (map), `hidden`, `steps` / `maxSteps`, `disable`, `color`, `prompt`.
  */
-const HANDLERS: Readonly<Record<string, KeyHandler>> = {
+export const OPENCODE_HANDLERS: Readonly<Record<string, KeyHandler>> = {
   ...restrictionHandlers("inherit-minus"),
   description: f.description,
   mode: f.mode,
@@ -60,6 +60,6 @@ export function loadOpenCodeAgent(text: string, path: string, kind: AgentSourceK
   }
   const draft: Draft = { mode: "all", prompt: fm.body, source: { kind, format: "opencode", path } };
   draft.name = resolveName(undefined, path, ctx, { stemIsIdentity: true });
-  applyKeys(fm.data, HANDLERS, draft, ctx);
+  applyKeys(fm.data, OPENCODE_HANDLERS, draft, ctx);
   return finish(draft, ctx);
 }
