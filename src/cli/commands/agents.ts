@@ -1,5 +1,7 @@
+import { isAbsolute, relative } from "node:path";
 import type { AgentDefinition } from "../../subagents/definition.ts";
 import { formatDiagnostics, hasErrors } from "../../subagents/diagnostics.ts";
+import { type EffectiveAccess, effectiveAccess } from "../../subagents/effective-access.ts";
 import { checkConfig } from "../config/check-config.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
@@ -13,19 +15,27 @@ export interface AgentsOptions {
   agents?: string;
 }
 
-/** `agentry agents list`: every agent a run can use, with where it came from. */
+/** `agentry agents list`: every agent a run can use, what it may do, and where it came from. */
 export async function agentsListCommand(options: AgentsOptions, io: CliIo): Promise<number> {
-  const registry = await registryFor(options, io);
+  const workspace = await resolveWorkspace(options.cwd, io.cwd);
+  await checkConfig(workspace, io.env);
+  const registry = await loadRegistry(workspace, io.env, options.agents);
   const agents = registry.list();
   if (options.json) {
     io.stdout.write(`${JSON.stringify(agents.map(summary))}\n`);
     return EXIT_CODES.completed;
   }
-  const nameWidth = Math.max(4, ...agents.map((a) => a.name.length));
+  let nameWidth = 4;
+  for (const agent of agents) nameWidth = Math.max(nameWidth, agent.name.length);
   const lines = agents.map((agent) => {
-    const source = agent.source.path ?? agent.source.kind;
-    const tools = agent.tools === undefined ? "inherits tools" : `tools: ${agent.tools.join(", ") || "none"}`;
-    return `${agent.name.padEnd(nameWidth)}  ${firstLine(agent.description)}\n${" ".repeat(nameWidth + 2)}${agent.source.kind} · ${agent.mode} · ${agent.model ?? "parent's model"} · ${tools} · ${source}`;
+    const facts = [
+      agent.source.kind,
+      agent.mode,
+      agent.model ?? "parent's model",
+      ...restrictions(effectiveAccess(agent)),
+      ...(agent.source.path === undefined ? [] : [displayPath(agent.source.path, workspace)]),
+    ];
+    return `${agent.name.padEnd(nameWidth)}  ${firstLine(agent.description)}\n${" ".repeat(nameWidth + 2)}${facts.join(" · ")}`;
   });
   io.stdout.write(`${lines.join("\n")}\n`);
   const errors = registry.diagnostics.filter((d) => d.severity === "error").length;
@@ -33,7 +43,7 @@ export async function agentsListCommand(options: AgentsOptions, io: CliIo): Prom
   return EXIT_CODES.completed;
 }
 
-/** `agentry agents show <name>`: one agent's whole definition, prompt included. */
+/** `agentry agents show <name>`: one agent's whole definition, what it may do, and its prompt. */
 export async function agentsShowCommand(name: string, options: AgentsOptions, io: CliIo): Promise<number> {
   const registry = await registryFor(options, io);
   const agent = registry.get(name);
@@ -44,15 +54,23 @@ export async function agentsShowCommand(name: string, options: AgentsOptions, io
       .join(", ");
     throw new UsageError(`No agent named "${name}". Known agents: ${known}. See: agentry agents list`);
   }
+  const { rules: _rules, ...effective } = effectiveAccess(agent);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(agent)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...agent, effective })}\n`);
     return EXIT_CODES.completed;
   }
   const { prompt, description, ...rest } = agent;
   const fields = Object.entries(rest)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
-  io.stdout.write(`${fields.join("\n")}\ndescription:\n${indent(description)}\nprompt:\n${indent(prompt)}\n`);
+  const access = [
+    `read-only: ${effective.readOnly ? "yes" : "no"}`,
+    `tools it gets: ${effective.tools === "inherited" ? "the parent's" : effective.tools.join(", ") || "none"}`,
+    `tools it can never use: ${effective.deniedTools.join(", ") || "none"}`,
+  ];
+  io.stdout.write(
+    `${fields.join("\n")}\n${access.join("\n")}\ndescription:\n${indent(description)}\nprompt:\n${indent(prompt)}\n`,
+  );
   return EXIT_CODES.completed;
 }
 
@@ -77,14 +95,34 @@ async function registryFor(options: AgentsOptions, io: CliIo) {
 }
 
 function summary(agent: AgentDefinition) {
+  const access = effectiveAccess(agent);
   return {
     name: agent.name,
     description: agent.description,
     mode: agent.mode,
     model: agent.model ?? null,
-    tools: agent.tools ?? null,
+    /** The tools it really gets; null = the parent's (minus `deniedTools`). */
+    tools: access.tools === "inherited" ? null : access.tools,
+    deniedTools: access.deniedTools,
+    readOnly: access.readOnly,
     source: agent.source,
   };
+}
+
+/** `read-only`, the tools it gets and the ones it can never use, in a few words each. */
+function restrictions(access: EffectiveAccess): string[] {
+  const tools =
+    access.tools === "inherited" ? "inherits tools" : `tools: ${access.tools.join(", ") || "none"}`;
+  return [
+    ...(access.readOnly ? ["read-only"] : []),
+    tools,
+    ...(access.deniedTools.length > 0 ? [`denied: ${access.deniedTools.join(", ")}`] : []),
+  ];
+}
+
+function displayPath(path: string, workspace: string): string {
+  const rel = relative(workspace, path);
+  return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
 }
 
 function firstLine(text: string): string {
