@@ -1,12 +1,7 @@
 import { basename, extname } from "node:path";
-import { rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
-import {
-  AGENT_NAME_PATTERN,
-  type AgentDefinition,
-  AgentDefinitionSchema,
-  type AgentPermissionConfig,
-} from "../definition.ts";
+import { AGENT_NAME_PATTERN, type AgentDefinition, AgentDefinitionSchema } from "../definition.ts";
 import { type Diagnostic, diagnostic, type Severity } from "../diagnostics.ts";
+import { applyLimits, type PermissionLimit } from "./permission-limits.ts";
 import { classifyKey, type RestrictionKey } from "./restriction-keys.ts";
 import { MAX_KEYS } from "./size-limits.ts";
 
@@ -28,7 +23,7 @@ export interface LoadResult {
  * `finish` puts after the file's rules so that no `permission` entry can lift them.
  */
 export type Draft = { -readonly [K in keyof AgentDefinition]?: AgentDefinition[K] } & {
-  limits?: AgentPermissionConfig[];
+  limits?: PermissionLimit[];
 };
 
 /** Collects the diagnostics of one file; `skip` marks the file as unusable. */
@@ -201,7 +196,14 @@ function slugify(text: string): string {
 export function finish(draft: Draft, ctx: LoadContext, promptFile?: string): LoadResult {
   if (ctx.isSkipped) return { diagnostics: ctx.diagnostics };
   const { limits, ...fields } = draft;
-  if (limits !== undefined && limits.length > 0) fields.permission = withLimits(fields.permission, limits);
+  if (limits !== undefined && limits.length > 0) {
+    const permission = applyLimits(fields.permission, limits);
+    if (typeof permission === "string") {
+      ctx.fail(permission, limits[0]?.key);
+      return { diagnostics: ctx.diagnostics };
+    }
+    fields.permission = permission;
+  }
   if (fields.description === undefined || fields.description.trim() === "") {
     ctx.fail("no description: the parent agent picks subagents by their description", "description");
     return { diagnostics: ctx.diagnostics };
@@ -218,22 +220,4 @@ export function finish(draft: Draft, ctx: LoadContext, promptFile?: string): Loa
   return promptFile === undefined
     ? { definition: parsed.data, diagnostics: ctx.diagnostics }
     : { definition: parsed.data, diagnostics: ctx.diagnostics, promptFile };
-}
-
-/**
- * The file's own rules, then the limits other keys imply, then the file's own denies again: a limit
- * overrides what the file allows or asks, and nothing overrides what the file denies. Without rules of
- * its own, a single limit keeps its readable form.
- */
-function withLimits(
-  own: AgentPermissionConfig | undefined,
-  limits: readonly AgentPermissionConfig[],
-): AgentPermissionConfig {
-  if (own === undefined && limits.length === 1 && limits[0] !== undefined) return limits[0];
-  const ownRules = rulesetFromConfig(own);
-  return [
-    ...ownRules,
-    ...limits.flatMap((limit) => rulesetFromConfig(limit)),
-    ...ownRules.filter((rule) => rule.action === "deny"),
-  ];
 }

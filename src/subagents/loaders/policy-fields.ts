@@ -67,7 +67,10 @@ export const permissionMode: KeyHandler = (value, draft, ctx, key) => {
       key,
     );
   }
-  draft.permissionMode = mode;
+  // Plan mode is read-only: a limit like a read-only sandbox, so it combines with the file's other
+  // limits here rather than being stacked on top of them when the child starts.
+  if (mode === "plan") restrictToReadOnly(draft, key);
+  else draft.permissionMode = mode;
 };
 
 /** `workspace: isolated` or `workspace: { mode, path }` (AgentScope harness). A path alone means isolated. */
@@ -106,15 +109,15 @@ export const fork: KeyHandler = (value, draft, ctx, key) => {
  * No file edits and bash under read-only rules (Codex's `sandbox_mode = "read-only"`, `readOnly: true`).
  * A limit, so it comes after the file's own `permission`: `permission: { edit: allow }` cannot lift it.
  */
-export function restrictToReadOnly(draft: Draft): void {
+export function restrictToReadOnly(draft: Draft, key: string): void {
   draft.disallowedTools = [...new Set([...(draft.disallowedTools ?? []), "write", "edit"])];
   const readOnly = [...READ_ONLY_BASH_RULES, { permission: "edit", pattern: "*", action: "deny" as const }];
-  draft.limits = [...(draft.limits ?? []), readOnly];
+  draft.limits = [...(draft.limits ?? []), { key, rules: readOnly }];
 }
 
 /** Codex's sandbox modes. Only `read-only` limits anything; the others leave agentry's rules in charge. */
 export const sandboxMode: KeyHandler = (value, draft, ctx, key) => {
-  if (value === "read-only") restrictToReadOnly(draft);
+  if (value === "read-only") restrictToReadOnly(draft, key);
   else if (value === "workspace-write" || value === "danger-full-access") {
     ctx.report(
       "info",
@@ -129,7 +132,7 @@ export const sandboxMode: KeyHandler = (value, draft, ctx, key) => {
 export const readOnly: KeyHandler = (value, draft, ctx, key) => {
   const flag = readBoolean(value);
   if (flag === undefined) return ctx.fail(`${key} must be true or false`, key);
-  if (flag) restrictToReadOnly(draft);
+  if (flag) restrictToReadOnly(draft, key);
 };
 
 export const readOnlyBash: KeyHandler = (value, draft, ctx, key) => {

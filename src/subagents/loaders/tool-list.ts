@@ -79,7 +79,7 @@ export function applyTools(
   }
   draft.tools = tools;
   const derived = rulesFromSpecs(specs, names);
-  if (derived !== undefined) draft.limits = [...(draft.limits ?? []), derived];
+  if (derived !== undefined) draft.limits = [...(draft.limits ?? []), { key, rules: derived }];
 }
 
 export function applyDisallowedTools(

@@ -93,7 +93,6 @@ describe("agentry and AgentScope agent files", () => {
       "description: d",
       "permission:",
       "  bash:",
-      '    "*": allow',
       "    git push *: deny",
       "tools: Read, Bash(git *)",
       "---",

@@ -102,19 +102,30 @@ describe("restriction keys spelled another harness's way are read", () => {
   it("keeps a read-only agent read-only whatever its permission allows, and keeps its denies", () => {
     const agent = powers(
       "claude",
-      md(
-        "sandbox_mode: read-only",
-        "permission:",
-        "  edit: allow",
-        "  bash:",
-        '    "*": allow',
-        '    "cat *": deny',
-      ),
+      md("sandbox_mode: read-only", "permission:", "  edit: allow", "  bash:", '    "cat *": deny'),
     );
     expect(agent.edit()).toBe("deny");
     expect(agent.bash("rm -rf src")).toBe("deny");
     expect(agent.bash("cat .env")).toBe("deny");
     expect(agent.bash("ls")).toBe("allow");
+  });
+
+  it("fails a file whose permission allows commands its read-only mode or tool patterns forbid", () => {
+    expectError(
+      "claude",
+      md("sandbox_mode: read-only", "permission:", "  bash: allow"),
+      /permission says bash:'\*':allow while sandbox_mode limits bash/,
+    );
+    expectError(
+      "claude",
+      md("tools: Read, Bash(git diff:*)", "permission: ask"),
+      /permission says \*:'\*':ask while tools limits bash/,
+    );
+    expectError(
+      "opencode",
+      md("tools: Bash(git diff:*)", "permissionMode: plan"),
+      /tools and permissionMode both limit bash/,
+    );
   });
 
   it("keeps a plan-mode agent's own denies over the read-only allowlist", () => {
