@@ -1,7 +1,7 @@
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { type Diagnostic, diagnostic } from "./diagnostics.ts";
 import { type LenientProblem, parseLenientYaml } from "./lenient-yaml.ts";
-import { isRestrictive } from "./loaders/restriction-keys.ts";
+import { isRestrictive, mentionsRestriction } from "./loaders/restriction-keys.ts";
 import { MAX_FRONT_MATTER_CHARS } from "./loaders/size-limits.ts";
 
 /** A Markdown file split into its front matter keys and its body. */
@@ -103,8 +103,9 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
  * mis-indented `permissions:` line it could not read. Guessing there could give the agent more than the
  * file meant, so the file fails instead.
  */
-function limitAtStake(problem: LenientProblem): problem is LenientProblem & { key: string } {
-  return problem.key !== undefined && isRestrictive(problem.key);
+function limitAtStake(problem: LenientProblem): boolean {
+  if (problem.key !== undefined) return isRestrictive(problem.key);
+  return problem.kind === "unreadable" && mentionsRestriction(problem.text);
 }
 
 type StrictResult =
@@ -123,7 +124,13 @@ function parseStrict(source: string, firstLine: number): StrictResult {
   if (!isMap(doc.contents)) {
     return { ok: false, reason: "it is not a list of `key: value` lines", line: firstLine };
   }
-  const data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  let data: Record<string, unknown>;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  } catch (error) {
+    // An alias without its anchor (`tools: *x`) or an alias bomb is only found while converting.
+    return { ok: false, reason: (error as Error).message, line: firstLine };
+  }
   const keyLines: Record<string, number> = {};
   for (const pair of doc.contents.items) {
     if (isScalar(pair.key) && pair.key.range) {

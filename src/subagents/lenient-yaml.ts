@@ -17,6 +17,8 @@ export interface LenientProblem {
    */
   kind: "duplicate" | "unreadable" | "hidden-key";
   key?: string;
+  /** The line as written. */
+  text: string;
 }
 
 export interface LenientResult {
@@ -49,12 +51,14 @@ export function parseLenientYaml(lines: readonly string[], firstLine: number): L
         message: `could not read front matter line "${excerpt(line)}"`,
         action: "ignored the line",
         kind: "unreadable",
+        text: line,
         ...looseKey(line),
       });
       continue;
     }
     const key = match[1] ?? match[2] ?? match[3] ?? "";
-    const inline = (match[4] ?? "").trim();
+    // `key: # note` has no value on its line: the comment is not one.
+    const inline = (match[4] ?? "").trim().replace(/^#.*$/, "");
     const block: string[] = [];
     while (i < lines.length) {
       const next = lines[i] ?? "";
@@ -76,6 +80,7 @@ export function parseLenientYaml(lines: readonly string[], firstLine: number): L
             action: `kept it in ${key}`,
             kind: "hidden-key",
             key: hidden,
+            text: next,
           });
       }
     }
@@ -86,6 +91,7 @@ export function parseLenientYaml(lines: readonly string[], firstLine: number): L
         action: `used the value on line ${fileLine}`,
         kind: "duplicate",
         key,
+        text: line,
       });
     }
     // Defined, not assigned: a key named `__proto__` must stay a key, not become the object's prototype.
@@ -95,9 +101,9 @@ export function parseLenientYaml(lines: readonly string[], firstLine: number): L
   return { data, keyLines, problems };
 }
 
-/** A plain scalar whose following indented lines YAML would fold into it. */
+/** A value on the key's line whose following indented lines are read as part of it (not a block scalar). */
 function isPlainContinuation(inline: string): boolean {
-  return inline !== "" && !BLOCK_HEADER.test(inline) && !/^[[{"']/.test(inline);
+  return inline !== "" && !BLOCK_HEADER.test(inline);
 }
 
 function looseKey(line: string): { key?: string } {
@@ -152,10 +158,9 @@ function nestedBlock(block: string[]): unknown {
   const dedented = block.map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)?.[0].length ?? 0)));
   const parsed = tryYaml(dedented.join("\n"));
   if (parsed !== undefined) return parsed;
-  if (content.every((l) => /^\s*-(\s|$)/.test(l))) {
-    return content.map((l) => unquote(l.trim().replace(/^-\s*/, "")));
-  }
-  return content.map((l) => l.trim()).join(" ");
+  // Not YAML even on its own: its lines, one item each. A list reader then still sees every name (a
+  // `disallowedTools` block must not lose one), and a key that wants a map or a string rejects it.
+  return content.map((l) => unquote(l.trim().replace(/^-\s*/, "")));
 }
 
 function inlineList(text: string): unknown {

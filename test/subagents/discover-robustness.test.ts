@@ -113,6 +113,7 @@ describe("huge agent files", () => {
     ["deeply nested invalid YAML", `description: a: b\ntools: ${"[".repeat(50_000)}`],
     ["a huge front matter", `notes: ${"y".repeat(100_000)}`],
     ["thousands of keys", Array.from({ length: 5000 }, (_, i) => `key${i}: v`).join("\n")],
+    ["an alias without its anchor", "tools: *missing"],
   ])("survives %s", (_, frontMatter) => {
     const text = `---\ndescription: d\n${frontMatter}\n---\nx\n`;
     for (const format of ["claude", "opencode", "agentry"] as const) {

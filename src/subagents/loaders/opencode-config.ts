@@ -1,5 +1,10 @@
 import { dirname, isAbsolute, join } from "node:path";
-import { AgentPermissionConfigSchema, type AgentSourceKind } from "../definition.ts";
+import { rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
+import {
+  type AgentPermissionConfig,
+  AgentPermissionConfigSchema,
+  type AgentSourceKind,
+} from "../definition.ts";
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { JsoncError, parseJsonc } from "./jsonc.ts";
 import { applyKeys, type Draft, finish, LoadContext, type LoadResult, resolveName } from "./load-context.ts";
@@ -116,11 +121,22 @@ function withBase(entry: Record<string, unknown>, base: Record<string, unknown>)
 
 /** Two readable permissions merge; otherwise the unreadable one goes on, and its handler fails the agent. */
 function mergeOrKeepBoth(base: unknown, own: unknown): unknown {
-  const baseRules = AgentPermissionConfigSchema.safeParse(base);
-  const ownRules = AgentPermissionConfigSchema.safeParse(own);
-  if (!baseRules.success) return base;
-  if (!ownRules.success) return own;
-  return mergePermission(baseRules.data, ownRules.data);
+  const baseRules = readablePermission(base);
+  const ownRules = readablePermission(own);
+  if (baseRules === undefined) return base;
+  if (ownRules === undefined) return own;
+  return mergePermission(baseRules, ownRules);
+}
+
+/** The value when the permission handler would accept it (strictly: no extra keys in a rule). */
+function readablePermission(value: unknown): AgentPermissionConfig | undefined {
+  try {
+    rulesetFromConfig(value);
+  } catch {
+    return undefined;
+  }
+  const parsed = AgentPermissionConfigSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** `prompt` as text, or `{file:./prompts/x.md}` relative to the config file (discovery reads it). */

@@ -72,12 +72,9 @@ const RESTRICTIVE_WORDS = [
   "command",
 ];
 
+/** Lower case, letters and digits only: `allowed-tools`, `"Allowed_Tools":` and `allowedTools` are one key. */
 export function normalizeKey(key: string): string {
-  return key
-    .trim()
-    .replace(/^["']|["']$/g, "")
-    .toLowerCase()
-    .replace(/[-_.\s]/g, "");
+  return key.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 
 /** What a front matter key means for the agent's powers. */
@@ -87,7 +84,7 @@ export function classifyKey(key: string): KeyMeaning {
   if (canonical !== undefined) return { kind: "restriction", canonical };
   if (RESTRICTIVE_WORDS.some((word) => normalized.includes(word))) return { kind: "restriction-like" };
   // A tool name as a key (`write: false`) switches that tool on or off.
-  const tool = classifyToolName(key.trim().replace(/^["']|["']$/g, ""));
+  const tool = classifyToolName(key.replace(/[^\w-]/g, ""));
   if (tool.kind === "canonical" || tool.kind === "mcp") return { kind: "restriction-like" };
   return { kind: "other" };
 }
@@ -111,4 +108,20 @@ export function readBoolean(value: unknown): boolean | undefined {
   if (["true", "yes", "on"].includes(text)) return true;
   if (["false", "no", "off"].includes(text)) return false;
   return undefined;
+}
+
+/**
+ * Whether a front matter line nobody could read may have carried a limit: a list item naming a tool
+ * (`- Bash`, orphaned from a `tools` or `disallowedTools` list) or a word such as `tools`,
+ * `permission`, `deny`, `sandbox`. Losing such a line could widen the agent, so the file fails.
+ * Tool names in prose (`reads the docs`) do not count: they are everyday words.
+ */
+export function mentionsRestriction(line: string): boolean {
+  const item = /^\s*-\s*["']?([^"'()\s,]+)/.exec(line)?.[1];
+  if (item !== undefined && classifyToolName(item).kind !== "unknown") return true;
+  return line.split(/[^A-Za-z_-]+/).some((word) => {
+    const normalized = normalizeKey(word);
+    if (normalized === "") return false;
+    return SPELLINGS[normalized] !== undefined || RESTRICTIVE_WORDS.some((w) => normalized.includes(w));
+  });
 }

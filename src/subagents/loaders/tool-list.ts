@@ -99,11 +99,35 @@ export function applyDisallowedTools(
     }
     const kind = classifyToolName(name);
     if (kind.kind === "canonical" || kind.kind === "mcp") removed.push(kind.name);
-    else if (name.includes("*"))
-      removed.push(name); // a glob (`*`, `mcp__github__*`) denies what it matches
-    else ctx.report("info", `${key} names ${name}, which agentry does not have`, `ignored ${name}`, key);
+    else if (/^[\w.*-]*\*[\w.*-]*$/.test(name))
+      removed.push(name); // a glob (`*`, `mcp__github__*`)
+    else {
+      // A mangled entry (`["list", "Write"]` after a damaged line) may still name tools: deny those.
+      const named = toolsNamedIn(entry);
+      if (named.length > 0) {
+        ctx.report(
+          "warning",
+          `${key} entry "${entry}" is not one tool name`,
+          `denied ${named.join(", ")}`,
+          key,
+        );
+        removed.push(...named);
+      } else ctx.report("info", `${key} names ${name}, which agentry does not have`, `ignored ${name}`, key);
+    }
   }
   draft.disallowedTools = unique([...(draft.disallowedTools ?? []), ...removed]);
+}
+
+/** The tools a stretch of text names, word by word (`Bash(npm test)` → bash). */
+function toolsNamedIn(text: string): string[] {
+  // A lone `*` among the words denies everything, as `*` does on its own.
+  if (/(^|[\s,[\]"'])\*($|[\s,[\]"'])/.test(text)) return ["*"];
+  const names: string[] = [];
+  for (const word of text.split(/[^\w]+/)) {
+    const kind = word === "" ? undefined : classifyToolName(word);
+    if (kind !== undefined && (kind.kind === "canonical" || kind.kind === "mcp")) names.push(kind.name);
+  }
+  return unique(names);
 }
 
 /**
@@ -262,7 +286,7 @@ function splitNames(text: string): string[] {
   }
   names.push(current);
   return names
-    .map((n) => n.trim().replace(/^["']|["']$/g, ""))
+    .map((n) => n.trim().replace(/^["'[]+|["'\]]+$/g, ""))
     .flatMap((n) => (/\s/.test(n) && !n.includes("(") ? n.split(/\s+/) : [n]))
     .filter((n) => n !== "");
 }
