@@ -237,7 +237,7 @@ function readNameList(
   else if (typeof value === "string") names = splitNames(value);
   else if (Array.isArray(value)) {
     names = [];
-    for (const item of value) {
+    for (const item of rejoinArguments(value)) {
       if (typeof item === "string") {
         for (const name of splitNames(item)) names.push(name);
       } else if (widensWhenDropped) {
@@ -261,6 +261,35 @@ function readNameList(
     return undefined;
   }
   return names;
+}
+
+/**
+ * YAML's flow lists split `[Read, Task(explore, plan)]` at every comma: `Task(explore`, `plan)`. The
+ * pieces of one tool's arguments are joined back, as its author wrote them.
+ */
+function rejoinArguments(items: readonly unknown[]): unknown[] {
+  const out: unknown[] = [];
+  let open: string | undefined;
+  for (const item of items) {
+    if (open !== undefined && typeof item === "string") {
+      open = `${open}, ${item.trim()}`;
+      if (depthOf(open) <= 0) {
+        out.push(open);
+        open = undefined;
+      }
+    } else if (typeof item === "string" && depthOf(item) > 0) open = item.trim();
+    else {
+      if (open !== undefined) out.push(open);
+      open = undefined;
+      out.push(item);
+    }
+  }
+  if (open !== undefined) out.push(open);
+  return out;
+}
+
+function depthOf(text: string): number {
+  return (text.match(/\(/g)?.length ?? 0) - (text.match(/\)/g)?.length ?? 0);
 }
 
 function preview(value: unknown): string {

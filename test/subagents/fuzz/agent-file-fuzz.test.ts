@@ -83,17 +83,15 @@ function widenings(definition: AgentDefinition, reading: Reading | undefined): s
   if (reading === undefined) return ["loaded an agent the reference reading does not see"];
   if (reading.kind === "unreadable") return [`loaded a file the reference cannot read (${reading.why})`];
   const problems = tools.filter((tool) => !reading.tools.has(tool)).map((tool) => `gets tool ${tool}`);
-  const uses = (permission: string): boolean =>
+  // A probe counts when the agent has a tool that asks it; edits always do, since `readOnly` (what
+  // `agents list` shows, what the command sandbox follows) is read from the edit rules.
+  const asks = (permission: string): boolean =>
+    permission === "edit" ||
     tools.some((tool) =>
-      (permission === "read"
-        ? ["read", "grep", "glob", "list"]
-        : permission === "edit"
-          ? ["edit", "write"]
-          : [permission]
-      ).includes(tool),
+      (permission === "read" ? ["read", "grep", "glob", "list"] : [permission]).includes(tool),
     );
   for (const probe of PROBES) {
-    if (!uses(probe.permission)) continue;
+    if (!asks(probe.permission)) continue;
     const got: Action =
       probe.permission === "bash"
         ? evaluateRequest(rules, "bash", bashPermissionPatterns(probe.value)).action

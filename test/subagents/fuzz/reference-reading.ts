@@ -134,7 +134,7 @@ const TOOL_WORDS = ["read", "write", "edit", "grep", "glob", "list", "ls", "task
 const CODEX_BENIGN = ["sandboxworkspacewrite"];
 
 function groupOf(key: string, format: "codex" | "other"): Group {
-  const k = key.toLowerCase().replace(/[-_.\s"']/g, "");
+  const k = key.toLowerCase().replace(/[^a-z0-9]/g, "");
   const group = GROUPS[k];
   if (group !== undefined) return group;
   if (format === "codex" && CODEX_BENIGN.includes(k)) return "benign";
@@ -207,7 +207,8 @@ function readMarkdown(text: string, flavour: "opencode" | "other"): Reading {
 
 function readChunk(chunk: string[]): { key?: string; value?: unknown } | { why: string } {
   const [first = "", ...rest] = chunk;
-  const match = /^(?:"([^"]*)"|'([^']*)'|([A-Za-z_$][\w$.'"-]*))[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/.exec(first);
+  // A plain key runs to the first ": " (YAML's rule), so `tools:: x` is the key `tools:`.
+  const match = /^(?:"([^"]*)"|'([^']*)'|([A-Za-z_$][^\s]*?))[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/.exec(first);
   if (match === null) {
     for (const line of chunk) {
       const key = /^\s*-?\s*["']?([A-Za-z_$][\w$. -]*?)["']?[ \t]*:(\s|$)/.exec(line)?.[1];
@@ -613,13 +614,25 @@ function nameList(value: unknown, strict: boolean): string[] | undefined {
   if (typeof value === "string") return splitNames(value);
   if (Array.isArray(value)) {
     const out: string[] = [];
+    // `[Read, Task(explore, plan)]` is split by YAML at each comma; the reference reads it whole.
+    const joined: unknown[] = [];
     for (const item of value) {
+      const last = joined.at(-1);
+      if (typeof last === "string" && typeof item === "string" && unbalanced(last))
+        joined[joined.length - 1] = `${last}, ${item}`;
+      else joined.push(item);
+    }
+    for (const item of joined) {
       if (typeof item === "string") out.push(...splitNames(item));
       else if (strict) return undefined;
     }
     return out;
   }
   return undefined;
+}
+
+function unbalanced(text: string): boolean {
+  return text.split("(").length > text.split(")").length;
 }
 
 function splitNames(text: string): string[] {

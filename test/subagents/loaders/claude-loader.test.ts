@@ -104,6 +104,13 @@ describe("Claude Code agent files", () => {
     });
   });
 
+  it("keeps Task(a, b) whole inside a YAML flow list, which YAML splits at the comma", () => {
+    const text = "---\ndescription: d\ntools: [Read, Task(explore, plan)]\n---\nx\n";
+    const { definition } = loadClaudeAgent(text, "/p/.claude/agents/lead.md");
+    expect(definition?.tools).toEqual(["read", "task"]);
+    expect(definition?.permission).toEqual({ task: { "*": "deny", explore: "allow", plan: "allow" } });
+  });
+
   it("names the agent from `name`, noting when it differs from the file name", () => {
     const { definition, summary } = load("name-differs.md");
     expect(definition?.name).toBe("security-auditor");
