@@ -9,6 +9,7 @@ import {
 import { type Diagnostic, diagnostic } from "./diagnostics.ts";
 import type { LoadedAgents } from "./discover.ts";
 import { normalizeModel } from "./loaders/fields.ts";
+import { classifyKey, restrictionOf } from "./loaders/restriction-keys.ts";
 
 /** A bad `--agents` value or programmatic definition: the user has to fix it now, so it throws. */
 export class AgentDefinitionError extends Error {
@@ -45,7 +46,7 @@ export class AgentRegistry {
    * and reported in `diagnostics`. Throws `AgentDefinitionError` when the definition is invalid.
    */
   register(input: AgentDefinitionInput, origin = "programmatic"): AgentDefinition {
-    const parsed = AgentDefinitionInputSchema.safeParse(input);
+    const parsed = AgentDefinitionInputSchema.safeParse(this.canonicalKeys(input, origin));
     if (!parsed.success) {
       const label =
         typeof (input as { name?: unknown }).name === "string" ? `agent "${input.name}"` : "agent";
@@ -96,6 +97,46 @@ export class AgentRegistry {
     return this.problems;
   }
 
+  /**
+   * The definition with restrictions under their canonical names (`allowedTools` → `tools`,
+   * `permissions` → `permission`), as in agent files. A restriction it cannot take (one named twice,
+   * an unknown restriction-like key, a file-only limit such as `sandbox_mode`) throws rather than being
+   * dropped, which would give the agent its parent's full tools; other unknown keys are warnings.
+   */
+  private canonicalKeys(input: AgentDefinitionInput, origin: string): Record<string, unknown> {
+    const known = new Set(Object.keys(AgentDefinitionInputSchema.shape));
+    const out: Record<string, unknown> = {};
+    const label = typeof input.name === "string" ? `agent "${input.name}"` : "agent";
+    for (const [key, value] of Object.entries(input)) {
+      if (known.has(key)) {
+        if (Object.hasOwn(out, key))
+          throw new AgentDefinitionError(`${origin}: ${label}: ${key} is given twice`);
+        out[key] = value;
+        continue;
+      }
+      const meaning = classifyKey(key);
+      if (meaning.kind === "other") {
+        this.problems.push(
+          diagnostic("warning", origin, `${label}: unknown key ${key}`, `ignored key ${key}`),
+        );
+        continue;
+      }
+      const canonical = meaning.kind === "restriction" ? meaning.canonical : undefined;
+      if (canonical === undefined || !known.has(canonical)) {
+        throw new AgentDefinitionError(
+          `${origin}: ${label}: ${key} looks like a limit, but agentry cannot apply it here; use tools, disallowedTools or permission`,
+        );
+      }
+      if (Object.hasOwn(out, canonical) || Object.hasOwn(input, canonical)) {
+        throw new AgentDefinitionError(
+          `${origin}: ${label}: ${key} and ${canonical} both set ${canonical}; write it once`,
+        );
+      }
+      out[canonical] = value;
+    }
+    return out;
+  }
+
   private mapTools(names: string[], agent: string, origin: string): string[] {
     const { tools, unknown } = mapToolNames(names);
     for (const name of unknown) {
@@ -135,13 +176,15 @@ export function parseAgentsJson(json: string, origin = "--agents"): AgentDefinit
         `${origin}: agent ${label} must be an object with description and prompt`,
       );
     }
-    // Claude Code users also write `"tools": "Read, Grep"`.
+    // Claude Code users also write `"tools": "Read, Grep"` (under any spelling of tools).
     const split = (v: unknown): unknown => (typeof v === "string" ? v.split(",").map((s) => s.trim()) : v);
-    return {
-      ...body,
-      tools: split(body.tools),
-      disallowedTools: split(body.disallowedTools),
-    } as AgentDefinitionInput;
+    const listKey = (key: string): boolean => {
+      const canonical = restrictionOf(key);
+      return canonical === "tools" || canonical === "disallowedTools";
+    };
+    return Object.fromEntries(
+      Object.entries(body).map(([key, value]) => [key, listKey(key) ? split(value) : value]),
+    ) as AgentDefinitionInput;
   });
 }
 

@@ -43,6 +43,38 @@ describe("AgentRegistry", () => {
     ]);
   });
 
+  it("reads --agents restrictions under any spelling, and throws for one it cannot apply", () => {
+    const registry = AgentRegistry.fromJson(
+      JSON.stringify({
+        reader: { description: "d", prompt: "p", allowedTools: "Read, Grep" },
+        careful: {
+          description: "d",
+          prompt: "p",
+          "disallowed-tools": ["Bash"],
+          permissions: { edit: "deny" },
+        },
+      }),
+    );
+    expect(registry.get("reader")?.tools).toEqual(["read", "grep"]);
+    expect(registry.get("careful")).toMatchObject({
+      disallowedTools: ["bash"],
+      permission: { edit: "deny" },
+    });
+    const json = (body: Record<string, unknown>) =>
+      JSON.stringify({ x: { description: "d", prompt: "p", ...body } });
+    expect(() => AgentRegistry.fromJson(json({ deniedCommands: ["rm"] }))).toThrow(
+      /--agents: agent "x": deniedCommands looks like a limit/,
+    );
+    expect(() => AgentRegistry.fromJson(json({ tools: ["Read"], allowedTools: ["Bash"] }))).toThrow(
+      /allowedTools and tools both set tools/,
+    );
+    expect(() => AgentRegistry.fromJson(json({ sandbox_mode: "read-only" }))).toThrow(
+      /sandbox_mode looks like a limit/,
+    );
+    const lenient = AgentRegistry.fromJson(json({ favouriteColor: "blue" }));
+    expect(lenient.diagnostics.map((d) => d.message)).toEqual(['agent "x": unknown key favouriteColor']);
+  });
+
   it("throws a clear error for an invalid programmatic definition", () => {
     const registry = new AgentRegistry();
     expect(() => registry.register({ name: "../escape", description: "d", prompt: "p" })).toThrow(
