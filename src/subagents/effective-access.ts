@@ -42,9 +42,17 @@ export function effectiveAccess(definition: AgentDefinition): EffectiveAccess {
     ...disallowed.filter((pattern) => !TOOLS.includes(pattern) && !pattern.startsWith("task_")),
   ];
   return {
-    readOnly: evaluate(rules, "edit", ORDINARY_PATH) === "deny",
+    readOnly: isReadOnly(rules),
     tools: definition.tools === undefined ? "inherited" : definition.tools.filter((tool) => !denied(tool)),
     deniedTools: [...new Set(deniedTools)],
     rules,
   };
+}
+
+/**
+ * Whether these rules keep an agent from changing files: they deny editing an ordinary workspace path.
+ * Works on any ruleset — a definition's own, or a child's whole rules (run + definition + parent denies).
+ */
+export function isReadOnly(rules: Ruleset): boolean {
+  return evaluate(rules, "edit", ORDINARY_PATH) === "deny";
 }

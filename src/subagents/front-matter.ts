@@ -71,8 +71,19 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
     .trim();
   // Front matter starts on file line 2.
   const strict = parseStrict(yamlLines.join("\n"), 2);
-  if (strict.ok)
-    return { present: true, data: strict.data, keyLines: strict.keyLines, body, diagnostics: [] };
+  if (strict.ok) {
+    const swallowed = swallowedRestrictions(yamlLines, strict.keyLines, 2);
+    const diagnostics = swallowed.map((s) =>
+      diagnostic(
+        "error",
+        file,
+        `"${s.text.trim()}" reads like the key ${s.key}, but YAML takes it as part of ${s.owner}'s value (an unclosed quote?), and ${s.key} limits what the agent may do`,
+        "skipped the file",
+        s.line,
+      ),
+    );
+    return { present: true, data: strict.data, keyLines: strict.keyLines, body, diagnostics };
+  }
 
   const lenient = parseLenientYaml(yamlLines, 2);
   const diagnostics = [
@@ -106,6 +117,40 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
 function limitAtStake(problem: LenientProblem): boolean {
   if (problem.key !== undefined) return isRestrictive(problem.key);
   return problem.kind === "unreadable" && mentionsRestriction(problem.text);
+}
+
+/**
+ * Lines that look like a restriction (`tools: ''`, `  permissionMode: plan`) but that valid YAML read
+ * as part of another key's value — a quote left open swallows the keys after it. Read as YAML, the
+ * agent would lose the limit its author can see; so the file fails instead. A restriction key's own
+ * multi-line value (a flow map over several lines) is not suspect.
+ */
+function swallowedRestrictions(
+  lines: readonly string[],
+  keyLines: Record<string, number>,
+  firstLine: number,
+): Array<{ line: number; key: string; owner: string; text: string }> {
+  const owners = new Map(Object.entries(keyLines).map(([key, line]) => [line, key]));
+  const found: Array<{ line: number; key: string; owner: string; text: string }> = [];
+  let owner: string | undefined;
+  // Whether the owner's value starts on its own line as a scalar (quoted or plain) that may run on.
+  let scalar = false;
+  for (const [index, text] of lines.entries()) {
+    const line = index + firstLine;
+    const parsedKey = owners.get(line);
+    if (parsedKey !== undefined) {
+      owner = parsedKey;
+      const inline = /:[ \t]*(.*)$/.exec(text)?.[1]?.trim() ?? "";
+      scalar = inline !== "" && !/^[|>#]/.test(inline);
+      continue;
+    }
+    const key = /^\s*["']?([A-Za-z_$][\w$.-]*)["']?[ \t]*:(\s|$)/.exec(text)?.[1];
+    if (owner === undefined || key === undefined || !isRestrictive(key)) continue;
+    // At column 0 it can only be inside another value; indented, only inside a scalar that runs on.
+    const topLevel = !/^\s/.test(text);
+    if (topLevel || (scalar && !isRestrictive(owner))) found.push({ line, key, owner, text });
+  }
+  return found;
 }
 
 type StrictResult =

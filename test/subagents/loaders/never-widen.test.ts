@@ -188,6 +188,16 @@ describe("invalid YAML never loses a restriction", () => {
     expectError("claude", text, /is read as part of description, not as key tools/);
   });
 
+  it("fails a restriction that valid YAML swallows into an unclosed quote", () => {
+    // Valid YAML: the description is "Reviews the code tools: Read, Grep", and there is no tools key.
+    const text = ["---", "description: 'Reviews the code", "  tools: Read, Grep'", "---", "x"].join("\n");
+    expectError(
+      "claude",
+      text,
+      /"tools: Read, Grep'" reads like the key tools, but YAML takes it as part of description's value/,
+    );
+  });
+
   it("fails a duplicated key inside a permission map", () => {
     const text = ["---", broken, "permission:", "  edit: deny", "  edit: allow", "---", "x"].join("\n");
     expectError("opencode", text, /permission/);
