@@ -45,6 +45,17 @@ test("read-only bash and plan mode narrow the child", () => {
   expect(evaluate(plan, "bash", "rm a.txt")).toBe("deny");
 });
 
+test("plan mode's read-only allowlist does not lift a deny of the definition", () => {
+  const rules = childRules(
+    base,
+    base,
+    definition({ permissionMode: "plan", permission: { bash: { "cat *": "deny" } } }),
+  );
+  expect(evaluate(rules, "bash", "cat .env")).toBe("deny");
+  expect(evaluate(rules, "bash", "ls")).toBe("allow");
+  expect(evaluate(rules, "edit", "src/a.ts")).toBe("deny");
+});
+
 test("unreadable permission rules in a definition are a clear error", () => {
   const bad = definition({ permission: { bash: "sometimes" } as never });
   expect(() => childRules(base, base, bad)).toThrow(AgentPermissionError);
