@@ -88,3 +88,41 @@ export function listedExplicitly(rules: readonly HostRule[], host: string, addre
       (rule.kind === "name" && rule.name === host) || (rule.kind === "address" && rule.address === address),
   );
 }
+
+/**
+ * The entries of `requested` that `granted` covers, as entries: an agent's own list narrows its
+ * parent's and never widens it. `*.a.com` under a parent's `api.a.com` gives `api.a.com`; entries
+ * that cannot be read are dropped (they could only have narrowed).
+ */
+export function narrowHosts(granted: readonly string[], requested: readonly string[]): string[] {
+  const parent = granted.flatMap((entry) => {
+    const rule = parseEntry(entry.trim());
+    return rule === undefined ? [] : [{ entry: entry.trim(), rule }];
+  });
+  const rules = parent.map((item) => item.rule);
+  const kept = new Set<string>();
+  for (const entry of requested) {
+    const rule = parseEntry(entry.trim());
+    if (rule === undefined) continue;
+    if (rule.kind === "subdomains") {
+      // Kept as far as the parent allows: the parent's own entries that fall under the pattern.
+      if (
+        rules.some(
+          (r) =>
+            r.kind === "subdomains" && (r.suffix === rule.suffix || rule.suffix.endsWith(`.${r.suffix}`)),
+        )
+      )
+        kept.add(`*.${rule.suffix}`);
+      for (const item of parent) {
+        const inside =
+          (item.rule.kind === "name" && item.rule.name.endsWith(`.${rule.suffix}`)) ||
+          (item.rule.kind === "subdomains" && item.rule.suffix.endsWith(`.${rule.suffix}`));
+        if (inside) kept.add(item.entry);
+      }
+    } else {
+      const host = rule.kind === "name" ? rule.name : rule.address;
+      if (hostAllowed(rules, host)) kept.add(entry.trim());
+    }
+  }
+  return [...kept];
+}

@@ -7,6 +7,7 @@ import { editRestrictedPaths, literalPathPrefix } from "../permissions/sandbox-c
 import type { Ruleset } from "../permissions/types.ts";
 import { wildcardMatch } from "../permissions/wildcard.ts";
 import { findGitLayout, type GitLayout } from "./git-layout.ts";
+import { narrowHosts } from "./network-hosts.ts";
 import type { SandboxBackend, SandboxPolicy, SandboxSettings } from "./policy.ts";
 import { secretPaths } from "./secret-paths.ts";
 
@@ -28,6 +29,8 @@ export interface AgentSandboxInput extends PolicyInput {
 export interface ChildSandboxInput extends PolicyInput {
   /** The calling agent's policy: the child's is never wider. */
   parent: SandboxPolicy;
+  /** The hosts the child's definition asks for (`allowedHosts`): they narrow the parent's. */
+  allowedHosts?: readonly string[];
 }
 
 /** A path that only a `*` pattern matches: "a file of the workspace in general". */
@@ -60,7 +63,8 @@ export async function policyForAgent(input: AgentSandboxInput): Promise<SandboxP
 /**
  * A child's sandbox: derived from its own rules and workspace like the root's, and never wider than
  * its parent's — a read-only parent has read-only children, hidden and read-only paths add up, and
- * the hosts, extra writable paths and secrets are the parent's.
+ * the hosts (narrowed by the definition's own `allowedHosts`), extra writable paths and secrets are
+ * the parent's.
  */
 export async function policyForChild(input: ChildSandboxInput): Promise<SandboxPolicy> {
   const { parent } = input;
@@ -70,7 +74,10 @@ export async function policyForChild(input: ChildSandboxInput): Promise<SandboxP
     extraWritable: parent.extraWritable,
     inheritedReadOnly: parent.readOnlyPaths,
     hidden: [...parent.hiddenPaths, ...deniedAbsolutePaths(input.rules, homedir())],
-    allowedHosts: parent.allowedHosts,
+    allowedHosts:
+      input.allowedHosts === undefined
+        ? parent.allowedHosts
+        : narrowHosts(parent.allowedHosts, input.allowedHosts),
   });
 }
 

@@ -61,7 +61,13 @@ export async function buildChild(
     throw error;
   }
   const gate = caller.gate.withRules(rules);
-  const commands = await childCommands(caller.commands, rules, gate.mode, workspace.path);
+  const commands = await childCommands(
+    caller.commands,
+    rules,
+    gate.mode,
+    workspace.path,
+    definition.allowedHosts,
+  );
   const baseTools = runtime.baseTools();
   const own = childTools({
     definition,
@@ -138,11 +144,18 @@ async function childCommands(
   rules: Ruleset,
   mode: PermissionMode,
   workspace: string,
+  allowedHosts: readonly string[] | undefined,
 ): Promise<CommandPolicy | undefined> {
   if (parent?.sandbox === undefined) return parent;
   return {
     env: parent.env,
-    sandbox: await policyForChild({ parent: parent.sandbox, rules, mode, workspace }),
+    sandbox: await policyForChild({
+      parent: parent.sandbox,
+      rules,
+      mode,
+      workspace,
+      ...(allowedHosts === undefined ? {} : { allowedHosts }),
+    }),
   };
 }
 

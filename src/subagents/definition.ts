@@ -124,6 +124,11 @@ export const AgentDefinitionSchema = z.object({
   /** A2A endpoint of a remote agent (DESIGN §5). */
   url: z.url().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /**
+   * Hosts its commands may reach, among those the user's config allows (`sandbox.network.allowedHosts`):
+   * it only narrows; `[]` = no network. Absent = its parent's.
+   */
+  allowedHosts: z.array(z.string().min(1)).optional(),
   /** Bash runs under `READ_ONLY_BASH_RULES` before the definition's own `permission` (see child-rules). */
   readOnlyBash: z.boolean().optional(),
   source: AgentSourceSchema,

@@ -68,6 +68,7 @@ describe("agentry agents list", () => {
       "subagent",
       "parent's model",
       "inherits tools",
+      "sandbox: workspace-write",
     ]);
   });
 
@@ -83,6 +84,7 @@ describe("agentry agents list", () => {
       "read-only",
       "tools: read, grep, glob, list, bash",
       "denied: write, edit, task",
+      "sandbox: read-only",
     ]);
     expect(factsOf(stdout, "auditor")).toEqual([
       "project",
@@ -91,6 +93,7 @@ describe("agentry agents list", () => {
       "read-only",
       "inherits tools",
       "denied: write, edit",
+      "sandbox: read-only",
       ".codex/agents/auditor.toml",
     ]);
     expect(factsOf(stdout, "reviewer")).toContain("read-only");
@@ -109,6 +112,8 @@ describe("agentry agents list", () => {
       readOnly: true,
       tools: null,
       deniedTools: ["write", "edit"],
+      sandbox: "read-only",
+      allowedHosts: null,
     });
     expect(byName.get("reader")).toMatchObject({ readOnly: false, tools: ["read", "grep"], deniedTools: [] });
     expect(byName.get("general-purpose")).toMatchObject({ readOnly: false, tools: null, deniedTools: [] });
@@ -120,7 +125,7 @@ describe("agentry agents show", () => {
     await write(".codex/agents/auditor.toml", CODEX_AUDITOR);
     const text = await run((io) => agentsShowCommand("auditor", {}, io));
     expect(text.stdout).toContain(
-      "read-only: yes\ntools it gets: the parent's\ntools it can never use: write, edit\n",
+      "read-only: yes\nsandbox: read-only (its commands see the files read-only)\nnetwork: the run's (sandbox.network.allowedHosts; none by default)\ntools it gets: the parent's\ntools it can never use: write, edit\n",
     );
     const json = await run((io) => agentsShowCommand("auditor", { json: true }, io));
     expect(JSON.parse(json.stdout).effective).toEqual({

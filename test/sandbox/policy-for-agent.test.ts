@@ -111,3 +111,36 @@ describe("policyForAgent", () => {
     );
   });
 });
+
+describe("a definition's allowedHosts", () => {
+  it("narrows the parent's hosts and never widens them", async () => {
+    const fx = await sandboxFixture();
+    const parent = await policyForAgent({
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "accept-edits",
+      workspace: fx.workspace,
+      settings: { ...DEFAULT_SANDBOX_SETTINGS, allowedHosts: ["registry.npmjs.org", "*.github.com"] },
+      home: fx.home,
+    });
+    const child = (allowedHosts: string[]) =>
+      policyForChild({
+        rules: DEFAULT_RULES,
+        mode: "accept-edits",
+        workspace: fx.workspace,
+        parent,
+        allowedHosts,
+      });
+    expect((await child(["api.github.com", "evil.example"])).allowedHosts).toEqual(["api.github.com"]);
+    expect((await child([])).allowedHosts).toEqual([]);
+    expect((await child(["*.github.com", "registry.npmjs.org"])).allowedHosts).toEqual([
+      "*.github.com",
+      "registry.npmjs.org",
+    ]);
+    expect((await child(["*.npmjs.org"])).allowedHosts).toEqual(["registry.npmjs.org"]);
+    expect(
+      (await policyForChild({ rules: DEFAULT_RULES, mode: "accept-edits", workspace: fx.workspace, parent }))
+        .allowedHosts,
+    ).toEqual(parent.allowedHosts);
+  });
+});

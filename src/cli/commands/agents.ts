@@ -32,7 +32,7 @@ export async function agentsListCommand(options: AgentsOptions, io: CliIo): Prom
       agent.source.kind,
       agent.mode,
       agent.model ?? "parent's model",
-      ...restrictions(effectiveAccess(agent)),
+      ...restrictions(effectiveAccess(agent), agent),
       ...(agent.source.path === undefined ? [] : [displayPath(agent.source.path, workspace)]),
     ];
     return `${agent.name.padEnd(nameWidth)}  ${firstLine(agent.description)}\n${" ".repeat(nameWidth + 2)}${facts.join(" · ")}`;
@@ -65,6 +65,12 @@ export async function agentsShowCommand(name: string, options: AgentsOptions, io
     .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
   const access = [
     `read-only: ${effective.readOnly ? "yes" : "no"}`,
+    `sandbox: ${
+      effective.readOnly
+        ? "read-only (its commands see the files read-only)"
+        : "workspace-write (its commands may write the workspace, not protected paths)"
+    }`,
+    `network: ${networkOf(agent)}`,
     `tools it gets: ${effective.tools === "inherited" ? "the parent's" : effective.tools.join(", ") || "none"}`,
     `tools it can never use: ${effective.deniedTools.join(", ") || "none"}`,
   ];
@@ -105,19 +111,31 @@ function summary(agent: AgentDefinition) {
     tools: access.tools === "inherited" ? null : access.tools,
     deniedTools: access.deniedTools,
     readOnly: access.readOnly,
+    /** The OS sandbox of its commands, before the run's own rules (which may narrow it further). */
+    sandbox: access.readOnly ? "read-only" : "workspace-write",
+    /** Hosts its commands may reach among the run's; null = the run's. */
+    allowedHosts: agent.allowedHosts ?? null,
     source: agent.source,
   };
 }
 
-/** `read-only`, the tools it gets and the ones it can never use, in a few words each. */
-function restrictions(access: EffectiveAccess): string[] {
+/** `read-only`, the tools it gets and the ones it can never use, its sandbox, in a few words each. */
+function restrictions(access: EffectiveAccess, agent: AgentDefinition): string[] {
   const tools =
     access.tools === "inherited" ? "inherits tools" : `tools: ${access.tools.join(", ") || "none"}`;
   return [
     ...(access.readOnly ? ["read-only"] : []),
     tools,
     ...(access.deniedTools.length > 0 ? [`denied: ${access.deniedTools.join(", ")}`] : []),
+    `sandbox: ${access.readOnly ? "read-only" : "workspace-write"}`,
+    ...(agent.allowedHosts === undefined ? [] : [`network: ${networkOf(agent)}`]),
   ];
+}
+
+/** The hosts an agent's commands may reach: its own narrowing of the run's, or the run's. */
+function networkOf(agent: AgentDefinition): string {
+  if (agent.allowedHosts === undefined) return "the run's (sandbox.network.allowedHosts; none by default)";
+  return agent.allowedHosts.length === 0 ? "none" : `${agent.allowedHosts.join(", ")} (if the run allows them)`;
 }
 
 function displayPath(path: string, workspace: string): string {

@@ -163,5 +163,20 @@ export function restrictionHandlers(falseOnlyMaps: FalseOnlyMaps): Record<Restri
     readOnlyBash,
     disable,
     workspace,
+    allowedHosts,
   };
 }
+
+const HOST = /^(\*\.)?[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/;
+
+/**
+ * The hosts this agent's commands may reach: a narrowing of what the user's config allows (an agent
+ * file never widens the network); `[]` means none.
+ */
+export const allowedHosts: KeyHandler = (value, draft, ctx, key) => {
+  const hosts = typeof value === "string" ? [value] : value;
+  if (!Array.isArray(hosts) || !hosts.every((host) => typeof host === "string" && HOST.test(host.trim()))) {
+    return ctx.fail(`${key} must be a list of host names such as registry.npmjs.org or *.github.com`, key);
+  }
+  draft.allowedHosts = hosts.map((host: string) => host.trim());
+};

@@ -15,6 +15,7 @@ export const RESTRICTION_KEYS = [
   "readOnlyBash",
   "disable",
   "workspace",
+  "allowedHosts",
 ] as const;
 export type RestrictionKey = (typeof RESTRICTION_KEYS)[number];
 
@@ -45,6 +46,9 @@ const SPELLINGS: Readonly<Record<string, RestrictionKey>> = {
   disabled: "disable",
   workspace: "workspace",
   isolation: "workspace",
+  allowedhosts: "allowedHosts",
+  networkhosts: "allowedHosts",
+  network: "allowedHosts",
 };
 
 /**
