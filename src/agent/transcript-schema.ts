@@ -22,6 +22,8 @@ const reasoning = z.object({
   type: z.literal("reasoning"),
   text: z.string(),
   signature: z.string().exactOptional(),
+  // Added without a version bump: readers strip keys they do not know, so older ones still load it.
+  item: z.object({ id: z.string(), encryptedContent: z.string().exactOptional() }).exactOptional(),
 });
 const image = z.object({ type: z.literal("image"), data: z.string(), mediaType: z.string() });
 const toolCall = z.object({

@@ -10,9 +10,21 @@ export interface TextPart {
 
 export interface ReasoningPart {
   type: "reasoning";
+  /** What the provider shows of the reasoning (OpenAI: a summary, possibly empty). */
   text: string;
-  /** Opaque provider data needed to send the reasoning back (e.g. Anthropic's signature). */
+  /** Anthropic: the thinking block's signature, needed to send it back. Opaque. */
   signature?: string;
+  /** OpenAI Responses API: the reasoning item this part belongs to, needed to send it back. */
+  item?: ReasoningItem;
+}
+
+/**
+ * An OpenAI reasoning item. Several parts may share one (one per summary paragraph); the provider
+ * sends `encryptedContent` with the item's end, and it is returned verbatim on the next turn.
+ */
+export interface ReasoningItem {
+  id: string;
+  encryptedContent?: string;
 }
 
 export interface ImagePart {

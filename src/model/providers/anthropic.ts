@@ -5,6 +5,7 @@ import type { Model } from "../model.ts";
 import type { ModelPrice } from "../pricing.ts";
 import { withCacheBreakpoints } from "./anthropic-cache.ts";
 import { sdkModel } from "./sdk-model.ts";
+import type { ReasoningData } from "./stream-assembler.ts";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 
@@ -38,7 +39,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     },
     prompt: { reasoningOptions },
     prepare: withCacheBreakpoints,
-    signatureOf,
+    reasoningDataOf,
   });
 }
 
@@ -54,7 +55,7 @@ function reasoningOptions(part: ReasoningPart) {
 
 const signatureMetadata = z.object({ anthropic: z.object({ signature: z.string() }) });
 
-function signatureOf(metadata: unknown): string | undefined {
+function reasoningDataOf(metadata: unknown): ReasoningData | undefined {
   const parsed = signatureMetadata.safeParse(metadata);
-  return parsed.success ? parsed.data.anthropic.signature : undefined;
+  return parsed.success ? { signature: parsed.data.anthropic.signature } : undefined;
 }

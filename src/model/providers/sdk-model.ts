@@ -13,7 +13,7 @@ import type { Model, ModelRequest, ModelStream } from "../model.ts";
 import { type ModelPrice, withCost } from "../pricing.ts";
 import type { RetryAfterSource } from "../retry.ts";
 import { describeError, type ErrorHints } from "./describe-error.ts";
-import { StreamAssembler } from "./stream-assembler.ts";
+import { type ReasoningDataOf, StreamAssembler } from "./stream-assembler.ts";
 import { incompleteStream, toFinishOutcome, toUsage } from "./to-finish.ts";
 import { type PromptOptions, toSdkPrompt } from "./to-sdk-prompt.ts";
 import { toSdkTools } from "./to-sdk-tools.ts";
@@ -34,8 +34,8 @@ export interface SdkModelOptions {
   prompt?: PromptOptions;
   /** Provider-specific request touches, applied after conversion. */
   prepare?: (call: SdkCall) => SdkCall;
-  /** Reads a reasoning signature out of a stream part's provider metadata. */
-  signatureOf?: (metadata: unknown) => string | undefined;
+  /** Reads what a reasoning part needs to be sent back out of a stream part's provider metadata. */
+  reasoningDataOf?: ReasoningDataOf;
 }
 
 /** A provider stream that remembers the server's `retry-after`, for the retry policy. */
@@ -67,7 +67,7 @@ async function drive(
   signal: AbortSignal | undefined,
   out: ProviderStream,
 ): Promise<void> {
-  const assembler = new StreamAssembler(options.signatureOf);
+  const assembler = new StreamAssembler(options.reasoningDataOf);
   const aborted = () =>
     out.end(
       failedMessage({

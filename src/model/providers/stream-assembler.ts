@@ -3,10 +3,16 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
-import type { AssistantMessage, ToolCallPart } from "../messages.ts";
+import type { AssistantMessage, ReasoningPart, ToolCallPart } from "../messages.ts";
 import type { ModelEvent } from "../model.ts";
 
 type Content = AssistantMessage["content"];
+
+/** The provider data a reasoning part keeps so it can be sent back (Anthropic: signature; OpenAI: item). */
+export type ReasoningData = Pick<ReasoningPart, "signature" | "item">;
+
+/** Reads a stream part's provider metadata; undefined when it carries nothing for us. */
+export type ReasoningDataOf = (metadata: unknown) => ReasoningData | undefined;
 
 export interface FinishInfo {
   finishReason: LanguageModelV4FinishReason;
@@ -22,15 +28,19 @@ export class StreamAssembler {
   /** Open text/reasoning blocks by the provider's block id. */
   private readonly open = new Map<string, { type: "text" | "reasoning"; index: number }>();
   private readonly startedCalls = new Set<string>();
-  private readonly signatureOptions: ((metadata: unknown) => string | undefined) | undefined;
+  private readonly reasoningDataOf: ReasoningDataOf | undefined;
   /** The `finish` part, once seen. */
   finish: FinishInfo | undefined;
   /** The first `error` part's payload, once seen. */
   error: { value: unknown } | undefined;
 
-  /** `signatureOf` extracts a reasoning signature from a part's provider metadata (Anthropic). */
-  constructor(signatureOf?: (metadata: unknown) => string | undefined) {
-    this.signatureOptions = signatureOf;
+  /**
+   * `reasoningDataOf` reads what a reasoning part needs to be sent back from the provider metadata of
+   * its start, deltas and end: Anthropic's signature comes with a delta, OpenAI's encrypted content
+   * with the end.
+   */
+  constructor(reasoningDataOf?: ReasoningDataOf) {
+    this.reasoningDataOf = reasoningDataOf;
   }
 
   accept(part: LanguageModelV4StreamPart): ModelEvent[] {
@@ -42,15 +52,18 @@ export class StreamAssembler {
         return this.appendText(part.id, "text", part.delta);
       case "reasoning-start":
         this.openBlock(part.id, "reasoning");
+        this.keepReasoningData(part.id, part.providerMetadata);
         return [];
       case "reasoning-delta": {
         const events = this.appendText(part.id, "reasoning", part.delta);
-        const signature = this.signatureOptions?.(part.providerMetadata);
-        if (signature) this.setSignature(part.id, signature);
+        this.keepReasoningData(part.id, part.providerMetadata);
         return events;
       }
-      case "text-end":
       case "reasoning-end":
+        this.keepReasoningData(part.id, part.providerMetadata);
+        this.open.delete(part.id);
+        return [];
+      case "text-end":
         this.open.delete(part.id);
         return [];
       case "tool-input-start":
@@ -103,10 +116,15 @@ export class StreamAssembler {
     return [type === "text" ? { type: "text_delta", delta } : { type: "reasoning_delta", delta }];
   }
 
-  private setSignature(id: string, signature: string): void {
+  /** Later metadata wins field by field: OpenAI's final encrypted content replaces an earlier one. */
+  private keepReasoningData(id: string, metadata: unknown): void {
+    const data = metadata === undefined ? undefined : this.reasoningDataOf?.(metadata);
+    if (!data) return;
     const block = this.open.get(id);
     const part = block ? this.parts[block.index] : undefined;
-    if (part?.type === "reasoning") part.signature = signature;
+    if (part?.type !== "reasoning") return;
+    if (data.signature) part.signature = data.signature;
+    if (data.item) part.item = { ...part.item, ...data.item };
   }
 
   private completeCall(id: string, name: string, input: string): ModelEvent[] {

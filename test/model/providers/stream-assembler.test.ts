@@ -31,9 +31,10 @@ describe("StreamAssembler", () => {
   });
 
   test("reasoning keeps its signature from provider metadata", () => {
-    const assembler = new StreamAssembler(
-      (metadata) => z.object({ test: z.object({ sig: z.string() }) }).safeParse(metadata).data?.test.sig,
-    );
+    const assembler = new StreamAssembler((metadata) => {
+      const signature = z.object({ test: z.object({ sig: z.string() }) }).safeParse(metadata).data?.test.sig;
+      return signature ? { signature } : undefined;
+    });
     const events = feed(assembler, [
       { type: "reasoning-start", id: "0" },
       { type: "reasoning-delta", id: "0", delta: "think" },
@@ -49,6 +50,28 @@ describe("StreamAssembler", () => {
     expect(assembler.content()).toEqual([
       { type: "reasoning", text: "think", signature: "abc" },
       { type: "text", text: "answer" },
+    ]);
+  });
+
+  test("reasoning data from start, deltas and end is merged, the last value winning", () => {
+    const itemOf = (metadata: unknown) => {
+      const parsed = z.object({ test: z.object({ id: z.string(), enc: z.string().optional() }) });
+      const data = parsed.safeParse(metadata).data?.test;
+      if (!data) return undefined;
+      return { item: data.enc ? { id: data.id, encryptedContent: data.enc } : { id: data.id } };
+    };
+    const assembler = new StreamAssembler(itemOf);
+    feed(assembler, [
+      { type: "reasoning-start", id: "r:0", providerMetadata: { test: { id: "r", enc: "early" } } },
+      { type: "reasoning-delta", id: "r:0", delta: "first", providerMetadata: { test: { id: "r" } } },
+      { type: "reasoning-end", id: "r:0", providerMetadata: { test: { id: "r", enc: "final" } } },
+      // A reasoning item with no summary: no deltas, yet the part (and its item) is kept.
+      { type: "reasoning-start", id: "s:0", providerMetadata: { test: { id: "s" } } },
+      { type: "reasoning-end", id: "s:0", providerMetadata: { test: { id: "s", enc: "only" } } },
+    ]);
+    expect(assembler.content()).toEqual([
+      { type: "reasoning", text: "first", item: { id: "r", encryptedContent: "final" } },
+      { type: "reasoning", text: "", item: { id: "s", encryptedContent: "only" } },
     ]);
   });
 
