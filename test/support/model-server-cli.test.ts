@@ -46,7 +46,7 @@ describe("model-server-cli", () => {
       .poll(async () => (await child!.requests()).map((request) => [request.protocol, request.body.model]))
       .toEqual([
         ["anthropic", "m"],
-        ["openai", "g"],
+        ["openai-chat", "g"],
       ]);
     await expect.poll(async () => (await child!.requests())[1]?.finishedAt).toBeDefined();
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type ModelServer, startModelServer } from "./model-server.ts";
+import { type ModelServer, type Protocol, startModelServer } from "./model-server.ts";
 import { parseSse } from "./sse.ts";
 
 let server: ModelServer | undefined;
@@ -8,11 +8,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-function post(protocol: "anthropic" | "openai", init: { signal?: AbortSignal; stream?: boolean } = {}) {
-  const url =
-    protocol === "anthropic"
-      ? `${server!.anthropicBaseUrl}/v1/messages`
-      : `${server!.openaiBaseUrl}/chat/completions`;
+function post(protocol: Protocol, init: { signal?: AbortSignal; stream?: boolean } = {}) {
+  const paths = {
+    anthropic: `${server!.anthropicBaseUrl}/v1/messages`,
+    openai: `${server!.openaiBaseUrl}/responses`,
+    "openai-chat": `${server!.openaiBaseUrl}/chat/completions`,
+  };
+  const url = paths[protocol];
   return fetch(url, {
     method: "POST",
     body: JSON.stringify({ model: "m", stream: init.stream ?? true }),
@@ -44,7 +46,7 @@ describe("scripted faults", () => {
     expect(await response.json()).toMatchObject({ error: { type: "rate_limit_error" } });
   });
 
-  it.each(["anthropic", "openai"] as const)(
+  it.each(["anthropic", "openai", "openai-chat"] as const)(
     "%s: cutAfterEvents drops the connection after that many events",
     async (protocol) => {
       server = await startModelServer({ text: "a long answer that is cut", cutAfterEvents: 3 });
@@ -59,7 +61,7 @@ describe("scripted faults", () => {
 
   it("cuts a stream even when cutAfterEvents covers every event", async () => {
     server = await startModelServer({ text: "hi", cutAfterEvents: 1000 });
-    const { text, failed } = await readAll(await post("openai"));
+    const { text, failed } = await readAll(await post("openai-chat"));
     expect(failed).toBe(true);
     expect(parseSse(text).at(-1)?.data).toBe("[DONE]");
   });
@@ -87,7 +89,7 @@ describe("scripted faults", () => {
       type: "error",
       error: { type: "overloaded_error", message: "Overloaded" },
     });
-    const openai = parseSse((await readAll(await post("openai"))).text);
+    const openai = parseSse((await readAll(await post("openai-chat"))).text);
     expect(openai).toHaveLength(3);
     expect(JSON.parse(openai[2]!.data)).toEqual({
       error: { message: "upstream broke", type: "server_error", param: null, code: null },

@@ -4,6 +4,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "./model-server.ts";
+import { encryptedReasoning } from "./openai-responses-sse.ts";
 
 // The provider SDKs' own parsers must accept our streams, or adapter tests would prove nothing.
 
@@ -110,10 +111,54 @@ describe("the real SDK parsers accept the server's streams", () => {
       usage: { inputTokens: { total: 150, noCache: 120, cacheRead: 30 }, outputTokens: { total: 42 } },
     });
     expect(server.requests[0]).toMatchObject({
-      protocol: "openai",
+      protocol: "openai-chat",
       path: "/v1/chat/completions",
       headers: { authorization: "Bearer test" },
       body: { model: "gpt-5", stream: true, stream_options: { include_usage: true } },
+    });
+  });
+
+  it("@ai-sdk/openai (responses) reads reasoning with its encrypted content, text, two tool calls and usage", async () => {
+    server = await startModelServer(reply);
+    const model = createOpenAI({ baseURL: server.openaiBaseUrl, apiKey: "test" }).responses("gpt-5");
+    const { stream } = await model.doStream({
+      ...options,
+      providerOptions: { openai: { store: false, reasoningSummary: "auto" } },
+    });
+    const parts = await collect(stream);
+
+    expect(parts.filter((part) => part.type === "error")).toEqual([]);
+    expect(joined(parts, "reasoning-delta")).toBe("Let me look.");
+    expect(parts.find((part) => part.type === "reasoning-end")).toMatchObject({
+      providerMetadata: {
+        openai: { itemId: "rs_test_0", reasoningEncryptedContent: encryptedReasoning("rs_test_0") },
+      },
+    });
+    expect(joined(parts, "text-delta")).toBe("Reading two files.");
+    const inputDeltas = parts.filter((part) => part.type === "tool-input-delta" && part.id === "call_b");
+    expect(inputDeltas.length).toBeGreaterThan(1);
+    expect(parts.filter((part) => part.type === "tool-call")).toEqual([
+      expect.objectContaining({ toolCallId: "call_a", toolName: "read", input: '{"path":"src/a.ts"}' }),
+      expect.objectContaining({ toolCallId: "call_b", toolName: "grep", input: '{"pattern":"TODO|FIXME"}' }),
+    ]);
+    expect(parts.find((part) => part.type === "finish")).toMatchObject({
+      finishReason: { unified: "tool-calls" },
+      usage: {
+        inputTokens: { total: 157, noCache: 120, cacheRead: 30, cacheWrite: 7 },
+        outputTokens: { total: 42 },
+      },
+    });
+    expect(server.requests[0]).toMatchObject({
+      protocol: "openai",
+      path: "/v1/responses",
+      headers: { authorization: "Bearer test" },
+      body: {
+        model: "gpt-5",
+        stream: true,
+        store: false,
+        include: ["reasoning.encrypted_content"],
+        reasoning: { summary: "auto" },
+      },
     });
   });
 
@@ -139,10 +184,11 @@ describe("the real SDK parsers accept the server's streams", () => {
     });
   });
 
-  it("both SDKs surface a scripted HTTP error as an API call error with status and retry-after", async () => {
+  it("the SDKs surface a scripted HTTP error as an API call error with status and retry-after", async () => {
     server = await startModelServer([
       { status: 429, headers: { "retry-after": "3" } },
       { status: 529, errorMessage: "Overloaded right now" },
+      { status: 503 },
     ]);
     const openai = createOpenAI({ baseURL: server.openaiBaseUrl, apiKey: "test" }).chat("gpt-5");
     const anthropic = createAnthropic({
@@ -160,20 +206,25 @@ describe("the real SDK parsers accept the server's streams", () => {
       isRetryable: true,
       message: "Overloaded right now",
     });
+    const responses = createOpenAI({ baseURL: server.openaiBaseUrl, apiKey: "test" }).responses("gpt-5");
+    await expect(responses.doStream(options)).rejects.toMatchObject({ statusCode: 503, isRetryable: true });
   });
 
-  it("both SDKs report an in-stream error event as an error part", async () => {
-    server = await startModelServer({
+  it("the SDKs report an in-stream error event after output as an error part", async () => {
+    // After the first text delta of each protocol's event sequence.
+    const partial = (streamErrorAfterEvents: number) => ({
       text: "partial answer",
-      streamErrorAfterEvents: 4,
+      streamErrorAfterEvents,
       errorMessage: "Overloaded",
     });
+    server = await startModelServer([partial(4), partial(4), partial(5)]);
     const anthropic = createAnthropic({
       baseURL: `${server.anthropicBaseUrl}/v1`,
       apiKey: "test",
     }).languageModel("claude-sonnet-4-5");
     const openai = createOpenAI({ baseURL: server.openaiBaseUrl, apiKey: "test" }).chat("gpt-5");
-    for (const model of [anthropic, openai]) {
+    const responses = createOpenAI({ baseURL: server.openaiBaseUrl, apiKey: "test" }).responses("gpt-5");
+    for (const model of [anthropic, openai, responses]) {
       const parts = await collect((await model.doStream(options)).stream);
       expect(parts.find((part) => part.type === "text-delta")).toBeDefined();
       const error = parts.find((part) => part.type === "error");
@@ -181,6 +232,16 @@ describe("the real SDK parsers accept the server's streams", () => {
       const cause = (error as { error: unknown }).error;
       expect(cause instanceof Error ? cause.message : JSON.stringify(cause)).toContain("Overloaded");
     }
+  });
+
+  it("@ai-sdk/openai (responses) throws an error event sent before any output, so it can be retried", async () => {
+    server = await startModelServer({ text: "never", streamErrorAfterEvents: 2, errorMessage: "Overloaded" });
+    const responses = createOpenAI({ baseURL: server.openaiBaseUrl, apiKey: "test" }).responses("gpt-5");
+    await expect(responses.doStream(options)).rejects.toMatchObject({
+      statusCode: 500,
+      isRetryable: true,
+      message: "Overloaded",
+    });
   });
 
   it("@ai-sdk/anthropic reports a cut stream as an error part, not a clean finish", async () => {

@@ -49,23 +49,30 @@ describe("startModelServer", () => {
     };
     server = await startModelServer(echo);
     await post("/v1/messages", { model: "a" });
-    const response = await post("/v1/chat/completions", { model: "b" });
-    expect(await response.json()).toMatchObject({ choices: [{ message: { content: "openai 1" } }] });
+    const chat = await post("/v1/chat/completions", { model: "b" });
+    expect(await chat.json()).toMatchObject({ choices: [{ message: { content: "openai-chat 1" } }] });
+    const responses = await post("/v1/responses", { model: "c" });
+    expect(await responses.json()).toMatchObject({
+      object: "response",
+      output: [{ type: "message", content: [{ type: "output_text", text: "openai 2" }] }],
+    });
     expect(seen).toEqual([
       ["a", 0],
       ["b", 1],
+      ["c", 2],
     ]);
   });
 
   it("records protocol, path, lower-cased headers, parsed body and timing of every request", async () => {
-    server = await startModelServer([{ text: "a" }, { text: "b" }]);
+    server = await startModelServer([{ text: "a" }, { text: "b" }, { text: "c" }]);
     await post(
       "/v1/messages?beta=true",
       { model: "m", messages: [{ role: "user", content: "hi" }] },
       { "X-Api-Key": "k1" },
     );
     await post("/v1/chat/completions", { model: "g" }, { Authorization: "Bearer k2" });
-    const [anthropic, openai] = server.requests;
+    await post("/v1/responses", { model: "r", input: [] }, { Authorization: "Bearer k3" });
+    const [anthropic, openai, responses] = server.requests;
     expect(anthropic).toMatchObject({
       protocol: "anthropic",
       path: "/v1/messages?beta=true",
@@ -73,9 +80,15 @@ describe("startModelServer", () => {
       body: { model: "m", messages: [{ role: "user", content: "hi" }] },
     });
     expect(openai).toMatchObject({
-      protocol: "openai",
+      protocol: "openai-chat",
       path: "/v1/chat/completions",
       headers: { authorization: "Bearer k2" },
+    });
+    expect(responses).toMatchObject({
+      protocol: "openai",
+      path: "/v1/responses",
+      headers: { authorization: "Bearer k3" },
+      body: { model: "r", input: [] },
     });
     expect(anthropic!.finishedAt).toBeGreaterThanOrEqual(anthropic!.startedAt);
     expect(openai!.startedAt).toBeGreaterThanOrEqual(anthropic!.finishedAt!);
@@ -126,7 +139,7 @@ describe("startModelServer", () => {
 
   it("answers 404 to other routes without consuming a step or recording", async () => {
     server = await startModelServer([{ text: "kept" }]);
-    expect((await post("/v1/responses", { model: "m" })).status).toBe(404);
+    expect((await post("/v1/completions", { model: "m" })).status).toBe(404);
     expect((await fetch(`${server.url}/v1/messages`)).status).toBe(404);
     expect(server.requests).toEqual([]);
     expect((await post("/v1/messages", { model: "m" })).status).toBe(200);

@@ -9,17 +9,29 @@ import {
   anthropicStreamEvents,
 } from "./anthropic-sse.ts";
 import {
+  openaiChatStreamErrorEvent,
+  openaiChatStreamEvents,
   openaiCompletionBody,
-  openaiErrorBody,
-  openaiStreamErrorEvent,
-  openaiStreamEvents,
-} from "./openai-sse.ts";
+} from "./openai-chat-sse.ts";
+import { openaiErrorBody } from "./openai-errors.ts";
+import { responsesInputError } from "./openai-responses-input.ts";
+import {
+  type ResponsesReplyContext,
+  responsesBody,
+  responsesStreamErrorEvents,
+  responsesStreamEvents,
+} from "./openai-responses-sse.ts";
 import { type ServerReply, serverReplySchema } from "./server-reply.ts";
 import { encodeSse, type SseEvent } from "./sse.ts";
 
 export type { ServerReply, ServerToolCall } from "./server-reply.ts";
 
-export type Protocol = "anthropic" | "openai";
+/**
+ * The wire protocol of a request: `anthropic` (Messages API), `openai` (the Responses API, what `openai:`
+ * models speak) or `openai-chat` (Chat Completions: `openai-compatible:`, `ollama:`, and `openai:` with
+ * `providers.openai.api = "chat"`).
+ */
+export type Protocol = "anthropic" | "openai" | "openai-chat";
 
 /** One request as the server received it. */
 export interface RecordedRequest {
@@ -58,11 +70,16 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-const routes: Record<string, Protocol> = { "/v1/messages": "anthropic", "/v1/chat/completions": "openai" };
+const routes: Record<string, Protocol> = {
+  "/v1/messages": "anthropic",
+  "/v1/responses": "openai",
+  "/v1/chat/completions": "openai-chat",
+};
 
 /**
- * A local model server that speaks the Anthropic Messages API and OpenAI Chat Completions with real
- * SSE. A list script is consumed in order across both protocols; a single step answers every request.
+ * A local model server that speaks the Anthropic Messages API, OpenAI's Responses API and OpenAI Chat
+ * Completions with real SSE. A list script is consumed in order across all protocols; a single step
+ * answers every request.
  */
 export async function startModelServer(
   script: ServerStep[] | ServerStep,
@@ -108,6 +125,12 @@ export async function startModelServer(
       }
       record.body = body;
       options.onRecord?.(record);
+      // Refused as OpenAI would, before any scripted step is used.
+      const refused = protocol === "openai" ? responsesInputError(body) : undefined;
+      if (refused) {
+        sendError(res, protocol, refused.status, refused.message, protocolHeaders(protocol, calls));
+        return;
+      }
       const call = calls++;
       const reply = await replyFor(script, record, call);
       if (typeof reply === "string") {
@@ -191,20 +214,13 @@ async function answer(
       res.destroy();
       return;
     }
-    const json =
-      protocol === "anthropic"
-        ? anthropicMessageBody(reply, { model, call })
-        : openaiCompletionBody(reply, { model, call });
-    sendJson(res, 200, json, headers);
+    sendJson(res, 200, replyBody(protocol, body, reply, model, call), headers);
     return;
   }
   const events = streamEvents(protocol, body, reply, model, call);
   if (reply.streamErrorAfterEvents !== undefined) {
-    const error =
-      protocol === "anthropic"
-        ? anthropicStreamErrorEvent(reply.errorMessage)
-        : openaiStreamErrorEvent(reply.errorMessage);
-    events.splice(reply.streamErrorAfterEvents, events.length, error);
+    const at = Math.min(reply.streamErrorAfterEvents, events.length);
+    events.splice(at, events.length, ...streamErrorEvents(protocol, body, reply, call, at));
   }
   res.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
@@ -235,6 +251,18 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   });
 }
 
+function replyBody(
+  protocol: Protocol,
+  body: Record<string, unknown>,
+  reply: ServerReply,
+  model: string,
+  call: number,
+): unknown {
+  if (protocol === "anthropic") return anthropicMessageBody(reply, { model, call });
+  if (protocol === "openai") return responsesBody(reply, responsesContext(body, call));
+  return openaiCompletionBody(reply, { model, call });
+}
+
 function streamEvents(
   protocol: Protocol,
   body: Record<string, unknown>,
@@ -243,13 +271,32 @@ function streamEvents(
   call: number,
 ): SseEvent[] {
   if (protocol === "anthropic") return anthropicStreamEvents(reply, { model, call });
+  if (protocol === "openai") return responsesStreamEvents(reply, responsesContext(body, call));
   const options = body.stream_options;
   const includeUsage =
     typeof options === "object" &&
     options !== null &&
     "include_usage" in options &&
     options.include_usage === true;
-  return openaiStreamEvents(reply, { model, call, includeUsage });
+  return openaiChatStreamEvents(reply, { model, call, includeUsage });
+}
+
+/** What a protocol sends when it fails mid-stream, after `sent` events. */
+function streamErrorEvents(
+  protocol: Protocol,
+  body: Record<string, unknown>,
+  reply: ServerReply,
+  call: number,
+  sent: number,
+): SseEvent[] {
+  if (protocol === "anthropic") return [anthropicStreamErrorEvent(reply.errorMessage)];
+  if (protocol === "openai")
+    return responsesStreamErrorEvents(responsesContext(body, call), sent, reply.errorMessage);
+  return [openaiChatStreamErrorEvent(reply.errorMessage)];
+}
+
+function responsesContext(body: Record<string, unknown>, call: number): ResponsesReplyContext {
+  return { call, request: body };
 }
 
 function protocolHeaders(protocol: Protocol, call: number): Record<string, string> {

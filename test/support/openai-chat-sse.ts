@@ -1,3 +1,4 @@
+import { openaiErrorBody } from "./openai-errors.ts";
 import {
   type ReplyUsage,
   replyStopReason,
@@ -9,7 +10,7 @@ import {
 import type { SseEvent } from "./sse.ts";
 
 /** Per-request values the Chat Completions wire format echoes back. */
-export interface OpenAIReplyContext {
+export interface OpenAIChatReplyContext {
   model: string;
   /** Index of the scripted step; used to make ids unique and deterministic. */
   call: number;
@@ -18,7 +19,7 @@ export interface OpenAIReplyContext {
 }
 
 /** The SSE events of a streamed Chat Completions reply, ending with `data: [DONE]`. */
-export function openaiStreamEvents(reply: ServerReply, context: OpenAIReplyContext): SseEvent[] {
+export function openaiChatStreamEvents(reply: ServerReply, context: OpenAIChatReplyContext): SseEvent[] {
   const created = Math.floor(Date.now() / 1000);
   const events: SseEvent[] = [];
   const chunk = (choices: unknown[], usage?: unknown) =>
@@ -62,7 +63,10 @@ export function openaiStreamEvents(reply: ServerReply, context: OpenAIReplyConte
 }
 
 /** The JSON body of a non-streaming Chat Completions reply. */
-export function openaiCompletionBody(reply: ServerReply, context: Omit<OpenAIReplyContext, "includeUsage">) {
+export function openaiCompletionBody(
+  reply: ServerReply,
+  context: Omit<OpenAIChatReplyContext, "includeUsage">,
+) {
   const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
     id: call.id ?? callId(context, index),
     type: "function",
@@ -92,32 +96,8 @@ export function openaiCompletionBody(reply: ServerReply, context: Omit<OpenAIRep
   };
 }
 
-const errorShapes: Record<number, { type: string; code: string | null; message: string }> = {
-  400: { type: "invalid_request_error", code: null, message: "Invalid request" },
-  401: { type: "invalid_request_error", code: "invalid_api_key", message: "Incorrect API key provided." },
-  403: { type: "invalid_request_error", code: "unsupported_country_region_territory", message: "Forbidden" },
-  404: { type: "invalid_request_error", code: "model_not_found", message: "The model does not exist." },
-  429: { type: "requests", code: "rate_limit_exceeded", message: "Rate limit reached for requests" },
-  500: {
-    type: "server_error",
-    code: null,
-    message: "The server had an error while processing your request. Sorry about that!",
-  },
-  503: {
-    type: "server_error",
-    code: null,
-    message: "The engine is currently overloaded, please try again later",
-  },
-};
-
-/** An OpenAI error body: `{error:{message, type, param, code}}`. */
-export function openaiErrorBody(status: number, message?: string): unknown {
-  const shape = errorShapes[status] ?? errorShapes[status >= 500 ? 500 : 400]!;
-  return { error: { message: message ?? shape.message, type: shape.type, param: null, code: shape.code } };
-}
-
 /** The `{error}` chunk the API sends when it fails after the stream has started. */
-export function openaiStreamErrorEvent(message?: string): SseEvent {
+export function openaiChatStreamErrorEvent(message?: string): SseEvent {
   return { data: JSON.stringify(openaiErrorBody(500, message)) };
 }
 
