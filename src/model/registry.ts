@@ -3,14 +3,15 @@ import type { Model } from "./model.ts";
 import { type ModelRef, parseModelId, resolveAlias } from "./model-id.ts";
 import { type ModelPrice, priceOf } from "./pricing.ts";
 import { anthropicModel } from "./providers/anthropic.ts";
-import { openaiModel } from "./providers/openai.ts";
+import { type OpenAIApi, openaiModel } from "./providers/openai.ts";
 import { openaiCompatibleModel } from "./providers/openai-compatible.ts";
 import { withRetry } from "./retry.ts";
 
 /** Provider settings, usually the `providers` object of agentry.json. Environment variables fill gaps. */
 export interface ModelSettings {
   anthropic?: { apiKey?: string; baseUrl?: string };
-  openai?: { apiKey?: string; baseUrl?: string };
+  /** `api`: `responses` (default) or `chat` (Chat Completions, for servers that only mimic that). */
+  openai?: { apiKey?: string; baseUrl?: string; api?: OpenAIApi };
   ollama?: { baseUrl?: string };
   /** Named OpenAI-compatible servers; `model` is used when the id names none (`openai-compatible:<name>`). */
   openaiCompatible?: Record<
@@ -82,7 +83,13 @@ function adapterFor(ref: ModelRef, settings: ModelSettings, env: Env, price: Mod
         "providers.openai.baseUrl or OPENAI_BASE_URL",
         "https://api.openai.com/v1",
       );
-      return openaiModel({ model: ref.model, apiKey, price, ...(baseUrl ? { baseUrl } : {}) });
+      return openaiModel({
+        model: ref.model,
+        apiKey,
+        price,
+        api: settings.openai?.api ?? "responses",
+        ...(baseUrl ? { baseUrl } : {}),
+      });
     }
     case "ollama":
       return openaiCompatibleModel({

@@ -25,7 +25,12 @@ const keyAndUrl = z.strictObject({
 /** `providers` maps onto the model registry's `ModelSettings`. */
 export const providersSchema = z.strictObject({
   anthropic: keyAndUrl.exactOptional(),
-  openai: keyAndUrl.exactOptional(),
+  openai: keyAndUrl
+    .extend({
+      /** The wire API of `openai:` models: the Responses API, or Chat Completions for look-alike servers. */
+      api: z.enum(["responses", "chat"], { error: "must be one of responses, chat" }).exactOptional(),
+    })
+    .exactOptional(),
   ollama: z.strictObject({ baseUrl: httpUrl.exactOptional() }).exactOptional(),
   openaiCompatible: z
     .record(

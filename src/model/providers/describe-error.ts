@@ -13,6 +13,11 @@ export interface ErrorHints {
   keyHint?: string;
   /** e.g. "ANTHROPIC_BASE_URL or providers.anthropic.baseUrl in agentry.json" */
   baseUrlHint?: string;
+  /**
+   * What to change when the server may speak another wire API than the one used; added to a 404 and
+   * to a reply that cannot be read (e.g. OpenAI's Responses API against a Chat Completions server).
+   */
+  apiHint?: string;
 }
 
 export interface CallFailure {
@@ -59,21 +64,25 @@ export function describeError(error: unknown, hints: ErrorHints): CallFailure {
       message: `${hints.label} cannot take this request (model "${hints.model}"): ${error.message}. Pick another model with --model.`,
       retryable: false,
     };
-  return {
-    message: `${hints.label} sent a reply agentry could not read: ${chain(error)}`,
-    retryable: false,
-  };
+  return unreadable(error, hints);
+}
+
+function unreadable(error: unknown, hints: ErrorHints): CallFailure {
+  const what = `${hints.label} sent a reply agentry could not read: ${brief(chain(error))}`;
+  if (!hints.apiHint) return { message: what, retryable: false };
+  const stop = /[.!?]$/.test(what) ? "" : ".";
+  return { message: `${what}${stop} If the server speaks another API: ${hints.apiHint}.`, retryable: false };
 }
 
 function describeApiCallError(error: APICallError, hints: ErrorHints): CallFailure {
   // A 2xx whose body broke off while streaming: the SDK wraps the socket error.
   if (error.statusCode !== undefined && error.statusCode < 400) {
     if (isConnectionLoss(error)) return { message: incompleteStream(chain(error.cause)), retryable: true };
-    return {
-      message: `${hints.label} sent a reply agentry could not read: ${chain(error)}`,
-      retryable: false,
-    };
+    return unreadable(error, hints);
   }
+  // Without a status the SDK marks what failed to connect retryable; the rest is a reply it could not
+  // use (e.g. a Chat Completions stream where the Responses API was expected).
+  if (error.statusCode === undefined && !error.isRetryable) return unreadable(error, hints);
   if (error.statusCode === undefined) {
     const where = hints.baseUrlHint ? ` (set by ${hints.baseUrlHint})` : "";
     return {
@@ -121,7 +130,8 @@ function advice(status: number, type: string | undefined, hints: ErrorHints): st
     return `The API key may not use this model or resource: ${key}, or pick another model with --model.`;
   if (status === 404) {
     const base = hints.baseUrlHint ? ` and the base URL (${hints.baseUrlHint})` : "";
-    return `Check the model name "${hints.model}"${base}, or pick another model with --model.`;
+    const api = hints.apiHint ? `; ${hints.apiHint}` : "";
+    return `Check the model name "${hints.model}"${base}, or pick another model with --model${api}.`;
   }
   if (status === 413) return "The request is too large: shorten the conversation or the tool outputs.";
   if (status === 429)
@@ -147,6 +157,16 @@ function isConnectionLoss(error: unknown): boolean {
     current = current.cause;
   }
   return false;
+}
+
+/**
+ * A long detail (a validation dump of the whole chunk, SDK advice naming its own functions) is cut
+ * to its first sentence, or to 300 characters.
+ */
+function brief(detail: string): string {
+  if (detail.length <= 300) return detail;
+  const sentence = /^.{20,300}?[.!?](?=\s)/s.exec(detail)?.[0];
+  return sentence ?? `${detail.slice(0, 300)}…`;
 }
 
 /** "message: cause message: …" */

@@ -1,9 +1,15 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { Model } from "../model.ts";
 import type { ModelPrice } from "../pricing.ts";
+import type { ErrorHints } from "./describe-error.ts";
+import { reasoningItemOf, reasoningItemOptions } from "./openai-reasoning-item.ts";
+import { withResponsesOptions } from "./openai-responses-options.ts";
 import { sdkModel } from "./sdk-model.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/** Which OpenAI wire API a model speaks. */
+export type OpenAIApi = "responses" | "chat";
 
 export interface OpenAIModelOptions {
   /** The provider's model name, e.g. `gpt-5.5`. */
@@ -11,13 +17,15 @@ export interface OpenAIModelOptions {
   apiKey: string;
   /** Includes `/v1` (the meaning of `OPENAI_BASE_URL`). */
   baseUrl?: string;
+  /** Default `responses`; `chat` for servers that only mimic Chat Completions. */
+  api?: OpenAIApi;
   price?: ModelPrice | undefined;
   fetch?: typeof globalThis.fetch;
 }
 
 /**
- * OpenAI over Chat Completions (not the Responses API), so any server that mimics OpenAI also works
- * when pointed at with `OPENAI_BASE_URL`.
+ * OpenAI over the Responses API (`POST /responses`), where reasoning items round-trip between turns,
+ * or over Chat Completions (`POST /chat/completions`) with `api: "chat"`.
  */
 export function openaiModel(options: OpenAIModelOptions): Model {
   const provider = createOpenAI({
@@ -25,15 +33,24 @@ export function openaiModel(options: OpenAIModelOptions): Model {
     baseURL: (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, ""),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+  const common = { id: `openai:${options.model}`, price: options.price };
+  const hints: ErrorHints = {
+    label: "OpenAI",
+    model: options.model,
+    keyHint: "OPENAI_API_KEY or providers.openai.apiKey in agentry.json",
+    baseUrlHint: "OPENAI_BASE_URL or providers.openai.baseUrl in agentry.json",
+  };
+  if (options.api === "chat") return sdkModel({ ...common, hints, language: provider.chat(options.model) });
   return sdkModel({
-    id: `openai:${options.model}`,
-    language: provider.chat(options.model),
-    price: options.price,
+    ...common,
     hints: {
-      label: "OpenAI",
-      model: options.model,
-      keyHint: "OPENAI_API_KEY or providers.openai.apiKey in agentry.json",
-      baseUrlHint: "OPENAI_BASE_URL or providers.openai.baseUrl in agentry.json",
+      ...hints,
+      apiHint:
+        'set "api": "chat" under providers.openai in agentry.json for a server that speaks only Chat Completions',
     },
+    language: provider.responses(options.model),
+    prompt: { reasoningOptions: reasoningItemOptions },
+    prepare: withResponsesOptions,
+    reasoningDataOf: reasoningItemOf,
   });
 }

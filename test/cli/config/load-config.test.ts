@@ -141,6 +141,12 @@ describe("validation messages", () => {
     ]);
   });
 
+  it("names the choices of providers.openai.api", () => {
+    expect(errorOf(() => parseConfigText('{"providers":{"openai":{"api":"completions"}}}', "a.json"))).toBe(
+      'a.json: "providers.openai.api" must be one of responses, chat (got "completions")',
+    );
+  });
+
   it("requires a JSON object at the top", () => {
     expect(errorOf(() => parseConfigText("[1]", "agentry.json"))).toBe(
       "agentry.json: the file must be an object (got [1])",
@@ -153,7 +159,7 @@ describe("validation messages", () => {
       model: "sonnet",
       providers: {
         anthropic: { apiKey: "k", baseUrl: "https://api.anthropic.com" },
-        openai: { baseUrl: "http://localhost:1234/v1" },
+        openai: { baseUrl: "http://localhost:1234/v1", api: "chat" },
         ollama: { baseUrl: "http://localhost:11434" },
         openaiCompatible: { vllm: { baseUrl: "http://localhost:8000/v1", headers: { "x-a": "b" } } },
         aliases: { fast: "anthropic:claude-haiku-4-5" },

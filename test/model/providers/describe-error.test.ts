@@ -107,3 +107,49 @@ test("requests the provider cannot express are reported as such, not retried", (
     /^Anthropic cannot take this request \(model "claude-x"\): .*image input.*--model/,
   );
 });
+
+describe("a hint for servers that speak another API", () => {
+  const openai = {
+    label: "OpenAI",
+    model: "gpt-x",
+    baseUrlHint: "OPENAI_BASE_URL",
+    apiHint: 'set "api": "chat"',
+  };
+
+  test("ends a 404's advice", () => {
+    const error = new APICallError({
+      message: "Not Found",
+      url: "http://x/v1/responses",
+      requestBodyValues: {},
+      statusCode: 404,
+    });
+    expect(describeError(error, openai).message).toMatch(
+      /Check the model name "gpt-x" and the base URL \(OPENAI_BASE_URL\), or pick another model with --model; set "api": "chat"\.$/,
+    );
+  });
+
+  test("follows an unreadable reply, which is not retried and not called unreachable", () => {
+    // What the SDK reports for a Chat Completions stream where the Responses API was expected.
+    const mismatch = new APICallError({
+      message: "Received a Chat Completions stream while using the OpenAI Responses API.",
+      url: "http://x/v1/responses",
+      requestBodyValues: {},
+      isRetryable: false,
+    });
+    expect(describeError(mismatch, openai)).toEqual({
+      message:
+        'OpenAI sent a reply agentry could not read: Received a Chat Completions stream while using the OpenAI Responses API. If the server speaks another API: set "api": "chat".',
+      retryable: false,
+    });
+    expect(describeError(new Error("Invalid JSON"), openai).message).toMatch(/Invalid JSON\. If the server/);
+  });
+
+  test("a long detail is cut to its first sentence, or to 300 characters", () => {
+    const dump = `Type validation failed: Value: ${JSON.stringify({ choices: "x".repeat(400) })}`;
+    expect(describeError(new Error(`The stream was not a Responses stream. ${dump}`), hints).message).toBe(
+      "Anthropic sent a reply agentry could not read: The stream was not a Responses stream.",
+    );
+    const cut = describeError(new Error(dump), hints).message;
+    expect(cut).toBe(`Anthropic sent a reply agentry could not read: ${dump.slice(0, 300)}…`);
+  });
+});

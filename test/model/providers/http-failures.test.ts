@@ -14,11 +14,16 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Where each protocol's event sequence has sent its first text delta, and its first argument chunk. */
+const AFTER_FIRST = {
+  text: { anthropic: 4, openai: 5, "openai-chat": 4 },
+  argumentChunk: { anthropic: 10, openai: 12, "openai-chat": 6 },
+} as const;
+
 describe.each(PROTOCOLS)("%s adapter failures", (protocol) => {
   test("a stream cut mid-message ends in a clear error, never a half success", async () => {
-    // Enough events for some text to arrive before the socket is destroyed.
     server = await startModelServer([
-      { text: "This reply will be cut off in the middle", cutAfterEvents: 4 },
+      { text: "This reply will be cut off in the middle", cutAfterEvents: AFTER_FIRST.text[protocol] },
       { text: "unused" },
     ]);
     const { events, message } = await collect(modelFor(protocol, server).stream(request));
@@ -42,8 +47,7 @@ describe.each(PROTOCOLS)("%s adapter failures", (protocol) => {
       {
         text: "Calling.",
         toolCalls: [{ name: "read", args: { path: "some/long/path.ts" } }],
-        // Just after the first argument chunk in each protocol's event sequence.
-        cutAfterEvents: protocol === "anthropic" ? 10 : 6,
+        cutAfterEvents: AFTER_FIRST.argumentChunk[protocol],
       },
     ]);
     const { events, message } = await collect(modelFor(protocol, server, { maxRetries: 0 }).stream(request));

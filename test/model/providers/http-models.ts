@@ -3,11 +3,16 @@ import type { Model, ModelEvent, ModelStream } from "../../../src/model/model.ts
 import { createModel, type ModelSettings } from "../../../src/model/registry.ts";
 import type { ModelServer } from "../../support/model-server.ts";
 
-export type Protocol = "anthropic" | "openai";
-export const PROTOCOLS: Protocol[] = ["anthropic", "openai"];
+/** `openai` is the Responses API (what `openai:` speaks); `openai-chat` is `openai:` with `api: "chat"`. */
+export type Protocol = "anthropic" | "openai" | "openai-chat";
+export const PROTOCOLS: Protocol[] = ["anthropic", "openai", "openai-chat"];
 
 /** Model ids with known prices, so cost can be checked. */
-export const MODEL_IDS = { anthropic: "anthropic:claude-sonnet-4-5", openai: "openai:gpt-5" } as const;
+export const MODEL_IDS = {
+  anthropic: "anthropic:claude-sonnet-4-5",
+  openai: "openai:gpt-5",
+  "openai-chat": "openai:gpt-5",
+} as const;
 
 /** A real adapter (through the registry, with its retry policy) pointed at the test server. */
 export function modelFor(
@@ -17,7 +22,11 @@ export function modelFor(
 ): Model {
   const settings: ModelSettings = {
     anthropic: { apiKey: "test-anthropic-key", baseUrl: server.anthropicBaseUrl },
-    openai: { apiKey: "test-openai-key", baseUrl: server.openaiBaseUrl },
+    openai: {
+      apiKey: "test-openai-key",
+      baseUrl: server.openaiBaseUrl,
+      api: protocol === "openai-chat" ? "chat" : "responses",
+    },
     retry,
   };
   return createModel(MODEL_IDS[protocol], settings, {});

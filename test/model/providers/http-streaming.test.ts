@@ -2,7 +2,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { userText } from "../../../src/model/messages.ts";
 import type { ModelRequest } from "../../../src/model/model.ts";
 import { type ModelServer, type ServerStep, startModelServer } from "../../support/model-server.ts";
-import { collect, deltas, modelFor, PROTOCOLS } from "./http-models.ts";
+import { encryptedReasoning } from "../../support/openai-responses-sse.ts";
+import { collect, deltas, modelFor, PROTOCOLS, type Protocol } from "./http-models.ts";
 
 const request: ModelRequest = {
   system: "You are terse.",
@@ -22,7 +23,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(protocol: "anthropic" | "openai", step: ServerStep) {
+async function run(protocol: Protocol, step: ServerStep) {
   server = await startModelServer([step]);
   return collect(modelFor(protocol, server).stream(request));
 }
@@ -93,18 +94,20 @@ describe.each(PROTOCOLS)("%s adapter streaming", (protocol) => {
   });
 
   test("usage reports input, output and cache tokens with the cost in dollars", async () => {
+    // Chat Completions has no cache writes; the Responses API reports them as cache_write_tokens.
     const usage = {
       input: 1000,
       output: 200,
       cacheRead: 3000,
-      cacheWrite: protocol === "anthropic" ? 500 : 0,
+      cacheWrite: protocol === "openai-chat" ? 0 : 500,
     };
     const { events, message } = await run(protocol, { text: "ok", usage });
-    // anthropic:claude-sonnet-4-5 = $3 / $15 / $0.30 read / $3.75 write; openai:gpt-5 = $1.25 / $10 / $0.125 read.
+    // anthropic:claude-sonnet-4-5 = $3 / $15 / $0.30 read / $3.75 write;
+    // openai:gpt-5 = $1.25 / $10 / $0.125 read / $1.25 write (OpenAI charges writes as input).
     const cost =
       protocol === "anthropic"
         ? (1000 * 3 + 200 * 15 + 3000 * 0.3 + 500 * 3.75) / 1e6
-        : (1000 * 1.25 + 200 * 10 + 3000 * 0.125) / 1e6;
+        : (1000 * 1.25 + 200 * 10 + 3000 * 0.125 + usage.cacheWrite * 1.25) / 1e6;
     expect(message.usage).toEqual({ ...usage, cost: expect.closeTo(cost, 12) });
     expect(events.filter((event) => event.type === "usage")).toEqual([
       { type: "usage", usage: message.usage },
@@ -139,5 +142,38 @@ describe("anthropic reasoning", () => {
       },
       { type: "text", text: "Done." },
     ]);
+  });
+});
+
+describe("openai (Responses API) reasoning", () => {
+  test("a reasoning summary streams as reasoning deltas; the part keeps the item and its encrypted content", async () => {
+    const { events, message } = await run("openai", { reasoning: "Let me think about it.", text: "Done." });
+    expect(deltas(events, "reasoning_delta").join("")).toBe("Let me think about it.");
+    expect(deltas(events, "reasoning_delta").length).toBeGreaterThan(1);
+    expect(events.findIndex((event) => event.type === "reasoning_delta")).toBeLessThan(
+      events.findIndex((event) => event.type === "text_delta"),
+    );
+    expect(message.content).toEqual([
+      {
+        type: "reasoning",
+        text: "Let me think about it.",
+        item: { id: "rs_test_0", encryptedContent: encryptedReasoning("rs_test_0") },
+      },
+      { type: "text", text: "Done." },
+    ]);
+  });
+
+  test("a reasoning item without a summary is kept, empty, so it can be sent back", async () => {
+    const { events, message } = await run("openai", {
+      reasoning: "",
+      toolCalls: [{ name: "read", args: {} }],
+    });
+    expect(deltas(events, "reasoning_delta")).toEqual([]);
+    expect(message.content[0]).toEqual({
+      type: "reasoning",
+      text: "",
+      item: { id: "rs_test_0", encryptedContent: encryptedReasoning("rs_test_0") },
+    });
+    expect(message.stopReason).toBe("tool_calls");
   });
 });

@@ -10,18 +10,18 @@ afterEach(async () => {
   server = undefined;
 });
 
-test("requests go to <OPENAI_BASE_URL>/chat/completions with a bearer key and ask for usage", async () => {
+test('with api "chat", requests go to <OPENAI_BASE_URL>/chat/completions with a bearer key and ask for usage', async () => {
   server = await startModelServer({ text: "ok" });
   const model = createModel(
     "openai:gpt-4.1",
-    {},
+    { openai: { api: "chat" } },
     { OPENAI_API_KEY: "env-key", OPENAI_BASE_URL: server.openaiBaseUrl },
   );
   expect(
     (await model.stream({ system: "", messages: [userText("hi")], tools: [] }).result()).stopReason,
   ).toBe("stop");
   const [request] = server.requests;
-  expect(request?.path).toBe("/v1/chat/completions");
+  expect(request).toMatchObject({ protocol: "openai-chat", path: "/v1/chat/completions" });
   expect(request?.headers.authorization).toBe("Bearer env-key");
   expect(request?.body).toMatchObject({
     model: "gpt-4.1",
@@ -33,7 +33,11 @@ test("requests go to <OPENAI_BASE_URL>/chat/completions with a bearer key and as
 
 test("our messages reach the wire in the Chat Completions format", async () => {
   server = await startModelServer({ text: "ok" });
-  const model = createModel("openai:gpt-4.1", { openai: { apiKey: "k", baseUrl: server.openaiBaseUrl } }, {});
+  const model = createModel(
+    "openai:gpt-4.1",
+    { openai: { apiKey: "k", baseUrl: server.openaiBaseUrl, api: "chat" } },
+    {},
+  );
   await model.stream(richRequest).result();
   const body = server.requests[0]!.body;
   expect(body).toMatchObject({ max_tokens: 1000, temperature: 0.2 });
