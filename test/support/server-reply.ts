@@ -7,7 +7,10 @@ import { z } from "zod";
 export const serverReplySchema = z.strictObject({
   /** Streamed as several text deltas. */
   text: z.string().optional(),
-  /** Anthropic: a thinking block with a signature; OpenAI: ignored. */
+  /**
+   * Anthropic: a thinking block with a signature. OpenAI Responses: a reasoning item with this summary
+   * (`""`: none) and encrypted content. Chat Completions: ignored.
+   */
   reasoning: z.string().optional(),
   /** Several per message allowed; arguments are streamed in several chunks. */
   toolCalls: z
@@ -22,8 +25,9 @@ export const serverReplySchema = z.strictObject({
     )
     .optional(),
   /**
-   * `input` counts uncached input tokens (Anthropic `input_tokens`); OpenAI's `prompt_tokens` is sent
-   * as input + cacheRead, because OpenAI counts cached tokens inside it. OpenAI has no cache writes.
+   * `input` counts uncached input tokens (Anthropic `input_tokens`); OpenAI's `prompt_tokens` /
+   * `input_tokens` is sent as input + cacheRead (+ cacheWrite), because OpenAI counts cached tokens
+   * inside it. Chat Completions has no cache writes; the Responses API sends `cache_write_tokens`.
    */
   usage: z
     .strictObject({
@@ -44,8 +48,9 @@ export const serverReplySchema = z.strictObject({
   /** Destroy the socket after this many SSE events; a non-streaming request gets no answer at all. */
   cutAfterEvents: z.number().int().nonnegative().optional(),
   /**
-   * Stream this many events, then the provider's in-stream error event (Anthropic `event: error`,
-   * `overloaded_error`; OpenAI a `{error}` chunk) instead of the rest, and end the stream.
+   * Stream this many events, then the provider's in-stream error (Anthropic `event: error`,
+   * `overloaded_error`; Responses `error` + `response.failed`; Chat Completions a `{error}` chunk)
+   * instead of the rest, and end the stream.
    */
   streamErrorAfterEvents: z.number().int().nonnegative().optional(),
   /** Wait before answering. */
