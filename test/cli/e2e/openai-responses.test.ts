@@ -8,7 +8,6 @@ let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
-  await ws?.cleanup();
   server = undefined;
   ws = undefined;
 });

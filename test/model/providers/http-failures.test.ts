@@ -16,7 +16,7 @@ afterEach(async () => {
 
 /** Where each protocol's event sequence has sent its first text delta, and its first argument chunk. */
 const AFTER_FIRST = {
-  text: { anthropic: 4, openai: 5, "openai-chat": 4 },
+  text: { anthropic: 4, openai: 5, "openai-chat": 2 },
   argumentChunk: { anthropic: 10, openai: 12, "openai-chat": 6 },
 } as const;
 
@@ -62,7 +62,7 @@ describe.each(PROTOCOLS)("%s adapter failures", (protocol) => {
     // The server goes silent right after the first text delta and never sends another byte: only the
     // abort can end this stream (without it the loop below would wait until the test times out).
     server = await startModelServer([
-      { text: "a long reply that streams slowly", hangAfterEvents: protocol === "anthropic" ? 4 : 2 },
+      { text: "a long reply that streams slowly", hangAfterEvents: AFTER_FIRST.text[protocol] },
     ]);
     const controller = new AbortController();
     const events: ModelEvent[] = [];
