@@ -1,3 +1,4 @@
+import type { CapacityWaitReason } from "./capacity.ts";
 import type { AssistantMessage, Message, Usage } from "./messages.ts";
 
 /** A JSON Schema object as sent to a provider. */
@@ -26,7 +27,27 @@ export type ModelEvent =
   | { type: "tool_call_end"; id: string; name: string; rawArgs: string }
   | { type: "usage"; usage: Usage }
   | { type: "retry"; attempt: number; delayMs: number; error: string }
+  /**
+   * The call waits before it is sent (the endpoint's limiter): `limit` calls may be in flight at once,
+   * `inFlight` are, `waiting` wait (this one included). Announced again every half minute while it waits.
+   */
+  | {
+      type: "capacity_wait";
+      reason: CapacityWaitReason;
+      limit: number;
+      inFlight: number;
+      waiting: number;
+      /** When the wait has a known end (`retry_after`, `rate_limit`): milliseconds until then. */
+      resumeInMs?: number;
+    }
+  /** The waiting call is sent now, after `waitedMs`. */
+  | { type: "capacity_granted"; waitedMs: number; limit: number; inFlight: number }
   | { type: "done"; message: AssistantMessage };
+
+/** Whether an event is part of the answer (so a retry would duplicate it), not news about the call. */
+export function carriesContent(event: ModelEvent): boolean {
+  return event.type !== "retry" && event.type !== "capacity_wait" && event.type !== "capacity_granted";
+}
 
 /**
  * A streamed model response. Iterating it never throws: a failure is the `done` event whose message

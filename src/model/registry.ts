@@ -1,11 +1,13 @@
 import { ModelConfigError } from "./errors.ts";
 import type { Model } from "./model.ts";
 import { type ModelRef, parseModelId, resolveAlias } from "./model-id.ts";
+import type { ModelLimiters } from "./model-limiters.ts";
 import { type ModelPrice, priceOf } from "./pricing.ts";
-import { anthropicModel } from "./providers/anthropic.ts";
-import { type OpenAIApi, openaiModel } from "./providers/openai.ts";
+import { ANTHROPIC_DEFAULT_BASE_URL, anthropicModel } from "./providers/anthropic.ts";
+import { OPENAI_DEFAULT_BASE_URL, type OpenAIApi, openaiModel } from "./providers/openai.ts";
 import { openaiCompatibleModel } from "./providers/openai-compatible.ts";
 import { withRetry } from "./retry.ts";
+import { withLimiter } from "./with-limiter.ts";
 
 /** Provider settings, usually the `providers` object of agentry.json. Environment variables fill gaps. */
 export interface ModelSettings {
@@ -34,15 +36,34 @@ export const DEFAULT_MODELS = {
 const OLLAMA_DEFAULT_HOST = "http://localhost:11434";
 const COMPATIBLE_EXAMPLE_URL = "http://localhost:8000/v1";
 
+export interface CreateModelOptions {
+  /**
+   * The run's limiters: the model's calls go through the one of its endpoint (base URL and model),
+   * shared with every other model made with the same `ModelLimiters`. Without it, calls are not limited.
+   */
+  limiters?: ModelLimiters;
+}
+
 /**
- * Builds a model from `provider:model` (or an alias such as `sonnet`), wrapped in the retry policy.
+ * Builds a model from `provider:model` (or an alias such as `sonnet`), wrapped in the retry policy
+ * and, given `limiters`, its endpoint's limiter (inside the retries, so each attempt waits its turn).
  * Keys and base URLs come from `settings`, then `env`. Throws `ModelConfigError` naming what to set.
  */
-export function createModel(id: string, settings: ModelSettings = {}, env: Env = process.env): Model {
+export function createModel(
+  id: string,
+  settings: ModelSettings = {},
+  env: Env = process.env,
+  options: CreateModelOptions = {},
+): Model {
   const resolved = resolveAlias(id, settings.aliases);
   const ref = parseModelId(resolved, Object.keys(settings.openaiCompatible ?? {}));
   const price = priceOf(ref.id, settings.prices);
-  return withRetry(adapterFor(ref, settings, env, price), settings.retry);
+  const { model, baseUrl } = adapterFor(ref, settings, env, price);
+  const limited =
+    options.limiters === undefined
+      ? model
+      : withLimiter(model, options.limiters.for(`${baseUrl} ${model.id}`));
+  return withRetry(limited, settings.retry);
 }
 
 /** The model to use when none is configured: Anthropic when its key is set, else OpenAI, else none. */
@@ -52,7 +73,13 @@ export function defaultModelId(env: Env, settings: ModelSettings = {}): string |
   return undefined;
 }
 
-function adapterFor(ref: ModelRef, settings: ModelSettings, env: Env, price: ModelPrice | undefined): Model {
+/** The adapter, and the base URL it sends to (with the model, what identifies its endpoint). */
+function adapterFor(
+  ref: ModelRef,
+  settings: ModelSettings,
+  env: Env,
+  price: ModelPrice | undefined,
+): { model: Model; baseUrl: string } {
   switch (ref.provider) {
     case "anthropic": {
       const apiKey = requireKey(
@@ -68,7 +95,10 @@ function adapterFor(ref: ModelRef, settings: ModelSettings, env: Env, price: Mod
         // The host only: the adapter adds /v1.
         "https://api.anthropic.com",
       );
-      return anthropicModel({ model: ref.model, apiKey, price, ...(baseUrl ? { baseUrl } : {}) });
+      return {
+        model: anthropicModel({ model: ref.model, apiKey, price, ...(baseUrl ? { baseUrl } : {}) }),
+        baseUrl: baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
+      };
     }
     case "openai": {
       const apiKey = requireKey(
@@ -83,29 +113,39 @@ function adapterFor(ref: ModelRef, settings: ModelSettings, env: Env, price: Mod
         "providers.openai.baseUrl or OPENAI_BASE_URL",
         "https://api.openai.com/v1",
       );
-      return openaiModel({
-        model: ref.model,
-        apiKey,
-        price,
-        api: settings.openai?.api ?? "responses",
-        ...(baseUrl ? { baseUrl } : {}),
-      });
+      return {
+        model: openaiModel({
+          model: ref.model,
+          apiKey,
+          price,
+          api: settings.openai?.api ?? "responses",
+          ...(baseUrl ? { baseUrl } : {}),
+        }),
+        baseUrl: baseUrl ?? OPENAI_DEFAULT_BASE_URL,
+      };
     }
-    case "ollama":
-      return openaiCompatibleModel({
+    case "ollama": {
+      const baseUrl = ollamaBaseUrl(settings, env);
+      const model = openaiCompatibleModel({
         id: ref.id,
         name: "ollama",
         model: ref.model,
-        baseUrl: ollamaBaseUrl(settings, env),
+        baseUrl,
         price,
         hints: { baseUrlHint: "OLLAMA_BASE_URL, OLLAMA_HOST or providers.ollama.baseUrl in agentry.json" },
       });
+      return { model, baseUrl };
+    }
     case "openai-compatible":
       return compatibleAdapter(ref, settings, price);
   }
 }
 
-function compatibleAdapter(ref: ModelRef, settings: ModelSettings, price: ModelPrice | undefined): Model {
+function compatibleAdapter(
+  ref: ModelRef,
+  settings: ModelSettings,
+  price: ModelPrice | undefined,
+): { model: Model; baseUrl: string } {
   const name = ref.endpoint ?? "";
   const endpoints = settings.openaiCompatible ?? {};
   const endpoint = endpoints[name];
@@ -122,16 +162,18 @@ function compatibleAdapter(ref: ModelRef, settings: ModelSettings, price: ModelP
     throw new ModelConfigError(
       `Model id "${ref.id}" names no model. Use openai-compatible:${name}/<model>, or set ${key}.model in agentry.json.`,
     );
-  return openaiCompatibleModel({
+  const baseUrl = requireUrl(endpoint.baseUrl, `${key}.baseUrl`, COMPATIBLE_EXAMPLE_URL);
+  const adapter = openaiCompatibleModel({
     id: `openai-compatible:${name}/${model}`,
     name,
     model,
-    baseUrl: requireUrl(endpoint.baseUrl, `${key}.baseUrl`, COMPATIBLE_EXAMPLE_URL),
+    baseUrl,
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     ...(endpoint.headers ? { headers: endpoint.headers } : {}),
     price,
     hints: { keyHint: `${key}.apiKey in agentry.json`, baseUrlHint: `${key}.baseUrl in agentry.json` },
   });
+  return { model: adapter, baseUrl };
 }
 
 function requireKey(

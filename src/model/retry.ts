@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { failedMessage } from "./errors.ts";
 import { PushModelStream } from "./event-stream.ts";
 import type { AssistantMessage } from "./messages.ts";
-import type { Model, ModelRequest, ModelStream } from "./model.ts";
+import { carriesContent, type Model, type ModelRequest, type ModelStream } from "./model.ts";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3). */
@@ -85,7 +85,8 @@ async function forward(
   try {
     for await (const event of inner) {
       if (event.type === "done") return { final: event.message, forwarded };
-      forwarded = true;
+      // A wait for capacity is news about the call, not part of its answer: the attempt may still be retried.
+      if (carriesContent(event)) forwarded = true;
       out.push(event);
     }
   } catch (error) {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { CallFeedback, FeedbackSource, RateLimits } from "../model/capacity.ts";
 import { PushModelStream } from "../model/event-stream.ts";
 import type { AssistantMessage, ToolCallPart, Usage } from "../model/messages.ts";
 import type { Model, ModelRequest, ModelStream } from "../model/model.ts";
@@ -10,10 +11,28 @@ export interface ScriptedReply {
   /** `args` is serialized to JSON; `rawArgs` is sent verbatim (use it for malformed JSON). */
   toolCalls?: Array<{ id?: string; name: string; args?: unknown; rawArgs?: string }>;
   usage?: Partial<Usage>;
-  /** Ends the reply as a failure instead. */
-  error?: { message: string; retryable?: boolean };
+  /**
+   * Ends the reply as a failure instead. `throttled` makes it a refusal for capacity (as a 429 or an
+   * overloaded error would be), with the provider's `retryAfterMs`.
+   */
+  error?: { message: string; retryable?: boolean; throttled?: boolean; retryAfterMs?: number };
+  /** The rate-limit windows the reply reports, as a provider's headers would. */
+  rateLimits?: RateLimits;
   /** Delay before the reply starts streaming (abortable). */
   delayMs?: number;
+}
+
+/** A scripted reply's stream reports what its script said about capacity, as an adapter's does. */
+class ScriptedStream extends PushModelStream implements FeedbackSource {
+  state: CallFeedback | undefined;
+
+  feedback(): CallFeedback | undefined {
+    return this.state;
+  }
+
+  retryAfterMs(): number | undefined {
+    return this.state?.retryAfterMs;
+  }
 }
 
 export type ScriptStep =
@@ -47,7 +66,7 @@ export function scriptedModel(
     stream(request: ModelRequest, signal?: AbortSignal): ModelStream {
       const call = calls++;
       requests.push(structuredClone(request));
-      const stream = new PushModelStream();
+      const stream = new ScriptedStream();
       void play(stream, id, () => next(request, call), signal);
       return stream;
     },
@@ -55,7 +74,7 @@ export function scriptedModel(
 }
 
 async function play(
-  stream: PushModelStream,
+  stream: ScriptedStream,
   model: string,
   reply: () => ScriptedReply | Promise<ScriptedReply>,
   signal: AbortSignal | undefined,
@@ -78,6 +97,7 @@ async function play(
     if (script.delayMs) await sleep(script.delayMs, undefined, { signal });
     if (signal?.aborted) return fail("aborted", "aborted");
     Object.assign(usage, { input: 10, output: 10 }, script.usage);
+    stream.state = feedbackOf(script);
     if (script.error) return fail("error", script.error.message, script.error.retryable ?? false);
     const content: AssistantMessage["content"] = [];
     if (script.reasoning) {
@@ -112,6 +132,13 @@ async function play(
     if (signal?.aborted) return fail("aborted", "aborted");
     fail("error", error instanceof Error ? error.message : String(error));
   }
+}
+
+function feedbackOf(script: ScriptedReply): CallFeedback {
+  const feedback: CallFeedback = { throttled: script.error?.throttled === true };
+  if (script.error?.retryAfterMs !== undefined) feedback.retryAfterMs = script.error.retryAfterMs;
+  if (script.rateLimits !== undefined) feedback.rateLimits = script.rateLimits;
+  return feedback;
 }
 
 function parseOrUndefined(text: string): unknown {

@@ -4,6 +4,7 @@ import type { ReasoningPart } from "../messages.ts";
 import type { Model } from "../model.ts";
 import type { ModelPrice } from "../pricing.ts";
 import { withCacheBreakpoints } from "./anthropic-cache.ts";
+import { anthropicRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 import type { ReasoningData } from "./stream-assembler.ts";
 
@@ -40,6 +41,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     prompt: { reasoningOptions },
     prepare: withCacheBreakpoints,
     reasoningDataOf,
+    rateLimits: anthropicRateLimits,
   });
 }
 

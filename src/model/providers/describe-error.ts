@@ -23,6 +23,8 @@ export interface ErrorHints {
 export interface CallFailure {
   message: string;
   retryable: boolean;
+  /** Refused or dropped for capacity (429, 503, 529, overloaded): the endpoint's limiter backs off. */
+  throttled: boolean;
   retryAfterMs?: number;
 }
 
@@ -56,28 +58,36 @@ export function describeError(error: unknown, hints: ErrorHints): CallFailure {
     return {
       message: `${hints.label} stream error${type ? ` (${type})` : ""}: ${message}`,
       retryable: streamed.data.isRetryable ?? false,
+      throttled: type !== undefined && THROTTLE_TYPES.has(type),
     };
   }
-  if (isConnectionLoss(error)) return { message: incompleteStream(chain(error)), retryable: true };
+  if (isConnectionLoss(error))
+    return { message: incompleteStream(chain(error)), retryable: true, throttled: false };
   if (error instanceof Error && REQUEST_ERRORS.has(error.name))
     return {
       message: `${hints.label} cannot take this request (model "${hints.model}"): ${error.message}. Pick another model with --model.`,
       retryable: false,
+      throttled: false,
     };
   return unreadable(error, hints);
 }
 
 function unreadable(error: unknown, hints: ErrorHints): CallFailure {
   const what = `${hints.label} sent a reply agentry could not read: ${brief(chain(error))}`;
-  if (!hints.apiHint) return { message: what, retryable: false };
+  if (!hints.apiHint) return { message: what, retryable: false, throttled: false };
   const stop = /[.!?]$/.test(what) ? "" : ".";
-  return { message: `${what}${stop} If the server speaks another API: ${hints.apiHint}.`, retryable: false };
+  return {
+    message: `${what}${stop} If the server speaks another API: ${hints.apiHint}.`,
+    retryable: false,
+    throttled: false,
+  };
 }
 
 function describeApiCallError(error: APICallError, hints: ErrorHints): CallFailure {
   // A 2xx whose body broke off while streaming: the SDK wraps the socket error.
   if (error.statusCode !== undefined && error.statusCode < 400) {
-    if (isConnectionLoss(error)) return { message: incompleteStream(chain(error.cause)), retryable: true };
+    if (isConnectionLoss(error))
+      return { message: incompleteStream(chain(error.cause)), retryable: true, throttled: false };
     return unreadable(error, hints);
   }
   // Without a status the SDK marks what failed to connect retryable; the rest is a reply it could not
@@ -88,6 +98,7 @@ function describeApiCallError(error: APICallError, hints: ErrorHints): CallFailu
     return {
       message: `Could not reach ${hints.label} at ${error.url}: ${chain(error)}. Check the network and the base URL${where}.`,
       retryable: true,
+      throttled: false,
     };
   }
   const body = errorBodySchema.safeParse(error.data ?? parseJson(error.responseBody));
@@ -113,10 +124,15 @@ function describeStatus(
   const failure: CallFailure = {
     message: `${what}${/[.!?]$/.test(what) ? "" : "."} ${advice(status, type, hints)}`,
     retryable: isRetryableStatus(status),
+    throttled: THROTTLE_STATUSES.has(status) || (type !== undefined && THROTTLE_TYPES.has(type)),
   };
   if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
   return failure;
 }
+
+/** Answers that mean "too much at once": rate limited, unavailable, overloaded. */
+const THROTTLE_STATUSES = new Set([429, 503, 529]);
+const THROTTLE_TYPES = new Set(["rate_limit_error", "overloaded_error", "rate_limit_exceeded"]);
 
 /** 408/409/429 and every 5xx (529 is Anthropic's "overloaded") may succeed later; other 4xx will not. */
 export function isRetryableStatus(status: number): boolean {

@@ -2,6 +2,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { Model } from "../model.ts";
 import type { ModelPrice } from "../pricing.ts";
 import type { ErrorHints } from "./describe-error.ts";
+import { openaiRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 
 export interface OpenAICompatibleModelOptions {
@@ -37,5 +38,7 @@ export function openaiCompatibleModel(options: OpenAICompatibleModelOptions): Mo
     language: provider.chatModel(options.model),
     price: options.price,
     hints: { label: options.name, model: options.model, ...options.hints },
+    // Servers that mimic OpenAI's API mimic its rate-limit headers, when they send any.
+    rateLimits: openaiRateLimits,
   });
 }

@@ -4,6 +4,7 @@ import type { ModelPrice } from "../pricing.ts";
 import type { ErrorHints } from "./describe-error.ts";
 import { reasoningItemOf, reasoningItemOptions } from "./openai-reasoning-item.ts";
 import { withResponsesOptions } from "./openai-responses-options.ts";
+import { openaiRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -40,7 +41,13 @@ export function openaiModel(options: OpenAIModelOptions): Model {
     keyHint: "OPENAI_API_KEY or providers.openai.apiKey in agentry.json",
     baseUrlHint: "OPENAI_BASE_URL or providers.openai.baseUrl in agentry.json",
   };
-  if (options.api === "chat") return sdkModel({ ...common, hints, language: provider.chat(options.model) });
+  if (options.api === "chat")
+    return sdkModel({
+      ...common,
+      hints,
+      language: provider.chat(options.model),
+      rateLimits: openaiRateLimits,
+    });
   return sdkModel({
     ...common,
     hints: {
@@ -52,5 +59,6 @@ export function openaiModel(options: OpenAIModelOptions): Model {
     prompt: { reasoningOptions: reasoningItemOptions },
     prepare: withResponsesOptions,
     reasoningDataOf: reasoningItemOf,
+    rateLimits: openaiRateLimits,
   });
 }

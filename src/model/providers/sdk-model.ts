@@ -1,18 +1,21 @@
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4FunctionTool,
-  LanguageModelV4Prompt,
-  LanguageModelV4StreamPart,
-  SharedV4ProviderOptions,
+import {
+  APICallError,
+  type LanguageModelV4,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4FunctionTool,
+  type LanguageModelV4Prompt,
+  type LanguageModelV4StreamPart,
+  type SharedV4ProviderOptions,
 } from "@ai-sdk/provider";
+import type { CallFeedback, FeedbackSource } from "../capacity.ts";
 import { failedMessage } from "../errors.ts";
 import { PushModelStream } from "../event-stream.ts";
 import { type AssistantMessage, emptyUsage } from "../messages.ts";
 import type { Model, ModelRequest, ModelStream } from "../model.ts";
 import { type ModelPrice, withCost } from "../pricing.ts";
 import type { RetryAfterSource } from "../retry.ts";
-import { describeError, type ErrorHints } from "./describe-error.ts";
+import { type CallFailure, describeError, type ErrorHints } from "./describe-error.ts";
+import type { RateLimitReader } from "./rate-limit-headers.ts";
 import { type ReasoningDataOf, StreamAssembler } from "./stream-assembler.ts";
 import { incompleteStream, toFinishOutcome, toUsage } from "./to-finish.ts";
 import { type PromptOptions, toSdkPrompt } from "./to-sdk-prompt.ts";
@@ -36,13 +39,39 @@ export interface SdkModelOptions {
   prepare?: (call: SdkCall) => SdkCall;
   /** Reads what a reasoning part needs to be sent back out of a stream part's provider metadata. */
   reasoningDataOf?: ReasoningDataOf;
+  /** Reads the provider's rate-limit headers, for the endpoint's limiter. */
+  rateLimits?: RateLimitReader;
 }
 
-/** A provider stream that remembers the server's `retry-after`, for the retry policy. */
-class ProviderStream extends PushModelStream implements RetryAfterSource {
+/**
+ * A provider stream that remembers what the server said about its capacity: `retry-after` for the
+ * retry policy, whether the call was throttled and the rate-limit headers for the limiter.
+ */
+class ProviderStream extends PushModelStream implements RetryAfterSource, FeedbackSource {
   retryAfter: number | undefined;
+  private state: CallFeedback = { throttled: false };
+
   retryAfterMs(): number | undefined {
     return this.retryAfter;
+  }
+
+  feedback(): CallFeedback {
+    return this.state;
+  }
+
+  /** The response's headers arrived (with the stream, or with an error). */
+  headers(read: RateLimitReader | undefined, headers: Record<string, string | undefined> | undefined): void {
+    const rateLimits = read?.(headers);
+    if (rateLimits !== undefined) this.state = { ...this.state, rateLimits };
+  }
+
+  failed(failure: CallFailure): void {
+    this.retryAfter = failure.retryAfterMs;
+    this.state = {
+      ...this.state,
+      throttled: failure.throttled,
+      ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+    };
   }
 }
 
@@ -86,7 +115,8 @@ async function drive(
   };
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const { stream } = await options.language.doStream(callOptions(options, request, signal));
+    const { stream, response } = await options.language.doStream(callOptions(options, request, signal));
+    out.headers(options.rateLimits, response?.headers);
     reader = stream.getReader();
     if (signal?.aborted) return onAbort();
     while (true) {
@@ -102,7 +132,8 @@ async function drive(
   } catch (error) {
     if (signal?.aborted) return aborted();
     const failure = describeError(error, options.hints);
-    out.retryAfter = failure.retryAfterMs;
+    if (APICallError.isInstance(error)) out.headers(options.rateLimits, error.responseHeaders);
+    out.failed(failure);
     out.end(
       failedMessage({
         model: options.id,
@@ -153,7 +184,7 @@ function finalMessage(
     });
   if (assembler.error) {
     const failure = describeError(assembler.error.value, options.hints);
-    out.retryAfter = failure.retryAfterMs;
+    out.failed(failure);
     return fail(failure.message, failure.retryable);
   }
   if (!assembler.finish) return fail(incompleteStream(), true);

@@ -47,6 +47,19 @@ describe("describeError", () => {
     expect(describeError(httpError(500, {}), hints)).not.toHaveProperty("retryAfterMs");
   });
 
+  test("429, 503, 529 and overloaded or rate-limit errors are refusals for capacity; other failures are not", () => {
+    for (const status of [429, 503, 529])
+      expect(describeError(httpError(status, {}), hints).throttled).toBe(true);
+    for (const status of [400, 401, 500, 502])
+      expect(describeError(httpError(status, {}), hints).throttled).toBe(false);
+    expect(describeError(httpError(500, { error: { type: "overloaded_error" } }), hints).throttled).toBe(
+      true,
+    );
+    expect(describeError({ message: "Overloaded", type: "overloaded_error" }, hints).throttled).toBe(true);
+    expect(describeError({ message: "slow down", type: "rate_limit_error" }, hints).throttled).toBe(true);
+    expect(describeError({ message: "odd", type: "api_error" }, hints).throttled).toBe(false);
+  });
+
   test("a failed connection is retryable and points at the base URL", () => {
     const error = new APICallError({
       message: "Cannot connect to API: connect ECONNREFUSED",
@@ -89,6 +102,7 @@ describe("describeError", () => {
     expect(describeError({ message: "odd" }, hints)).toEqual({
       message: "Anthropic stream error: odd",
       retryable: false,
+      throttled: false,
     });
   });
 
@@ -96,6 +110,7 @@ describe("describeError", () => {
     expect(describeError(new Error("Invalid JSON"), hints)).toEqual({
       message: "Anthropic sent a reply agentry could not read: Invalid JSON",
       retryable: false,
+      throttled: false,
     });
   });
 });
