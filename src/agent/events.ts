@@ -1,3 +1,4 @@
+import type { CapacityWaitReason } from "../model/capacity.ts";
 import type { AssistantMessage, ToolResultMessage, Usage, UserMessage } from "../model/messages.ts";
 import type { Outcome } from "./outcome.ts";
 
@@ -41,6 +42,16 @@ export type AgentEvent = Base &
       }
     | { type: "tool_results"; message: ToolResultMessage }
     | { type: "retry"; attempt: number; delayMs: number; error: string }
+    /** The model call waits for its endpoint's capacity (`limit` calls in flight at once); repeated while it waits. */
+    | {
+        type: "capacity_wait";
+        reason: CapacityWaitReason;
+        limit: number;
+        inFlight: number;
+        waiting: number;
+        resumeInMs?: number;
+      }
+    | { type: "capacity_granted"; waitedMs: number; limit: number; inFlight: number }
     | { type: "turn_end"; turn: number; usage: Usage }
     | { type: "agent_end"; outcome: Outcome }
   );

@@ -8,6 +8,7 @@ import {
 } from "../model/messages.ts";
 import type { AgentIdentity } from "../tools/tool.ts";
 import { abortReason } from "./abort.ts";
+import { capacityHolds } from "./capacity-holds.ts";
 import { type AgentConfig, DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./config.ts";
 import { type EventBody, pathEmitter } from "./emitter.ts";
 import { emptyReplyError } from "./empty-reply.ts";
@@ -44,7 +45,9 @@ export async function runAgentLoop(
   // One signal for "stop now": the caller's abort, a budget, or the stall watchdog.
   const limits = watchLimits(outerSignal, config.limits);
   const signal = limits.signal;
+  const waits = capacityHolds(agentPath, limits.hold);
   const events = pathEmitter((event) => {
+    waits.observe(event);
     limits.touch();
     emit(event);
   }, agentPath);
@@ -206,6 +209,7 @@ export async function runAgentLoop(
     // Hooks and transcript writes can throw; the run still ends with an outcome.
     return fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
+    waits.dispose();
     limits.dispose();
   }
 }

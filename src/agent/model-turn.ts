@@ -4,9 +4,9 @@ import { watchAbort } from "./abort.ts";
 import type { EventBody } from "./emitter.ts";
 
 /**
- * Streams one model response, forwarding deltas and retries, and returns the final message. Never
- * throws: a failure is a message with `stopReason: "error"`, an abort one with `"aborted"` — returned
- * as soon as the signal fires, without waiting for the provider to notice.
+ * Streams one model response, forwarding deltas, retries and waits for capacity, and returns the final
+ * message. Never throws: a failure is a message with `stopReason: "error"`, an abort one with
+ * `"aborted"` — returned as soon as the signal fires, without waiting for the provider to notice.
  */
 export async function streamAssistantMessage(
   model: Model,
@@ -47,6 +47,10 @@ function forward(event: ModelEvent, emit: (event: EventBody) => void): Assistant
       return undefined;
     case "retry":
       emit({ type: "retry", attempt: event.attempt, delayMs: event.delayMs, error: event.error });
+      return undefined;
+    case "capacity_wait":
+    case "capacity_granted":
+      emit(event);
       return undefined;
     case "done":
       return event.message;

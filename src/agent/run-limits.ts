@@ -27,6 +27,12 @@ export interface LimitWatch {
   readonly signal: AbortSignal;
   /** Records activity (any event of the run), which resets the stall timer. */
   touch(): void;
+  /**
+   * Stops the stall timer (`"stall"`), or it and the wall-clock budget (`"all"`), until the returned
+   * function is called; holds may overlap. For waits for a model endpoint's capacity, which are
+   * neither a stall nor the run's work.
+   */
+  hold(scope?: "stall" | "all"): () => void;
   /** Aborts with a budget reason when the usage so far is over the token budget. */
   checkUsage(usage: Usage): void;
   dispose(): void;
@@ -43,19 +49,27 @@ export function watchLimits(outer: AbortSignal, limits: RunLimits = {}): LimitWa
   else outer.addEventListener("abort", onOuterAbort, { once: true });
 
   const timers: NodeJS.Timeout[] = [];
-  if (limits.maxDurationMs !== undefined) {
+  let stallHolds = 0;
+  let wallHolds = 0;
+  let heldSince = 0;
+  let deadline = limits.maxDurationMs === undefined ? undefined : Date.now() + limits.maxDurationMs;
+  let wallTimer: NodeJS.Timeout | undefined;
+  const armWall = () => {
+    if (limits.maxDurationMs === undefined || deadline === undefined) return;
     const seconds = Math.round(limits.maxDurationMs / 100) / 10;
-    const timer = setTimeout(
+    wallTimer = setTimeout(
       () => stop(new RunLimitExceeded("budget", `wall-clock budget of ${seconds}s exceeded`)),
-      limits.maxDurationMs,
+      Math.max(0, deadline - Date.now()),
     );
-    timers.push(timer);
-  }
+    wallTimer.unref();
+  };
+  armWall();
   let lastActivity = Date.now();
   const stallMs = limits.stallTimeoutMs;
   if (stallMs !== undefined) {
     const check = setInterval(
       () => {
+        if (stallHolds > 0) return;
         const idle = Date.now() - lastActivity;
         if (idle >= stallMs)
           stop(
@@ -73,12 +87,32 @@ export function watchLimits(outer: AbortSignal, limits: RunLimits = {}): LimitWa
     touch: () => {
       lastActivity = Date.now();
     },
+    hold: (scope = "all") => {
+      stallHolds++;
+      if (scope === "all" && wallHolds++ === 0) {
+        heldSince = Date.now();
+        clearTimeout(wallTimer);
+      }
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const now = Date.now();
+        if (--stallHolds === 0) lastActivity = now;
+        if (scope === "all" && --wallHolds === 0) {
+          if (deadline !== undefined) deadline += now - heldSince;
+          if (!controller.signal.aborted) armWall();
+        }
+      };
+    },
     checkUsage: (usage) => {
       const total = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
       if (limits.maxTokens !== undefined && total > limits.maxTokens)
         stop(new RunLimitExceeded("budget", `token budget of ${limits.maxTokens} exceeded (used ${total})`));
     },
     dispose: () => {
+      clearTimeout(wallTimer);
+      deadline = undefined;
       for (const timer of timers) clearTimeout(timer);
       outer.removeEventListener("abort", onOuterAbort);
     },
