@@ -218,7 +218,7 @@ describe("the public library API", () => {
     expect(agentry.PERMISSION_MODES).toEqual(["default", "accept-edits", "bypass", "plan"]);
     expect(agentry.DEFAULT_SUBAGENT_LIMITS).toMatchObject({
       maxDepth: 1,
-      maxConcurrent: 8,
+      maxConcurrent: 64,
       maxDescendants: 64,
     });
     expect(typeof agentry.createModel).toBe("function");

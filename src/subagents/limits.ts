@@ -31,7 +31,7 @@ export interface SubagentLimits {
 
 export const DEFAULT_SUBAGENT_LIMITS: Readonly<SubagentLimits> = Object.freeze({
   maxDepth: 1,
-  maxConcurrent: 8,
+  maxConcurrent: 64,
   maxDescendants: 64,
   maxTurns: 30,
   timeoutMs: 10 * 60 * 1000,

@@ -1,10 +1,10 @@
 import { expect, test } from "vitest";
 import { DEFAULT_SUBAGENT_LIMITS, resolveLimits, SubagentLimitsError } from "../../src/subagents/limits.ts";
 
-test("the defaults: children cannot spawn, 8 run at once, 64 per root, 30 turns, 10 minutes, no budgets", () => {
+test("the defaults: children cannot spawn, 64 run at once (model calls have their own adaptive limit), 64 per root, 30 turns, 10 minutes, no budgets", () => {
   expect(resolveLimits()).toEqual({
     maxDepth: 1,
-    maxConcurrent: 8,
+    maxConcurrent: 64,
     maxDescendants: 64,
     maxTurns: 30,
     timeoutMs: 600_000,
@@ -20,7 +20,7 @@ test("given values replace the defaults one by one", () => {
   expect(resolveLimits({ maxDepth: 3, timeoutMs: 1000 })).toMatchObject({
     maxDepth: 3,
     timeoutMs: 1000,
-    maxConcurrent: 8,
+    maxConcurrent: 64,
   });
 });
 

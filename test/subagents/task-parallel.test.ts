@@ -84,11 +84,15 @@ test("three task calls in one assistant message run concurrently", async () => {
   expect(maxOverlap(children)).toBe(3);
 });
 
-test("with 12 calls and the default cap, at most 8 children run at once and all 12 finish", async () => {
+test("with 12 calls and a cap of 8, at most 8 children run at once and all 12 finish", async () => {
   const workspace = await tempWorkspace();
   // Long enough that a whole wave of 8 is in flight together even on a loaded machine.
   server = await startModelServer(fanOut(12, 400));
-  const { config, runtime } = rootTree({ workspace, model: serverModel(server) });
+  const { config, runtime } = rootTree({
+    workspace,
+    model: serverModel(server),
+    limits: { maxConcurrent: 8 },
+  });
   expect(runtime.limits.maxConcurrent).toBe(8);
 
   const run = await runTree(config, "Explore twelve parts.");
