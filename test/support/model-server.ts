@@ -8,6 +8,7 @@ import {
   anthropicStreamErrorEvent,
   anthropicStreamEvents,
 } from "./anthropic-sse.ts";
+import { type CapacityFault, CapacityGate, type CapacityStats } from "./capacity-fault.ts";
 import {
   openaiChatStreamErrorEvent,
   openaiChatStreamEvents,
@@ -51,6 +52,8 @@ export interface RecordedRequest {
 export interface ModelServerOptions {
   /** Called when a request has been recorded (body parsed) and again when its response has ended. */
   onRecord?: (request: RecordedRequest) => void;
+  /** A provider's limits (requests in flight, a rate window): beyond them, 429 with retry-after. */
+  capacity?: CapacityFault;
 }
 
 export type ServerStep =
@@ -66,6 +69,8 @@ export interface ModelServer {
   openaiBaseUrl: string;
   /** Every request to a model endpoint, in arrival order (including ones answered with an error). */
   requests: RecordedRequest[];
+  /** What the `capacity` fault did (refusals, the most requests at once); undefined without one. */
+  capacity: CapacityStats | undefined;
   /** Stops listening and destroys open sockets, so hanging or streaming replies cannot hold it open. */
   close(): Promise<void>;
 }
@@ -92,6 +97,7 @@ export async function startModelServer(
       throw new Error(`model-server: invalid script step #${position + 1}: ${z.prettifyError(parsed.error)}`);
   }
   const requests: RecordedRequest[] = [];
+  const gate = options.capacity === undefined ? undefined : new CapacityGate(options.capacity);
   const closing = new AbortController();
   let calls = 0;
 
@@ -131,13 +137,26 @@ export async function startModelServer(
         sendError(res, protocol, refused.status, refused.message, protocolHeaders(protocol, calls));
         return;
       }
+      const admission = gate?.admit(protocol);
+      if (admission?.admitted === false) {
+        sendError(res, protocol, 429, admission.message, admission.headers);
+        return;
+      }
+      if (admission) {
+        // Done once the answer is handed to the socket: before the client can send its next request.
+        res.once("finish", admission.done);
+        res.once("close", admission.done);
+      }
       const call = calls++;
       const reply = await replyFor(script, record, call);
       if (typeof reply === "string") {
         sendError(res, protocol, 500, reply, {});
         return;
       }
-      await answer(res, protocol, record.body, reply, call, closing.signal);
+      const withWindow = admission
+        ? { ...reply, headers: { ...admission.headers, ...reply.headers } }
+        : reply;
+      await answer(res, protocol, record.body, withWindow, call, closing.signal);
     };
     handle().catch((error: unknown) => {
       if (res.headersSent) res.destroy();
@@ -157,6 +176,7 @@ export async function startModelServer(
     anthropicBaseUrl: url,
     openaiBaseUrl: `${url}/v1`,
     requests,
+    capacity: gate?.stats,
     close() {
       closed ??= new Promise<void>((resolve, reject) => {
         closing.abort();
