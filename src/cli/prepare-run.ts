@@ -3,6 +3,7 @@ import { Session, SessionNotFoundError } from "../agent/session.ts";
 import { InvalidSessionIdError } from "../agent/session-id.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import type { Model } from "../model/model.ts";
+import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
@@ -27,24 +28,28 @@ export interface RunSettingsOptions {
   model?: string;
   maxTurns?: number;
   permissionMode?: PermissionMode;
+  maxConcurrency?: number;
 }
 
 /**
- * The workspace (`--cwd`), every setting (flags > env > project > user > defaults) and the root's
- * permission rules, so a bad config file fails before anything else happens.
+ * The workspace (`--cwd`), every setting (flags > env > project > user > defaults), the root's
+ * permission rules — so a bad config file fails before anything else happens — and the limiters every
+ * model of the run shares (one per endpoint: the root's, its subagents', a `/model` switch).
  */
 export async function loadRunSettings(
   options: RunSettingsOptions,
   io: CliIo,
-): Promise<{ workspace: string; settings: Settings; rules: Ruleset }> {
+): Promise<{ workspace: string; settings: Settings; rules: Ruleset; limiters: ModelLimiters }> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
   const flags: SettingFlags = {};
   if (options.model !== undefined) flags.model = options.model;
   if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
   if (options.permissionMode !== undefined) flags.permissionMode = options.permissionMode;
+  if (options.maxConcurrency !== undefined) flags.maxConcurrency = options.maxConcurrency;
   const settings = resolveSettings(await loadConfigFiles({ workspace, env: io.env }), flags, io.env);
   for (const warning of settings.warnings) io.stderr.write(`warning: ${warning}\n`);
-  return { workspace, settings, rules: permissionRules(settings) };
+  const limiters = new ModelLimiters(settings.modelConcurrency);
+  return { workspace, settings, rules: permissionRules(settings), limiters };
 }
 
 /**
@@ -57,10 +62,11 @@ export async function selectSessionAndModel(
   settings: Settings,
   io: CliIo,
   resume: string | undefined,
+  limiters?: ModelLimiters,
 ): Promise<{ resumed: Session | undefined; model: Model }> {
   const resumed = resume === undefined ? undefined : await resumeSession(workspace, resume);
   for (const warning of resumed?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
-  const model = await selectModel(settings, io.env, resumed?.model);
+  const model = await selectModel(settings, io.env, resumed?.model, limiters);
   return { resumed, model };
 }
 
@@ -80,6 +86,8 @@ export interface WireRootOptions {
   mcpConfig?: readonly string[];
   /** Cancels MCP servers that are still starting (Ctrl-C during the wiring). */
   signal?: AbortSignal;
+  /** The run's model limiters (`loadRunSettings`), so children share the root's endpoints' limits. */
+  limiters?: ModelLimiters;
 }
 
 /** What `wireRoot` built. Call `close()` when the run or session ends. */
@@ -144,6 +152,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       env: io.env,
       onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
       ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
+      ...(options.limiters === undefined ? {} : { limiters: options.limiters }),
     });
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);

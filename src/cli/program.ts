@@ -123,6 +123,14 @@ function positiveInteger(value: string): number {
   return number;
 }
 
+/** `--max-concurrency`: shared by `run` and `chat`. */
+function maxConcurrencyOption(): Option {
+  return new Option(
+    "--max-concurrency <n>",
+    "the most model calls in flight at once per model endpoint, for the agent and its subagents together; the limit adapts below it to what the provider accepts (default 32)",
+  ).argParser(positiveInteger);
+}
+
 function positiveNumber(value: string): number {
   const number = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0)) {
@@ -168,6 +176,7 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
         positiveInteger,
       ),
     )
+    .addOption(maxConcurrencyOption())
     .addOption(
       new Option(
         "--max-tokens <n>",
@@ -252,6 +261,7 @@ export function createProgram(version: string, io: CliIo, result: ProgramResult)
         positiveInteger,
       ),
     )
+    .addOption(maxConcurrencyOption())
     .addHelpText("after", CHAT_HELP)
     .action(async (options: ChatOptions) => {
       const { chatCommand } = await import("./commands/chat.ts");

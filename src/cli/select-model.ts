@@ -1,5 +1,6 @@
 import { ModelConfigError } from "../model/errors.ts";
 import type { Model } from "../model/model.ts";
+import type { ModelLimiters } from "../model/model-limiters.ts";
 import { SETTINGS_ENV, type Settings } from "./config/resolve-settings.ts";
 import { UsageError } from "./errors.ts";
 
@@ -11,6 +12,7 @@ export async function selectModel(
   settings: Settings,
   env: Record<string, string | undefined>,
   resumedModel?: string,
+  limiters?: ModelLimiters,
 ): Promise<Model> {
   const { createModel, defaultModelId } = await import("../model/registry.ts");
   // A resumed session keeps its model over config files; only a flag or env var switches it.
@@ -22,7 +24,7 @@ export async function selectModel(
   const id = fromCommandLine ?? resumedModel ?? chosen?.value ?? defaultModelId(env, settings.providers);
   if (id === undefined) throw new UsageError(NO_PROVIDER_MESSAGE);
   try {
-    return createModel(id, settings.providers, env);
+    return createModel(id, settings.providers, env, limiters === undefined ? {} : { limiters });
   } catch (error) {
     if (error instanceof ModelConfigError) {
       const from = settings.model ? ` (model "${id}" from ${settings.model.source})` : "";

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import type { AgentConfig } from "../agent/config.ts";
+import type { ModelLimiters } from "../model/model-limiters.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
 import { AgentDefinitionError, AgentRegistry } from "../subagents/agent-registry.ts";
 import { type Diagnostic, hasErrors } from "../subagents/diagnostics.ts";
@@ -19,6 +20,8 @@ export interface WireSubagentsOptions {
   agentsJson?: string;
   /** Problems of the subagent runtime (a heartbeat that failed, an MCP server an agent names …). */
   onWarning?: (message: string) => void;
+  /** The run's model limiters: children's calls share them with the root's, per endpoint. */
+  limiters?: ModelLimiters;
 }
 
 /** The agents a run can delegate to: built-ins, user and project files, then `--agents`. */
@@ -48,11 +51,12 @@ export async function wireSubagents(
   const registry = await loadRegistry(options.workspace, options.env, options.agentsJson);
   const { createModel } = await import("../model/registry.ts");
   const { settings, env } = options;
+  const modelOptions = options.limiters === undefined ? {} : { limiters: options.limiters };
   const rootTools = root.tools;
   try {
     const { config, runtime } = attachSubagents(root, {
       registry,
-      createModel: (id) => createModel(id, settings.providers, env),
+      createModel: (id) => createModel(id, settings.providers, env, modelOptions),
       baseTools: () => rootTools,
       permission: options.gate,
       limits: settings.subagents,

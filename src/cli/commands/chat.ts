@@ -14,6 +14,7 @@ import { selectModel } from "../select-model.ts";
 export interface ChatOptions {
   model?: string;
   maxTurns?: number;
+  maxConcurrency?: number;
   cwd?: string;
   resume?: string;
   permissionMode?: PermissionMode;
@@ -29,8 +30,14 @@ const PROMPT = "› ";
  * asks; with piped input (one prompt per line) asks resolve by `--permission-mode`.
  */
 export async function chatCommand(options: ChatOptions, io: CliIo): Promise<number> {
-  const { workspace, settings, rules } = await loadRunSettings(options, io);
-  const { resumed, model: initial } = await selectSessionAndModel(workspace, settings, io, options.resume);
+  const { workspace, settings, rules, limiters } = await loadRunSettings(options, io);
+  const { resumed, model: initial } = await selectSessionAndModel(
+    workspace,
+    settings,
+    io,
+    options.resume,
+    limiters,
+  );
   const model = switchableModel(initial);
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
 
@@ -48,6 +55,7 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
     rules,
     model,
     io,
+    limiters,
     ...(terminal ? { onAsk: terminal.ask } : {}),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
@@ -71,7 +79,8 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
       reader: interactive ? terminalLineReader(readerOptions) : streamLineReader(readerOptions),
       color: colorEnabled(io.stderr, io.env),
       // `/model` takes what `--model` takes: an id or an alias, through the same provider settings.
-      createModel: (id) => selectModel({ ...settings, model: { value: id, source: "/model" } }, io.env),
+      createModel: (id) =>
+        selectModel({ ...settings, model: { value: id, source: "/model" } }, io.env, undefined, limiters),
       ...(terminal ? { observer: terminal } : {}),
     });
   } finally {

@@ -16,6 +16,8 @@ import { createTreeRenderer, resumeTreeAfter } from "../render/with-agent-tree.t
 export interface RunOptions {
   model?: string;
   maxTurns?: number;
+  /** The most model calls in flight per endpoint (the adaptive limit's ceiling). */
+  maxConcurrency?: number;
   outputFormat: OutputFormat;
   cwd?: string;
   resume?: string;
@@ -33,9 +35,9 @@ export interface RunOptions {
 
 /** `agentry run <prompt>`: one non-interactive run of the root agent. Returns the exit code. */
 export async function runCommand(promptArgument: string, options: RunOptions, io: CliIo): Promise<number> {
-  const { workspace, settings, rules } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters } = await loadRunSettings(options, io);
   const prompt = await readPrompt(promptArgument, io.stdin);
-  const { resumed, model } = await selectSessionAndModel(workspace, settings, io, options.resume);
+  const { resumed, model } = await selectSessionAndModel(workspace, settings, io, options.resume, limiters);
 
   const renderer = createTreeRenderer(options.outputFormat, {
     stdout: io.stdout,
@@ -58,6 +60,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
     rules,
     model,
     io,
+    limiters,
     ...(interactive
       ? {
           onAsk: resumeTreeAfter(

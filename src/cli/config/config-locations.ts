@@ -24,6 +24,8 @@ export function configFilePaths(workspace: string, env: Env): string[] {
 export const SETTINGS_ENV = {
   model: "AGENTRY_MODEL",
   maxTurns: "AGENTRY_MAX_TURNS",
+  /** The most model calls in flight per endpoint (`--max-concurrency`). */
+  maxConcurrency: "AGENTRY_MAX_CONCURRENCY",
   permissionMode: "AGENTRY_PERMISSION_MODE",
   /** `off` runs commands without the OS sandbox. */
   sandbox: "AGENTRY_SANDBOX",

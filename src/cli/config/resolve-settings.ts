@@ -14,6 +14,15 @@ export interface SettingFlags {
   model?: string;
   maxTurns?: number;
   permissionMode?: PermissionMode;
+  /** `--max-concurrency`: the most model calls in flight per endpoint. */
+  maxConcurrency?: number;
+}
+
+/** The bounds of the adaptive model-call limit (`ModelLimiters`); unset keys take its defaults. */
+export interface ModelConcurrency {
+  max?: number;
+  min?: number;
+  initial?: number;
 }
 
 /** Where a setting came from, for messages ("--model", "AGENTRY_MODEL", "agentry.json"). */
@@ -34,6 +43,8 @@ export interface Settings {
   toolOutputLimit: number;
   /** The `subagents` limits, project keys over user keys. */
   subagents: Partial<SubagentLimits>;
+  /** `modelConcurrency` (project keys over user keys), `max` from `--max-concurrency` or its variable first. */
+  modelConcurrency: ModelConcurrency;
   bashTimeoutSeconds: number | undefined;
   /** MCP servers by name; a project file's server replaces the user's of the same name. */
   mcpServers: Record<string, McpServerConfig>;
@@ -88,6 +99,7 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
       layers.find((l) => l.config.toolOutputLimit)?.config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
     bashTimeoutSeconds: layers.find((l) => l.config.bashTimeoutSeconds)?.config.bashTimeoutSeconds,
     subagents: Object.assign({}, ...lowestFirst.map((layer) => definedOnly(layer.config.subagents ?? {}))),
+    modelConcurrency: modelConcurrency(lowestFirst, flags, env),
     mcpServers: Object.assign({}, ...lowestFirst.map((layer) => layer.config.mcpServers ?? {})),
     sandbox: sandboxSettings(loaded, env, warnings),
     files: lowestFirst.map((layer) => layer.path),
@@ -135,6 +147,28 @@ function modeFromFiles(loaded: LoadedConfig, warnings: string[]): Sourced<Permis
   }
   const userMode = user?.config.permissionMode;
   return userMode === undefined || user === undefined ? undefined : { value: userMode, source: user.label };
+}
+
+function modelConcurrency(lowestFirst: ConfigLayer[], flags: SettingFlags, env: Env): ModelConcurrency {
+  const merged: ModelConcurrency = {};
+  let maxSource = "";
+  for (const layer of lowestFirst) {
+    const values = layer.config.modelConcurrency ?? {};
+    if (values.max !== undefined) maxSource = layer.label;
+    Object.assign(merged, definedOnly(values));
+  }
+  const override =
+    pick(flags.maxConcurrency, "--max-concurrency") ?? envPositiveInt(env, SETTINGS_ENV.maxConcurrency);
+  if (override !== undefined) {
+    merged.max = override.value;
+    maxSource = override.source;
+  }
+  if (merged.max !== undefined && merged.min !== undefined && merged.min > merged.max) {
+    throw new UsageError(
+      `modelConcurrency.min (${merged.min}) is above the most model calls allowed at once (${merged.max}, from ${maxSource}); lower the minimum or raise the maximum`,
+    );
+  }
+  return merged;
 }
 
 function definedOnly(values: Record<string, unknown>): Record<string, unknown> {

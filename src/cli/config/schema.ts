@@ -108,6 +108,14 @@ export const configFileSchema = z.strictObject({
   toolOutputLimit: positiveInt.exactOptional(),
   /** Limits of the subagent tree: maxDepth, maxConcurrent, maxDescendants, maxTurns, timeoutMs … */
   subagents: subagentLimitsSchema.exactOptional(),
+  /** Model calls in flight per endpoint, shared by the whole tree: the adaptive limit's bounds and start. */
+  modelConcurrency: z
+    .strictObject({
+      max: positiveInt.exactOptional(),
+      min: positiveInt.exactOptional(),
+      initial: positiveInt.exactOptional(),
+    })
+    .exactOptional(),
   /** MCP servers whose tools the agent and its subagents get: name → `{command, args, env, cwd}` or `{type: "http", url, headers}`. */
   mcpServers: mcpServersSchema.exactOptional(),
   /** Default timeout of a bash command when the model does not set one (the tool caps it at 600). */
