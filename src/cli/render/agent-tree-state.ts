@@ -1,5 +1,6 @@
 import type { AgentEvent, EventOf } from "../../agent/events.ts";
 import type { Outcome } from "../../agent/outcome.ts";
+import type { CapacityWaitReason } from "../../model/capacity.ts";
 import type { Usage } from "../../model/messages.ts";
 import { summarizeArgs } from "./tool-summary.ts";
 
@@ -40,6 +41,8 @@ export interface AgentNode {
   endedAt?: number;
   /** Why it failed or was aborted, one line. */
   error?: string;
+  /** Its model call waits for its endpoint's capacity: why, and the limit of calls in flight then. */
+  waiting?: { reason: CapacityWaitReason; limit: number; since: number };
 }
 
 interface PendingTask {
@@ -57,6 +60,8 @@ export interface AgentTreeState {
   readonly nodes: readonly AgentNode[];
   /** `task` calls whose child is not linked to its node yet, or whose end is still to come. */
   readonly tasks: readonly PendingTask[];
+  /** The limit of model calls in flight, as the latest wait or grant reported it. */
+  readonly modelLimit?: number;
 }
 
 export const emptyAgentTree: AgentTreeState = Object.freeze({ nodes: [], tasks: [] });
@@ -92,7 +97,7 @@ export function reduceAgentTree(state: AgentTreeState, event: AgentEvent, now: n
       }));
     case "turn_end":
       return update(ensure(state, event.agentPath, now), event.agentPath, (node) =>
-        node.turnCounted === true ? { ...node, turnCounted: false } : addUsage(node, event.usage),
+        notWaiting(node.turnCounted === true ? { ...node, turnCounted: false } : addUsage(node, event.usage)),
       );
     case "tool_start":
       return onToolStart(ensure(state, event.agentPath, now), event);
@@ -104,9 +109,26 @@ export function reduceAgentTree(state: AgentTreeState, event: AgentEvent, now: n
       return update(ensure(state, event.agentPath, now), event.agentPath, (node) =>
         finished(node, event.outcome, now),
       );
+    case "capacity_wait":
+      return update(
+        { ...ensure(state, event.agentPath, now), modelLimit: event.limit },
+        event.agentPath,
+        (node) => ({
+          ...node,
+          waiting: { reason: event.reason, limit: event.limit, since: node.waiting?.since ?? now },
+        }),
+      );
+    case "capacity_granted":
+      return update({ ...state, modelLimit: event.limit }, event.agentPath, notWaiting);
     default:
       return state;
   }
+}
+
+function notWaiting(node: AgentNode): AgentNode {
+  if (node.waiting === undefined) return node;
+  const { waiting: _, ...rest } = node;
+  return rest;
 }
 
 /** Folds a whole sequence, e.g. a recorded `stream-json` run, with one timestamp per event. */
@@ -262,7 +284,12 @@ export function toolArg(name: string, args: unknown): string {
 }
 
 function finished(node: AgentNode, outcome: Outcome, now: number): AgentNode {
-  const next: AgentNode = { ...node, tools: [], endedAt: now, turns: Math.max(node.turns, outcome.turns) };
+  const next: AgentNode = {
+    ...notWaiting(node),
+    tools: [],
+    endedAt: now,
+    turns: Math.max(node.turns, outcome.turns),
+  };
   switch (outcome.status) {
     case "completed":
       return { ...next, status: "completed" };

@@ -13,6 +13,10 @@ export interface TreeTotals {
   tokensOut: number;
   /** Undefined when no agent's cost is known. */
   cost?: number;
+  /** Agents whose model call waits for capacity now. */
+  waitingForModel: number;
+  /** The limit of model calls in flight, when a wait or grant reported it. */
+  modelLimit?: number;
 }
 
 /** Sums over every agent of the tree, the root included. */
@@ -27,9 +31,12 @@ export function treeTotals(state: AgentTreeState): TreeTotals {
     aborted: 0,
     tokensIn: 0,
     tokensOut: 0,
+    waitingForModel: 0,
   };
+  if (state.modelLimit !== undefined) totals.modelLimit = state.modelLimit;
   for (const node of state.nodes) {
     totals[node.status]++;
+    if (node.waiting !== undefined && node.status === "running") totals.waitingForModel++;
     totals.tokensIn += node.tokensIn;
     totals.tokensOut += node.tokensOut;
     if (node.cost !== undefined) totals.cost = (totals.cost ?? 0) + node.cost;

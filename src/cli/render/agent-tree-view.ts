@@ -94,6 +94,8 @@ export function totalsText(totals: TreeTotals): string {
     `${formatTokens(totals.tokensIn)} tokens in / ${formatTokens(totals.tokensOut)} out`,
   ];
   if (totals.cost !== undefined) parts.push(formatCost(totals.cost));
+  if (totals.waitingForModel > 0)
+    parts.push(`${totals.waitingForModel} waiting for model capacity (limit ${totals.modelLimit ?? "?"})`);
   return parts.join(" · ");
 }
 
@@ -158,6 +160,7 @@ function activityText(node: AgentNode): string {
       return node.description === undefined ? "queued" : `queued: ${node.description}`;
     case "running": {
       const tool = node.tools.at(-1);
+      if (tool === undefined && node.waiting !== undefined) return waitingText(node.waiting);
       if (tool === undefined) {
         const last = node.lastTool;
         return last === undefined ? "thinking" : `thinking (after ${`${last.name} ${last.arg}`.trim()})`;
@@ -171,6 +174,18 @@ function activityText(node: AgentNode): string {
       return node.error === undefined ? "failed" : `failed: ${node.error}`;
     case "aborted":
       return node.error === undefined ? "aborted" : `aborted: ${node.error}`;
+  }
+}
+
+/** Why a model call waits, short enough for the activity column. */
+function waitingText(waiting: NonNullable<AgentNode["waiting"]>): string {
+  switch (waiting.reason) {
+    case "limit":
+      return `waiting for model capacity (${waiting.limit} in flight)`;
+    case "retry_after":
+      return "waiting: the provider asked to retry later";
+    case "rate_limit":
+      return "waiting: the provider's rate limit";
   }
 }
 

@@ -153,6 +153,7 @@ describe("agent tree state", () => {
       tokensIn: 1_000 + 2_000 + 3_000 + 500 + 100 + 700,
       tokensOut: 50 + 100 + 200 + 20 + 10,
       cost: 0.03,
+      waitingForModel: 0,
     });
   });
 
