@@ -1,14 +1,17 @@
 // Fan-out efficiency: N children started in one assistant message, each making K tool calls, every
-// model reply delayed by the same latency at the test model server (real Anthropic adapter and SSE).
-// Wall time ÷ ideal, where ideal is the model latency alone at the concurrency cap:
-//   (parent turns + ceil(N / maxConcurrent) × (K + 1) child turns) × latency.
+// model reply delayed by the same latency at the test model server (real Anthropic adapter and SSE,
+// through the model limiter as `agentry run` wires it). Wall time ÷ ideal, where ideal is the model
+// latency alone at the concurrency cap (the lower of the running-children cap and the limiter's
+// ceiling): (parent turns + ceil(N / cap) × (K + 1) child turns) × latency.
 //   node bench/fan-out.ts [--runs 5]
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentEvent } from "../src/agent/events.ts";
 import { runAgentLoop } from "../src/agent/loop.ts";
 import { Session } from "../src/agent/session.ts";
+import { DEFAULT_LIMITER_OPTIONS } from "../src/model/adaptive-limiter.ts";
 import { userText } from "../src/model/messages.ts";
+import { ModelLimiters } from "../src/model/model-limiters.ts";
 import { DEFAULT_SUBAGENT_LIMITS } from "../src/subagents/limits.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
 import type { FanOutScriptArgs } from "./support/fan-out-script.ts";
@@ -42,12 +45,14 @@ interface FanOutRun {
 
 const FIGURE = "fan-out efficiency";
 const PARENT_TURNS = 2;
+/** Children whose model calls run at once: the running-children cap or the limiter's ceiling. */
+const CAP = Math.min(DEFAULT_SUBAGENT_LIMITS.maxConcurrent, DEFAULT_LIMITER_OPTIONS.max);
 
 export async function measureFanOut(options: FanOutOptions = {}): Promise<Row[]> {
   const sizes = options.sizes ?? [1, 4, 16, 64];
   const calls = options.calls ?? 5;
   const latencyMs = options.latencyMs ?? 200;
-  const cap = DEFAULT_SUBAGENT_LIMITS.maxConcurrent;
+  const cap = CAP;
   const rows: Row[] = [];
   // The first fan-out of a process pays for JIT and the first connection: not what this figure is about.
   if ((options.warmup ?? 2) > 0) await fanOutOnce(options.warmup ?? 2, calls, latencyMs);
@@ -73,7 +78,7 @@ export async function measureFanOut(options: FanOutOptions = {}): Promise<Row[]>
       rows.push(
         row(
           FIGURE,
-          "N = 16: task call → child's first turn (first 8)",
+          `N = 16: task call → child's first turn (first ${Math.min(16, CAP)})`,
           "ms",
           of((r) => r.spawnMs),
           {
@@ -86,7 +91,7 @@ export async function measureFanOut(options: FanOutOptions = {}): Promise<Row[]>
           "ms",
           of((r) => r.modelCallMs),
           {
-            note: `the server waits ${latencyMs} ms; the rest is HTTP, SSE and the AI SDK, whose ~2.5 ms of CPU per call the 8 children running at once queue for on one thread.`,
+            note: `the server waits ${latencyMs} ms; the rest is HTTP, SSE and the AI SDK, whose ~2.5 ms of CPU per call the 16 children running at once queue for on one thread.`,
           },
         ),
         row(
@@ -111,7 +116,8 @@ async function fanOutOnce(n: number, calls: number, latencyMs: number): Promise<
     await mkdir(join(dir, "src"));
     for (let i = 0; i < calls; i++)
       await writeFile(join(dir, "src", `part-${i}.ts`), `export const part${i} = ${i};\n`.repeat(20));
-    const { config, runtime } = subagentTree({ workspace: dir, model: serverModel(server.url) });
+    const model = serverModel(server.url, { limiters: new ModelLimiters() });
+    const { config, runtime } = subagentTree({ workspace: dir, model });
     const session = await Session.create({ workspace: dir, agentName: "main", model: config.model.id });
     await session.append(userText(`Explore the ${n} parts of this project, one subagent each.`));
     const timeline = new Timeline();
@@ -165,7 +171,7 @@ class Timeline {
     const median = (values: number[]) => (values.length === 0 ? Number.NaN : summarize(values).median);
     return {
       // Children past the concurrency cap wait for a slot by design: only the first wave shows spawn cost.
-      spawnMs: median(this.spawn.slice(0, DEFAULT_SUBAGENT_LIMITS.maxConcurrent)),
+      spawnMs: median(this.spawn.slice(0, CAP)),
       modelCallMs: median(this.model),
       betweenTurnsMs: median(this.between),
     };

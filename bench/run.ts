@@ -12,7 +12,16 @@ import { summarize } from "./support/stats.ts";
 import { formatNumber, formatTable } from "./support/table.ts";
 
 /** In table order; scale needs the background subagents runtime. */
-const FIGURES = ["fan-out", "overhead", "scale", "context-kept", "startup", "task-store", "sandbox"];
+const FIGURES = [
+  "fan-out",
+  "fan-out-wide",
+  "overhead",
+  "scale",
+  "context-kept",
+  "startup",
+  "task-store",
+  "sandbox",
+];
 
 const { values } = parseArgs({
   args: process.argv.slice(2),

@@ -14,10 +14,10 @@ if (moduleUrl === undefined) {
 }
 const module = (await import(moduleUrl)) as { createScript: (args: unknown) => ServerScript };
 const script = module.createScript(JSON.parse(argsJson ?? "{}"));
-const server = await startModelServer(script.step);
+const server = await startModelServer(script.step, script.options ?? {});
 process.stdout.write(`${server.url}\n`);
 process.once("SIGTERM", () => {
-  const summary = script.summary(server.requests);
+  const summary = script.summary(server.requests, server);
   void server.close().then(() => {
     process.stdout.write(`${JSON.stringify(summary)}\n`, () => process.exit(0));
   });

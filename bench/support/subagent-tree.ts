@@ -1,5 +1,6 @@
 import type { AgentConfig } from "../../src/agent/config.ts";
 import type { Model } from "../../src/model/model.ts";
+import type { ModelLimiters } from "../../src/model/model-limiters.ts";
 import { createModel } from "../../src/model/registry.ts";
 import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
 import { AgentRegistry } from "../../src/subagents/agent-registry.ts";
@@ -15,13 +16,21 @@ export const ROOT_PROMPT = "You are the root agent of a benchmark. Delegate wher
 
 /**
  * The real Anthropic adapter (`createModel`, AI SDK provider, SSE parsing) pointed at the test model
- * server; no retries, so a fault shows instead of being hidden in a backoff.
+ * server, through `limiters` as `agentry run` wires it; no retries unless asked, so a fault shows
+ * instead of being hidden in a backoff.
  */
-export function serverModel(anthropicBaseUrl: string): Model {
+export function serverModel(
+  anthropicBaseUrl: string,
+  options: { limiters?: ModelLimiters; retries?: number } = {},
+): Model {
   return createModel(
     "anthropic:claude-sonnet-4-5",
-    { anthropic: { apiKey: "bench-key", baseUrl: anthropicBaseUrl }, retry: { maxRetries: 0 } },
+    {
+      anthropic: { apiKey: "bench-key", baseUrl: anthropicBaseUrl },
+      retry: { maxRetries: options.retries ?? 0 },
+    },
     {},
+    options.limiters === undefined ? {} : { limiters: options.limiters },
   );
 }
 

@@ -1,4 +1,9 @@
-import { AdaptiveLimiter, type LimiterOptions, resolveLimiterOptions } from "./adaptive-limiter.ts";
+import {
+  AdaptiveLimiter,
+  type LimiterOptions,
+  type LimiterState,
+  resolveLimiterOptions,
+} from "./adaptive-limiter.ts";
 
 /**
  * The limiters of one run, one per model endpoint (base URL and model). Give the same object to every
@@ -24,5 +29,10 @@ export class ModelLimiters {
       this.limiters.set(endpoint, limiter);
     }
     return limiter;
+  }
+
+  /** Every endpoint used so far, with its limiter's state now. */
+  list(): Array<{ endpoint: string; state: LimiterState }> {
+    return [...this.limiters].map(([endpoint, limiter]) => ({ endpoint, state: limiter.state }));
   }
 }
