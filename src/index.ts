@@ -41,7 +41,22 @@ export {
 export type { TranscriptEntry, TranscriptHeader } from "./agent/transcript-schema.ts";
 export { TRANSCRIPT_VERSION } from "./agent/transcript-schema.ts";
 export { type TreeBudget, type TreeBudgetWatch, watchTreeBudget } from "./agent/tree-budget.ts";
-
+export {
+  AdaptiveLimiter,
+  type CallResult,
+  type CapacityWait,
+  DEFAULT_LIMITER_OPTIONS,
+  type LimiterOptions,
+  type LimiterState,
+  type Permit,
+} from "./model/adaptive-limiter.ts";
+export type {
+  CallFeedback,
+  CapacityWaitReason,
+  FeedbackSource,
+  RateLimits,
+  RateWindow,
+} from "./model/capacity.ts";
 // Models.
 export { ModelConfigError } from "./model/errors.ts";
 export { PushModelStream } from "./model/event-stream.ts";
@@ -64,9 +79,17 @@ export {
   userText,
 } from "./model/messages.ts";
 export type { JsonSchema, Model, ModelEvent, ModelRequest, ModelStream, ToolSpec } from "./model/model.ts";
+export { ModelLimiters } from "./model/model-limiters.ts";
 export { type ModelPrice, PRICES } from "./model/pricing.ts";
-export { createModel, DEFAULT_MODELS, defaultModelId, type ModelSettings } from "./model/registry.ts";
+export {
+  type CreateModelOptions,
+  createModel,
+  DEFAULT_MODELS,
+  defaultModelId,
+  type ModelSettings,
+} from "./model/registry.ts";
 export { type RetryOptions, withRetry } from "./model/retry.ts";
+export { type LimitedModelOptions, withLimiter } from "./model/with-limiter.ts";
 
 // Permissions.
 export { bashPermissionPatterns } from "./permissions/bash-command.ts";

@@ -227,6 +227,21 @@ describe("the public library API", () => {
     expect(() => agentry.createModel("nosuchprovider:x")).toThrow(agentry.ModelConfigError);
   });
 
+  it("exports the model limiters, so a library user's tree can share one limit per endpoint", async () => {
+    expect(agentry.DEFAULT_LIMITER_OPTIONS).toMatchObject({ initial: 16, max: 32 });
+    const limiters = new agentry.ModelLimiters({ max: 1 });
+    const model = agentry.withLimiter(scriptedModel({ text: "ok", delayMs: 20 }), limiters.for("scripted"));
+    const streams = [
+      model.stream({ system: "", messages: [], tools: [] }),
+      model.stream({ system: "", messages: [], tools: [] }),
+    ];
+    const seen: string[] = [];
+    for await (const event of streams[1]!) seen.push(event.type);
+    expect(seen.slice(0, 2)).toEqual(["capacity_wait", "capacity_granted"]);
+    expect((await streams[0]!.result()).stopReason).toBe("stop");
+    expect(limiters.list()).toEqual([{ endpoint: "scripted", state: { limit: 1, inFlight: 0, waiting: 0 } }]);
+  });
+
   it("exports the helpers for forks and secrets", () => {
     const history = [
       userText("find the bug"),
