@@ -36,6 +36,8 @@ const DOCUMENTED = new Set([
   "text_delta",
   "reasoning_delta",
   "retry",
+  "capacity_wait",
+  "capacity_granted",
   "assistant_message",
   "tool_start",
   "tool_progress",
