@@ -155,6 +155,7 @@ describe("a hint for servers that speak another API", () => {
       message:
         'OpenAI sent a reply agentry could not read: Received a Chat Completions stream while using the OpenAI Responses API. If the server speaks another API: set "api": "chat".',
       retryable: false,
+      throttled: false,
     });
     expect(describeError(new Error("Invalid JSON"), openai).message).toMatch(/Invalid JSON\. If the server/);
   });
