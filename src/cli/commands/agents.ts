@@ -135,7 +135,9 @@ function restrictions(access: EffectiveAccess, agent: AgentDefinition): string[]
 /** The hosts an agent's commands may reach: its own narrowing of the run's, or the run's. */
 function networkOf(agent: AgentDefinition): string {
   if (agent.allowedHosts === undefined) return "the run's (sandbox.network.allowedHosts; none by default)";
-  return agent.allowedHosts.length === 0 ? "none" : `${agent.allowedHosts.join(", ")} (if the run allows them)`;
+  return agent.allowedHosts.length === 0
+    ? "none"
+    : `${agent.allowedHosts.join(", ")} (if the run allows them)`;
 }
 
 function displayPath(path: string, workspace: string): string {
