@@ -43,7 +43,7 @@ test("one limiter holds the calls of the whole tree: root, children and grandchi
   const workspace = await tempWorkspace();
   const { model, counts } = treeModel(
     { ROOT: ["A", "B", "C"], A: ["A1", "A2"], B: ["B1", "B2"], C: ["C1", "C2"] },
-    60,
+    80,
   );
   const limiters = new ModelLimiters({ min: 1, max: 1, initial: 1 });
   const limited = () => withLimiter(model, limiters.for("test endpoint"));
@@ -51,8 +51,8 @@ test("one limiter holds the calls of the whole tree: root, children and grandchi
     workspace,
     model: limited(),
     createModel: limited,
-    // Waiting in line (up to ~0.4 s here) takes longer than this; it must not count as a stall.
-    limits: { maxDepth: 2, stallTimeoutMs: 200 },
+    // Waiting in line (up to ~0.5 s here) takes longer than this; it must not count as a stall.
+    limits: { maxDepth: 2, stallTimeoutMs: 300 },
   });
 
   const run = await runTree(config, "ROOT");
