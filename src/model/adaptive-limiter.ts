@@ -10,7 +10,10 @@ export interface LimiterOptions {
   initial: number;
   /** Above the last limit that was refused, one more call per this long of full use (default 5 s). */
   probeMs: number;
-  /** The longest a `retry-after` or a rate-limit window holds calls back (default 60 s). */
+  /**
+   * The longest a `retry-after` holds calls back, and the longest refill of a rate-limit window that
+   * is waited for (default 60 s; a daily quota is left to the provider's 429).
+   */
   maxPauseMs: number;
 }
 
@@ -84,7 +87,7 @@ export class AdaptiveLimiter {
   private inFlightCount = 0;
   private readonly queue: Waiter[] = [];
   private pausedUntil = 0;
-  private readonly budget = new RateBudget();
+  private readonly budget: RateBudget;
   private sent = 0;
   /** Calls sent before this number belong to the burst the last decrease answered. */
   private burstStart = 0;
@@ -99,6 +102,7 @@ export class AdaptiveLimiter {
   constructor(options: Partial<LimiterOptions> = {}, now: () => number = () => Date.now()) {
     this.options = resolveLimiterOptions(options);
     this.now = now;
+    this.budget = new RateBudget(this.options.maxPauseMs);
     this.current = this.options.initial;
     this.threshold = this.options.max;
     this.probeMs = this.options.probeMs;
@@ -113,7 +117,7 @@ export class AdaptiveLimiter {
   blocked(): Omit<CapacityWait, keyof LimiterState> | undefined {
     const now = this.now();
     if (now < this.pausedUntil) return { reason: "retry_after", resumeInMs: this.pausedUntil - now };
-    const budget = Math.min(this.budget.delayMs(now), this.options.maxPauseMs);
+    const budget = this.budget.delayMs(now);
     if (budget > 0) return { reason: "rate_limit", resumeInMs: budget };
     if (this.inFlightCount >= this.current) return { reason: "limit" };
     return undefined;

@@ -22,20 +22,30 @@ const SMOOTHING = 0.3;
  * Anthropic's and OpenAI's headers mean the time until the window is full again). A response's
  * `remaining` may not yet count the calls sent after it, so those are taken off: the mirror errs on the
  * side of waiting. A call's token cost is the running average of what calls used (uncached input, cache
- * writes and output: what the providers count against their token limits).
+ * writes and output: what the providers count against their token limits). A window that refills later
+ * than `horizonMs` (a daily quota) is not mirrored: waiting hours in silence would be worse than the
+ * provider's 429, which says so.
  */
 export class RateBudget {
   private requests: Bucket | undefined;
   private tokens: Bucket | undefined;
   private tokensPerCall: number | undefined;
+  private readonly horizonMs: number;
+
+  constructor(horizonMs: number) {
+    this.horizonMs = horizonMs;
+  }
 
   /**
    * Takes a response's windows. `sentSince` counts the calls sent after the one that brought them,
    * which the provider may not have counted yet.
    */
   update(limits: RateLimits | undefined, sentSince: number, now: number): void {
-    if (limits?.requests) this.requests = bucket(limits.requests, sentSince, now) ?? this.requests;
-    if (limits?.tokens) this.tokens = bucket(limits.tokens, sentSince * this.tokenCost(), now) ?? this.tokens;
+    const within = (window: RateWindow) => window.resetMs !== undefined && window.resetMs <= this.horizonMs;
+    if (limits?.requests && within(limits.requests))
+      this.requests = bucket(limits.requests, sentSince, now) ?? this.requests;
+    if (limits?.tokens && within(limits.tokens))
+      this.tokens = bucket(limits.tokens, sentSince * this.tokenCost(), now) ?? this.tokens;
   }
 
   /** What a successful call used, for the cost of the next ones against the token window. */

@@ -268,6 +268,16 @@ describe("rate-limit headers", () => {
     expect(limiter.blocked()?.reason).toBe("rate_limit");
   });
 
+  test("a window that refills later than maxPauseMs (a daily quota) is left to the provider's 429", () => {
+    const limiter = new AdaptiveLimiter({ initial: 8, max: 8, maxPauseMs: 60_000 });
+    take(limiter, 1)[0]?.release({
+      kind: "ok",
+      rateLimits: { requests: { limit: 1000, remaining: 0, resetMs: 6 * 3_600_000 } },
+    });
+    expect(limiter.blocked()).toBeUndefined();
+    expect(limiter.tryAcquire()).toBeDefined();
+  });
+
   test("a window without a reset time is not waited for (there is no telling when it refills)", () => {
     const limiter = new AdaptiveLimiter({ initial: 8, max: 8 });
     take(limiter, 1)[0]?.release({ kind: "ok", rateLimits: { requests: { remaining: 0 } } });
