@@ -19,6 +19,7 @@ export type {
 export { runAgentLoop } from "./agent/loop.ts";
 export type { Outcome, OutcomeStatus } from "./agent/outcome.ts";
 export { createRedactor, type Redactor } from "./agent/redact.ts";
+export { pairToolCalls } from "./agent/repair.ts";
 export { type AgentRun, runAgent } from "./agent/run.ts";
 export { RunLimitExceeded, type RunLimits } from "./agent/run-limits.ts";
 export {

@@ -4,6 +4,7 @@ import type { ModelRequest, ToolSpec } from "../model/model.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
 import type { AgentConfig } from "./config.ts";
 import type { EventBody } from "./emitter.ts";
+import { pairToolCalls } from "./repair.ts";
 import type { Session } from "./session.ts";
 
 const WRAP_UP = readFileSync(new URL("./wrap-up.md", import.meta.url), "utf8").trim();
@@ -76,5 +77,7 @@ export async function prepareRequest(options: {
   }
   if (options.lastTurn) sections.push(WRAP_UP);
   const system = [config.systemPrompt, ...sections].filter((part) => part.trim() !== "").join("\n\n");
-  return { ...base, system, messages: [...session.messages] };
+  // Sessions the loop wrote are well paired already; one built by hand may not be, and a provider
+  // would refuse it (400) on every later call.
+  return { ...base, system, messages: [...pairToolCalls(session.messages)] };
 }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import type { Message } from "../model/messages.ts";
+import { interruptedToolResults, pairToolCalls } from "./repair.ts";
 import { InvalidSessionIdError, isValidSessionId, newSessionId } from "./session-id.ts";
 import { appendLine, ensureStateDir, sessionPath, sessionsDir } from "./state-dir.ts";
 import { readTranscript, transcriptMessages } from "./transcript.ts";
@@ -110,14 +111,20 @@ export class Session {
     const path = sessionPath(workspace, id);
     if (!existsSync(path)) throw new SessionNotFoundError(id, workspace);
     const transcript = await readTranscript(path);
-    return new Session({
+    const stored = transcriptMessages(transcript);
+    const session = new Session({
       header: transcript.header,
       workspace,
-      messages: transcriptMessages(transcript),
+      // Whatever a crash or an older agentry left, the history a run continues is one providers accept.
+      messages: [...pairToolCalls(stored)],
       transcriptPath: path,
       warnings: transcript.warnings,
       startNewLine: !transcript.endsWithNewline,
     });
+    // The common crash (killed while tools ran) is closed in the file too, before anything follows it.
+    const interrupted = interruptedToolResults(stored);
+    if (interrupted) session.write({ type: "message", message: interrupted, at: new Date().toISOString() });
+    return session;
   }
 
   /** Adds a complete message and persists it as one line. */

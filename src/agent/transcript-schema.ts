@@ -26,13 +26,18 @@ const reasoning = z.object({
   item: z.object({ id: z.string(), encryptedContent: z.string().exactOptional() }).exactOptional(),
 });
 const image = z.object({ type: z.literal("image"), data: z.string(), mediaType: z.string() });
-const toolCall = z.object({
-  type: z.literal("tool_call"),
-  id: z.string(),
-  name: z.string(),
-  args: z.unknown(),
-  rawArgs: z.string(),
-});
+// `args` is undefined when the model's argument text was not JSON, and JSON has no undefined: such a
+// call is stored without the key (its `rawArgs` keeps the text), and must read back, or the reader
+// would drop the assistant message and leave its tool results answering nothing.
+const toolCall = z
+  .object({
+    type: z.literal("tool_call"),
+    id: z.string(),
+    name: z.string(),
+    args: z.unknown().optional(),
+    rawArgs: z.string(),
+  })
+  .transform(({ args, ...call }) => ({ ...call, args }));
 const toolResult = z.object({
   type: z.literal("tool_result"),
   toolCallId: z.string(),

@@ -24,6 +24,7 @@ import {
 } from "./openai-responses-sse.ts";
 import { type ServerReply, serverReplySchema } from "./server-reply.ts";
 import { encodeSse, type SseEvent } from "./sse.ts";
+import { toolPairingProblem } from "./tool-pairing.ts";
 
 export type { ServerReply, ServerToolCall } from "./server-reply.ts";
 
@@ -54,6 +55,11 @@ export interface ModelServerOptions {
   onRecord?: (request: RecordedRequest) => void;
   /** A provider's limits (requests in flight, a rate window): beyond them, 429 with retry-after. */
   capacity?: CapacityFault;
+  /**
+   * Answer 400, as the real APIs do, when a tool call is not answered right after it or a tool result
+   * answers no call (default true). The rejected request consumes no script step.
+   */
+  checkToolPairing?: boolean;
 }
 
 export type ServerStep =
@@ -135,6 +141,11 @@ export async function startModelServer(
       const refused = protocol === "openai" ? responsesInputError(body) : undefined;
       if (refused) {
         sendError(res, protocol, refused.status, refused.message, protocolHeaders(protocol, calls));
+        return;
+      }
+      const unpaired = options.checkToolPairing === false ? undefined : toolPairingProblem(protocol, body);
+      if (unpaired !== undefined) {
+        sendError(res, protocol, 400, unpaired, {});
         return;
       }
       const admission = gate?.admit(protocol);
