@@ -2,12 +2,14 @@ import { abortReason } from "../agent/abort.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import { runAgentLoop } from "../agent/loop.ts";
 import type { Outcome } from "../agent/outcome.ts";
+import { identityLabel } from "../agent/process-identity.ts";
 import { addUsage, emptyUsage, userText } from "../model/messages.ts";
+import type { TaskRecord } from "../tasks/task-record.ts";
 import type { TaskUpdate } from "../tasks/task-store.ts";
 import { openChildMcp } from "./child-mcp.ts";
 import type { WorkspaceReport } from "./child-workspace.ts";
 import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
-import { finishPatch } from "./task-records.ts";
+import { finishPatch, newChildTask } from "./task-records.ts";
 import type { ChildRunReport } from "./task-result.ts";
 
 export interface ExecutionRequest {
@@ -42,6 +44,11 @@ export class ChildExecution {
   toolsInFlight = 0;
   /** Resolves with the final report once the record holds it. */
   readonly done: Promise<ChildRunReport>;
+  /**
+   * The record as this run would have stored it, when the store refused the write (and no caller
+   * took the result): its parent is notified from memory instead of never hearing of it.
+   */
+  unrecorded: TaskRecord | undefined;
   private attached: boolean;
   private finalized = false;
   private acceptingMessages = true;
@@ -127,17 +134,40 @@ export class ChildExecution {
     const delivered = this.attached;
     // The slot is free as soon as the child stopped working; a queued sibling need not wait for the write.
     release?.();
-    try {
-      await runtime.store.update(record.taskId, (current) =>
-        finishPatch(report, current, delivered, new Date()),
-      );
-    } catch (error) {
-      runtime.warn(`task ${record.taskId}: could not record its outcome: ${messageOf(error)}`);
-    }
+    const recorded = await this.record(runtime, record, report, delivered);
+    if (!recorded && !delivered) this.unrecorded = unrecordedTask(runtime, record, report, this.startedAt);
     record.running = false;
     runtime.control.untrack(record.taskId);
     runtime.settled.fire();
     return report;
+  }
+
+  /**
+   * Writes the outcome into the record. A record another process judged orphaned (this process was
+   * paused, or out of its sight) is reclaimed: the owner holds the real result. One another process
+   * has taken over since (it continued the child) is left alone. False when the outcome is not stored.
+   */
+  private async record(
+    runtime: SubagentRuntime,
+    record: ChildRecord,
+    report: ChildRunReport,
+    delivered: boolean,
+  ): Promise<boolean> {
+    try {
+      const after = await runtime.store.update(
+        record.taskId,
+        (current) =>
+          current.owner === runtime.owner ? finishPatch(report, current, delivered, new Date()) : {},
+        { reclaim: true },
+      );
+      if (after.owner === runtime.owner) return true;
+      runtime.warn(
+        `task ${record.taskId}: its record now belongs to process ${identityLabel(after.owner)}, which continued it; this run's outcome is not recorded there.`,
+      );
+    } catch (error) {
+      runtime.warn(`task ${record.taskId}: could not record its outcome: ${messageOf(error)}`);
+    }
+    return false;
   }
 
   /** Runs `work` with the tools of the MCP servers the child's definition declares inline, then stops them. */
@@ -265,6 +295,24 @@ export class ChildExecution {
       runtime.warn(`task ${record.taskId}: could not update its record: ${messageOf(error)}`);
     }
   }
+}
+
+/** The finished record of a run whose outcome the store did not take (see `ChildExecution.unrecorded`). */
+function unrecordedTask(
+  runtime: SubagentRuntime,
+  record: ChildRecord,
+  report: ChildRunReport,
+  startedAt: number,
+): TaskRecord {
+  const now = new Date();
+  const base: TaskRecord = {
+    ...newChildTask(record, runtime.owner),
+    status: "RUNNING",
+    cancelRequested: false,
+    createdAt: new Date(startedAt).toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  return { ...base, ...finishPatch(report, base, false, now) };
 }
 
 function reopenPatch(runtime: SubagentRuntime, record: ChildRecord) {

@@ -5,6 +5,7 @@ import type { CallerScope } from "./caller-scope.ts";
 import { spawnerSection } from "./spawner-section.ts";
 import type { SubagentRuntime } from "./subagent-runtime.ts";
 import { notificationMessage } from "./task-view.ts";
+import { takeUnrecorded } from "./wait-for-tasks.ts";
 
 /** How long an agent that ends its turn waits for its aborted children to record their end. */
 const ABORT_GRACE_MS = 5_000;
@@ -71,10 +72,16 @@ export async function takeNotifications(
       status: FINISHED_STATUSES,
       onUnreadable: (error) => runtime.warn(error.message),
     });
-    const pending = finished.filter((record) => record.deliveredAt === undefined);
-    if (pending.length === 0) return [];
-    const claimed = await runtime.store.markDelivered(pending.map((record) => record.taskId));
-    return [...claimed].sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
+    // A child still running here was judged orphaned by a process that could not see this one: the
+    // verdict is wrong, and the child records its real end when it finishes.
+    const pending = finished.filter(
+      (record) => record.deliveredAt === undefined && !runtime.child(record.taskId)?.running,
+    );
+    const claimed =
+      pending.length === 0 ? [] : await runtime.store.markDelivered(pending.map((r) => r.taskId));
+    return [...claimed, ...takeUnrecorded(runtime, agent.sessionId)].sort(
+      (a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt),
+    );
   } catch (error) {
     // A store problem must not end the parent's run; the notification comes at a later call.
     runtime.warn(

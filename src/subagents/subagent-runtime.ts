@@ -101,7 +101,7 @@ export class SubagentRuntime {
   /** Where children's transcripts are stored: the root's workspace. */
   readonly sessionsWorkspace: string;
   readonly store: TaskStore;
-  /** `host:pid` written into the records this process runs. */
+  /** This process (`currentOwner()`), written into the records it runs. */
   readonly owner: string;
   /** Fires whenever a child's run settles (its record is final). */
   readonly settled = new Pulse();
@@ -143,6 +143,7 @@ export class SubagentRuntime {
     this.slots = new Semaphore(this.limits.maxConcurrent);
     this.control = new TaskControl({
       store: this.store,
+      owner: this.owner,
       limits: this.limits,
       onCancelRequested: (taskId) =>
         this.cancelTask(taskId, "cancelled from another process (agentry tasks cancel)"),

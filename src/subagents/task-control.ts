@@ -4,6 +4,8 @@ import type { SubagentLimits } from "./limits.ts";
 
 export interface TaskControlOptions {
   store: TaskStore;
+  /** This process, as written into the records it runs. */
+  owner: string;
   limits: Pick<SubagentLimits, "heartbeatMs" | "cancelPollMs" | "orphanTimeoutMs">;
   /** Called once per task when another process set its `cancelRequested`. */
   onCancelRequested(taskId: string): void;
@@ -15,7 +17,8 @@ export interface TaskControlOptions {
 /**
  * The owner's side of cross-process control, running only while this process has active tasks: it
  * heartbeats their records (`updatedAt`), polls them for `cancelRequested` (set by `agentry tasks
- * cancel`), and now and then sweeps the store for orphans. Timers never keep the process alive.
+ * cancel`), takes back a task another process wrongly judged orphaned, and now and then sweeps the
+ * store for orphans. Timers never keep the process alive.
  */
 export class TaskControl {
   private readonly options: TaskControlOptions;
@@ -67,6 +70,22 @@ export class TaskControl {
     this.timer.unref();
   }
 
+  /**
+   * A task of ours that another process judged orphaned while this one was paused or out of its
+   * sight (another pid namespace): it runs, so its record says so again.
+   */
+  private async reclaim(taskId: string): Promise<void> {
+    const { store, owner } = this.options;
+    await store.update(
+      taskId,
+      (current) =>
+        current.reason === "orphaned" && current.owner === owner && this.active.has(taskId)
+          ? { status: "RUNNING" }
+          : {},
+      { reclaim: true },
+    );
+  }
+
   private async tick(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
@@ -74,6 +93,8 @@ export class TaskControl {
       for (const taskId of this.activeIds) {
         if (this.cancelSeen.has(taskId)) continue;
         const record = await this.options.store.get(taskId);
+        if (record?.reason === "orphaned" && record.owner === this.options.owner && this.active.has(taskId))
+          await this.reclaim(taskId);
         if (record?.cancelRequested && this.active.has(taskId)) {
           this.cancelSeen.add(taskId);
           this.options.onCancelRequested(taskId);

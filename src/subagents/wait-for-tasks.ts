@@ -31,7 +31,7 @@ export async function waitForTasks(
     const records = (await Promise.all(taskIds.map((id) => runtime.store.get(id)))).filter(
       (record): record is TaskRecord => record !== undefined,
     );
-    const finished = records.filter((record) => isFinished(record.status)).length;
+    const finished = records.filter((record) => settled(runtime, record)).length;
     const done = mode === "any" ? finished > 0 : finished === records.length;
     if (done) return { records, timedOut: false };
     if (finished !== lastFinished) onChange?.(records);
@@ -47,6 +47,30 @@ export async function waitForTasks(
     }
     await runtime.settled.wait(signal, Math.min(left, runtime.limits.cancelPollMs), seen);
   }
+}
+
+/**
+ * Finished as far as this process knows. A record FAILED `orphaned` whose child still runs here is
+ * not: another process judged it without seeing this one, and the child records its real end.
+ */
+export function settled(runtime: SubagentRuntime, record: TaskRecord): boolean {
+  return isFinished(record.status) && !runtime.child(record.taskId)?.running;
+}
+
+/**
+ * The results of children of `parentSessionId` that finished here but whose record the store refused
+ * (see `ChildExecution.unrecorded`), each handed out once: a parent that waited for a child always
+ * hears how it ended, and never ends its run on "waiting for my subagents".
+ */
+export function takeUnrecorded(runtime: SubagentRuntime, parentSessionId: string): TaskRecord[] {
+  const taken: TaskRecord[] = [];
+  for (const child of runtime.localChildren(parentSessionId)) {
+    const execution = child.running ? undefined : child.execution;
+    if (execution?.unrecorded === undefined) continue;
+    taken.push(execution.unrecorded);
+    execution.unrecorded = undefined;
+  }
+  return taken;
 }
 
 /** A tool's `timeout_s`, defaulted and clamped to 1–3600 seconds, in milliseconds. */

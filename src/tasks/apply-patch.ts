@@ -30,6 +30,11 @@ const strictRecordSchema = taskRecordSchema.strict();
 export interface ApplyOptions {
   /** Allow a finished task to go back to PENDING or RUNNING (a continued child). */
   resume?: boolean;
+  /**
+   * Allow a task FAILED `orphaned` to take any status: its owner was silent, not gone (paused, or out
+   * of sight in another pid namespace) and now reports how it really ended, or that it runs again.
+   */
+  reclaim?: boolean;
   now: Date;
 }
 
@@ -48,8 +53,8 @@ export function newRecord(input: NewTaskRecord, now: Date): TaskRecord {
 /**
  * Applies `patch` to `record`. Returns `record` itself when nothing would change (so callers can skip
  * the write); otherwise a new, validated record with `updatedAt` bumped unless the patch sets it.
- * Reopening a finished task clears what belonged to its previous run (result, error, reason,
- * deliveredAt, cancelRequested), except what the patch sets.
+ * Reopening a finished task (or reclaiming an orphaned one) clears what belonged to its previous
+ * run or verdict (result, error, reason, deliveredAt, cancelRequested), except what the patch sets.
  */
 export function applyPatch(record: TaskRecord, patch: TaskPatch, options: ApplyOptions): TaskRecord {
   for (const field of IMMUTABLE_FIELDS) {
@@ -65,10 +70,11 @@ export function applyPatch(record: TaskRecord, patch: TaskPatch, options: ApplyO
   // An unknown status is left to the schema check below, which names the field.
   if (to !== undefined && to !== record.status && TASK_STATUSES.includes(to)) {
     const reopening = isFinished(record.status) && REOPEN.includes(to);
-    if (!(NEXT[record.status].includes(to) || (reopening && options.resume))) {
+    const reclaiming = options.reclaim === true && record.status === "FAILED" && record.reason === "orphaned";
+    if (!(NEXT[record.status].includes(to) || (reopening && options.resume) || reclaiming)) {
       throw new IllegalTransitionError(record.taskId, record.status, to, isFinished(record.status));
     }
-    if (reopening) {
+    if (reopening || reclaiming) {
       const { result: _r, error: _e, reason: _why, deliveredAt: _d, ...rest } = record;
       base = { ...rest, cancelRequested: false };
     }

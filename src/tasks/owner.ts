@@ -1,34 +1,31 @@
-import { hostname } from "node:os";
+import {
+  currentProcess,
+  formatIdentity,
+  type Liveness,
+  type ProcessIdentity,
+  parseIdentity,
+  processLiveness,
+} from "../agent/process-identity.ts";
 
 /**
- * A task's owner is the process running it, named `<hostname>:<pid>`. Another process on the same
- * host can ask the kernel whether that pid lives; for other hosts only heartbeat silence tells.
+ * A task's owner is the process running it: `<hostname>:<pid>`, plus on Linux its boot, pid namespace
+ * and start time (`host:4242/b=83d78c6d,ns=4026531836,t=123456`), so another process can tell a live
+ * owner from a dead one even across containers that share the hostname, and never mistakes a reused
+ * pid for the owner. When it cannot tell (another host, another namespace), heartbeat silence decides.
  */
 export function currentOwner(): string {
-  return `${hostname()}:${process.pid}`;
+  return formatIdentity(currentProcess());
 }
 
-export function parseOwner(owner: string): { host: string; pid: number } | undefined {
-  const colon = owner.lastIndexOf(":");
-  if (colon <= 0) return undefined;
-  const pid = Number(owner.slice(colon + 1));
-  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
-  return { host: owner.slice(0, colon), pid };
+/** Host and pid (and the Linux fields when present) of an owner string; undefined when unreadable. */
+export function parseOwner(owner: string): ProcessIdentity | undefined {
+  return parseIdentity(owner);
 }
 
-/** `unknown`: another host, or an owner string this code cannot parse. */
-export type OwnerLiveness = "alive" | "dead" | "unknown";
+/** `unknown`: another host or namespace, or an owner string this code cannot parse. */
+export type OwnerLiveness = Liveness;
 
-export function ownerLiveness(owner: string, localHost: string = hostname()): OwnerLiveness {
-  const parsed = parseOwner(owner);
-  if (!parsed || parsed.host !== localHost) return "unknown";
-  if (parsed.pid === process.pid) return "alive";
-  try {
-    // Signal 0 checks existence only. pid must be > 0: 0 and negatives address process groups.
-    process.kill(parsed.pid, 0);
-    return "alive";
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM" ? "alive" : "dead";
-  }
+export function ownerLiveness(owner: string, me: ProcessIdentity = currentProcess()): OwnerLiveness {
+  const parsed = parseIdentity(owner);
+  return parsed ? processLiveness(parsed, me) : "unknown";
 }

@@ -1,3 +1,4 @@
+import { identityLabel } from "../agent/process-identity.ts";
 import { type OwnerLiveness, ownerLiveness } from "./owner.ts";
 import type { TaskFileError } from "./task-errors.ts";
 import type { TaskPatch, TaskRecord } from "./task-record.ts";
@@ -6,10 +7,10 @@ import type { TaskStore } from "./task-store.ts";
 export { startHeartbeat } from "./heartbeat.ts";
 
 export interface SweepOptions {
-  /** A PENDING/RUNNING task whose `updatedAt` is older than this is orphaned, whoever owns it. */
+  /** A PENDING/RUNNING task whose `updatedAt` is older than this is orphaned, unless its owner is proven alive. */
   staleAfterMs: number;
   now?: Date;
-  /** How to tell whether an owner lives (default: `ownerLiveness`, i.e. `kill(pid, 0)` on this host). */
+  /** How to tell whether an owner lives (default: `ownerLiveness`). */
   liveness?: (owner: string) => OwnerLiveness;
 }
 
@@ -21,10 +22,12 @@ export interface SweepReport {
 }
 
 /**
- * Marks as FAILED (`reason: "orphaned"`) every PENDING/RUNNING task whose owner process is gone or
- * has been silent longer than `staleAfterMs`. A live pid does not save a silent task: the pid may
- * have been reused, or the owner may be hung. Each record is re-checked inside its update, so a task
- * that finished or beat in the meantime is left alone.
+ * Marks as FAILED (`reason: "orphaned"`) every PENDING/RUNNING task whose owner process is provably
+ * gone (`ownerLiveness` says `dead`: same machine and namespace, and no process with that pid and
+ * start time), or, when its liveness cannot be checked from here (another host or pid namespace), has
+ * been silent longer than `staleAfterMs`. An owner proven alive keeps its tasks however long it was
+ * silent (Ctrl-Z). Each record is re-checked inside its update, so a task that finished or beat in
+ * the meantime is left alone.
  */
 export async function sweepOrphans(store: TaskStore, options: SweepOptions): Promise<SweepReport> {
   const unreadable: TaskFileError[] = [];
@@ -68,10 +71,14 @@ function diagnose(
   liveness: (owner: string) => OwnerLiveness,
 ): string | undefined {
   if (record.status !== "PENDING" && record.status !== "RUNNING") return undefined;
-  if (liveness(record.owner) === "dead") return `its owner process ${record.owner} is gone`;
+  const owner = liveness(record.owner);
+  if (owner === "dead") return `its owner process ${identityLabel(record.owner)} is gone`;
+  // Proven alive (same machine, namespace, pid and start time): it holds the task, however long it
+  // was silent — stopped with Ctrl-Z, or a laptop asleep. Its own stall watchdog covers a hung child.
+  if (owner === "alive") return undefined;
   const silentMs = now - Date.parse(record.updatedAt);
   if (silentMs > staleAfterMs) {
-    return `its owner ${record.owner} has sent no heartbeat for ${Math.round(silentMs / 1000)} s`;
+    return `its owner ${identityLabel(record.owner)} has sent no heartbeat for ${Math.round(silentMs / 1000)} s`;
   }
   return undefined;
 }

@@ -45,6 +45,11 @@ export type TaskUpdate = TaskPatch | ((record: TaskRecord) => TaskPatch);
 export interface UpdateOptions {
   /** Allow a finished task back to PENDING/RUNNING: it is being continued. */
   resume?: boolean;
+  /**
+   * Allow a task FAILED `orphaned` to take any status: its owner was only silent and records how it
+   * really ended. The caller checks, in a patch function, that the record is still its own.
+   */
+  reclaim?: boolean;
 }
 
 export interface TaskListQuery {

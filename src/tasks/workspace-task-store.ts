@@ -84,6 +84,7 @@ export class WorkspaceTaskStore implements TaskStore {
       const next = applyPatch(current, typeof patch === "function" ? patch(current) : patch, {
         now: this.now(),
         ...(options.resume !== undefined && { resume: options.resume }),
+        ...(options.reclaim !== undefined && { reclaim: options.reclaim }),
       });
       updated = freezeRecord(next);
       return next === current ? undefined : records.with(index, updated);

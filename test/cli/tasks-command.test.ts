@@ -1,9 +1,9 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Command, CommanderError } from "commander";
 import { expect, test } from "vitest";
+import { formatIdentity, localProcess } from "../../src/agent/process-identity.ts";
 import { DEFAULT_ORPHAN_TIMEOUT_S, registerTasksCommand } from "../../src/cli/commands/tasks.ts";
 import { CliError } from "../../src/cli/errors.ts";
 import type { CliIo } from "../../src/cli/io.ts";
@@ -185,7 +185,9 @@ test("help texts explain statuses, reasons, the orphan timeout and the exit code
 
 test("tasks list fails orphans first, then lists them as they are now; an unreadable file is one warning", async () => {
   const { ws, store } = await seeded();
-  await store.create(record("sub-dead", { status: "RUNNING", owner: `${hostname()}:${await deadPid()}` }));
+  await store.create(
+    record("sub-dead", { status: "RUNNING", owner: formatIdentity(localProcess(await deadPid())) }),
+  );
   await writeFile(join(ws, ".agentry", "agents", "main", "tasks", "broken.json"), "{ not json");
   const running = await cli(["tasks", "list", "--status", "RUNNING", "--cwd", ws], ws);
   expect(running.code).toBe(0);
@@ -201,7 +203,10 @@ test("tasks list fails orphans first, then lists them as they are now; an unread
 test("tasks list reads the orphan timeout from a config file, and still refuses a bad one", async () => {
   const { ws, store } = await seeded();
   const silent = new Date(Date.now() - 5000).toISOString();
-  await store.create(record("sub-quiet", { status: "RUNNING", createdAt: silent, updatedAt: silent }));
+  // Its owner cannot be checked from here (another host): silence decides.
+  await store.create(
+    record("sub-quiet", { status: "RUNNING", owner: "other-host:1", createdAt: silent, updatedAt: silent }),
+  );
   const list = async (env: Record<string, string> = {}) => {
     const listed = await cli(["tasks", "list", "--json", "--cwd", ws], ws, env);
     return { ...listed, records: listed.code === 0 ? (JSON.parse(listed.stdout) as TaskRecord[]) : [] };

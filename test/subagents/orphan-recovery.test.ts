@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";
-import { isRunning, pidFrom } from "../support/processes.ts";
+import { isRunning, pidFrom, waitFor } from "../support/processes.ts";
 import { tempWorkspace } from "./support/subagent-harness.ts";
 import { runTasksCli } from "./support/tasks-cli-process.ts";
 
@@ -78,10 +78,8 @@ test("kill -9 of the owning process: the next `tasks list` reports the task FAIL
   );
 });
 
-test("an owner that stops heartbeating (SIGSTOP) is orphaned once its heartbeat is older than orphanTimeoutMs, not before", async () => {
-  // The first look comes half-way, when the owner has been silent for ~1.5 s: long enough that a sweeper
-  // ignoring the timeout would orphan it, with 1.5 s to spare for `agentry tasks list`'s start-up (~0.1 s).
-  const ORPHAN_TIMEOUT_MS = 3_000;
+test("an owner stopped (SIGSTOP) past the orphan timeout keeps its task: it is alive, however silent", async () => {
+  const ORPHAN_TIMEOUT_MS = 800;
   const ws = await tempWorkspace();
   await writeFile(
     join(ws, "agentry.json"),
@@ -90,26 +88,20 @@ test("an owner that stops heartbeating (SIGSTOP) is orphaned once its heartbeat 
   const { taskId } = await startOwner(ws);
   owner!.kill("SIGSTOP");
   try {
-    const stoppedAt = Date.now();
-    await sleep(ORPHAN_TIMEOUT_MS / 2);
-    const early = await runTasksCli(["tasks", "list", "--json", "--cwd", ws], ws);
-    // Had the listing itself taken past the timeout, the check below would prove nothing: say so.
-    expect(Date.now() - stoppedAt, "tasks list took longer than the orphan timeout").toBeLessThan(
-      ORPHAN_TIMEOUT_MS,
-    );
-    const [stale] = JSON.parse(early.stdout) as TaskRecord[];
-    // Alive but silent for less than the timeout: still RUNNING.
-    expect(stale).toMatchObject({ taskId, status: "RUNNING" });
-    const lastBeat = Date.parse(stale!.updatedAt);
-    await sleep(Math.max(0, lastBeat + ORPHAN_TIMEOUT_MS + 100 - Date.now()));
+    await sleep(ORPHAN_TIMEOUT_MS * 1.5);
     const later = await runTasksCli(["tasks", "list", "--json", "--cwd", ws], ws);
-    expect((JSON.parse(later.stdout) as TaskRecord[])[0]).toMatchObject({
-      taskId,
-      status: "FAILED",
-      reason: "orphaned",
-      error: expect.stringContaining("has sent no heartbeat for"),
-    });
+    const [stale] = JSON.parse(later.stdout) as TaskRecord[];
+    // Silent for longer than the timeout, and still RUNNING: its owner is proven alive.
+    expect(Date.now() - Date.parse(stale?.updatedAt ?? "")).toBeGreaterThan(ORPHAN_TIMEOUT_MS);
+    expect(stale).toMatchObject({ taskId, status: "RUNNING" });
   } finally {
-    owner!.kill("SIGKILL");
+    owner!.kill("SIGCONT");
   }
+  // Resumed, it beats again.
+  const beat = async () => {
+    const listed = await runTasksCli(["tasks", "list", "--json", "--cwd", ws], ws);
+    const [record] = JSON.parse(listed.stdout) as TaskRecord[];
+    return record?.status === "RUNNING" && Date.now() - Date.parse(record.updatedAt) < ORPHAN_TIMEOUT_MS;
+  };
+  await waitFor(beat, 5_000);
 });

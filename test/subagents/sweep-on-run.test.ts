@@ -1,6 +1,6 @@
-import { hostname } from "node:os";
 import { expect, test } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
+import { formatIdentity, localProcess } from "../../src/agent/process-identity.ts";
 import { Session } from "../../src/agent/session.ts";
 import { userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
@@ -28,7 +28,7 @@ test("a resumed run sweeps at start-up: its child left RUNNING by a dead process
   const ws = await tempWorkspace();
   const session = await Session.create({ workspace: ws, agentName: "main", model: "scripted:model" });
   await new WorkspaceTaskStore({ workspace: ws }).create(
-    orphan("sub-left-behind", session.id, `${hostname()}:${await deadPid()}`),
+    orphan("sub-left-behind", session.id, formatIdentity(localProcess(await deadPid()))),
   );
   const model = scriptedModel(
     (request: ModelRequest): ScriptedReply => ({
@@ -75,7 +75,9 @@ test("while children run, the owner sweeps now and then: another dead owner's ta
   const running = runAgentLoop(config, session, () => {});
   // Created after the start-up sweep, while the child runs.
   await waitFor(async () => (await store.list({})).length > 0, 5_000, "the child's task record");
-  await store.create(orphan("sub-other", "some-other-session", `${hostname()}:${await deadPid()}`));
+  await store.create(
+    orphan("sub-other", "some-other-session", formatIdentity(localProcess(await deadPid()))),
+  );
   expect(await until(async () => (await store.get("sub-other"))?.status === "FAILED", 1_100)).toBe(true);
   expect(await store.get("sub-other")).toMatchObject({ reason: "orphaned" });
   expect((await running).status).toBe("completed");

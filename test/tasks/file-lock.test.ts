@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
+import { formatIdentity, localProcess } from "../../src/agent/process-identity.ts";
 import { acquireFileLock, lockPathOf, withFileLock } from "../../src/tasks/file-lock.ts";
 import { LockTimeoutError } from "../../src/tasks/task-errors.ts";
 import { tempDir } from "../support/temp-dir.ts";
@@ -35,7 +36,7 @@ it("releases the lock when the critical section throws", async () => {
 
 it("breaks a lock whose owner process is dead, at once", async () => {
   const path = join(await tempDir(), "f.json");
-  await writeFile(lockPathOf(path), lockContent(`${hostname()}:${await deadPid()}`));
+  await writeFile(lockPathOf(path), lockContent(formatIdentity(localProcess(await deadPid()))));
   // At once: not after the 60 s it would take to call the lock stale (generous for a loaded machine).
   const AT_ONCE_MS = 5_000;
   const started = Date.now();

@@ -1,11 +1,15 @@
 import { hostname } from "node:os";
 import { expect, it } from "vitest";
+import { currentProcess, formatIdentity, localProcess } from "../../src/agent/process-identity.ts";
 import { currentOwner, ownerLiveness, parseOwner } from "../../src/tasks/owner.ts";
 import { deadPid } from "./support/dead-pid.ts";
 
-it("names this process as <hostname>:<pid>", () => {
-  expect(currentOwner()).toBe(`${hostname()}:${process.pid}`);
-  expect(parseOwner(currentOwner())).toEqual({ host: hostname(), pid: process.pid });
+/** Another process of this machine and namespace, as its owner string would name it. */
+const local = (pid: number) => formatIdentity(localProcess(pid));
+
+it("names this process as <hostname>:<pid>, plus what pins it down on Linux", () => {
+  expect(currentOwner().startsWith(`${hostname()}:${process.pid}`)).toBe(true);
+  expect(parseOwner(currentOwner())).toEqual(currentProcess());
 });
 
 it("parses hosts containing colons and rejects malformed owners", () => {
@@ -17,8 +21,8 @@ it("parses hosts containing colons and rejects malformed owners", () => {
 
 it("knows local processes are alive or dead", async () => {
   expect(ownerLiveness(currentOwner())).toBe("alive");
-  expect(ownerLiveness(`${hostname()}:${process.ppid}`)).toBe("alive");
-  expect(ownerLiveness(`${hostname()}:${await deadPid()}`)).toBe("dead");
+  expect(ownerLiveness(local(process.ppid))).toBe("alive");
+  expect(ownerLiveness(local(await deadPid()))).toBe("dead");
 });
 
 it("cannot tell for another host or an unparseable owner", () => {

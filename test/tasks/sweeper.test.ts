@@ -2,7 +2,8 @@ import { writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { beforeEach, expect, it } from "vitest";
-import type { OwnerLiveness } from "../../src/tasks/owner.ts";
+import { currentProcess, formatIdentity, localProcess } from "../../src/agent/process-identity.ts";
+import { currentOwner, type OwnerLiveness } from "../../src/tasks/owner.ts";
 import { sweepOrphans } from "../../src/tasks/sweeper.ts";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
@@ -12,7 +13,10 @@ import { newTask } from "./task-store.conformance.ts";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");
 const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
-const me = `${hostname()}:${process.pid}`;
+const me = currentOwner();
+/** Another process of this machine and namespace, as its owner string names it. */
+const local = (pid: number, startTime?: string) =>
+  formatIdentity(startTime === undefined ? localProcess(pid) : { ...localProcess(pid), startTime });
 let store: WorkspaceTaskStore;
 let workspace: string;
 
@@ -33,24 +37,39 @@ const running = (taskId: string, owner: string, silentMs: number, extra: Partial
   );
 
 it("fails a task whose local owner process is gone, however fresh its heartbeat", async () => {
-  await running("t1", `${hostname()}:${await deadPid()}`, 0, { description: "Refactor the parser" });
+  await running("t1", local(await deadPid()), 0, { description: "Refactor the parser" });
   const report = await sweepOrphans(store, { staleAfterMs: 60_000, now: NOW });
   expect(report.orphaned.map((record) => record.taskId)).toEqual(["t1"]);
   const swept = await store.get("t1");
   expect(swept).toMatchObject({ status: "FAILED", reason: "orphaned" });
   expect(swept?.error).toBe(
-    `Task t1 (explore: Refactor the parser) was orphaned while RUNNING: its owner process ${swept?.owner} is gone. ` +
+    `Task t1 (explore: Refactor the parser) was orphaned while RUNNING: its owner process ${swept?.owner.split("/")[0]} is gone. ` +
       `Its transcript is kept; continue it with task_id "t1".`,
   );
 });
 
-it("fails a silent task even when its pid is alive (reused pid, hung owner), and PENDING ones too", async () => {
-  await running("silent", me, 120_000);
-  await store.create(newTask("queued", { owner: me, createdAt: ago(120_000), updatedAt: ago(120_000) }));
+it("fails a task whose pid now belongs to another process (another start time), and PENDING ones too", async () => {
+  const reused = local(process.pid, String(Number(currentProcess().startTime ?? 0) + 1));
+  await running("reused", reused, 0);
+  await store.create(newTask("queued", { owner: reused, createdAt: ago(1_000), updatedAt: ago(1_000) }));
   const report = await sweepOrphans(store, { staleAfterMs: 60_000, now: NOW });
-  expect(report.orphaned.map((record) => record.taskId).sort()).toEqual(["queued", "silent"]);
-  expect((await store.get("silent"))?.error).toMatch(/has sent no heartbeat for 120 s/);
+  expect(report.orphaned.map((record) => record.taskId).sort()).toEqual(["queued", "reused"]);
+  expect((await store.get("reused"))?.error).toMatch(/its owner process \S+ is gone/);
   expect((await store.get("queued"))?.error).toMatch(/orphaned while PENDING/);
+});
+
+it("keeps the tasks of an owner proven alive however long it was silent (Ctrl-Z)", async () => {
+  await running("paused", me, 3_600_000);
+  const report = await sweepOrphans(store, { staleAfterMs: 60_000, now: NOW });
+  expect(report.orphaned).toEqual([]);
+  expect((await store.get("paused"))?.status).toBe("RUNNING");
+});
+
+it("judges an owner it cannot check (an older agentry's bare host:pid) by silence only", async () => {
+  await running("legacy-silent", `${hostname()}:${process.pid}`, 120_000);
+  const report = await sweepOrphans(store, { staleAfterMs: 60_000, now: NOW });
+  expect(report.orphaned.map((record) => record.taskId)).toEqual(["legacy-silent"]);
+  expect((await store.get("legacy-silent"))?.error).toMatch(/has sent no heartbeat for 120 s/);
 });
 
 it("judges owners on other hosts by silence only", async () => {
@@ -63,7 +82,7 @@ it("judges owners on other hosts by silence only", async () => {
 
 it("leaves live, fresh and finished tasks alone", async () => {
   await running("alive", me, 1_000);
-  await store.create(newTask("done", { status: "COMPLETED", owner: `${hostname()}:${await deadPid()}` }));
+  await store.create(newTask("done", { status: "COMPLETED", owner: local(await deadPid()) }));
   const report = await sweepOrphans(store, { staleAfterMs: 60_000, now: NOW });
   expect(report).toEqual({ orphaned: [], unreadable: [] });
   expect((await store.get("alive"))?.status).toBe("RUNNING");

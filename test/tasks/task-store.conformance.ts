@@ -199,6 +199,19 @@ export function taskStoreConformance(name: string, makeBackend: () => Promise<Ta
         expect((await store.get("t1"))?.status).toBe("COMPLETED");
       });
 
+      it("lets the owner of an orphaned task record how it really ended (reclaim), and nothing else", async () => {
+        await store.update("t1", { status: "RUNNING" });
+        await store.update("t1", { status: "FAILED", reason: "orphaned", error: "silent" });
+        await store.markDelivered(["t1"]);
+        await expect(store.update("t1", { status: "COMPLETED" })).rejects.toThrow(IllegalTransitionError);
+        const done = await store.update("t1", { status: "COMPLETED", result: "real" }, { reclaim: true });
+        expect(done).toMatchObject({ status: "COMPLETED", result: "real" });
+        for (const key of ["error", "reason", "deliveredAt"] as const) expect(done).not.toHaveProperty(key);
+        // Only an orphaned verdict can be reclaimed.
+        const again = store.update("t1", { status: "FAILED" }, { reclaim: true });
+        await expect(again).rejects.toThrow(IllegalTransitionError);
+      });
+
       it("refuses to go back from RUNNING to PENDING", async () => {
         await store.update("t1", { status: "RUNNING" });
         await expect(store.update("t1", { status: "PENDING" })).rejects.toThrow(/RUNNING to PENDING/);

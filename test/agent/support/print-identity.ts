@@ -1,0 +1,5 @@
+// node print-identity.ts: prints this process's identity (`formatIdentity`), then waits to be killed.
+import { currentProcess, formatIdentity } from "../../../src/agent/process-identity.ts";
+
+process.stdout.write(`${formatIdentity(currentProcess())}\n`);
+setInterval(() => {}, 60_000);
