@@ -31,6 +31,8 @@ export {
 export { InvalidSessionIdError, isValidSessionId, newSessionId } from "./agent/session-id.ts";
 export { buildSystemPrompt, type SystemPromptOptions } from "./agent/system-prompt.ts";
 export {
+  type DamagedSession,
+  type ListSessionsOptions,
   listSessions,
   parseTranscript,
   readTranscript,

@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../model/messages.ts";
 import type { OutcomeStatus } from "./outcome.ts";
@@ -70,6 +70,11 @@ export function parseTranscript(
     else warnings.push(`${source}: line ${index + 1} is not valid JSON; skipped it.`);
   });
 
+  if (text.trim() === "") {
+    throw new TranscriptFormatError(
+      `${source} is empty: the session was never written (its process was probably killed as it started).`,
+    );
+  }
   const first = parsed[0];
   if (first?.line.type !== "header" || typeof first.line.version !== "number") {
     throw new TranscriptFormatError(
@@ -112,8 +117,30 @@ export function transcriptMessages(transcript: Transcript): Message[] {
   return transcript.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
 }
 
-/** The sessions stored in a workspace, most recently updated first. Unreadable files are left out. */
-export async function listSessions(workspace: string): Promise<SessionSummary[]> {
+/** A transcript file that cannot be read as a session: empty, without a valid header, or too new. */
+export interface DamagedSession {
+  /** The file name without `.jsonl`. */
+  id: string;
+  path: string;
+  /** Why it cannot be read, naming the file. */
+  problem: string;
+  /** The file's modification time. */
+  updatedAt: string;
+}
+
+export interface ListSessionsOptions {
+  /**
+   * Called with each transcript file that cannot be read, which the list then leaves out. Without
+   * it, such files are left out silently.
+   */
+  onDamaged?: (damaged: DamagedSession) => void;
+}
+
+/** The sessions stored in a workspace, most recently updated first. Damaged files go to `onDamaged`. */
+export async function listSessions(
+  workspace: string,
+  options: ListSessionsOptions = {},
+): Promise<SessionSummary[]> {
   const dir = sessionsDir(workspace);
   let names: string[];
   try {
@@ -124,10 +151,16 @@ export async function listSessions(workspace: string): Promise<SessionSummary[]>
   }
   const summaries: SessionSummary[] = [];
   for (const name of names.filter((n) => n.endsWith(".jsonl"))) {
+    const path = join(dir, name);
     try {
-      summaries.push(summarize(await readTranscript(join(dir, name))));
-    } catch {
-      // A file that is not a transcript (or is from a newer agentry) is not a session we can list.
+      summaries.push(summarize(await readTranscript(path)));
+    } catch (error) {
+      const problem = error instanceof Error ? error.message : String(error);
+      const updatedAt = await stat(path).then(
+        (info) => info.mtime.toISOString(),
+        () => new Date(0).toISOString(),
+      );
+      options.onDamaged?.({ id: name.slice(0, -".jsonl".length), path, problem, updatedAt });
     }
   }
   return summaries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id));

@@ -2,6 +2,7 @@ import type { AgentConfig } from "../agent/config.ts";
 import { Session, SessionNotFoundError } from "../agent/session.ts";
 import { InvalidSessionIdError } from "../agent/session-id.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
+import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { Model } from "../model/model.ts";
 import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
@@ -9,6 +10,7 @@ import type { Ruleset } from "../permissions/types.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { loadConfigFiles } from "./config/load-config.ts";
 import { resolveSettings, type SettingFlags, type Settings } from "./config/resolve-settings.ts";
+import { damagedSessionError } from "./damaged-session.ts";
 import { UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { loadMcpConfigFlags } from "./mcp-config-flag.ts";
@@ -179,6 +181,9 @@ async function resumeSession(workspace: string, id: string): Promise<Session> {
   } catch (error) {
     if (error instanceof SessionNotFoundError || error instanceof InvalidSessionIdError) {
       throw new UsageError(`--resume: ${error.message}`, { cause: error });
+    }
+    if (error instanceof TranscriptFormatError) {
+      throw new UsageError(`--resume: ${damagedSessionError(id, error).message}`, { cause: error });
     }
     throw error;
   }

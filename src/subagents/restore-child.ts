@@ -1,4 +1,5 @@
 import { Session, SessionNotFoundError } from "../agent/session.ts";
+import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { Model } from "../model/model.ts";
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
 import { type ToolContext, ToolError } from "../tools/tool.ts";
@@ -64,6 +65,10 @@ async function rebuild(
       try {
         return await Session.resume(runtime.sessionsWorkspace, record.childSessionId);
       } catch (error) {
+        if (error instanceof TranscriptFormatError)
+          throw new ToolError(
+            `Subagent ${record.taskId} cannot be continued: its transcript is damaged (${error.message}). Start a new subagent instead.`,
+          );
         if (!(error instanceof SessionNotFoundError)) throw error;
         throw new ToolError(
           `Subagent ${record.taskId} cannot be continued: its transcript ${record.childSessionId} is gone. Start a new subagent instead.`,

@@ -1,7 +1,14 @@
 import { isValidSessionId } from "../../agent/session-id.ts";
 import { sessionPath } from "../../agent/state-dir.ts";
-import { listSessions, readTranscript, type SessionSummary } from "../../agent/transcript.ts";
+import {
+  type DamagedSession,
+  listSessions,
+  readTranscript,
+  type SessionSummary,
+  TranscriptFormatError,
+} from "../../agent/transcript.ts";
 import { checkConfig } from "../config/check-config.ts";
+import { damagedSessionError } from "../damaged-session.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
@@ -15,20 +22,28 @@ export interface SessionsOptions {
   json?: boolean;
 }
 
-/** `agentry sessions list`: the workspace's sessions, most recent first. */
+/**
+ * `agentry sessions list`: the workspace's sessions, most recent first. A transcript that cannot be
+ * read is listed too, as damaged, with the reason: it is the user's data, and it must not vanish.
+ */
 export async function sessionsListCommand(options: SessionsOptions, io: CliIo): Promise<number> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
   await checkConfig(workspace, io.env);
-  const sessions = await listSessions(workspace);
+  const damaged: DamagedSession[] = [];
+  const sessions = await listSessions(workspace, { onDamaged: (file) => damaged.push(file) });
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(sessions)}\n`);
+    const listed = [
+      ...sessions,
+      ...damaged.map(({ id, updatedAt, problem }) => ({ id, updatedAt, damaged: problem })),
+    ];
+    io.stdout.write(`${JSON.stringify(listed)}\n`);
     return EXIT_CODES.completed;
   }
-  if (sessions.length === 0) {
+  if (sessions.length === 0 && damaged.length === 0) {
     io.stderr.write(`No sessions in ${workspace}. Start one with: agentry run "<prompt>"\n`);
     return EXIT_CODES.completed;
   }
-  io.stdout.write(sessionsTable(sessions, new Date()));
+  io.stdout.write(sessionsTable(sessions, new Date(), damaged));
   return EXIT_CODES.completed;
 }
 
@@ -44,6 +59,7 @@ export async function sessionsShowCommand(id: string, options: SessionsOptions, 
         `No session "${id}" in ${workspace}. List the sessions with: agentry sessions list`,
       );
     }
+    if (error instanceof TranscriptFormatError) throw damagedSessionError(id, error);
     throw error;
   });
   if (options.json) {
@@ -55,7 +71,11 @@ export async function sessionsShowCommand(id: string, options: SessionsOptions, 
   return EXIT_CODES.completed;
 }
 
-export function sessionsTable(sessions: SessionSummary[], now: Date): string {
+export function sessionsTable(
+  sessions: SessionSummary[],
+  now: Date,
+  damaged: readonly DamagedSession[] = [],
+): string {
   const header = ["ID", "AGE", "AGENT", "MODEL", "MESSAGES", "OUTCOME", "TITLE"];
   const rows = sessions.map((s) => [
     s.id,
@@ -66,5 +86,9 @@ export function sessionsTable(sessions: SessionSummary[], now: Date): string {
     s.lastOutcome ?? "-",
     s.title,
   ]);
+  for (const file of damaged) {
+    const why = file.problem.replace(`${file.path} `, "").replace(/\s+/g, " ");
+    rows.push([file.id, age(now.getTime() - Date.parse(file.updatedAt)), "-", "-", "-", "damaged", why]);
+  }
   return formatTable(header, rows);
 }
