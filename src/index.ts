@@ -24,11 +24,13 @@ export { type AgentRun, runAgent } from "./agent/run.ts";
 export { RunLimitExceeded, type RunLimits } from "./agent/run-limits.ts";
 export {
   type CreateSessionOptions,
+  type ResumeSessionOptions,
   Session,
   SessionExistsError,
   SessionNotFoundError,
 } from "./agent/session.ts";
 export { InvalidSessionIdError, isValidSessionId, newSessionId } from "./agent/session-id.ts";
+export { SessionBusyError, type SessionLock } from "./agent/session-lock.ts";
 export { buildSystemPrompt, type SystemPromptOptions } from "./agent/system-prompt.ts";
 export {
   type DamagedSession,

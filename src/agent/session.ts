@@ -1,10 +1,12 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Message } from "../model/messages.ts";
 import { interruptedToolResults, pairToolCalls } from "./repair.ts";
 import { InvalidSessionIdError, isValidSessionId, newSessionId } from "./session-id.ts";
-import { appendLine, ensureStateDir, sessionPath, sessionsDir } from "./state-dir.ts";
-import { readTranscript, transcriptMessages } from "./transcript.ts";
+import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
+import { appendLine, ensureStateDir, sessionPath, sessionsDir, stateDir } from "./state-dir.ts";
+import { readTranscript, type Transcript, transcriptMessages } from "./transcript.ts";
 import { type SessionRecord, TRANSCRIPT_VERSION, type TranscriptHeader } from "./transcript-schema.ts";
 
 export interface CreateSessionOptions {
@@ -17,6 +19,16 @@ export interface CreateSessionOptions {
   id?: string;
   /** Default true. False keeps the session in memory only. */
   persist?: boolean;
+  /**
+   * Default true: hold the session's lock (`.agentry/locks/<id>.lock`) until `close()`, so no other process writes
+   * the transcript meanwhile. Memory-only sessions have no lock.
+   */
+  lock?: boolean;
+}
+
+export interface ResumeSessionOptions {
+  /** Default true: take the session's lock (see `CreateSessionOptions.lock`); `SessionBusyError` when another process holds it. */
+  lock?: boolean;
 }
 
 export class SessionNotFoundError extends Error {
@@ -54,6 +66,7 @@ export class Session {
   readonly warnings: readonly string[];
   /** A resumed file whose last write was cut needs a newline before the next line. */
   private startNewLine: boolean;
+  private lock: SessionLock | undefined;
 
   private constructor(init: {
     header: TranscriptHeader;
@@ -62,6 +75,7 @@ export class Session {
     transcriptPath: string | undefined;
     warnings?: string[];
     startNewLine?: boolean;
+    lock?: SessionLock | undefined;
   }) {
     this.id = init.header.sessionId;
     this.parentSessionId = init.header.parentSessionId;
@@ -73,6 +87,7 @@ export class Session {
     this.transcriptPath = init.transcriptPath;
     this.warnings = init.warnings ?? [];
     this.startNewLine = init.startNewLine ?? false;
+    this.lock = init.lock;
   }
 
   /** Creates a session and, unless `persist: false`, writes its header line. */
@@ -94,25 +109,39 @@ export class Session {
     }
     const path = sessionPath(options.workspace, id);
     ensureStateDir(options.workspace, sessionsDir(options.workspace));
+    const lock =
+      options.lock === false ? undefined : acquireSessionLock(id, lockPathOf(options.workspace, id));
     // Asynchronous, unlike later appends: creating a file is the slow part of a write, and a parent
     // starting many children at once must not stall its event loop; "wx" refuses an existing file.
     try {
       await writeFile(path, `${JSON.stringify(header)}\n`, { flag: "wx" });
     } catch (error) {
+      lock?.release();
       if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new SessionExistsError(id, path);
       throw error;
     }
-    return new Session({ header, workspace: options.workspace, messages: [], transcriptPath: path });
+    return new Session({ header, workspace: options.workspace, messages: [], transcriptPath: path, lock });
   }
 
-  /** Loads a stored session so a run can continue it. */
-  static async resume(workspace: string, id: string): Promise<Session> {
+  /**
+   * Loads a stored session so a run can continue it, and takes its lock (`SessionBusyError` when
+   * another live process holds it). Throws `TranscriptFormatError` for a file it cannot read.
+   */
+  static async resume(workspace: string, id: string, options: ResumeSessionOptions = {}): Promise<Session> {
     if (!isValidSessionId(id)) throw new InvalidSessionIdError(id);
     const path = sessionPath(workspace, id);
     if (!existsSync(path)) throw new SessionNotFoundError(id, workspace);
-    const transcript = await readTranscript(path);
+    const lock = options.lock === false ? undefined : acquireSessionLock(id, lockPathOf(workspace, id));
+    let transcript: Transcript;
+    try {
+      transcript = await readTranscript(path);
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
     const stored = transcriptMessages(transcript);
     const session = new Session({
+      lock,
       header: transcript.header,
       workspace,
       // Whatever a crash or an older agentry left, the history a run continues is one providers accept.
@@ -138,10 +167,23 @@ export class Session {
     this.write({ ...entry, at: new Date().toISOString() });
   }
 
+  /** Releases the session's lock; the session writes nothing after it. Idempotent. */
+  close(): void {
+    this.lock?.release();
+  }
+
   private write(line: Record<string, unknown>): void {
     if (!this.transcriptPath) return;
+    this.lock?.assertHeld();
     const text = JSON.stringify(line);
     appendLine(this.transcriptPath, this.startNewLine ? `\n${text}` : text);
     this.startNewLine = false;
   }
+}
+
+/** `.agentry/locks/<id>.lock`: apart from the transcripts, so `sessions/` holds only sessions. */
+function lockPathOf(workspace: string, id: string): string {
+  const dir = join(stateDir(workspace), "locks");
+  ensureStateDir(workspace, dir);
+  return join(dir, `${id}.lock`);
 }

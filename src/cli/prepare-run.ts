@@ -1,6 +1,7 @@
 import type { AgentConfig } from "../agent/config.ts";
 import { Session, SessionNotFoundError } from "../agent/session.ts";
 import { InvalidSessionIdError } from "../agent/session-id.ts";
+import { SessionBusyError } from "../agent/session-lock.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { Model } from "../model/model.ts";
@@ -182,6 +183,8 @@ async function resumeSession(workspace: string, id: string): Promise<Session> {
     if (error instanceof SessionNotFoundError || error instanceof InvalidSessionIdError) {
       throw new UsageError(`--resume: ${error.message}`, { cause: error });
     }
+    if (error instanceof SessionBusyError)
+      throw new UsageError(`--resume: ${error.message}`, { cause: error });
     if (error instanceof TranscriptFormatError) {
       throw new UsageError(`--resume: ${damagedSessionError(id, error).message}`, { cause: error });
     }

@@ -1,4 +1,5 @@
 import { Session, SessionNotFoundError } from "../agent/session.ts";
+import { SessionBusyError } from "../agent/session-lock.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { Model } from "../model/model.ts";
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
@@ -65,6 +66,10 @@ async function rebuild(
       try {
         return await Session.resume(runtime.sessionsWorkspace, record.childSessionId);
       } catch (error) {
+        if (error instanceof SessionBusyError)
+          throw new ToolError(
+            `Subagent ${record.taskId} cannot be continued from here: ${error.message} Wait for it with task_wait, or start a new subagent.`,
+          );
         if (error instanceof TranscriptFormatError)
           throw new ToolError(
             `Subagent ${record.taskId} cannot be continued: its transcript is damaged (${error.message}). Start a new subagent instead.`,

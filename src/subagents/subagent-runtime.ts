@@ -291,12 +291,15 @@ export class SubagentRuntime {
 
   /**
    * Cancels every child still running (e.g. the root ended at its turn limit) and waits until their
-   * records are final; stops the heartbeat. Call it when the root's run is over.
+   * records are final; stops the heartbeat and releases the children's session locks. Call it when
+   * the root's run is over.
    */
   async shutdown(reason = "its parent's run ended before it finished"): Promise<void> {
     const running = [...this.children.values()].filter((child) => child.running);
     for (const child of running) child.execution?.cancel(reason);
     await Promise.allSettled(running.map((child) => child.execution?.done));
     await this.control.stop();
+    // Their transcripts are final: another process may continue them now.
+    for (const child of this.children.values()) child.session.close();
   }
 }

@@ -53,7 +53,7 @@ describe("the transcript format", () => {
 
   it("refuses a file that is not a transcript", () => {
     expect(() => parseTranscript('{"hello":1}\n', "notes.jsonl")).toThrow(/not an agentry transcript/);
-    expect(() => parseTranscript("", "empty.jsonl")).toThrow(/not an agentry transcript/);
+    expect(() => parseTranscript("", "empty.jsonl")).toThrow(/empty\.jsonl is empty/);
   });
 
   it("skips an entry that does not match the format, with a warning naming its line", () => {

@@ -39,9 +39,15 @@ export class Conversation {
     return this.session;
   }
 
-  /** `/new`: the next turn starts a fresh session. */
+  /** `/new`: the next turn starts a fresh session (the current one's lock is released). */
   startNew(): void {
+    this.session?.close();
     this.session = undefined;
     this.currentId = newSessionId();
+  }
+
+  /** The conversation is over: its session's lock is released. */
+  close(): void {
+    this.session?.close();
   }
 }

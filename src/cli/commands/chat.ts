@@ -1,3 +1,5 @@
+import type { Session } from "../../agent/session.ts";
+import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { runChat } from "../chat/chat-loop.ts";
 import { Conversation } from "../chat/conversation.ts";
@@ -30,14 +32,30 @@ const PROMPT = "› ";
  * asks; with piped input (one prompt per line) asks resolve by `--permission-mode`.
  */
 export async function chatCommand(options: ChatOptions, io: CliIo): Promise<number> {
-  const { workspace, settings, rules, limiters } = await loadRunSettings(options, io);
+  const loaded = await loadRunSettings(options, io);
   const { resumed, model: initial } = await selectSessionAndModel(
-    workspace,
-    settings,
+    loaded.workspace,
+    loaded.settings,
     io,
     options.resume,
-    limiters,
+    loaded.limiters,
   );
+  try {
+    return await chatWith(resumed, initial, loaded, options, io);
+  } finally {
+    // chatWith's Conversation closes the session it ends with; a resumed session is also released
+    // here when the chat never got that far (closing twice is harmless).
+    resumed?.close();
+  }
+}
+
+async function chatWith(
+  resumed: Session | undefined,
+  initial: Model,
+  { workspace, settings, rules, limiters }: Awaited<ReturnType<typeof loadRunSettings>>,
+  options: ChatOptions,
+  io: CliIo,
+): Promise<number> {
   const model = switchableModel(initial);
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
 
@@ -68,6 +86,7 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
   }
 
   const readerOptions = { input: io.stdin, output: io.stderr, prompt: PROMPT };
+  const conversation = new Conversation(workspace, model, resumed);
   try {
     return await runChat({
       io,
@@ -75,7 +94,7 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
       config,
       runtime,
       model,
-      conversation: new Conversation(workspace, model, resumed),
+      conversation,
       reader: interactive ? terminalLineReader(readerOptions) : streamLineReader(readerOptions),
       color: colorEnabled(io.stderr, io.env),
       // `/model` takes what `--model` takes: an id or an alias, through the same provider settings.
@@ -85,5 +104,6 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
     });
   } finally {
     await close("the interactive session ended");
+    conversation.close();
   }
 }

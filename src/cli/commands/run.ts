@@ -2,6 +2,7 @@ import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
 import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
 import { userText } from "../../model/messages.ts";
+import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
@@ -38,7 +39,32 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
   const { workspace, settings, rules, limiters } = await loadRunSettings(options, io);
   const prompt = await readPrompt(promptArgument, io.stdin);
   const { resumed, model } = await selectSessionAndModel(workspace, settings, io, options.resume, limiters);
+  // The session's lock is held from here (a resumed one) or from its creation until the run is over.
+  const held: { session: Session | undefined } = { session: resumed };
+  try {
+    const run = { promptArgument, prompt, workspace, settings, rules, limiters, model };
+    return await runSession(held, run, options, io);
+  } finally {
+    held.session?.close();
+  }
+}
 
+interface RunContext {
+  promptArgument: string;
+  prompt: string;
+  workspace: string;
+  settings: Awaited<ReturnType<typeof loadRunSettings>>["settings"];
+  rules: Awaited<ReturnType<typeof loadRunSettings>>["rules"];
+  limiters: Awaited<ReturnType<typeof loadRunSettings>>["limiters"];
+  model: Model;
+}
+
+async function runSession(
+  held: { session: Session | undefined },
+  { promptArgument, prompt, workspace, settings, rules, limiters, model }: RunContext,
+  options: RunOptions,
+  io: CliIo,
+): Promise<number> {
   const renderer = createTreeRenderer(options.outputFormat, {
     stdout: io.stdout,
     stderr: io.stderr,
@@ -85,7 +111,8 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
   const budget = watchTreeBudget(treeBudget(options), controller);
   try {
     // Created only now, so a bad --agents or --mcp-config (exit 2) leaves no empty transcript behind.
-    const session = resumed ?? (await Session.create({ workspace, agentName: "main", model: model.id }));
+    held.session ??= await Session.create({ workspace, agentName: "main", model: model.id });
+    const session = held.session;
     await session.append(userText(prompt));
     const run = runAgent(config, session, controller.signal);
     for await (const event of run) {
