@@ -21,7 +21,7 @@ export interface ModelSettings {
     { baseUrl: string; apiKey?: string; headers?: Record<string, string>; model?: string }
   >;
   aliases?: Record<string, string>;
-  retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
+  retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number; idleTimeoutMs?: number };
   /** Extra or corrected prices per `provider:model` id (US dollars per million tokens). */
   prices?: Record<string, ModelPrice>;
 }

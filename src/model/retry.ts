@@ -11,11 +11,21 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Cap on any single wait, including a server's `retry-after` (default 30,000 ms). */
   maxDelayMs?: number;
+  /**
+   * The idle watchdog: an attempt that delivers no event for this long (a stalled stream, or a server
+   * that never answers) is cut off and counts as a retryable failure (default 60,000 ms).
+   */
+  idleTimeoutMs?: number;
   /** Source of jitter in [0, 1); injectable for tests. */
   random?: () => number;
 }
 
-export const DEFAULT_RETRY = { maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 30_000 } as const;
+export const DEFAULT_RETRY = {
+  maxRetries: 3,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  idleTimeoutMs: 60_000,
+} as const;
 
 /**
  * A stream that can say how long the server asked us to wait before trying again (`retry-after`).
@@ -27,8 +37,10 @@ export interface RetryAfterSource {
 
 /**
  * The one place that retries model calls. A failed attempt is retried when its final message says
- * `retryable` and nothing of it has reached the consumer yet (so no half message is ever duplicated).
- * Each retry is announced with a `retry` event; the wait is abortable.
+ * `retryable` and nothing of it has reached the consumer yet (so no half message is ever duplicated);
+ * when part of it had, the error says it was not retried and why. Each retry is announced with a
+ * `retry` event; the wait is abortable. Every attempt has an idle watchdog (`idleTimeoutMs`), so a
+ * stalled stream fails in a minute instead of hanging until the HTTP client gives up.
  */
 export function withRetry(model: Model, options: RetryOptions = {}): Model {
   const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_RETRY.maxRetries);
@@ -50,12 +62,18 @@ async function run(
   maxRetries: number,
   options: RetryOptions,
 ): Promise<void> {
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_RETRY.idleTimeoutMs;
   for (let attempt = 0; ; attempt++) {
-    const inner = model.stream(request, signal);
-    const { final, forwarded } = await forward(inner, out, model.id);
-    const retry = final.stopReason === "error" && final.retryable === true && !forwarded && !signal?.aborted;
-    if (!retry || attempt >= maxRetries) {
-      out.end(retry && attempt > 0 ? gaveUp(final, attempt) : final);
+    const cutOff = new AbortController();
+    const inner = model.stream(request, signal ? AbortSignal.any([signal, cutOff.signal]) : cutOff.signal);
+    const { final, forwarded } = await forward(inner, out, model.id, idleMs, cutOff, signal);
+    const retryable = final.stopReason === "error" && final.retryable === true && !signal?.aborted;
+    if (retryable && forwarded) {
+      out.end(notRetried(final));
+      return;
+    }
+    if (!retryable || attempt >= maxRetries) {
+      out.end(retryable && attempt > 0 ? gaveUp(final, attempt) : final);
       return;
     }
     const delayMs = retryDelayMs(attempt + 1, retryAfterOf(inner), options);
@@ -75,16 +93,47 @@ async function run(
   }
 }
 
-/** Pipes an attempt's events through, holding back its final `done`. */
+/**
+ * Pipes an attempt's events through, holding back its final `done`. When no event comes for `idleMs`,
+ * the attempt is aborted through `cutOff` and ends at once as a retryable "stalled" failure, whether
+ * or not the provider notices the abort.
+ */
 async function forward(
   inner: ModelStream,
   out: PushModelStream,
   modelId: string,
+  idleMs: number,
+  cutOff: AbortController,
+  outer: AbortSignal | undefined,
 ): Promise<{ final: AssistantMessage; forwarded: boolean }> {
   let forwarded = false;
+  const iterator = inner[Symbol.asyncIterator]();
+  let timer: NodeJS.Timeout | undefined;
+  let stall: (value: "stalled") => void = () => {};
+  const idle = new Promise<"stalled">((resolve) => {
+    stall = resolve;
+  });
+  const rearm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => stall("stalled"), idleMs);
+    timer.unref();
+  };
+  rearm();
   try {
-    for await (const event of inner) {
+    while (true) {
+      const next = await Promise.race([iterator.next(), idle]);
+      if (next === "stalled") {
+        if (outer?.aborted) return { final: await inner.result(), forwarded };
+        cutOff.abort(new Error("the model stream stalled"));
+        void iterator.return?.()?.catch(() => {});
+        return { final: stalledMessage(modelId, idleMs), forwarded };
+      }
+      if (next.done) break;
+      const event = next.value;
       if (event.type === "done") return { final: event.message, forwarded };
+      // Waiting for capacity (the limiter) is not a stall: the watchdog sleeps until it is granted.
+      if (event.type === "capacity_wait") clearTimeout(timer);
+      else rearm();
       // A wait for capacity is news about the call, not part of its answer: the attempt may still be retried.
       if (carriesContent(event)) forwarded = true;
       out.push(event);
@@ -93,8 +142,32 @@ async function forward(
     // The contract says streams never throw; a broken implementation must still not break ours.
     const text = error instanceof Error ? error.message : String(error);
     return { final: failedMessage({ model: modelId, stopReason: "error", errorMessage: text }), forwarded };
+  } finally {
+    clearTimeout(timer);
   }
   return { final: await inner.result(), forwarded };
+}
+
+function stalledMessage(modelId: string, idleMs: number): AssistantMessage {
+  const seconds = Math.round(idleMs / 100) / 10;
+  return failedMessage({
+    model: modelId,
+    stopReason: "error",
+    errorMessage: `the model sent nothing for ${seconds}s: the stream stalled (the idle watchdog, providers.retry.idleTimeoutMs, cut it off)`,
+    retryable: true,
+  });
+}
+
+/**
+ * A retryable failure after part of the reply had reached the consumer: trying again would show (and
+ * bill) a second copy, so it is not retried, and the message says so. It stays `retryable`: a new
+ * call (the user's, or a resume) may well succeed.
+ */
+function notRetried(final: AssistantMessage): AssistantMessage {
+  return {
+    ...final,
+    errorMessage: `the reply broke off after part of it had arrived, so it was not retried (a retry would repeat it): ${final.errorMessage ?? "unknown error"}`,
+  };
 }
 
 function gaveUp(final: AssistantMessage, retries: number): AssistantMessage {

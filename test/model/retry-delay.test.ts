@@ -15,8 +15,13 @@ describe("retryDelayMs", () => {
     expect(retryDelayMs(1, 1500, { maxDelayMs: 5000 })).toBe(1500);
   });
 
-  test("defaults: 3 retries, 1 s base, 30 s cap", () => {
-    expect(DEFAULT_RETRY).toEqual({ maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 30_000 });
+  test("defaults: 3 retries, 1 s base, 30 s cap, 60 s idle watchdog", () => {
+    expect(DEFAULT_RETRY).toEqual({
+      maxRetries: 3,
+      baseDelayMs: 1000,
+      maxDelayMs: 30_000,
+      idleTimeoutMs: 60_000,
+    });
   });
 });
 

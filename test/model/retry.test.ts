@@ -113,7 +113,13 @@ describe("withRetry", () => {
     ]);
     const events = await collect(withRetry(inner, fast));
     expect(events.map((event) => event.type)).toEqual(["text_delta", "done"]);
-    expect(final(events)).toMatchObject({ stopReason: "error", errorMessage: "cut" });
+    // …and says so, instead of leaving "retryable" to suggest a retry that never comes.
+    expect(final(events)).toMatchObject({
+      stopReason: "error",
+      retryable: true,
+      errorMessage:
+        "the reply broke off after part of it had arrived, so it was not retried (a retry would repeat it): cut",
+    });
     expect(inner.calls).toBe(1);
   });
 

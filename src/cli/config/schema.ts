@@ -50,6 +50,8 @@ export const providersSchema = z.strictObject({
       maxRetries: nonNegativeInt.exactOptional(),
       baseDelayMs: nonNegativeInt.exactOptional(),
       maxDelayMs: nonNegativeInt.exactOptional(),
+      /** The idle watchdog of every model call: no data for this long fails the attempt (retried). */
+      idleTimeoutMs: z.number().int().min(1).exactOptional(),
     })
     .exactOptional(),
   /** US dollars per million tokens, per `provider:model` id: adds or corrects the built-in price list. */

@@ -151,12 +151,11 @@ function advice(status: number, type: string | undefined, hints: ErrorHints): st
   }
   if (status === 413) return "The request is too large: shorten the conversation or the tool outputs.";
   if (status === 429)
-    return "Rate limited: agentry retries after a pause; if it persists, run fewer agents at once or check your plan's limits.";
+    return "Rate limited: if it persists, run fewer agents at once or check your plan's limits.";
   if (status === 529 || type === "overloaded_error")
-    return "The provider is overloaded: agentry retries after a pause; try again later if it persists.";
-  if (status >= 500)
-    return "The provider failed: agentry retries after a pause; try again later if it persists.";
-  if (status === 408 || status === 409) return "A temporary conflict: agentry retries after a pause.";
+    return "The provider is overloaded; try again later if it persists.";
+  if (status >= 500) return "The provider failed; try again later if it persists.";
+  if (status === 408 || status === 409) return "A temporary conflict; try again.";
   return "The provider rejected the request and it will not be retried; check the model name and the request settings.";
 }
 

@@ -31,6 +31,10 @@ describe.each(PROTOCOLS)("%s adapter failures", (protocol) => {
     expect(events.some((event) => event.type === "retry")).toBe(false);
     expect(message.stopReason).toBe("error");
     expect(message.errorMessage).toMatch(/stream ended before the message was complete/);
+    // Not retried, since part of it was shown already; the message says so.
+    expect(message.errorMessage).toMatch(
+      /^the reply broke off after part of it had arrived, so it was not retried/,
+    );
     expect(message.retryable).toBe(true);
     expect(server.requests).toHaveLength(1);
   });
