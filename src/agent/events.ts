@@ -52,6 +52,14 @@ export type AgentEvent = Base &
         resumeInMs?: number;
       }
     | { type: "capacity_granted"; waitedMs: number; limit: number; inFlight: number }
+    | {
+        type: "usage_estimate";
+        /**
+         * Estimated tokens of the model call in flight: its prompt and the output streamed so far.
+         * Sent as the call starts and as it grows; its `turn_end` replaces it with the real usage.
+         */
+        tokens: number;
+      }
     | { type: "turn_end"; turn: number; usage: Usage }
     | { type: "agent_end"; outcome: Outcome }
   );

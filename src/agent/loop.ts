@@ -4,6 +4,7 @@ import {
   emptyUsage,
   type ToolResultMessage,
   toolCalls,
+  type Usage,
   type UserMessage,
 } from "../model/messages.ts";
 import type { AgentIdentity } from "../tools/tool.ts";
@@ -17,8 +18,9 @@ import { streamAssistantMessage } from "./model-turn.ts";
 import type { Outcome } from "./outcome.ts";
 import { closeToolCalls, interruptedToolResults } from "./repair.ts";
 import { prepareRequest, toolSpecs } from "./request.ts";
-import { RunLimitExceeded, watchLimits } from "./run-limits.ts";
+import { type LimitWatch, RunLimitExceeded, watchLimits } from "./run-limits.ts";
 import type { Session } from "./session.ts";
+import { PromptEstimator, tokensOfChars } from "./token-estimate.ts";
 import { NOT_RUN_RESULT, TURN_LIMIT_RESULT } from "./tool-call-errors.ts";
 import { executeToolCalls, type ToolExecutionEnv } from "./tool-execution.ts";
 
@@ -63,6 +65,7 @@ export async function runAgentLoop(
   let usage = emptyUsage();
   let turns = 0;
   let text = "";
+  const estimator = new PromptEstimator();
 
   const finish = async (end: OutcomeEnd): Promise<Outcome> => {
     for (const hook of hooks) {
@@ -153,9 +156,18 @@ export async function runAgentLoop(
         signal,
         emit: send,
       });
-      const message = await streamAssistantMessage(config.model, request, signal, send);
+      // Budgets hold during the call: its estimate (prompt, then output as it streams) is checked here
+      // and reported to whoever watches the whole tree; a call whose prompt alone would pass a budget
+      // is not made.
+      const prompt = estimator.estimate(request);
+      const estimate = callEstimate(prompt.tokens, usage, limits, send);
+      if (signal.aborted) {
+        send({ type: "turn_end", turn, usage: emptyUsage() });
+        return await abort("before the model call");
+      }
+      const message = await streamAssistantMessage(config.model, request, signal, send, estimate.output);
       usage = addUsage(usage, message.usage);
-      if (message.stopReason === "aborted" || signal.aborted) {
+      if (message.stopReason === "aborted" || (message.stopReason === "error" && signal.aborted)) {
         send({ type: "turn_end", turn, usage: message.usage });
         return await abort("during the model call");
       }
@@ -163,13 +175,16 @@ export async function runAgentLoop(
         send({ type: "turn_end", turn, usage: message.usage });
         return await fail(message.errorMessage ?? "the model call failed");
       }
+      estimator.calibrate(prompt.chars, message.usage);
       await session.append(message);
       send({ type: "assistant_message", message });
       text = assistantText(message);
       const calls = toolCalls(message);
       limits.checkUsage(usage);
-      if (signal.aborted) {
-        if (calls.length > 0) await appendResults(session, closeToolCalls(calls, NOT_RUN_RESULT), send);
+      // A reply without tool calls is the answer, delivered: a limit that trips on it (this very reply
+      // passed a budget) no longer changes how the run ended. Calls it asked for are not run.
+      if (signal.aborted && calls.length > 0) {
+        await appendResults(session, closeToolCalls(calls, NOT_RUN_RESULT), send);
         send({ type: "turn_end", turn, usage: message.usage });
         return await abort("after the model call");
       }
@@ -185,7 +200,7 @@ export async function runAgentLoop(
         await appendResults(session, { role: "tool_result", content: results }, send);
       }
       send({ type: "turn_end", turn, usage: message.usage });
-      if (signal.aborted) return await abort("while tools were running");
+      if (signal.aborted && calls.length > 0) return await abort("while tools were running");
 
       const injected: UserMessage[] = [];
       for (const hook of hooks) {
@@ -212,6 +227,36 @@ export async function runAgentLoop(
     waits.dispose();
     limits.dispose();
   }
+}
+
+/** How often (in estimated tokens) a streaming call reports its growing estimate. */
+const ESTIMATE_STEP = 50;
+
+/**
+ * Reports a call's estimate as it starts (its prompt) and as its output streams, and checks the run's
+ * own token budget against it at every step.
+ */
+function callEstimate(
+  promptTokens: number,
+  usage: Usage,
+  limits: LimitWatch,
+  send: (event: EventBody) => void,
+): { output: (chars: number) => void } {
+  let outputChars = 0;
+  let reported = promptTokens;
+  send({ type: "usage_estimate", tokens: promptTokens });
+  limits.checkEstimate(usage, promptTokens);
+  return {
+    output(chars) {
+      outputChars += chars;
+      const tokens = promptTokens + tokensOfChars(outputChars);
+      if (tokens - reported >= ESTIMATE_STEP) {
+        reported = tokens;
+        send({ type: "usage_estimate", tokens });
+      }
+      limits.checkEstimate(usage, tokens);
+    },
+  };
 }
 
 async function appendResults(

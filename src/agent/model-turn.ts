@@ -4,7 +4,8 @@ import { watchAbort } from "./abort.ts";
 import type { EventBody } from "./emitter.ts";
 
 /**
- * Streams one model response, forwarding deltas, retries and waits for capacity, and returns the final
+ * Streams one model response, forwarding deltas, retries and waits for capacity (and telling `onOutput`
+ * how many characters of output each event carries, for the budgets' estimates), and returns the final
  * message. Never throws: a failure is a message with `stopReason: "error"`, an abort one with
  * `"aborted"` — returned as soon as the signal fires, without waiting for the provider to notice.
  */
@@ -13,6 +14,7 @@ export async function streamAssistantMessage(
   request: ModelRequest,
   signal: AbortSignal,
   emit: (event: EventBody) => void,
+  onOutput: (chars: number) => void = () => {},
 ): Promise<AssistantMessage> {
   const abort = watchAbort(signal);
   try {
@@ -25,6 +27,8 @@ export async function streamAssistantMessage(
         return failed(model.id, "aborted", "aborted");
       }
       if (next.done) break;
+      const chars = outputChars(next.value);
+      if (chars > 0) onOutput(chars);
       const final = forward(next.value, emit);
       if (final) return final;
     }
@@ -57,6 +61,20 @@ function forward(event: ModelEvent, emit: (event: EventBody) => void): Assistant
     default:
       // Tool-call deltas are shown once complete (tool_start); usage arrives with the final message.
       return undefined;
+  }
+}
+
+/** Characters of output an event carries (text, reasoning, tool-call names and arguments). */
+function outputChars(event: ModelEvent): number {
+  switch (event.type) {
+    case "text_delta":
+    case "reasoning_delta":
+    case "tool_call_delta":
+      return event.delta.length;
+    case "tool_call_start":
+      return event.name.length;
+    default:
+      return 0;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Usage } from "../model/messages.ts";
 import { formatDuration } from "../text/format-duration.ts";
+import { totalTokens } from "./token-estimate.ts";
 
 /** Per-run limits beyond max turns. All optional; unset means unlimited. */
 export interface RunLimits {
@@ -35,6 +36,11 @@ export interface LimitWatch {
   hold(scope?: "stall" | "all"): () => void;
   /** Aborts with a budget reason when the usage so far is over the token budget. */
   checkUsage(usage: Usage): void;
+  /**
+   * Aborts with a budget reason when the usage so far plus the estimate of the model call in flight
+   * (`token-estimate.ts`) is over the token budget: the budget holds during streaming.
+   */
+  checkEstimate(usage: Usage, inFlight: number): void;
   dispose(): void;
 }
 
@@ -106,9 +112,19 @@ export function watchLimits(outer: AbortSignal, limits: RunLimits = {}): LimitWa
       };
     },
     checkUsage: (usage) => {
-      const total = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+      const total = totalTokens(usage);
       if (limits.maxTokens !== undefined && total > limits.maxTokens)
         stop(new RunLimitExceeded("budget", `token budget of ${limits.maxTokens} exceeded (used ${total})`));
+    },
+    checkEstimate: (usage, inFlight) => {
+      const used = totalTokens(usage);
+      if (limits.maxTokens === undefined || used + inFlight <= limits.maxTokens) return;
+      stop(
+        new RunLimitExceeded(
+          "budget",
+          `token budget of ${limits.maxTokens} exceeded (used ${used}, and about ${inFlight} for the model call in flight, which was stopped)`,
+        ),
+      );
     },
     dispose: () => {
       clearTimeout(wallTimer);

@@ -1,6 +1,7 @@
 import { addUsage, emptyUsage, type Usage } from "../model/messages.ts";
 import type { AgentEvent } from "./events.ts";
 import { RunLimitExceeded } from "./run-limits.ts";
+import { totalTokens } from "./token-estimate.ts";
 
 /** Budgets of a whole run: the root and every subagent it starts, continuations included. */
 export interface TreeBudget {
@@ -22,12 +23,20 @@ export interface TreeBudgetWatch {
 }
 
 /**
- * Sums the usage of each model turn anywhere in the tree (`turn_end` events) and aborts `controller`
- * with a `RunLimitExceeded("budget")` at the first turn that takes the total over a budget, or when
- * the time is up, so the root and its running children stop and the run ends `budget_exceeded`.
+ * Sums the usage of each model call anywhere in the tree (its reply, or the `turn_end` of a call that
+ * failed) plus the estimates of
+ * the calls still streaming (`usage_estimate` events: a call's prompt and its output so far), and
+ * aborts `controller` with a `RunLimitExceeded("budget")` as soon as that total passes the token
+ * budget — before a call whose prompt alone would pass it, or in the middle of a reply — or the real
+ * cost passes the cost budget, or the time is up. The root and its running children stop, and the run
+ * ends `budget_exceeded`. The overshoot is bounded by the estimates' error (docs/subagents.md).
  */
 export function watchTreeBudget(budget: TreeBudget, controller: AbortController): TreeBudgetWatch {
   let usage = emptyUsage();
+  /** Estimated tokens of each agent's call in flight, by agent path. */
+  const inFlight = new Map<string, number>();
+  /** Agents whose current turn's usage was counted at its reply, before its tools (children) ran. */
+  const counted = new Set<string>();
   const { maxDurationMs } = budget;
   const timer =
     maxDurationMs === undefined
@@ -40,16 +49,29 @@ export function watchTreeBudget(budget: TreeBudget, controller: AbortController)
   timer?.unref();
   return {
     observe(event) {
-      if (event.type !== "turn_end") return;
-      usage = addUsage(usage, event.usage);
+      const key = event.agentPath.join("/");
+      if (event.type === "usage_estimate") inFlight.set(key, event.tokens);
+      else if (event.type === "assistant_message") {
+        // Counted as the reply arrives: a parent's call costs while the children its tools start run.
+        inFlight.delete(key);
+        counted.add(key);
+        usage = addUsage(usage, event.message.usage);
+      } else if (event.type === "turn_end") {
+        inFlight.delete(key);
+        // A failed or stopped call has no reply: its turn_end carries what it used.
+        if (!counted.delete(key)) usage = addUsage(usage, event.usage);
+      } else return;
       if (controller.signal.aborted) return;
-      const tokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+      const used = totalTokens(usage);
+      const estimated = [...inFlight.values()].reduce((sum, tokens) => sum + tokens, 0);
       const cost = usage.cost ?? 0;
-      if (budget.maxTokens !== undefined && tokens > budget.maxTokens) {
+      if (budget.maxTokens !== undefined && used + estimated > budget.maxTokens) {
+        const streaming =
+          estimated > 0 ? `, and about ${estimated} for the model calls in flight, which were stopped` : "";
         controller.abort(
           new RunLimitExceeded(
             "budget",
-            `token budget of the run exceeded: ${tokens} tokens used by the agent and its subagents, the limit is ${budget.maxTokens}`,
+            `token budget of the run exceeded: ${used} tokens used by the agent and its subagents${streaming}; the limit is ${budget.maxTokens}`,
           ),
         );
       } else if (budget.maxCostUsd !== undefined && cost > budget.maxCostUsd) {

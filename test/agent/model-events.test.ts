@@ -26,8 +26,9 @@ it("forwards reasoning, text and retry events from the model stream", async () =
   };
   const log = eventLog();
   await runAgentLoop(testConfig(workspace, model), await sessionWithPrompt(workspace), log.emit);
-  expect(log.types().slice(1, 6)).toEqual([
+  expect(log.types().slice(1, 7)).toEqual([
     "turn_start",
+    "usage_estimate",
     "retry",
     "reasoning_delta",
     "text_delta",

@@ -28,16 +28,18 @@ async function runWithBudget(budget: Parameters<typeof watchTreeBudget>[0]) {
   return { outcome, model, watch, records: await runtime.store.list({}) };
 }
 
-test("a token budget counts the subagents' turns and stops the whole tree at the first turn over it", async () => {
-  const { outcome, model, watch, records } = await runWithBudget({ maxTokens: 2_500 });
+test("a token budget counts the subagents' calls, and stops the tree before the call that would pass it", async () => {
+  const { outcome, model, watch, records } = await runWithBudget({ maxTokens: 7_500 });
 
   expect(outcome.status).toBe("budget_exceeded");
   expect(outcome.status === "budget_exceeded" && outcome.reason).toMatch(
-    /^token budget of the run exceeded: 3000 tokens used by the agent and its subagents, the limit is 2500/,
+    /^token budget of the run exceeded: 7020 tokens used by the agent and its subagents, and about 9\d\d for the model calls in flight, which were stopped; the limit is 7500/,
   );
-  // Three child turns of 1,000 tokens (the root's own turn ends later); no fourth is asked for.
-  expect(model.requests.filter((request) => request.system.includes(CHILD_MARK))).toHaveLength(3);
-  expect(watch.usage).toMatchObject({ input: 2_710, output: 310 });
+  // The root's call (20 tokens) and seven child calls of 1,000 fit; the eighth, its prompt estimated
+  // from the seventh's, would pass the budget and is not made: no overshoot. (The root's first call
+  // was estimated at four characters a token of its request, about 4,700, and fit too.)
+  expect(model.requests.filter((request) => request.system.includes(CHILD_MARK))).toHaveLength(7);
+  expect(watch.usage).toMatchObject({ input: 6_310, output: 710 });
   expect(records.map((record) => [record.status, record.reason])).toEqual([["FAILED", "budget"]]);
 });
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { Usage } from "../../../src/model/messages.ts";
 import { CHILD_MARK, wireMessages, wireSystem } from "../../subagents/support/subagent-harness.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
 import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
@@ -34,19 +35,26 @@ async function run(args: string[], childReply: Record<string, unknown>) {
 }
 
 describe("agentry run budgets cover the whole tree", () => {
-  it("--max-tokens stops the run with exit 4 once the subagent's turns pass it", async () => {
-    const result = await run(["--max-tokens", "2500"], {
+  it("--max-tokens stops the tree with exit 4 before the call that would pass it", async () => {
+    const result = await run(["--max-tokens", "12000"], {
       toolCalls: [{ name: "list", args: {} }],
-      usage: { input: 900, output: 100 },
+      usage: { input: 3_000, output: 100 },
     });
 
     expect(result.code).toBe(4);
-    const json = JSON.parse(result.stdout) as Record<string, unknown>;
+    const json = JSON.parse(result.stdout) as { outcome: string; reason: string; treeUsage: Usage };
     expect(json.outcome).toBe("budget_exceeded");
+    // The root's reply (20 tokens) and three child calls of 3,100; the fourth, its prompt estimated
+    // from the third's, would pass 12,000 and is stopped before it streams anything.
     expect(json.reason).toMatch(
-      /^token budget of the run exceeded: 3000 tokens used by the agent and its subagents/,
+      /^token budget of the run exceeded: 9320 tokens used by the agent and its subagents, and about 3\d{3} for the model calls in flight, which were stopped; the limit is 12000/,
     );
-    expect(server?.requests.filter(isChild)).toHaveLength(3);
+    const { input, output, cacheRead, cacheWrite } = json.treeUsage;
+    expect(input + output + cacheRead + cacheWrite).toBe(9_320);
+    const completed = server?.requests.filter(
+      (request) => isChild(request) && request.finishedAt !== undefined,
+    );
+    expect(completed?.length).toBeGreaterThanOrEqual(3);
 
     const tasks = await runCli(["tasks", "list", "--json"], { cwd: ws?.dir ?? "", env: ws?.env ?? {} });
     const records = JSON.parse(tasks.stdout) as Array<{ status: string; reason?: string }>;

@@ -38,6 +38,7 @@ const DOCUMENTED = new Set([
   "retry",
   "capacity_wait",
   "capacity_granted",
+  "usage_estimate",
   "assistant_message",
   "tool_start",
   "tool_progress",
