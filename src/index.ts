@@ -31,6 +31,7 @@ export {
 } from "./agent/session.ts";
 export { InvalidSessionIdError, isValidSessionId, newSessionId } from "./agent/session-id.ts";
 export { SessionBusyError, type SessionLock } from "./agent/session-lock.ts";
+export { type SessionTreeUsage, sessionTreeUsage } from "./agent/session-tree.ts";
 export { buildSystemPrompt, type SystemPromptOptions } from "./agent/system-prompt.ts";
 export {
   type DamagedSession,

@@ -1,4 +1,5 @@
 import { isValidSessionId } from "../../agent/session-id.ts";
+import { type SessionTreeUsage, sessionTreeUsage } from "../../agent/session-tree.ts";
 import { sessionPath } from "../../agent/state-dir.ts";
 import {
   type DamagedSession,
@@ -14,7 +15,7 @@ import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { colorEnabled, createStyle } from "../render/style.ts";
 import { age, formatTable } from "../render/table.ts";
-import { renderTranscript } from "../render/transcript-view.ts";
+import { formatUsage, renderTranscript } from "../render/transcript-view.ts";
 import { resolveWorkspace } from "../workspace.ts";
 
 export interface SessionsOptions {
@@ -62,13 +63,24 @@ export async function sessionsShowCommand(id: string, options: SessionsOptions, 
     if (error instanceof TranscriptFormatError) throw damagedSessionError(id, error);
     throw error;
   });
+  // The cost of a session is its whole tree's: the subagents it started ran on its behalf.
+  const usage = await sessionTreeUsage(workspace, transcript);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ header: transcript.header, entries: transcript.entries })}\n`);
+    io.stdout.write(`${JSON.stringify({ header: transcript.header, entries: transcript.entries, usage })}\n`);
   } else {
-    io.stdout.write(renderTranscript(transcript, createStyle(colorEnabled(io.stdout, io.env))));
+    const style = createStyle(colorEnabled(io.stdout, io.env));
+    io.stdout.write(renderTranscript(transcript, style));
+    io.stdout.write(`\n${style.bold(usageLine(usage))}\n`);
   }
   for (const warning of options.json ? transcript.warnings : []) io.stderr.write(`warning: ${warning}\n`);
   return EXIT_CODES.completed;
+}
+
+/** `usage: 1,234 tokens · $0.0100 (this session) · 5,678 tokens · $0.0300 with its 2 subagent sessions` */
+export function usageLine(usage: SessionTreeUsage): string {
+  if (usage.subagentSessions === 0) return `usage: ${formatUsage(usage.tree)}`;
+  const plural = usage.subagentSessions === 1 ? "session" : "sessions";
+  return `usage: ${formatUsage(usage.tree)} with its ${usage.subagentSessions} subagent ${plural} (this session alone: ${formatUsage(usage.session)})`;
 }
 
 export function sessionsTable(
