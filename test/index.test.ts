@@ -70,6 +70,7 @@ async function readmeDelegationExample(model: Model, createModel: (id: string) =
     return { outcome: await run.outcome, started, session, registry };
   } finally {
     await runtime.shutdown();
+    session.close();
   }
 }
 

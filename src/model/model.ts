@@ -42,11 +42,22 @@ export type ModelEvent =
     }
   /** The waiting call is sent now, after `waitedMs`. */
   | { type: "capacity_granted"; waitedMs: number; limit: number; inFlight: number }
+  /**
+   * The provider sent something that is no part of the answer (a ping, a lifecycle event): the stream
+   * is not stalled. At most about once a second; `withRetry`'s idle watchdog takes it and passes it on
+   * to no one.
+   */
+  | { type: "alive" }
   | { type: "done"; message: AssistantMessage };
 
 /** Whether an event is part of the answer (so a retry would duplicate it), not news about the call. */
 export function carriesContent(event: ModelEvent): boolean {
-  return event.type !== "retry" && event.type !== "capacity_wait" && event.type !== "capacity_granted";
+  return (
+    event.type !== "retry" &&
+    event.type !== "capacity_wait" &&
+    event.type !== "capacity_granted" &&
+    event.type !== "alive"
+  );
 }
 
 /**

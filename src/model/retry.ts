@@ -134,6 +134,8 @@ async function forward(
       // Waiting for capacity (the limiter) is not a stall: the watchdog sleeps until it is granted.
       if (event.type === "capacity_wait") clearTimeout(timer);
       else rearm();
+      // Proof of life from the provider (pings, lifecycle events): for the watchdog only.
+      if (event.type === "alive") continue;
       // A wait for capacity is news about the call, not part of its answer: the attempt may still be retried.
       if (carriesContent(event)) forwarded = true;
       out.push(event);

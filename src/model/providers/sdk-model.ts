@@ -43,6 +43,9 @@ export interface SdkModelOptions {
   rateLimits?: RateLimitReader;
 }
 
+/** How often, at most, a stream says it is alive while the provider sends nothing of the answer. */
+const ALIVE_EVERY_MS = 250;
+
 /**
  * A provider stream that remembers what the server said about its capacity: `retry-after` for the
  * retry policy, whether the call was throttled and the rate-limit headers for the limiter.
@@ -119,9 +122,20 @@ async function drive(
     out.headers(options.rateLimits, response?.headers);
     reader = stream.getReader();
     if (signal?.aborted) return onAbort();
+    let lastAlive = 0;
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
+      if (value.type === "raw") {
+        // Every chunk the provider sends, pings and lifecycle events included: proof of life for the
+        // idle watchdog (withRetry), which would otherwise see nothing while a model thinks unseen.
+        const now = Date.now();
+        if (now - lastAlive >= ALIVE_EVERY_MS) {
+          lastAlive = now;
+          out.push({ type: "alive" });
+        }
+        continue;
+      }
       for (const event of assembler.accept(value)) out.push(event);
       if (assembler.error) {
         void reader.cancel().catch(() => {});
@@ -158,7 +172,8 @@ function callOptions(
     tools: toSdkTools(request.tools),
   };
   if (options.prepare) call = options.prepare(call);
-  const result: LanguageModelV4CallOptions = { prompt: call.prompt };
+  // Raw chunks only feed the idle watchdog's proof of life (see `drive`).
+  const result: LanguageModelV4CallOptions = { prompt: call.prompt, includeRawChunks: true };
   if (call.tools) result.tools = call.tools;
   if (call.providerOptions) result.providerOptions = call.providerOptions;
   if (signal) result.abortSignal = signal;

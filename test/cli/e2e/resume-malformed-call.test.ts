@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { wireMessages } from "../../subagents/support/subagent-harness.ts";
 import { type ModelServer, type ServerReply, startModelServer } from "../../support/model-server.ts";
 import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
 import { type Protocol, providerEnv } from "../support/provider-env.ts";
@@ -44,7 +43,7 @@ describe.each<Protocol>(["anthropic", "openai"])("%s", (protocol) => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain("resumed fine");
     // The provider saw the call (with its id) and then its error result, as in the first run.
-    const sent = JSON.stringify(wireMessages(server.requests[2]?.body ?? {}));
+    const sent = JSON.stringify(server.requests[2]?.body.messages ?? server.requests[2]?.body.input ?? null);
     expect(sent).toContain("call_bad");
     expect(sent).toContain("not valid JSON");
     expect(sent.indexOf("call_bad")).toBeLessThan(sent.indexOf("not valid JSON"));

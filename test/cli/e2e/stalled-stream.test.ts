@@ -38,7 +38,7 @@ describe.each<Protocol>(["anthropic", "openai"])("%s", (protocol) => {
 
   it("a stream that fails after part of the reply says it was not retried", async () => {
     ws = await makeWorkspace({ "agentry.json": config(60_000) });
-    server = await startModelServer({ text: "one two three four five six", streamErrorAfterEvents: 4 });
+    server = await startModelServer({ text: "one two three four five six", streamErrorAfterEvents: 6 });
     const env = { ...ws.env, ...providerEnv(server, protocol) };
     const result = await runCli(["run", "hello"], { cwd: ws.dir, env });
     expect(result.code).toBe(1);

@@ -51,8 +51,8 @@ describe.each(PROTOCOLS)("%s", (protocol) => {
   });
 
   test("a stream that stalls after part of the reply is cut off and not retried, and says why", async () => {
-    // Anthropic: message_start, ping, content_block_start, a text delta; OpenAI: three chunks of text.
-    server = await startModelServer([{ text: "one two three four five six", hangAfterEvents: 4 }]);
+    // Every protocol has sent some text by its sixth event (after its lifecycle events).
+    server = await startModelServer([{ text: "one two three four five six", hangAfterEvents: 6 }]);
     const { events, message } = await collect(modelFor(protocol, server, retry(300)).stream(request));
     expect(deltas(events, "text_delta").join("")).not.toBe("");
     expect(message.stopReason).toBe("error");
@@ -63,8 +63,9 @@ describe.each(PROTOCOLS)("%s", (protocol) => {
   });
 
   test("a slow but steady stream is not cut off", async () => {
-    server = await startModelServer({ text: "one two three four five six", chunkDelayMs: 100 });
-    const { message } = await collect(modelFor(protocol, server, retry(400)).stream(request));
+    // Lifecycle events carry no text, but they are proof of life too.
+    server = await startModelServer({ text: "one two three four five six", chunkDelayMs: 150 });
+    const { message } = await collect(modelFor(protocol, server, retry(600)).stream(request));
     expect(message).toMatchObject({ stopReason: "stop", content: [{ text: "one two three four five six" }] });
   });
 });
