@@ -10,8 +10,19 @@ import {
   parseIdentity,
   processLiveness,
 } from "../../src/agent/process-identity.ts";
-import { hasCommand } from "../support/required-command.ts";
+import { BUBBLEWRAP, describeWith } from "../support/components.ts";
 
+/** The same machine and hostname, another pid namespace; its processes die with the bwrap we start. */
+const BWRAP_NEW_PID_NAMESPACE = [
+  "bwrap",
+  "--dev-bind",
+  "/",
+  "/",
+  "--unshare-pid",
+  "--die-with-parent",
+  "--proc",
+  "/proc",
+];
 const PRINT = fileURLToPath(new URL("./support/print-identity.ts", import.meta.url));
 const linux = process.platform === "linux";
 
@@ -80,23 +91,14 @@ describe.runIf(linux)("on Linux", () => {
     expect(processLiveness({ ...me, boot: "00000000" })).toBe("unknown");
   });
 
-  it.runIf(hasCommand("bwrap", "bubblewrap"))(
-    "a process in another pid namespace with the same hostname is unknown, never dead",
-    async () => {
-      const { identity } = await identified([
-        "bwrap",
-        "--dev-bind",
-        "/",
-        "/",
-        "--unshare-pid",
-        "--proc",
-        "/proc",
-      ]);
+  describeWith(BUBBLEWRAP, "with another pid namespace", () => {
+    it("a process in another pid namespace with the same hostname is unknown, never dead", async () => {
+      const { identity } = await identified(BWRAP_NEW_PID_NAMESPACE);
       const parsed = parseIdentity(identity)!;
       expect(parsed.host).toBe(hostname());
       expect(parsed.pidNamespace).not.toBe(currentProcess().pidNamespace);
       // Its pid means nothing here: as seen from this namespace it is absent or another process.
       expect(processLiveness(parsed)).toBe("unknown");
-    },
-  );
+    });
+  });
 });

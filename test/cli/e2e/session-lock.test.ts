@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { wireMessages, wireTexts } from "../../subagents/support/subagent-harness.ts";
+import { BUBBLEWRAP, describeWith } from "../../support/components.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
 import { waitFor } from "../../support/processes.ts";
-import { hasCommand } from "../../support/required-command.ts";
 import { finished, makeWorkspace, runCli, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
@@ -104,11 +104,20 @@ describe("a session is continued by one process at a time", () => {
     expect(next.stdout).toContain("answer to next");
   });
 
-  it.runIf(hasCommand("bwrap", "bubblewrap"))(
-    "a holder in another pid namespace cannot be checked: its fresh lock is respected",
-    async () => {
+  describeWith(BUBBLEWRAP, "with another pid namespace", () => {
+    it("a holder in another pid namespace cannot be checked: its fresh lock is respected", async () => {
       const { env, sessionId, lockPath, dir } = await oneSession();
-      const argv = ["--dev-bind", "/", "/", "--unshare-pid", "--proc", "/proc", process.execPath, BIN];
+      const argv = [
+        "--dev-bind",
+        "/",
+        "/",
+        "--unshare-pid",
+        "--die-with-parent",
+        "--proc",
+        "/proc",
+        process.execPath,
+        BIN,
+      ];
       const chat = spawn("bwrap", [...argv, "chat", "--resume", sessionId], {
         cwd: dir,
         env,
@@ -125,6 +134,6 @@ describe("a session is continued by one process at a time", () => {
 
       chat.stdin?.end();
       expect((await chatExit).code).toBe(0);
-    },
-  );
+    });
+  });
 });

@@ -6,9 +6,9 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TaskRecord } from "../../../src/tasks/task-record.ts";
 import { wireMessages, wireTexts } from "../../subagents/support/subagent-harness.ts";
+import { BUBBLEWRAP, describeWith } from "../../support/components.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
 import { waitFor } from "../../support/processes.ts";
-import { hasCommand } from "../../support/required-command.ts";
 import {
   type CliResult,
   finished,
@@ -102,7 +102,7 @@ function storedTask(): TaskRecord | undefined {
 function tasksList(env: Record<string, string>, otherNamespace: boolean): Promise<TaskRecord[]> {
   const command = [process.execPath, BIN, "tasks", "list", "--json", "--cwd", ws!.dir];
   const argv = otherNamespace
-    ? ["bwrap", "--dev-bind", "/", "/", "--unshare-pid", "--proc", "/proc", ...command]
+    ? ["bwrap", "--dev-bind", "/", "/", "--unshare-pid", "--die-with-parent", "--proc", "/proc", ...command]
     : command;
   return new Promise((resolve, reject) => {
     execFile(argv[0] as string, argv.slice(1), { env, timeout: 20_000 }, (error, stdout, stderr) => {
@@ -127,7 +127,7 @@ describe("task ownership across pid namespaces and paused owners", () => {
     expect(storedTask()).toMatchObject({ status: "COMPLETED", result: "child result: 42" });
   });
 
-  describe.runIf(hasCommand("bwrap", "bubblewrap"))("seen from another pid namespace", () => {
+  describeWith(BUBBLEWRAP, "seen from another pid namespace", () => {
     it("a live, heartbeating owner is not orphaned by a tasks list that cannot see its pid", async () => {
       const { exit, env } = await startOwner(2);
       const [seen] = await tasksList(env, true);
