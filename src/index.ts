@@ -47,6 +47,23 @@ export {
 export type { TranscriptEntry, TranscriptHeader } from "./agent/transcript-schema.ts";
 export { TRANSCRIPT_VERSION } from "./agent/transcript-schema.ts";
 export { type TreeBudget, type TreeBudgetWatch, watchTreeBudget } from "./agent/tree-budget.ts";
+// Subagents: definitions and where they come from, the runtime that gives an agent the task tools.
+export { AgentDefinitionError, AgentRegistry, parseAgentsJson } from "./agents/agent-registry.ts";
+export { builtinAgents } from "./agents/builtin-agents.ts";
+export {
+  type AgentDefinition,
+  type AgentDefinitionInput,
+  AgentDefinitionSchema,
+  type AgentFormat,
+  type AgentMode,
+  type AgentPermissionConfig,
+  type AgentSource,
+  type AgentSourceKind,
+  type WorkspaceMode,
+} from "./agents/definition.ts";
+export { type Diagnostic, formatDiagnostics, hasErrors } from "./agents/diagnostics.ts";
+export { type DiscoverOptions, type LoadedAgents, loadAgentDefinitions } from "./agents/discover.ts";
+export { type LoadAgentFileOptions, loadAgentFile } from "./agents/loaders/load-agent-file.ts";
 export {
   AdaptiveLimiter,
   type CallResult,
@@ -96,7 +113,6 @@ export {
 } from "./model/registry.ts";
 export { type RetryOptions, withRetry } from "./model/retry.ts";
 export { type LimitedModelOptions, withLimiter } from "./model/with-limiter.ts";
-
 // Permissions.
 export { bashPermissionPatterns } from "./permissions/bash-command.ts";
 export { DEFAULT_RULES } from "./permissions/defaults.ts";
@@ -118,26 +134,8 @@ export {
   type PermissionRule,
   type Ruleset,
 } from "./permissions/types.ts";
-
-// Subagents: definitions and where they come from, the runtime that gives an agent the task tools.
-export { AgentDefinitionError, AgentRegistry, parseAgentsJson } from "./subagents/agent-registry.ts";
-export { builtinAgents } from "./subagents/builtin-agents.ts";
-export {
-  type AgentDefinition,
-  type AgentDefinitionInput,
-  AgentDefinitionSchema,
-  type AgentFormat,
-  type AgentMode,
-  type AgentPermissionConfig,
-  type AgentSource,
-  type AgentSourceKind,
-  type WorkspaceMode,
-} from "./subagents/definition.ts";
-export { type Diagnostic, formatDiagnostics, hasErrors } from "./subagents/diagnostics.ts";
-export { type DiscoverOptions, type LoadedAgents, loadAgentDefinitions } from "./subagents/discover.ts";
 export { type ForkMode, forkHistory } from "./subagents/fork.ts";
 export { DEFAULT_SUBAGENT_LIMITS, type SubagentLimits, SubagentLimitsError } from "./subagents/limits.ts";
-export { type LoadAgentFileOptions, loadAgentFile } from "./subagents/loaders/load-agent-file.ts";
 export type { SubagentOptions, SubagentRuntime } from "./subagents/subagent-runtime.ts";
 export { attachSubagents, withSubagents } from "./subagents/with-subagents.ts";
 

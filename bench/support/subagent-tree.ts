@@ -1,10 +1,10 @@
 import type { AgentConfig } from "../../src/agent/config.ts";
+import { AgentRegistry } from "../../src/agents/agent-registry.ts";
+import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Model } from "../../src/model/model.ts";
 import type { ModelLimiters } from "../../src/model/model-limiters.ts";
 import { createModel } from "../../src/model/registry.ts";
 import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
-import { AgentRegistry } from "../../src/subagents/agent-registry.ts";
-import { builtinAgents } from "../../src/subagents/builtin-agents.ts";
 import type { SubagentLimits } from "../../src/subagents/limits.ts";
 import type { SubagentRuntime } from "../../src/subagents/subagent-runtime.ts";
 import { attachSubagents } from "../../src/subagents/with-subagents.ts";

@@ -1,10 +1,10 @@
 import { homedir } from "node:os";
 import type { AgentConfig } from "../agent/config.ts";
+import { AgentDefinitionError, AgentRegistry } from "../agents/agent-registry.ts";
+import { type Diagnostic, hasErrors } from "../agents/diagnostics.ts";
+import { loadAgentDefinitions } from "../agents/discover.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
-import { AgentDefinitionError, AgentRegistry } from "../subagents/agent-registry.ts";
-import { type Diagnostic, hasErrors } from "../subagents/diagnostics.ts";
-import { loadAgentDefinitions } from "../subagents/discover.ts";
 import { SubagentLimitsError } from "../subagents/limits.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { attachSubagents } from "../subagents/with-subagents.ts";

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { AgentConfig } from "../agent/config.ts";
 import type { Hooks } from "../agent/hooks.ts";
 import type { Session } from "../agent/session.ts";
+import type { AgentDefinition } from "../agents/definition.ts";
 import type { UserMessage } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import type { PermissionMode } from "../permissions/modes.ts";
@@ -13,7 +14,6 @@ import type { CallerScope } from "./caller-scope.ts";
 import { AgentPermissionError, childRules } from "./child-rules.ts";
 import { childTools } from "./child-tools.ts";
 import { type ChildWorkspace, ChildWorkspaceError, prepareChildWorkspace } from "./child-workspace.ts";
-import type { AgentDefinition } from "./definition.ts";
 import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
 
 const PREAMBLE = readFileSync(new URL("./child-preamble.md", import.meta.url), "utf8").trim();

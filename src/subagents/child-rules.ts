@@ -1,8 +1,8 @@
+import type { AgentDefinition } from "../agents/definition.ts";
 import { deriveChildRules } from "../permissions/derive.ts";
 import { READ_ONLY_BASH_RULES } from "../permissions/read-only-bash-rules.ts";
 import { PermissionConfigError, rulesetFromConfig } from "../permissions/ruleset-from-config.ts";
 import type { Ruleset } from "../permissions/types.ts";
-import type { AgentDefinition } from "./definition.ts";
 
 /** An agent asking for `permissionMode: plan` may not edit, and may run read-only commands only. */
 const PLAN_MODE_RULES: Ruleset = [

@@ -1,8 +1,8 @@
+import type { AgentDefinition } from "../agents/definition.ts";
 import { visibleTools } from "../permissions/derive.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import { wildcardMatch } from "../permissions/wildcard.ts";
 import type { AnyTool } from "../tools/tool.ts";
-import type { AgentDefinition } from "./definition.ts";
 
 /** Tools that start or steer subagents; a child only gets them below the depth limit. */
 export function isSpawnTool(name: string): boolean {

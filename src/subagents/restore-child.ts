@@ -1,12 +1,12 @@
 import { Session, SessionNotFoundError } from "../agent/session.ts";
 import { SessionBusyError } from "../agent/session-lock.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
+import { isSubagent } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
 import { type ToolContext, ToolError } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { buildChild } from "./child-config.ts";
-import { isSubagent } from "./definition.ts";
 import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
 
 /**

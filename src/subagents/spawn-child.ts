@@ -1,12 +1,12 @@
 import { Session } from "../agent/session.ts";
 import { newSessionId } from "../agent/session-id.ts";
+import { type AgentDefinition, isSubagent } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
 import { canSpawn } from "../permissions/derive.ts";
 import { type ToolContext, ToolError, type ToolResult } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { buildChild } from "./child-config.ts";
 import { ChildExecution } from "./child-execution.ts";
-import { type AgentDefinition, isSubagent } from "./definition.ts";
 import { type ForkMode, forkHistory, parseForkMode } from "./fork.ts";
 import { ownChild, refuseAtDepthLimit } from "./own-child.ts";
 import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "./spawnable-agents.ts";

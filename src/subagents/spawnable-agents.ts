@@ -1,7 +1,7 @@
+import type { AgentRegistry } from "../agents/agent-registry.ts";
+import type { AgentDefinition } from "../agents/definition.ts";
 import { filterSpawnable } from "../permissions/derive.ts";
 import type { Ruleset } from "../permissions/types.ts";
-import type { AgentRegistry } from "./agent-registry.ts";
-import type { AgentDefinition } from "./definition.ts";
 
 /** What `task` starts when the call names no `subagent_type`. */
 export const DEFAULT_SUBAGENT_TYPE = "general-purpose";

@@ -1,6 +1,8 @@
 import type { AgentConfig } from "../agent/config.ts";
 import type { Hooks } from "../agent/hooks.ts";
 import type { Session } from "../agent/session.ts";
+import type { AgentRegistry } from "../agents/agent-registry.ts";
+import type { AgentDefinition } from "../agents/definition.ts";
 import type { Message, UserMessage } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import {
@@ -14,11 +16,9 @@ import { sweepOrphans } from "../tasks/sweeper.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../tasks/workspace-task-store.ts";
 import type { AnyTool } from "../tools/tool.ts";
-import type { AgentRegistry } from "./agent-registry.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { ChildExecution } from "./child-execution.ts";
 import type { ChildWorkspace } from "./child-workspace.ts";
-import type { AgentDefinition } from "./definition.ts";
 import { resolveLimits, type SubagentLimits } from "./limits.ts";
 import { Pulse } from "./pulse.ts";
 import { Semaphore } from "./semaphore.ts";

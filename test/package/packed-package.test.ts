@@ -61,7 +61,7 @@ describe("the packed package", () => {
         "dist/cli/index.d.ts",
         "dist/agent/system-prompt.md",
         "dist/tools/read.md",
-        "dist/subagents/prompts/explore.md",
+        "dist/agents/prompts/explore.md",
         "dist/tools/bash-sandbox.md",
         "dist/sandbox/network-bridge-main.mjs",
         "docs/exit-codes.md",
@@ -135,7 +135,7 @@ describe("the packed package", () => {
       expect(root).toContain(await promptLine("subagents/task.md"));
       const child = bodyText(server, 1);
       expect(child).toContain(await promptLine("subagents/child-preamble.md"));
-      expect(child).toContain(await promptLine("subagents/prompts/general-purpose.md"));
+      expect(child).toContain(await promptLine("agents/prompts/general-purpose.md"));
       expect(bodyText(server, 3)).toContain("The packed package works.");
     } finally {
       await server.close();

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AgentRegistry } from "../../src/subagents/agent-registry.ts";
-import { loadAgentDefinitions } from "../../src/subagents/discover.ts";
+import { AgentRegistry } from "../../src/agents/agent-registry.ts";
+import { loadAgentDefinitions } from "../../src/agents/discover.ts";
 import { spawnableAgents } from "../../src/subagents/spawnable-agents.ts";
 import { tempDir } from "../support/temp-dir.ts";
 

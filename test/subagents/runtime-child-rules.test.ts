@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
+import type { AgentDefinition } from "../../src/agents/definition.ts";
 import { evaluate } from "../../src/permissions/evaluate.ts";
 import type { Ruleset } from "../../src/permissions/types.ts";
 import { AgentPermissionError, childRules } from "../../src/subagents/child-rules.ts";
-import type { AgentDefinition } from "../../src/subagents/definition.ts";
 
 const base: Ruleset = [
   { permission: "edit", pattern: "*", action: "ask" },

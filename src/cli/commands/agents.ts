@@ -1,7 +1,7 @@
 import { isAbsolute, relative } from "node:path";
-import type { AgentDefinition } from "../../subagents/definition.ts";
-import { formatDiagnostics, hasErrors } from "../../subagents/diagnostics.ts";
-import { type EffectiveAccess, effectiveAccess } from "../../subagents/effective-access.ts";
+import type { AgentDefinition } from "../../agents/definition.ts";
+import { formatDiagnostics, hasErrors } from "../../agents/diagnostics.ts";
+import { type EffectiveAccess, effectiveAccess } from "../../agents/effective-access.ts";
 import { checkConfig } from "../config/check-config.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";

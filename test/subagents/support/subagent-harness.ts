@@ -3,6 +3,9 @@ import type { AgentEvent, AgentEventType, EventOf } from "../../../src/agent/eve
 import { runAgentLoop } from "../../../src/agent/loop.ts";
 import type { Outcome } from "../../../src/agent/outcome.ts";
 import { Session } from "../../../src/agent/session.ts";
+import { AgentRegistry } from "../../../src/agents/agent-registry.ts";
+import { builtinAgents } from "../../../src/agents/builtin-agents.ts";
+import type { AgentDefinitionInput } from "../../../src/agents/definition.ts";
 import {
   type Message,
   type ToolResultPart,
@@ -14,9 +17,6 @@ import { createModel, type ModelSettings } from "../../../src/model/registry.ts"
 import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
 import type { AskHandler, PermissionMode } from "../../../src/permissions/gate.ts";
 import type { Ruleset } from "../../../src/permissions/types.ts";
-import { AgentRegistry } from "../../../src/subagents/agent-registry.ts";
-import { builtinAgents } from "../../../src/subagents/builtin-agents.ts";
-import type { AgentDefinitionInput } from "../../../src/subagents/definition.ts";
 import type { SubagentLimits } from "../../../src/subagents/limits.ts";
 import type { SubagentRuntime } from "../../../src/subagents/subagent-runtime.ts";
 import { attachSubagents } from "../../../src/subagents/with-subagents.ts";

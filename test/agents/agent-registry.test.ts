@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AgentDefinitionError, AgentRegistry, parseAgentsJson } from "../../src/subagents/agent-registry.ts";
-import { builtinAgents } from "../../src/subagents/builtin-agents.ts";
-import type { AgentDefinition } from "../../src/subagents/definition.ts";
+import { AgentDefinitionError, AgentRegistry, parseAgentsJson } from "../../src/agents/agent-registry.ts";
+import { builtinAgents } from "../../src/agents/builtin-agents.ts";
+import type { AgentDefinition } from "../../src/agents/definition.ts";
 
 const fileAgent: AgentDefinition = {
   name: "reviewer",

@@ -2,7 +2,7 @@ import { isToolHidden, toolPermission } from "../permissions/derive.ts";
 import { evaluate } from "../permissions/evaluate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import { wildcardMatch } from "../permissions/wildcard.ts";
-import { childRules } from "./child-rules.ts";
+import { childRules } from "../subagents/child-rules.ts";
 import type { AgentDefinition } from "./definition.ts";
 
 /** What an agent may use once its definition is applied, before the run's own rules and its parent's. */

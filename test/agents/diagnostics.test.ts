@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Diagnostic, formatDiagnostics, hasErrors } from "../../src/subagents/diagnostics.ts";
+import { type Diagnostic, formatDiagnostics, hasErrors } from "../../src/agents/diagnostics.ts";
 
 const diagnostics: Diagnostic[] = [
   {

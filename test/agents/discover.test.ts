@@ -1,8 +1,8 @@
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { hasErrors } from "../../src/subagents/diagnostics.ts";
-import { loadAgentDefinitions } from "../../src/subagents/discover.ts";
+import { hasErrors } from "../../src/agents/diagnostics.ts";
+import { loadAgentDefinitions } from "../../src/agents/discover.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { fixturePath } from "./fixtures.ts";
 

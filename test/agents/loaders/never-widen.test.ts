@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { AgentFormat } from "../../../src/agents/definition.ts";
+import { effectiveAccess } from "../../../src/agents/effective-access.ts";
+import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
 import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
-import type { AgentFormat } from "../../../src/subagents/definition.ts";
-import { effectiveAccess } from "../../../src/subagents/effective-access.ts";
-import { loadAgentFile } from "../../../src/subagents/loaders/load-agent-file.ts";
 import { summarize } from "../fixtures.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Diagnostic } from "../../src/subagents/diagnostics.ts";
+import type { Diagnostic } from "../../src/agents/diagnostics.ts";
 
-/** Absolute path of a file under `test/subagents/fixtures/`. */
+/** Absolute path of a file under `test/agents/fixtures/`. */
 export function fixturePath(relative: string): string {
   return fileURLToPath(new URL(`./fixtures/${relative}`, import.meta.url));
 }

@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AgentDefinition } from "../../src/agents/definition.ts";
+import { loadAgentDefinitions } from "../../src/agents/discover.ts";
+import { effectiveAccess } from "../../src/agents/effective-access.ts";
 import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../src/permissions/evaluate.ts";
-import type { AgentDefinition } from "../../src/subagents/definition.ts";
-import { loadAgentDefinitions } from "../../src/subagents/discover.ts";
-import { effectiveAccess } from "../../src/subagents/effective-access.ts";
 
 /**
  * Every agent-file example of the README and docs/ is loaded as the file it says it is, and does what

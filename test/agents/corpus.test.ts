@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import { formatDiagnostics } from "../../src/subagents/diagnostics.ts";
-import { loadAgentFolder } from "../../src/subagents/discover.ts";
+import { formatDiagnostics } from "../../src/agents/diagnostics.ts";
+import { loadAgentFolder } from "../../src/agents/discover.ts";
 import { describeNeeding } from "../support/components.ts";
 
 /**

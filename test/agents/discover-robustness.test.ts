@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadAgentDefinitions } from "../../src/subagents/discover.ts";
-import { loadAgentFile } from "../../src/subagents/loaders/load-agent-file.ts";
+import { loadAgentDefinitions } from "../../src/agents/discover.ts";
+import { loadAgentFile } from "../../src/agents/loaders/load-agent-file.ts";
 
 /** Issue 9, robustness: symlink loops, huge files and huge lists never break discovery. */
 

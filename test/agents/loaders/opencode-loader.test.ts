@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { loadOpenCodeAgent } from "../../../src/agents/loaders/opencode.ts";
 import { rulesetFromConfig } from "../../../src/permissions/ruleset-from-config.ts";
-import { loadOpenCodeAgent } from "../../../src/subagents/loaders/opencode.ts";
 import { readFixture, summarize } from "../fixtures.ts";
 
 function load(name: string) {

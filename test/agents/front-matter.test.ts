@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFrontMatter } from "../../src/subagents/front-matter.ts";
+import { parseFrontMatter } from "../../src/agents/front-matter.ts";
 
 const file = "/p/agent.md";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadClaudeAgent } from "../../../src/subagents/loaders/claude.ts";
+import { loadClaudeAgent } from "../../../src/agents/loaders/claude.ts";
 import { readFixture, summarize } from "../fixtures.ts";
 
 function load(name: string) {

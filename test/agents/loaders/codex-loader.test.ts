@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { loadCodexAgent } from "../../../src/agents/loaders/codex.ts";
 import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
 import { rulesetFromConfig } from "../../../src/permissions/ruleset-from-config.ts";
-import { loadCodexAgent } from "../../../src/subagents/loaders/codex.ts";
 import { readFixture, summarize } from "../fixtures.ts";
 
 describe("Codex agent roles (.toml)", () => {

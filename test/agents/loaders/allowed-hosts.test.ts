@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadAgentFile } from "../../../src/subagents/loaders/load-agent-file.ts";
+import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
 
 const agent = (extra: string) => `---\nname: fetcher\ndescription: Fetches docs.\n${extra}\n---\nFetch.\n`;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { loadAgentryAgent } from "../../../src/agents/loaders/agentry.ts";
 import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
 import { evaluateRequest } from "../../../src/permissions/evaluate.ts";
 import { rulesetFromConfig } from "../../../src/permissions/ruleset-from-config.ts";
-import { loadAgentryAgent } from "../../../src/subagents/loaders/agentry.ts";
 import { readFixture, summarize } from "../fixtures.ts";
 
 describe("agentry and AgentScope agent files", () => {

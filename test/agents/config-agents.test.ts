@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadAgentDefinitions } from "../../src/agents/discover.ts";
+import { effectiveAccess } from "../../src/agents/effective-access.ts";
 import { evaluate } from "../../src/permissions/evaluate.ts";
-import { loadAgentDefinitions } from "../../src/subagents/discover.ts";
-import { effectiveAccess } from "../../src/subagents/effective-access.ts";
 import { summarize } from "./fixtures.ts";
 
 /** Issue 9, "Also load what is ignored today": opencode.json agents, Codex roles, nested Codex files. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AgentFormat } from "../../../src/subagents/definition.ts";
-import { loadAgentFile } from "../../../src/subagents/loaders/load-agent-file.ts";
+import type { AgentFormat } from "../../../src/agents/definition.ts";
+import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
 import { summarize } from "../fixtures.ts";
 
 /** Issue 9: a model that cannot work is reported when the file loads, not when the agent first runs. */

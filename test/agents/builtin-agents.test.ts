@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { builtinAgents } from "../../src/agents/builtin-agents.ts";
+import { type AgentDefinition, AgentDefinitionSchema } from "../../src/agents/definition.ts";
 import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../src/permissions/evaluate.ts";
 import { rulesetFromConfig } from "../../src/permissions/ruleset-from-config.ts";
-import { builtinAgents } from "../../src/subagents/builtin-agents.ts";
-import { type AgentDefinition, AgentDefinitionSchema } from "../../src/subagents/definition.ts";
 
 const builtins = new Map(builtinAgents().map((d) => [d.name, d]));
 const get = (name: string): AgentDefinition => {
