@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../model/messages.ts";
+import { appendLine, ensureStateDir, sessionPath, sessionsDir, stateDir } from "../state/state-dir.ts";
 import { interruptedToolResults, pairToolCalls } from "./repair.ts";
 import { InvalidSessionIdError, isValidSessionId, newSessionId } from "./session-id.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
-import { appendLine, ensureStateDir, sessionPath, sessionsDir, stateDir } from "./state-dir.ts";
 import { readTranscript, type Transcript, transcriptMessages } from "./transcript.ts";
 import { type SessionRecord, TRANSCRIPT_VERSION, type TranscriptHeader } from "./transcript-schema.ts";
 

@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../model/messages.ts";
+import { sessionsDir } from "../state/state-dir.ts";
 import type { OutcomeStatus } from "./outcome.ts";
-import { sessionsDir } from "./state-dir.ts";
 import {
   migrateTranscript,
   type RawLine,

@@ -1,6 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { assertStateDirsInside, StateDirError } from "../agent/state-dir.ts";
+import { assertStateDirsInside, StateDirError } from "../state/state-dir.ts";
 import { UsageError } from "./errors.ts";
 
 /** The workspace root: `--cwd` (relative to the current directory) or the current directory, as a real path. */

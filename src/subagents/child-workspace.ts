@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { ensureStateDir, stateDir } from "../agent/state-dir.ts";
 import type { WorkspaceMode } from "../agents/definition.ts";
+import { ensureStateDir, stateDir } from "../state/state-dir.ts";
 import { git, gitSucceeds } from "./git.ts";
 
 /** Where one child works, and what to do with that place after each of its runs. */

@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { stateDir } from "../agent/state-dir.ts";
+import { stateDir } from "../state/state-dir.ts";
 import { SAFE_ID } from "./safe-id.ts";
 import { TaskStoreError } from "./task-errors.ts";
 

@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { ensureStateDir } from "../agent/state-dir.ts";
+import { ensureStateDir } from "../state/state-dir.ts";
 import type { FileLockOptions } from "./file-lock.ts";
 import { checkListQuery, selectTasks } from "./select-tasks.ts";
 import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors.ts";

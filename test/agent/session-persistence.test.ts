@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session, SessionExistsError } from "../../src/agent/session.ts";
 import { InvalidSessionIdError } from "../../src/agent/session-id.ts";
-import { STATE_GITIGNORE } from "../../src/agent/state-dir.ts";
 import { userText } from "../../src/model/messages.ts";
+import { STATE_GITIGNORE } from "../../src/state/state-dir.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { tempWorkspace, testConfig } from "./support/harness.ts";
 

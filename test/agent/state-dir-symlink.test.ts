@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Session } from "../../src/agent/session.ts";
-import { StateDirError } from "../../src/agent/state-dir.ts";
 import { truncateToolOutput } from "../../src/agent/truncate.ts";
+import { StateDirError } from "../../src/state/state-dir.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
 

@@ -1,6 +1,5 @@
 import { isValidSessionId } from "../../agent/session-id.ts";
 import { type SessionTreeUsage, sessionTreeUsage } from "../../agent/session-tree.ts";
-import { sessionPath } from "../../agent/state-dir.ts";
 import {
   type DamagedSession,
   listSessions,
@@ -8,6 +7,7 @@ import {
   type SessionSummary,
   TranscriptFormatError,
 } from "../../agent/transcript.ts";
+import { sessionPath } from "../../state/state-dir.ts";
 import { checkConfig } from "../config/check-config.ts";
 import { damagedSessionError } from "../damaged-session.ts";
 import { UsageError } from "../errors.ts";
