@@ -6,9 +6,9 @@
 //   node bench/fan-out.ts [--runs 5]
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentEvent } from "../src/agent/events.ts";
 import { runAgentLoop } from "../src/agent/loop.ts";
 import { Session } from "../src/agent/session.ts";
+import type { AgentEvent } from "../src/contracts/events.ts";
 import { DEFAULT_LIMITER_OPTIONS } from "../src/model/adaptive-limiter.ts";
 import { userText } from "../src/model/messages.ts";
 import { ModelLimiters } from "../src/model/model-limiters.ts";

@@ -7,8 +7,6 @@
 // Agent: the loop, sessions and transcripts.
 export type { AgentConfig } from "./agent/config.ts";
 export { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./agent/config.ts";
-export type { AgentEvent, AgentEventType, EventOf } from "./agent/events.ts";
-export { EVENT_SCHEMA_VERSION } from "./agent/events.ts";
 export type {
   BeforeModelCallResult,
   HookContext,
@@ -17,7 +15,6 @@ export type {
   TurnEndResult,
 } from "./agent/hooks.ts";
 export { runAgentLoop } from "./agent/loop.ts";
-export type { Outcome, OutcomeStatus } from "./agent/outcome.ts";
 export { createRedactor, type Redactor } from "./agent/redact.ts";
 export { pairToolCalls } from "./agent/repair.ts";
 export { type AgentRun, runAgent } from "./agent/run.ts";
@@ -64,6 +61,9 @@ export {
 export { type Diagnostic, formatDiagnostics, hasErrors } from "./agents/diagnostics.ts";
 export { type DiscoverOptions, type LoadedAgents, loadAgentDefinitions } from "./agents/discover.ts";
 export { type LoadAgentFileOptions, loadAgentFile } from "./agents/loaders/load-agent-file.ts";
+export type { AgentEvent, AgentEventType, EventOf } from "./contracts/events.ts";
+export { EVENT_SCHEMA_VERSION } from "./contracts/events.ts";
+export type { Outcome, OutcomeStatus } from "./contracts/outcome.ts";
 export {
   AdaptiveLimiter,
   type CallResult,

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "./events.ts";
+import type { AgentEvent } from "../contracts/events.ts";
 
 /** An event without its `agentPath`, which the emitter fills in. */
 export type EventBody = AgentEvent extends infer E

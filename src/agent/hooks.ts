@@ -1,7 +1,7 @@
+import type { Outcome } from "../contracts/outcome.ts";
 import type { Message, ToolCallPart, ToolResultPart, UserMessage } from "../model/messages.ts";
 import type { ModelRequest } from "../model/model.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
-import type { Outcome } from "./outcome.ts";
 
 export interface HookContext {
   agent: AgentIdentity;

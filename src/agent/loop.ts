@@ -1,3 +1,5 @@
+import type { AgentEvent } from "../contracts/events.ts";
+import type { Outcome } from "../contracts/outcome.ts";
 import {
   addUsage,
   assistantText,
@@ -13,9 +15,7 @@ import { capacityHolds } from "./capacity-holds.ts";
 import { type AgentConfig, DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./config.ts";
 import { type EventBody, pathEmitter } from "./emitter.ts";
 import { emptyReplyError } from "./empty-reply.ts";
-import type { AgentEvent } from "./events.ts";
 import { streamAssistantMessage } from "./model-turn.ts";
-import type { Outcome } from "./outcome.ts";
 import { closeToolCalls, interruptedToolResults } from "./repair.ts";
 import { prepareRequest, toolSpecs } from "./request.ts";
 import { type LimitWatch, RunLimitExceeded, watchLimits } from "./run-limits.ts";

@@ -1,7 +1,7 @@
+import type { AgentEvent } from "../contracts/events.ts";
+import type { Outcome } from "../contracts/outcome.ts";
 import type { AgentConfig } from "./config.ts";
-import type { AgentEvent } from "./events.ts";
 import { runAgentLoop } from "./loop.ts";
-import type { Outcome } from "./outcome.ts";
 import type { Session } from "./session.ts";
 
 /** A started run: iterate it for its events (ending after `agent_end`), await `outcome` for the result. */

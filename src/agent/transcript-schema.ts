@@ -1,6 +1,6 @@
 import { z } from "zod";
+import type { Outcome } from "../contracts/outcome.ts";
 import type { Message } from "../model/messages.ts";
-import type { Outcome } from "./outcome.ts";
 
 /**
  * The transcript file format, parsed with zod because a transcript is read back from disk (a trust

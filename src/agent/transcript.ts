@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import type { OutcomeStatus } from "../contracts/outcome.ts";
 import type { Message } from "../model/messages.ts";
 import { sessionsDir } from "../state/state-dir.ts";
-import type { OutcomeStatus } from "./outcome.ts";
 import {
   migrateTranscript,
   type RawLine,

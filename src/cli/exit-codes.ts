@@ -1,4 +1,4 @@
-import type { OutcomeStatus } from "../agent/outcome.ts";
+import type { OutcomeStatus } from "../contracts/outcome.ts";
 
 /**
  * Process exit codes of `agentry`. Scripts branch on these, so they are part of the public

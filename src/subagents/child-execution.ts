@@ -1,8 +1,8 @@
 import { abortReason } from "../agent/abort.ts";
-import type { AgentEvent } from "../agent/events.ts";
 import { runAgentLoop } from "../agent/loop.ts";
-import type { Outcome } from "../agent/outcome.ts";
 import { identityLabel } from "../agent/process-identity.ts";
+import type { AgentEvent } from "../contracts/events.ts";
+import type { Outcome } from "../contracts/outcome.ts";
 import { addUsage, emptyUsage, userText } from "../model/messages.ts";
 import type { TaskRecord } from "../tasks/task-record.ts";
 import type { TaskUpdate } from "../tasks/task-store.ts";

@@ -1,4 +1,4 @@
-import type { Outcome } from "../agent/outcome.ts";
+import type { Outcome } from "../contracts/outcome.ts";
 import { formatDuration } from "../text/format-duration.ts";
 import { ToolError, type ToolResult } from "../tools/tool.ts";
 

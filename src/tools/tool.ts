@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../contracts/events.ts";
 import type { PermissionRequest } from "../permissions/types.ts";
 import type { CommandPolicy } from "../sandbox/policy.ts";
 import type { Operations } from "./operations.ts";

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, test } from "vitest";
 import { capacityHolds } from "../../src/agent/capacity-holds.ts";
-import type { AgentEvent } from "../../src/agent/events.ts";
 import { RunLimitExceeded, watchLimits } from "../../src/agent/run-limits.ts";
+import type { AgentEvent } from "../../src/contracts/events.ts";
 
 const wait = (agentPath: string[]): AgentEvent => ({
   type: "capacity_wait",

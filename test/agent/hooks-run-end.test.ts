@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
-import type { AgentEvent } from "../../src/agent/events.ts";
 import type { Hooks } from "../../src/agent/hooks.ts";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { readTranscript } from "../../src/agent/transcript.ts";
+import type { AgentEvent } from "../../src/contracts/events.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { sessionWithPrompt, tempWorkspace, testConfig } from "./support/harness.ts";
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
-import type { AgentEvent } from "../../src/agent/events.ts";
 import { runAgent } from "../../src/agent/run.ts";
+import type { AgentEvent } from "../../src/contracts/events.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { sessionWithPrompt, tempWorkspace, testConfig } from "./support/harness.ts";
 

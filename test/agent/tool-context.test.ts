@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { AgentEvent } from "../../src/agent/events.ts";
 import { runAgentLoop } from "../../src/agent/loop.ts";
+import type { AgentEvent } from "../../src/contracts/events.ts";
 import { PermissionDeniedError, type PermissionRequest } from "../../src/permissions/types.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { type AgentIdentity, defineTool, type ToolContext } from "../../src/tools/tool.ts";

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import type { AgentEvent } from "../../src/agent/events.ts";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session } from "../../src/agent/session.ts";
+import type { AgentEvent } from "../../src/contracts/events.ts";
 import { userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";

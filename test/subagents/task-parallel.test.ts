@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "vitest";
-import type { AgentEvent } from "../../src/agent/events.ts";
+import type { AgentEvent } from "../../src/contracts/events.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../support/model-server.ts";
 import {
   CHILD_MARK,

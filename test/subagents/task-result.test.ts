@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import type { Outcome } from "../../src/agent/outcome.ts";
+import type { Outcome } from "../../src/contracts/outcome.ts";
 import { type ChildRunReport, taskFailure, taskResult } from "../../src/subagents/task-result.ts";
 import { ToolError } from "../../src/tools/tool.ts";
 

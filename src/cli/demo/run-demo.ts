@@ -1,11 +1,11 @@
 import type { AgentConfig } from "../../agent/config.ts";
-import type { AgentEvent } from "../../agent/events.ts";
-import type { Outcome } from "../../agent/outcome.ts";
 import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
 import { buildSystemPrompt } from "../../agent/system-prompt.ts";
 import { AgentRegistry } from "../../agents/agent-registry.ts";
 import { builtinAgents } from "../../agents/builtin-agents.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
+import type { Outcome } from "../../contracts/outcome.ts";
 import { userText } from "../../model/messages.ts";
 import { DEFAULT_RULES } from "../../permissions/defaults.ts";
 import { attachSubagents } from "../../subagents/with-subagents.ts";

@@ -1,5 +1,5 @@
-import type { AgentEvent, EventOf } from "../../agent/events.ts";
-import type { Outcome } from "../../agent/outcome.ts";
+import type { AgentEvent, EventOf } from "../../contracts/events.ts";
+import type { Outcome } from "../../contracts/outcome.ts";
 import type { CapacityWaitReason } from "../../model/capacity.ts";
 import type { Usage } from "../../model/messages.ts";
 import { summarizeArgs } from "./tool-summary.ts";

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../../agent/events.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
 import { formatDuration } from "../../text/format-duration.ts";
 import { type AgentTreeState, findNode, queuedChildPath } from "./agent-tree-state.ts";
 import { treeTotals } from "./agent-tree-totals.ts";

@@ -1,5 +1,5 @@
-import type { AgentEvent } from "../../agent/events.ts";
-import type { Outcome } from "../../agent/outcome.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
+import type { Outcome } from "../../contracts/outcome.ts";
 
 /** Where a renderer writes. `isTTY` decides colour and line-rewriting. */
 export interface OutputStream {

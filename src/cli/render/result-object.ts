@@ -1,5 +1,5 @@
-import { EVENT_SCHEMA_VERSION } from "../../agent/events.ts";
-import type { Outcome, OutcomeStatus } from "../../agent/outcome.ts";
+import { EVENT_SCHEMA_VERSION } from "../../contracts/events.ts";
+import type { Outcome, OutcomeStatus } from "../../contracts/outcome.ts";
 import type { Usage } from "../../model/messages.ts";
 import type { TreeUsage } from "./tree-usage.ts";
 

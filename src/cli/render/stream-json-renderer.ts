@@ -1,5 +1,5 @@
-import { type AgentEvent, EVENT_SCHEMA_VERSION } from "../../agent/events.ts";
-import type { Outcome } from "../../agent/outcome.ts";
+import { type AgentEvent, EVENT_SCHEMA_VERSION } from "../../contracts/events.ts";
+import type { Outcome } from "../../contracts/outcome.ts";
 import type { Renderer, RenderTarget } from "./renderer.ts";
 import { runResult } from "./result-object.ts";
 import { TreeUsage } from "./tree-usage.ts";

@@ -1,5 +1,5 @@
-import type { AgentEvent, EventOf } from "../../agent/events.ts";
-import type { Outcome } from "../../agent/outcome.ts";
+import type { AgentEvent, EventOf } from "../../contracts/events.ts";
+import type { Outcome } from "../../contracts/outcome.ts";
 import { assistantText } from "../../model/messages.ts";
 import { formatDuration } from "../../text/format-duration.ts";
 import type { Renderer, RenderTarget } from "./renderer.ts";

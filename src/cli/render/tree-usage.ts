@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../../agent/events.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
 import { addUsage, emptyUsage, type Usage } from "../../model/messages.ts";
 
 /**

@@ -1,5 +1,5 @@
-import type { AgentEvent } from "../../agent/events.ts";
-import type { Outcome } from "../../agent/outcome.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
+import type { Outcome } from "../../contracts/outcome.ts";
 import type { AskHandler } from "../../permissions/gate.ts";
 import { type AgentTreeState, emptyAgentTree, reduceAgentTree } from "./agent-tree-state.ts";
 import { treeTotals } from "./agent-tree-totals.ts";

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { AgentConfig } from "../../../src/agent/config.ts";
-import type { AgentEvent, AgentEventType, EventOf } from "../../../src/agent/events.ts";
 import { Session } from "../../../src/agent/session.ts";
+import type { AgentEvent, AgentEventType, EventOf } from "../../../src/contracts/events.ts";
 import type { Message, ToolResultPart } from "../../../src/model/messages.ts";
 import { userText } from "../../../src/model/messages.ts";
 import type { Model } from "../../../src/model/model.ts";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Outcome } from "../../../src/agent/outcome.ts";
 import { turnSummary } from "../../../src/cli/chat/turn-summary.ts";
 import { runResult } from "../../../src/cli/render/result-object.ts";
 import { createStyle } from "../../../src/cli/render/style.ts";
 import { TreeUsage } from "../../../src/cli/render/tree-usage.ts";
+import type { Outcome } from "../../../src/contracts/outcome.ts";
 
 const plain = createStyle(false);
 const base = {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../../../src/agent/config.ts";
-import type { AgentEvent } from "../../../src/agent/events.ts";
 import { runAgentLoop } from "../../../src/agent/loop.ts";
 import { Session } from "../../../src/agent/session.ts";
 import { AgentRegistry } from "../../../src/agents/agent-registry.ts";
 import { builtinAgents } from "../../../src/agents/builtin-agents.ts";
 import { emptyAgentTree, findNode, reduceAgentTree } from "../../../src/cli/render/agent-tree-state.ts";
 import { treeTotals } from "../../../src/cli/render/agent-tree-totals.ts";
+import type { AgentEvent } from "../../../src/contracts/events.ts";
 import { userText } from "../../../src/model/messages.ts";
 import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
 import { attachSubagents } from "../../../src/subagents/with-subagents.ts";

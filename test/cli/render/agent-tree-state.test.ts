@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../../src/agent/events.ts";
 import {
   type AgentTreeState,
   buildAgentTree,
@@ -8,6 +7,7 @@ import {
   reduceAgentTree,
 } from "../../../src/cli/render/agent-tree-state.ts";
 import { hasActiveChildren, treeTotals } from "../../../src/cli/render/agent-tree-totals.ts";
+import type { AgentEvent } from "../../../src/contracts/events.ts";
 import { end, progress, start, timed, toolEnd, toolStart, turn, usage } from "./support/tree-events.ts";
 
 const node = (state: AgentTreeState, path: string) => {

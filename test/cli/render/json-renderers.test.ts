@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../../src/agent/events.ts";
-import type { Outcome } from "../../../src/agent/outcome.ts";
 import { jsonRenderer } from "../../../src/cli/render/json-renderer.ts";
 import { streamJsonRenderer } from "../../../src/cli/render/stream-json-renderer.ts";
+import type { AgentEvent } from "../../../src/contracts/events.ts";
+import type { Outcome } from "../../../src/contracts/outcome.ts";
 
 function collect() {
   const out = { stdout: "", stderr: "" };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../../src/agent/events.ts";
-import type { Outcome } from "../../../src/agent/outcome.ts";
 import { textRenderer } from "../../../src/cli/render/text-renderer.ts";
+import type { AgentEvent } from "../../../src/contracts/events.ts";
+import type { Outcome } from "../../../src/contracts/outcome.ts";
 import type { AssistantMessage } from "../../../src/model/messages.ts";
 
 function target() {

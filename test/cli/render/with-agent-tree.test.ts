@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AgentEvent } from "../../../src/agent/events.ts";
-import type { Outcome } from "../../../src/agent/outcome.ts";
 import { textRenderer } from "../../../src/cli/render/text-renderer.ts";
 import { resumeTreeAfter, withAgentTree } from "../../../src/cli/render/with-agent-tree.ts";
+import type { AgentEvent } from "../../../src/contracts/events.ts";
+import type { Outcome } from "../../../src/contracts/outcome.ts";
 import type { AssistantMessage } from "../../../src/model/messages.ts";
 import { end, start, toolEnd, toolStart, turn, usage } from "./support/tree-events.ts";
 import { VirtualTerminal } from "./support/virtual-terminal.ts";

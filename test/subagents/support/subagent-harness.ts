@@ -1,11 +1,11 @@
 import type { AgentConfig } from "../../../src/agent/config.ts";
-import type { AgentEvent, AgentEventType, EventOf } from "../../../src/agent/events.ts";
 import { runAgentLoop } from "../../../src/agent/loop.ts";
-import type { Outcome } from "../../../src/agent/outcome.ts";
 import { Session } from "../../../src/agent/session.ts";
 import { AgentRegistry } from "../../../src/agents/agent-registry.ts";
 import { builtinAgents } from "../../../src/agents/builtin-agents.ts";
 import type { AgentDefinitionInput } from "../../../src/agents/definition.ts";
+import type { AgentEvent, AgentEventType, EventOf } from "../../../src/contracts/events.ts";
+import type { Outcome } from "../../../src/contracts/outcome.ts";
 import {
   type Message,
   type ToolResultPart,

@@ -1,5 +1,5 @@
-import type { AgentEvent } from "../../../../src/agent/events.ts";
-import type { Outcome } from "../../../../src/agent/outcome.ts";
+import type { AgentEvent } from "../../../../src/contracts/events.ts";
+import type { Outcome } from "../../../../src/contracts/outcome.ts";
 import type { AssistantMessage, Usage } from "../../../../src/model/messages.ts";
 
 /** Builders for the events of an agent tree, so a test reads as the run it describes. */
