@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../contracts/events.ts";
-import type { Outcome } from "../contracts/outcome.ts";
+import type { Outcome, OutcomeEnd } from "../contracts/outcome.ts";
 import {
   addUsage,
   assistantText,
@@ -23,13 +23,6 @@ import type { Session } from "./session.ts";
 import { PromptEstimator, tokensOfChars } from "./token-estimate.ts";
 import { NOT_RUN_RESULT, TURN_LIMIT_RESULT } from "./tool-call-errors.ts";
 import { executeToolCalls, type ToolExecutionEnv } from "./tool-execution.ts";
-
-type OutcomeEnd =
-  | { status: "completed" }
-  | { status: "max_turns" }
-  | { status: "aborted"; reason: string }
-  | { status: "budget_exceeded"; reason: string }
-  | { status: "error"; error: string; reason?: "stalled" };
 
 /**
  * Runs an agent on a session until the model stops calling tools or a limit hits. The session must

@@ -71,7 +71,12 @@ const outcome = z.discriminatedUnion("status", [
   z.object({ ...outcomeBase, status: z.literal("completed") }),
   z.object({ ...outcomeBase, status: z.literal("max_turns") }),
   z.object({ ...outcomeBase, status: z.literal("aborted"), reason: z.string() }),
-  z.object({ ...outcomeBase, status: z.literal("error"), error: z.string() }),
+  z.object({
+    ...outcomeBase,
+    status: z.literal("error"),
+    error: z.string(),
+    reason: z.literal("stalled").exactOptional(),
+  }),
   z.object({ ...outcomeBase, status: z.literal("budget_exceeded"), reason: z.string() }),
 ]);
 
@@ -103,16 +108,16 @@ export type SessionRecord =
   | { type: "abort"; message: string }
   | { type: "error"; message: string };
 
-// Compile-time proof that the schemas describe the in-memory types they store (exactly, where the
-// in-memory type is a plain interface; mutually assignable for the intersection-built Outcome).
+// Compile-time proof that the schemas describe exactly the in-memory types they store.
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Assignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** An intersection-built union spelled out as plain objects, so `Same` can compare it. */
+type Flat<T> = T extends unknown ? { [K in keyof T]: T[K] } : never;
 type Stored<Role extends Message["role"]> = Extract<z.infer<typeof message>, { role: Role }>;
 type Memory<Role extends Message["role"]> = Extract<Message, { role: Role }>;
 const schemasMatchTypes: [
   Same<Stored<"user">, Memory<"user">>,
   Same<Stored<"assistant">, Memory<"assistant">>,
   Same<Stored<"tool_result">, Memory<"tool_result">>,
-  Assignable<z.infer<typeof outcome>, Outcome>,
+  Same<z.infer<typeof outcome>, Flat<Outcome>>,
 ] = [true, true, true, true];
 void schemasMatchTypes;

@@ -1,6 +1,7 @@
 import type { Usage } from "../model/messages.ts";
 
-interface OutcomeBase {
+/** What every outcome carries, whatever the status. */
+export interface OutcomeBase {
   /** The final assistant text ("" when the run ended without text). */
   text: string;
   turns: number;
@@ -9,14 +10,15 @@ interface OutcomeBase {
   sessionId: string;
 }
 
+/** The status of an ending and what only that status carries. */
+export type OutcomeEnd =
+  | { status: "completed" }
+  | { status: "max_turns" }
+  | { status: "aborted"; reason: string }
+  | { status: "error"; error: string; reason?: "stalled" }
+  | { status: "budget_exceeded"; reason: string };
+
 /** How a run ended. */
-export type Outcome = OutcomeBase &
-  (
-    | { status: "completed" }
-    | { status: "max_turns" }
-    | { status: "aborted"; reason: string }
-    | { status: "error"; error: string; reason?: "stalled" }
-    | { status: "budget_exceeded"; reason: string }
-  );
+export type Outcome = OutcomeBase & OutcomeEnd;
 
 export type OutcomeStatus = Outcome["status"];

@@ -66,6 +66,24 @@ describe("the transcript format", () => {
     ]);
   });
 
+  it("keeps the reason of a stalled run's outcome when it reads it back", () => {
+    const header = readFileSync(fixture("transcript-v1.jsonl"), "utf8").split("\n")[0];
+    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 };
+    const outcome = {
+      status: "error",
+      error: "no model or tool activity for 10 min",
+      reason: "stalled",
+      text: "",
+      turns: 1,
+      usage,
+      durationMs: 5,
+      sessionId: "s",
+    };
+    const text = `${header}\n${JSON.stringify({ type: "outcome", outcome, at: "t" })}\n`;
+    const [entry] = parseTranscript(text, "t.jsonl").entries;
+    expect(entry).toEqual({ type: "outcome", outcome, at: "t" });
+  });
+
   it("upgrades older versions step by step through the migration table", () => {
     const v0 = [
       { type: "header", version: 0, id: "old", agent: "main", model: "m", cwd: "/", createdAt: "t" },
