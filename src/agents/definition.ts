@@ -129,7 +129,7 @@ export const AgentDefinitionSchema = z.object({
    * it only narrows; `[]` = no network. Absent = its parent's.
    */
   allowedHosts: z.array(z.string().min(1)).optional(),
-  /** Bash runs under `READ_ONLY_BASH_RULES` before the definition's own `permission` (see child-rules). */
+  /** Bash runs under `READ_ONLY_BASH_RULES` before the definition's own `permission` (see definition-rules.ts). */
   readOnlyBash: z.boolean().optional(),
   source: AgentSourceSchema,
 });

@@ -2,8 +2,8 @@ import { isToolHidden, toolPermission } from "../permissions/derive.ts";
 import { evaluate } from "../permissions/evaluate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import { wildcardMatch } from "../permissions/wildcard.ts";
-import { childRules } from "../subagents/child-rules.ts";
 import type { AgentDefinition } from "./definition.ts";
+import { definitionRules } from "./definition-rules.ts";
 
 /** What an agent may use once its definition is applied, before the run's own rules and its parent's. */
 export interface EffectiveAccess {
@@ -25,12 +25,12 @@ const ORDINARY_PATH = "src/index.ts";
 
 /**
  * The restrictions `agentry agents list|show` print, read from the same rules a child gets
- * (`childRules`). A definition whose permission cannot be read cannot start, so it shows as no tools.
+ * (`definitionRules`). A definition whose permission cannot be read cannot start, so it shows as no tools.
  */
 export function effectiveAccess(definition: AgentDefinition): EffectiveAccess {
   let rules: Ruleset;
   try {
-    rules = childRules([], [], definition);
+    rules = definitionRules(definition);
   } catch {
     return { readOnly: true, tools: [], deniedTools: [...TOOLS], rules: [] };
   }

@@ -1,8 +1,9 @@
 import { expect, test } from "vitest";
 import type { AgentDefinition } from "../../src/agents/definition.ts";
+import { AgentPermissionError } from "../../src/agents/definition-rules.ts";
 import { evaluate } from "../../src/permissions/evaluate.ts";
 import type { Ruleset } from "../../src/permissions/types.ts";
-import { AgentPermissionError, childRules } from "../../src/subagents/child-rules.ts";
+import { childRules } from "../../src/subagents/child-rules.ts";
 
 const base: Ruleset = [
   { permission: "edit", pattern: "*", action: "ask" },

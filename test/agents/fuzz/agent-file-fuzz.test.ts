@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentDefinition } from "../../../src/agents/definition.ts";
+import { definitionRules } from "../../../src/agents/definition-rules.ts";
 import { loadCodexAgent } from "../../../src/agents/loaders/codex.ts";
 import { codexConfigRoles } from "../../../src/agents/loaders/codex-config.ts";
 import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
@@ -9,7 +10,6 @@ import type { LoadResult } from "../../../src/agents/loaders/load-context.ts";
 import { loadOpenCodeConfig } from "../../../src/agents/loaders/opencode-config.ts";
 import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
-import { childRules } from "../../../src/subagents/child-rules.ts";
 import { childTools } from "../../../src/subagents/child-tools.ts";
 import { type AnyTool, defineTool } from "../../../src/tools/tool.ts";
 import { type FuzzFile, generateAgentFile } from "./generate-agent-file.ts";
@@ -69,7 +69,7 @@ function load(file: FuzzFile): Array<{ name: string; result: LoadResult }> {
 
 /** How the agent is wider than the reading allows, if it is. */
 function widenings(definition: AgentDefinition, reading: Reading | undefined): string[] {
-  const rules = childRules([], [], definition);
+  const rules = definitionRules(definition);
   const own = childTools({
     definition,
     parentTools: PARENT_TOOLS,
