@@ -22,7 +22,7 @@ async function demo(args: string[]) {
     writeOut: (text) => io.stdout.write(text),
     writeErr: (text) => io.stderr.write(text),
   });
-  registerDemoCommand(program, io, result);
+  registerDemoCommand(program, { io, result });
   try {
     await program.parseAsync(["demo", ...args], { from: "user" });
   } catch (error) {

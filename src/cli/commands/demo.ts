@@ -6,8 +6,8 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
-import type { ProgramResult } from "../program.ts";
 import { colorEnabled, createStyle } from "../render/style.ts";
+import type { CommandDeps } from "./command-deps.ts";
 
 export interface DemoOptions {
   keep?: boolean;
@@ -46,7 +46,7 @@ function paceMs(value: string): number {
 }
 
 /** Adds `agentry demo` to the program; the demo's modules load only when it runs. */
-export function registerDemoCommand(program: Command, io: CliIo, result: ProgramResult): Command {
+export function registerDemoCommand(program: Command, { io, result }: CommandDeps): Command {
   return program
     .command("demo")
     .summary("watch subagents work: an offline run on a sample repository")

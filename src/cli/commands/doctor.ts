@@ -1,6 +1,6 @@
-import { type Command, Option } from "commander";
-import type { CliIo } from "../io.ts";
-import type { ProgramResult } from "../program.ts";
+import type { Command } from "commander";
+import type { CommandDeps } from "./command-deps.ts";
+import { cwdOption, jsonOption } from "./options.ts";
 
 export interface DoctorOptions {
   cwd?: string;
@@ -34,15 +34,15 @@ Examples:
 `;
 
 /** Adds `agentry doctor`; its checks load only when it runs. */
-export function registerDoctorCommand(program: Command, deps: { io: CliIo; result: ProgramResult }): Command {
+export function registerDoctorCommand(program: Command, deps: CommandDeps): Command {
   return program
     .command("doctor")
     .summary("check the OS sandbox and the other things agentry relies on")
     .description(
       "Check what agentry needs from this machine — above all the OS sandbox that confines the commands agents run — and say how to fix what is missing.",
     )
-    .addOption(new Option("-C, --cwd <dir>", "workspace directory (default: the current directory)"))
-    .option("--json", "print JSON for scripts")
+    .addOption(cwdOption())
+    .addOption(jsonOption())
     .addHelpText("after", DOCTOR_HELP)
     .action(async (options: DoctorOptions) => {
       const { doctorCommand } = await import("./doctor-checks.ts");

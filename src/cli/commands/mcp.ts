@@ -1,6 +1,6 @@
-import { type Command, Option } from "commander";
-import type { CliIo } from "../io.ts";
-import type { ProgramResult } from "../program.ts";
+import type { Command } from "commander";
+import type { CommandDeps } from "./command-deps.ts";
+import { cwdOption, jsonOption, mcpConfigOption } from "./options.ts";
 
 export interface McpListOptions {
   cwd?: string;
@@ -33,16 +33,8 @@ Examples:
   $ agentry mcp list --mcp-config .mcp.json
 `;
 
-/** `--mcp-config`, repeatable, as `run`, `chat` and `mcp list` take it. */
-export function mcpConfigOption(): Option {
-  return new Option(
-    "--mcp-config <file-or-json>",
-    'more MCP servers: a JSON file or string, { "mcpServers": { name: { "command": …, "args": […] } } } as in Claude Code\'s .mcp.json (repeatable)',
-  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
-}
-
 /** Adds `agentry mcp list`; the MCP client loads only when it runs. */
-export function registerMcpCommand(program: Command, deps: { io: CliIo; result: ProgramResult }): Command {
+export function registerMcpCommand(program: Command, deps: CommandDeps): Command {
   const mcp = program
     .command("mcp")
     .summary("list the MCP servers a run would start, and their tools")
@@ -57,9 +49,9 @@ export function registerMcpCommand(program: Command, deps: { io: CliIo; result: 
       "Start each configured MCP server, list its tools as the agent sees them (mcp__<server>__<tool>), " +
         "then stop it. A server that fails says why.",
     )
-    .addOption(new Option("-C, --cwd <dir>", "workspace directory (default: the current directory)"))
+    .addOption(cwdOption())
     .addOption(mcpConfigOption())
-    .option("--json", "print JSON for scripts")
+    .addOption(jsonOption())
     .action(async (options: McpListOptions) => {
       const { mcpListCommand } = await import("./mcp-list.ts");
       deps.result.exitCode = await mcpListCommand(options, deps.io);

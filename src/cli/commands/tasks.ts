@@ -9,13 +9,9 @@ import type { Env } from "../config/config-locations.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
-import type { ProgramResult } from "../program.ts";
 import { age, formatTable } from "../render/table.ts";
-
-export interface TasksCommandDeps {
-  io: CliIo;
-  result: ProgramResult;
-}
+import type { CommandDeps } from "./command-deps.ts";
+import { cwdOption } from "./options.ts";
 
 interface CommonOptions {
   cwd?: string;
@@ -62,10 +58,8 @@ function seconds(value: string): number {
   return number;
 }
 
-const cwdOption = () => new Option("-C, --cwd <dir>", "workspace directory (default: the current directory)");
-
 /** Adds `agentry tasks list|show|cancel|wait`; the store and config load only when one runs. */
-export function registerTasksCommand(program: Command, deps: TasksCommandDeps): Command {
+export function registerTasksCommand(program: Command, deps: CommandDeps): Command {
   const { io, result } = deps;
   const tasks = program
     .command("tasks")

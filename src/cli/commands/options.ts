@@ -1,0 +1,47 @@
+import { InvalidArgumentError, Option } from "commander";
+import { PERMISSION_MODES } from "../../permissions/modes.ts";
+
+// Options several commands share, spelled once so `agentry help <command>` says the same everywhere.
+
+export const cwdOption = () =>
+  new Option("-C, --cwd <dir>", "workspace directory (default: the current directory)");
+
+export const resumeOption = () =>
+  new Option("-r, --resume <session-id>", "continue a stored session (see: agentry sessions list)");
+
+export const jsonOption = (description = "print JSON for scripts") => new Option("--json", description);
+
+export const permissionModeOption = (description: string) =>
+  new Option("--permission-mode <mode>", description).choices(PERMISSION_MODES);
+
+/** `--mcp-config`, repeatable, as `run`, `chat` and `mcp list` take it. */
+export function mcpConfigOption(): Option {
+  return new Option(
+    "--mcp-config <file-or-json>",
+    'more MCP servers: a JSON file or string, { "mcpServers": { name: { "command": …, "args": […] } } } as in Claude Code\'s .mcp.json (repeatable)',
+  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+}
+
+export function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number <= 0) {
+    throw new InvalidArgumentError("must be a positive integer.");
+  }
+  return number;
+}
+
+/** `--max-concurrency`, as `run` and `chat` take it. */
+export function maxConcurrencyOption(): Option {
+  return new Option(
+    "--max-concurrency <n>",
+    "the most model calls in flight at once per model endpoint, for the agent and its subagents together; the limit adapts below it to what the provider accepts (default 32)",
+  ).argParser(positiveInteger);
+}
+
+export function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0)) {
+    throw new InvalidArgumentError("must be a positive number.");
+  }
+  return number;
+}
