@@ -18,7 +18,7 @@ export { runAgentLoop } from "./agent/loop.ts";
 export { createRedactor, type Redactor } from "./agent/redact.ts";
 export { pairToolCalls } from "./agent/repair.ts";
 export { type AgentRun, runAgent } from "./agent/run.ts";
-export { RunLimitExceeded, type RunLimits } from "./agent/run-limits.ts";
+export { type RunLimit, RunLimitExceeded, type RunLimits } from "./agent/run-limits.ts";
 export {
   type CreateSessionOptions,
   type ResumeSessionOptions,
@@ -44,7 +44,7 @@ export {
 export type { TranscriptEntry, TranscriptHeader } from "./agent/transcript-schema.ts";
 export { TRANSCRIPT_VERSION } from "./agent/transcript-schema.ts";
 export { type TreeBudget, type TreeBudgetWatch, watchTreeBudget } from "./agent/tree-budget.ts";
-// Subagents: definitions and where they come from, the runtime that gives an agent the task tools.
+// Agents: definitions, where they come from, and what was wrong with them.
 export { AgentDefinitionError, AgentRegistry, parseAgentsJson } from "./agents/agent-registry.ts";
 export { builtinAgents } from "./agents/builtin-agents.ts";
 export {
@@ -61,9 +61,19 @@ export {
 export { type Diagnostic, formatDiagnostics, hasErrors } from "./agents/diagnostics.ts";
 export { type DiscoverOptions, type LoadedAgents, loadAgentDefinitions } from "./agents/discover.ts";
 export { type LoadAgentFileOptions, loadAgentFile } from "./agents/loaders/load-agent-file.ts";
+// Contracts: what a run reports and how it ends; errors sorted by fault.
 export type { AgentEvent, AgentEventType, EventOf } from "./contracts/events.ts";
 export { EVENT_SCHEMA_VERSION } from "./contracts/events.ts";
-export type { Outcome, OutcomeStatus } from "./contracts/outcome.ts";
+export type { Budget, Outcome, OutcomeBase, OutcomeEnd, OutcomeStatus } from "./contracts/outcome.ts";
+export {
+  AgentryError,
+  ERROR_KINDS,
+  type ErrorKind,
+  errorKind,
+  isAgentryError,
+} from "./errors/agentry-error.ts";
+
+// Models.
 export {
   AdaptiveLimiter,
   type CallResult,
@@ -80,7 +90,6 @@ export type {
   RateLimits,
   RateWindow,
 } from "./model/capacity.ts";
-// Models.
 export { ModelConfigError } from "./model/errors.ts";
 export { PushModelStream } from "./model/event-stream.ts";
 export {
@@ -113,6 +122,7 @@ export {
 } from "./model/registry.ts";
 export { type RetryOptions, withRetry } from "./model/retry.ts";
 export { type LimitedModelOptions, withLimiter } from "./model/with-limiter.ts";
+
 // Permissions.
 export { bashPermissionPatterns } from "./permissions/bash-command.ts";
 export { DEFAULT_RULES } from "./permissions/defaults.ts";
@@ -134,9 +144,19 @@ export {
   type PermissionRule,
   type Ruleset,
 } from "./permissions/types.ts";
+
+// Subagents: the runtime that gives an agent the task tools.
 export { type ForkMode, forkHistory } from "./subagents/fork.ts";
-export { DEFAULT_SUBAGENT_LIMITS, type SubagentLimits, SubagentLimitsError } from "./subagents/limits.ts";
-export type { SubagentOptions, SubagentRuntime } from "./subagents/subagent-runtime.ts";
+export {
+  DEFAULT_SUBAGENT_LIMITS,
+  type SubagentLimits,
+  SubagentLimitsConfigError,
+} from "./subagents/limits.ts";
+export {
+  DescendantLimitReachedError,
+  type SubagentOptions,
+  type SubagentRuntime,
+} from "./subagents/subagent-runtime.ts";
 export { attachSubagents, withSubagents } from "./subagents/with-subagents.ts";
 
 // Task records: the control plane's store (background children, cross-process cancel, recovery).

@@ -178,7 +178,7 @@ describe("the public library API", () => {
       names(agentry.withSubagents(root, { ...options, permission: { rules: denied, mode: "default" } })),
     ).not.toContain("task");
     expect(() => agentry.withSubagents(root, { ...options, limits: { maxConcurrent: 0 } })).toThrow(
-      agentry.SubagentLimitsError,
+      agentry.SubagentLimitsConfigError,
     );
   });
 

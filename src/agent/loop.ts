@@ -78,9 +78,9 @@ export async function runAgentLoop(
     const limit: unknown = signal.reason;
     if (limit instanceof RunLimitExceeded) {
       await session.record({ type: "error", message: `${limit.message} (${while_})` }).catch(() => {});
-      return limit.kind === "budget"
-        ? finish({ status: "budget_exceeded", reason: limit.message })
-        : finish({ status: "error", error: limit.message, reason: "stalled" });
+      return limit.limit === "stall"
+        ? finish({ status: "error", error: limit.message, reason: "stalled" })
+        : finish({ status: "budget_exceeded", reason: limit.message, budget: limit.limit });
     }
     const reason = abortReason(signal);
     await session.record({ type: "abort", message: `${reason} (${while_})` }).catch(() => {});

@@ -1,3 +1,5 @@
+import type { Budget } from "../contracts/outcome.ts";
+import { AgentryError } from "../errors/agentry-error.ts";
 import type { Usage } from "../model/messages.ts";
 import { formatDuration } from "../text/format-duration.ts";
 import { totalTokens } from "./token-estimate.ts";
@@ -12,14 +14,18 @@ export interface RunLimits {
   stallTimeoutMs?: number;
 }
 
-/** Why a run was stopped by one of its own limits (the abort reason of the run's signal). */
-export class RunLimitExceeded extends Error {
-  override readonly name = "RunLimitExceeded";
-  readonly kind: "budget" | "stall";
+/** A budget, or the stall watchdog. */
+export type RunLimit = Budget | "stall";
 
-  constructor(kind: "budget" | "stall", message: string) {
+/** Why a run was stopped by one of its limits (the abort reason of the run's signal). */
+export class RunLimitExceeded extends AgentryError {
+  override readonly name = "RunLimitExceeded";
+  readonly kind = "user";
+  readonly limit: RunLimit;
+
+  constructor(limit: RunLimit, message: string) {
     super(message);
-    this.kind = kind;
+    this.limit = limit;
   }
 }
 
@@ -64,7 +70,7 @@ export function watchLimits(outer: AbortSignal, limits: RunLimits = {}): LimitWa
     if (limits.maxDurationMs === undefined || deadline === undefined) return;
     const seconds = Math.round(limits.maxDurationMs / 100) / 10;
     wallTimer = setTimeout(
-      () => stop(new RunLimitExceeded("budget", `wall-clock budget of ${seconds}s exceeded`)),
+      () => stop(new RunLimitExceeded("time", `wall-clock budget of ${seconds}s exceeded`)),
       Math.max(0, deadline - Date.now()),
     );
     wallTimer.unref();
@@ -114,14 +120,14 @@ export function watchLimits(outer: AbortSignal, limits: RunLimits = {}): LimitWa
     checkUsage: (usage) => {
       const total = totalTokens(usage);
       if (limits.maxTokens !== undefined && total > limits.maxTokens)
-        stop(new RunLimitExceeded("budget", `token budget of ${limits.maxTokens} exceeded (used ${total})`));
+        stop(new RunLimitExceeded("tokens", `token budget of ${limits.maxTokens} exceeded (used ${total})`));
     },
     checkEstimate: (usage, inFlight) => {
       const used = totalTokens(usage);
       if (limits.maxTokens === undefined || used + inFlight <= limits.maxTokens) return;
       stop(
         new RunLimitExceeded(
-          "budget",
+          "tokens",
           `token budget of ${limits.maxTokens} exceeded (used ${used}, and about ${inFlight} for the model call in flight, which was stopped)`,
         ),
       );

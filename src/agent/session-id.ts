@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { AgentryError } from "../errors/agentry-error.ts";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 const VALID_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -23,8 +24,9 @@ export function isValidSessionId(id: string): boolean {
   return VALID_ID.test(id);
 }
 
-export class InvalidSessionIdError extends Error {
+export class InvalidSessionIdError extends AgentryError {
   override readonly name = "InvalidSessionIdError";
+  readonly kind = "user";
   constructor(id: string) {
     super(
       `Invalid session id ${JSON.stringify(id)}: use letters, digits, ".", "_" and "-" only ` +

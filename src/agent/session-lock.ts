@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { AgentryError } from "../errors/agentry-error.ts";
 import {
   currentProcess,
   formatIdentity,
@@ -25,8 +26,9 @@ interface LockContent {
   since: string;
 }
 
-export class SessionBusyError extends Error {
+export class SessionBusyError extends AgentryError {
   override readonly name = "SessionBusyError";
+  readonly kind = "user";
   constructor(id: string, holder: string, since: string, lockPath: string) {
     super(
       `Session "${id}" is in use by another agentry process (${identityLabel(holder)}, since ${since}): two runs would interleave one transcript. ` +

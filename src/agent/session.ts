@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { AgentryError } from "../errors/agentry-error.ts";
 import type { Message } from "../model/messages.ts";
 import { appendLine, ensureStateDir, sessionPath, sessionsDir, stateDir } from "../state/state-dir.ts";
 import { interruptedToolResults, pairToolCalls } from "./repair.ts";
@@ -31,8 +32,9 @@ export interface ResumeSessionOptions {
   lock?: boolean;
 }
 
-export class SessionNotFoundError extends Error {
+export class SessionNotFoundError extends AgentryError {
   override readonly name = "SessionNotFoundError";
+  readonly kind = "user";
   constructor(id: string, workspace: string) {
     super(
       `Session "${id}" not found in ${sessionsDir(workspace)}. ` +
@@ -41,8 +43,9 @@ export class SessionNotFoundError extends Error {
   }
 }
 
-export class SessionExistsError extends Error {
+export class SessionExistsError extends AgentryError {
   override readonly name = "SessionExistsError";
+  readonly kind = "user";
   constructor(id: string, path: string) {
     super(`Session "${id}" already exists (${path}); resume it with Session.resume instead of creating it.`);
   }

@@ -1,7 +1,6 @@
 import type { z } from "zod";
+import { isAgentryError } from "../errors/agentry-error.ts";
 import type { ToolCallPart } from "../model/messages.ts";
-import { PermissionDeniedError } from "../permissions/types.ts";
-import { ToolError } from "../tools/tool.ts";
 
 /**
  * The error texts the model gets back for a bad tool call. Each says what was wrong and what to do,
@@ -32,9 +31,12 @@ export function deniedMessage(reason: string): string {
   return `Tool call denied: ${reason}`;
 }
 
-/** Tool errors and permission denials are written for the model; anything else keeps its class name. */
+/**
+ * agentry's own errors (a `ToolError`, a permission denial, a limit …) are written to be read as they
+ * are; anything else (a bug, a library's error) keeps its class name.
+ */
 export function thrownMessage(error: unknown): string {
-  if (error instanceof PermissionDeniedError || error instanceof ToolError) return error.message;
+  if (isAgentryError(error)) return error.message;
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return `Error: ${String(error)}`;
 }

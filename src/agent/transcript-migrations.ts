@@ -1,3 +1,4 @@
+import { AgentryError } from "../errors/agentry-error.ts";
 /**
  * Upgrades of the transcript format. `TRANSCRIPT_MIGRATIONS[n]` turns the lines of a version-`n` file
  * (header first, each a parsed JSON object) into version `n + 1` lines, header included. Readers apply
@@ -10,8 +11,9 @@ export type TranscriptMigration = (lines: RawLine[]) => RawLine[];
 /** Version 1 is the first format, so there is nothing to upgrade yet. */
 export const TRANSCRIPT_MIGRATIONS: Readonly<Record<number, TranscriptMigration>> = {};
 
-export class TranscriptFormatError extends Error {
+export class TranscriptFormatError extends AgentryError {
   override readonly name = "TranscriptFormatError";
+  readonly kind = "user";
 }
 
 /** Applies the migration steps from `fromVersion` up to `toVersion`. */

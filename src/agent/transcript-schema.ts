@@ -77,7 +77,12 @@ const outcome = z.discriminatedUnion("status", [
     error: z.string(),
     reason: z.literal("stalled").exactOptional(),
   }),
-  z.object({ ...outcomeBase, status: z.literal("budget_exceeded"), reason: z.string() }),
+  z.object({
+    ...outcomeBase,
+    status: z.literal("budget_exceeded"),
+    reason: z.string(),
+    budget: z.enum(["tokens", "time", "tree"]).exactOptional(),
+  }),
 ]);
 
 export const headerSchema = z.object({

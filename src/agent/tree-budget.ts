@@ -26,7 +26,7 @@ export interface TreeBudgetWatch {
  * Sums the usage of each model call anywhere in the tree (its reply, or the `turn_end` of a call that
  * failed) plus the estimates of
  * the calls still streaming (`usage_estimate` events: a call's prompt and its output so far), and
- * aborts `controller` with a `RunLimitExceeded("budget")` as soon as that total passes the token
+ * aborts `controller` with a `RunLimitExceeded("tree")` as soon as that total passes the token
  * budget — before a call whose prompt alone would pass it, or in the middle of a reply — or the real
  * cost passes the cost budget, or the time is up. The root and its running children stop, and the run
  * ends `budget_exceeded`. The overshoot is bounded by the estimates' error (docs/subagents.md).
@@ -44,7 +44,7 @@ export function watchTreeBudget(budget: TreeBudget, controller: AbortController)
       : setTimeout(() => {
           if (controller.signal.aborted) return;
           const seconds = Math.round(maxDurationMs / 100) / 10;
-          controller.abort(new RunLimitExceeded("budget", `time budget of the run exceeded: ${seconds}s`));
+          controller.abort(new RunLimitExceeded("tree", `time budget of the run exceeded: ${seconds}s`));
         }, maxDurationMs);
   timer?.unref();
   return {
@@ -70,14 +70,14 @@ export function watchTreeBudget(budget: TreeBudget, controller: AbortController)
           estimated > 0 ? `, and about ${estimated} for the model calls in flight, which were stopped` : "";
         controller.abort(
           new RunLimitExceeded(
-            "budget",
+            "tree",
             `token budget of the run exceeded: ${used} tokens used by the agent and its subagents${streaming}; the limit is ${budget.maxTokens}`,
           ),
         );
       } else if (budget.maxCostUsd !== undefined && cost > budget.maxCostUsd) {
         controller.abort(
           new RunLimitExceeded(
-            "budget",
+            "tree",
             `cost budget of the run exceeded: $${cost.toFixed(4)} spent by the agent and its subagents, the limit is $${budget.maxCostUsd}`,
           ),
         );

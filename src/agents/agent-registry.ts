@@ -1,3 +1,4 @@
+import { AgentryError } from "../errors/agentry-error.ts";
 import { mapToolNames } from "../tools/tool-names.ts";
 import {
   type AgentDefinition,
@@ -12,8 +13,9 @@ import { normalizeModel } from "./loaders/fields.ts";
 import { classifyKey, restrictionOf } from "./loaders/restriction-keys.ts";
 
 /** A bad `--agents` value or programmatic definition: the user has to fix it now, so it throws. */
-export class AgentDefinitionError extends Error {
+export class AgentDefinitionError extends AgentryError {
   override readonly name = "AgentDefinitionError";
+  readonly kind = "user";
 }
 
 export interface ListOptions {

@@ -1,3 +1,4 @@
+import { AgentryError } from "../errors/agentry-error.ts";
 import { READ_ONLY_BASH_RULES } from "../permissions/read-only-bash-rules.ts";
 import { PermissionConfigError, rulesetFromConfig } from "../permissions/ruleset-from-config.ts";
 import type { Ruleset } from "../permissions/types.ts";
@@ -10,8 +11,9 @@ const PLAN_MODE_RULES: Ruleset = [
 ];
 
 /** A definition whose `permission` cannot be read: it cannot start (its file must be fixed). */
-export class AgentPermissionError extends Error {
+export class AgentPermissionError extends AgentryError {
   override readonly name = "AgentPermissionError";
+  readonly kind = "user";
 }
 
 /**

@@ -1,24 +1,10 @@
-import { EXIT_CODES, type ExitCode } from "./exit-codes.ts";
+import { AgentryError } from "../errors/agentry-error.ts";
 
 /**
- * An error the CLI reports as one clean line (no stack) with a chosen exit code. Anything else that
- * reaches `main` is a bug and is printed with its stack.
+ * Bad flags, a bad config file, a missing provider: the user must change something before retrying.
+ * Like every `AgentryError` of kind `user`, `main` prints it as one clean line and exits 2.
  */
-export class CliError extends Error {
-  override readonly name: string = "CliError";
-  readonly exitCode: ExitCode;
-
-  constructor(message: string, exitCode: ExitCode = EXIT_CODES.error, options?: { cause?: unknown }) {
-    super(message, options);
-    this.exitCode = exitCode;
-  }
-}
-
-/** Bad flags, a bad config file, a missing provider: the user must change something before retrying. */
-export class UsageError extends CliError {
+export class UsageError extends AgentryError {
   override readonly name = "UsageError";
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, EXIT_CODES.usage, options);
-  }
+  readonly kind = "user";
 }

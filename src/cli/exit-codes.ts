@@ -1,4 +1,5 @@
 import type { OutcomeStatus } from "../contracts/outcome.ts";
+import type { ErrorKind } from "../errors/agentry-error.ts";
 
 /**
  * Process exit codes of `agentry`. Scripts branch on these, so they are part of the public
@@ -35,3 +36,10 @@ export function exitCodeForOutcome(status: OutcomeStatus): ExitCode {
       return EXIT_CODES.aborted;
   }
 }
+
+/** The exit code of an agentry error, by who must act: the user (2) or not (1). The one mapping. */
+export const EXIT_CODE_FOR_FAULT: Readonly<Record<ErrorKind, ExitCode>> = {
+  user: EXIT_CODES.usage,
+  model: EXIT_CODES.error,
+  system: EXIT_CODES.error,
+};

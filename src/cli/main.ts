@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { CommanderError } from "commander";
-import { CliError } from "./errors.ts";
-import { EXIT_CODES } from "./exit-codes.ts";
+import { isAgentryError } from "../errors/agentry-error.ts";
+import { EXIT_CODE_FOR_FAULT, EXIT_CODES } from "./exit-codes.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { createProgram, type ProgramResult } from "./program.ts";
 
@@ -17,9 +17,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       // Commander has already printed the message (or the help / version).
       return error.exitCode === 0 ? EXIT_CODES.completed : EXIT_CODES.usage;
     }
-    if (error instanceof CliError) {
+    // agentry's own errors are one clean line, their exit code decided by their fault; anything else
+    // is a bug and keeps its stack.
+    if (isAgentryError(error)) {
       io.stderr.write(`agentry: ${error.message}\n`);
-      return error.exitCode;
+      return EXIT_CODE_FOR_FAULT[error.kind];
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     io.stderr.write(`agentry: unexpected error (please report it): ${detail}\n`);

@@ -1,9 +1,8 @@
 import type { AgentConfig } from "../agent/config.ts";
-import { Session, SessionNotFoundError } from "../agent/session.ts";
-import { InvalidSessionIdError } from "../agent/session-id.ts";
-import { SessionBusyError } from "../agent/session-lock.ts";
+import { Session } from "../agent/session.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
+import { isAgentryError } from "../errors/agentry-error.ts";
 import type { Model } from "../model/model.ts";
 import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
@@ -180,14 +179,11 @@ async function resumeSession(workspace: string, id: string): Promise<Session> {
   try {
     return await Session.resume(workspace, id);
   } catch (error) {
-    if (error instanceof SessionNotFoundError || error instanceof InvalidSessionIdError) {
-      throw new UsageError(`--resume: ${error.message}`, { cause: error });
-    }
-    if (error instanceof SessionBusyError)
-      throw new UsageError(`--resume: ${error.message}`, { cause: error });
-    if (error instanceof TranscriptFormatError) {
-      throw new UsageError(`--resume: ${damagedSessionError(id, error).message}`, { cause: error });
-    }
-    throw error;
+    // An unknown, malformed, busy or damaged session: say which flag named it (a damaged one, how to
+    // get past it).
+    if (!isAgentryError(error) || error.kind !== "user") throw error;
+    const message =
+      error instanceof TranscriptFormatError ? damagedSessionError(id, error).message : error.message;
+    throw new UsageError(`--resume: ${message}`, { cause: error });
   }
 }

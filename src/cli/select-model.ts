@@ -1,4 +1,4 @@
-import { ModelConfigError } from "../model/errors.ts";
+import { isAgentryError } from "../errors/agentry-error.ts";
 import type { Model } from "../model/model.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import { SETTINGS_ENV, type Settings } from "./config/resolve-settings.ts";
@@ -26,11 +26,10 @@ export async function selectModel(
   try {
     return createModel(id, settings.providers, env, limiters === undefined ? {} : { limiters });
   } catch (error) {
-    if (error instanceof ModelConfigError) {
-      const from = settings.model ? ` (model "${id}" from ${settings.model.source})` : "";
-      throw new UsageError(`${error.message}${from}`, { cause: error });
-    }
-    throw error;
+    // A model the user named that cannot be built: say where the name came from.
+    if (!isAgentryError(error) || error.kind !== "user" || !settings.model) throw error;
+    const from = ` (model "${id}" from ${settings.model.source})`;
+    throw new UsageError(`${error.message}${from}`, { cause: error });
   }
 }
 

@@ -1,6 +1,5 @@
 import type { McpServerSet } from "../mcp/mcp-servers.ts";
-import { expandServerConfig, McpConfigError, type McpServerConfig } from "../mcp/server-config.ts";
-import { UsageError } from "./errors.ts";
+import { expandServerConfig, type McpServerConfig } from "../mcp/server-config.ts";
 import type { CliIo } from "./io.ts";
 
 /**
@@ -36,12 +35,7 @@ export function expandServers(
 ): Record<string, McpServerConfig> {
   const expanded: Record<string, McpServerConfig> = {};
   for (const [name, config] of Object.entries(servers)) {
-    try {
-      expanded[name] = expandServerConfig(name, config, env);
-    } catch (error) {
-      if (error instanceof McpConfigError) throw new UsageError(error.message, { cause: error });
-      throw error;
-    }
+    expanded[name] = expandServerConfig(name, config, env);
   }
   return expanded;
 }

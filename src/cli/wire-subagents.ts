@@ -1,15 +1,13 @@
 import { homedir } from "node:os";
 import type { AgentConfig } from "../agent/config.ts";
-import { AgentDefinitionError, AgentRegistry } from "../agents/agent-registry.ts";
+import { AgentRegistry } from "../agents/agent-registry.ts";
 import { type Diagnostic, hasErrors } from "../agents/diagnostics.ts";
 import { loadAgentDefinitions } from "../agents/discover.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
-import { SubagentLimitsError } from "../subagents/limits.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { attachSubagents } from "../subagents/with-subagents.ts";
 import type { Settings } from "./config/resolve-settings.ts";
-import { UsageError } from "./errors.ts";
 
 export interface WireSubagentsOptions {
   workspace: string;
@@ -31,12 +29,7 @@ export async function loadRegistry(
   agentsJson?: string,
 ): Promise<AgentRegistry> {
   const loaded = await loadAgentDefinitions({ projectDir: workspace, homeDir: env.HOME || homedir() });
-  try {
-    return agentsJson === undefined ? new AgentRegistry(loaded) : AgentRegistry.fromJson(agentsJson, loaded);
-  } catch (error) {
-    if (error instanceof AgentDefinitionError) throw new UsageError(error.message, { cause: error });
-    throw error;
-  }
+  return agentsJson === undefined ? new AgentRegistry(loaded) : AgentRegistry.fromJson(agentsJson, loaded);
 }
 
 /**
@@ -53,20 +46,15 @@ export async function wireSubagents(
   const { settings, env } = options;
   const modelOptions = options.limiters === undefined ? {} : { limiters: options.limiters };
   const rootTools = root.tools;
-  try {
-    const { config, runtime } = attachSubagents(root, {
-      registry,
-      createModel: (id) => createModel(id, settings.providers, env, modelOptions),
-      baseTools: () => rootTools,
-      permission: options.gate,
-      limits: settings.subagents,
-      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
-    });
-    return { config, runtime, diagnostics: registry.diagnostics };
-  } catch (error) {
-    if (error instanceof SubagentLimitsError) throw new UsageError(error.message, { cause: error });
-    throw error;
-  }
+  const { config, runtime } = attachSubagents(root, {
+    registry,
+    createModel: (id) => createModel(id, settings.providers, env, modelOptions),
+    baseTools: () => rootTools,
+    permission: options.gate,
+    limits: settings.subagents,
+    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+  });
+  return { config, runtime, diagnostics: registry.diagnostics };
 }
 
 /** One line for stderr when agent files have errors, or undefined. */

@@ -10,13 +10,20 @@ export interface OutcomeBase {
   sessionId: string;
 }
 
+/**
+ * Which budget stopped a run: its own token budget, its own wall-clock budget, or one of the whole
+ * tree's (`agentry run --max-tokens/--max-cost/--timeout`).
+ */
+export type Budget = "tokens" | "time" | "tree";
+
 /** The status of an ending and what only that status carries. */
 export type OutcomeEnd =
   | { status: "completed" }
   | { status: "max_turns" }
   | { status: "aborted"; reason: string }
   | { status: "error"; error: string; reason?: "stalled" }
-  | { status: "budget_exceeded"; reason: string };
+  /** `budget` is absent in outcomes written before it existed. */
+  | { status: "budget_exceeded"; reason: string; budget?: Budget };
 
 /** How a run ended. */
 export type Outcome = OutcomeBase & OutcomeEnd;

@@ -6,6 +6,7 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { DEFAULT_INHERITED_ENV_VARS } from "@modelcontextprotocol/client/stdio";
+import { AgentryError } from "../errors/agentry-error.ts";
 import { describeConnectFailure, describeError, describeExit, stderrNote } from "./failure-messages.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import { StdioProcessTransport } from "./stdio-process-transport.ts";
@@ -33,8 +34,9 @@ export interface ConnectOptions {
 }
 
 /** A connection attempt that failed; the message says why and what to do. */
-export class McpConnectError extends Error {
+export class McpConnectError extends AgentryError {
   override readonly name = "McpConnectError";
+  readonly kind = "system";
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AgentryError } from "../errors/agentry-error.ts";
 
 /** How to reach one MCP server, as in Claude Code's `.mcp.json`: a local process (stdio) or a URL. */
 export type McpServerConfig =
@@ -9,8 +10,9 @@ export type McpStdioServerConfig = Extract<McpServerConfig, { command: string }>
 export type McpHttpServerConfig = Extract<McpServerConfig, { type: "http" }>;
 
 /** A bad server configuration (a `${VAR}` that is not set, a URL that is not one); the message says which. */
-export class McpConfigError extends Error {
+export class McpConfigError extends AgentryError {
   override readonly name = "McpConfigError";
+  readonly kind = "user";
 }
 
 /** A server name becomes part of tool names (`mcp__<server>__<tool>`), so it stays within this set. */

@@ -1,11 +1,13 @@
+import { AgentryError } from "../errors/agentry-error.ts";
 import { type AssistantMessage, emptyUsage, type StopReason, type Usage } from "./messages.ts";
 
 /**
  * The model could not be built from its id and settings (unknown provider, missing key, bad alias).
  * The user is at fault, so the message names exactly what to set: an env var, a flag or a config key.
  */
-export class ModelConfigError extends Error {
+export class ModelConfigError extends AgentryError {
   override readonly name = "ModelConfigError";
+  readonly kind = "user";
 }
 
 /** The final message of a stream that did not complete: stopReason `error` or `aborted`. */

@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { AgentryError } from "../errors/agentry-error.ts";
 import { claudeRule } from "./claude-rule.ts";
 import type { PermissionAction, PermissionRule, Ruleset } from "./types.ts";
 
 /** A `permission` value in config that cannot be read; the message names every bad key. */
-export class PermissionConfigError extends Error {
+export class PermissionConfigError extends AgentryError {
   override readonly name = "PermissionConfigError";
+  readonly kind = "user";
   readonly issues: string[];
   constructor(issues: string[]) {
     super(`invalid permission rules:\n${issues.map((issue) => `  ${issue}`).join("\n")}`);

@@ -1,3 +1,4 @@
+import { AgentryError } from "../errors/agentry-error.ts";
 /**
  * The OS sandbox a command runs in: `read-only` sees the workspace but writes nothing (but a private
  * temp dir); `workspace-write` may also write the workspace, except protected paths and the paths
@@ -31,6 +32,7 @@ export interface PermissionRule {
 
 export type Ruleset = PermissionRule[];
 
-export class PermissionDeniedError extends Error {
+export class PermissionDeniedError extends AgentryError {
   override readonly name = "PermissionDeniedError";
+  readonly kind = "user";
 }

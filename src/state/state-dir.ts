@@ -8,6 +8,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { AgentryError } from "../errors/agentry-error.ts";
 
 /** `<workspace>/.agentry`: all of agentry's state in a workspace. */
 export function stateDir(workspace: string): string {
@@ -43,8 +44,9 @@ export const STATE_GITIGNORE = [
 ].join("\n");
 
 /** A state folder that would lead outside the workspace: the user must remove the link. */
-export class StateDirError extends Error {
+export class StateDirError extends AgentryError {
   override readonly name = "StateDirError";
+  readonly kind = "user";
 }
 
 /**

@@ -3,18 +3,16 @@ import type { AgentConfig } from "../agent/config.ts";
 import type { Hooks } from "../agent/hooks.ts";
 import type { Session } from "../agent/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
-import { AgentPermissionError } from "../agents/definition-rules.ts";
 import type { UserMessage } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import type { PermissionMode } from "../permissions/modes.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { CommandPolicy } from "../sandbox/policy.ts";
 import { policyForChild } from "../sandbox/policy-for-agent.ts";
-import { ToolError } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { childRules } from "./child-rules.ts";
 import { childTools } from "./child-tools.ts";
-import { type ChildWorkspace, ChildWorkspaceError, prepareChildWorkspace } from "./child-workspace.ts";
+import { type ChildWorkspace, prepareChildWorkspace } from "./child-workspace.ts";
 import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
 
 const PREAMBLE = readFileSync(new URL("./child-preamble.md", import.meta.url), "utf8").trim();
@@ -45,22 +43,16 @@ export async function buildChild(
   openSession: () => Promise<Session>,
 ): Promise<ChildRecord> {
   const { definition, model, taskId, path, depth } = setup;
-  let workspace: ChildWorkspace;
-  let rules: ReturnType<typeof childRules>;
-  try {
-    rules = childRules(runtime.gate.rules, caller.gate.rules, definition);
-    workspace = await prepareChildWorkspace({
-      mode: definition.workspace?.mode ?? "shared",
-      parentWorkspace: setup.parentWorkspace,
-      agentName: definition.name,
-      taskId,
-      ...(definition.workspace?.path === undefined ? {} : { path: definition.workspace.path }),
-    });
-  } catch (error) {
-    if (error instanceof ChildWorkspaceError || error instanceof AgentPermissionError)
-      throw new ToolError(error.message);
-    throw error;
-  }
+  // An unreadable permission or a workspace that cannot be made throws an AgentryError, which the
+  // loop shows the model as it is.
+  const rules = childRules(runtime.gate.rules, caller.gate.rules, definition);
+  const workspace: ChildWorkspace = await prepareChildWorkspace({
+    mode: definition.workspace?.mode ?? "shared",
+    parentWorkspace: setup.parentWorkspace,
+    agentName: definition.name,
+    taskId,
+    ...(definition.workspace?.path === undefined ? {} : { path: definition.workspace.path }),
+  });
   const gate = caller.gate.withRules(rules);
   const commands = await childCommands(
     caller.commands,

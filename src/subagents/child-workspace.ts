@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { WorkspaceMode } from "../agents/definition.ts";
+import { AgentryError } from "../errors/agentry-error.ts";
 import { ensureStateDir, stateDir } from "../state/state-dir.ts";
 import { git, gitSucceeds } from "./git.ts";
 
@@ -32,8 +33,9 @@ export interface ChildWorkspaceOptions {
   path?: string;
 }
 
-export class ChildWorkspaceError extends Error {
+export class ChildWorkspaceError extends AgentryError {
   override readonly name = "ChildWorkspaceError";
+  readonly kind = "system";
 }
 
 /**

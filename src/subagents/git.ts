@@ -1,7 +1,9 @@
 import { execFile } from "node:child_process";
+import { AgentryError } from "../errors/agentry-error.ts";
 
-export class GitError extends Error {
+export class GitError extends AgentryError {
   override readonly name = "GitError";
+  readonly kind = "system";
 }
 
 /**

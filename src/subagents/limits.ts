@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AgentryError } from "../errors/agentry-error.ts";
 
 /** Limits of one subagent tree (one root). All configurable; see DESIGN §3 "Limits". */
 export interface SubagentLimits {
@@ -60,11 +61,13 @@ export const subagentLimitsSchema = z.strictObject({
 
 export type SubagentLimitsInput = z.input<typeof subagentLimitsSchema>;
 
-export class SubagentLimitsError extends Error {
-  override readonly name = "SubagentLimitsError";
+/** A limit in the configuration (or `SubagentOptions.limits`) that is not a valid value. */
+export class SubagentLimitsConfigError extends AgentryError {
+  override readonly name = "SubagentLimitsConfigError";
+  readonly kind = "user";
 }
 
-/** Fills the defaults in; throws `SubagentLimitsError` naming each bad key. */
+/** Fills the defaults in; throws `SubagentLimitsConfigError` naming each bad key. */
 export function resolveLimits(input: Partial<SubagentLimits> = {}): SubagentLimits {
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const parsed = subagentLimitsSchema.safeParse(defined);
@@ -72,7 +75,7 @@ export function resolveLimits(input: Partial<SubagentLimits> = {}): SubagentLimi
     const problems = parsed.error.issues
       .map((issue) => `${issue.path.map(String).join(".") || "limits"}: ${issue.message}`)
       .join("; ");
-    throw new SubagentLimitsError(`Invalid subagent limits: ${problems}`);
+    throw new SubagentLimitsConfigError(`Invalid subagent limits: ${problems}`);
   }
   const limits: SubagentLimits = { ...DEFAULT_SUBAGENT_LIMITS };
   for (const [key, value] of Object.entries(parsed.data)) {
@@ -80,7 +83,7 @@ export function resolveLimits(input: Partial<SubagentLimits> = {}): SubagentLimi
   }
   // A live owner must beat several times within the orphan timeout, or the sweeper would fail its tasks.
   if (limits.heartbeatMs * 3 > limits.orphanTimeoutMs) {
-    throw new SubagentLimitsError(
+    throw new SubagentLimitsConfigError(
       `Invalid subagent limits: orphanTimeoutMs (${limits.orphanTimeoutMs}) must be at least 3 × heartbeatMs (${limits.heartbeatMs}).`,
     );
   }

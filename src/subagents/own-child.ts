@@ -1,4 +1,4 @@
-import { TaskStoreError } from "../tasks/task-errors.ts";
+import { isAgentryError } from "../errors/agentry-error.ts";
 import type { TaskRecord } from "../tasks/task-record.ts";
 import { type ToolContext, ToolError } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
@@ -31,7 +31,7 @@ export async function ownTask(
   try {
     stored = await runtime.store.get(taskId);
   } catch (error) {
-    if (!(error instanceof TaskStoreError)) throw error;
+    if (!isAgentryError(error)) throw error;
     throw new ToolError(
       `Cannot read task_id "${taskId}": ${error.message} ${await knownTasks(runtime, ctx)}`,
     );

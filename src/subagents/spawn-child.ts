@@ -10,7 +10,7 @@ import { ChildExecution } from "./child-execution.ts";
 import { type ForkMode, forkHistory, parseForkMode } from "./fork.ts";
 import { ownChild, refuseAtDepthLimit } from "./own-child.ts";
 import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "./spawnable-agents.ts";
-import { type ChildRecord, SubagentLimitError, type SubagentRuntime } from "./subagent-runtime.ts";
+import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
 import { awaitChild, startedInBackground } from "./sync-wait.ts";
 import { newChildTask } from "./task-records.ts";
 import type { TaskArgs } from "./task-tool.ts";
@@ -75,12 +75,7 @@ async function startChild(
     title: `start subagent ${definition.name}: ${args.description}`,
   });
   const model = resolveModel(runtime, caller, definition, args.model);
-  try {
-    runtime.reserveDescendant();
-  } catch (error) {
-    if (error instanceof SubagentLimitError) throw new ToolError(error.message);
-    throw error;
-  }
+  runtime.reserveDescendant();
   const background = args.run_in_background ?? definition.background ?? false;
   const taskId = newSessionId({ prefix: "sub" });
   let record: ChildRecord;

@@ -3,6 +3,7 @@ import type { Hooks } from "../agent/hooks.ts";
 import type { Session } from "../agent/session.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
+import { AgentryError } from "../errors/agentry-error.ts";
 import type { Message, UserMessage } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import {
@@ -82,8 +83,10 @@ export interface ChildRecord {
   running: boolean;
 }
 
-export class SubagentLimitError extends Error {
-  override readonly name = "SubagentLimitError";
+/** The model asked for one more child than a run may start (`maxDescendants`). */
+export class DescendantLimitReachedError extends AgentryError {
+  override readonly name = "DescendantLimitReachedError";
+  readonly kind = "model";
 }
 
 /**
@@ -165,10 +168,10 @@ export class SubagentRuntime {
     return this.slots.queued;
   }
 
-  /** Counts a new child against `maxDescendants`; throws `SubagentLimitError` at the cap. */
+  /** Counts a new child against `maxDescendants`; throws `DescendantLimitReachedError` at the cap. */
   reserveDescendant(): void {
     if (this.descendants >= this.limits.maxDescendants) {
-      throw new SubagentLimitError(
+      throw new DescendantLimitReachedError(
         `Refused: this run already started ${this.descendants} subagents, the limit per run (maxDescendants ${this.limits.maxDescendants}). ` +
           "Do the remaining work yourself, or continue an existing child with its task_id.",
       );

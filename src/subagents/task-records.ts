@@ -1,5 +1,5 @@
 import { addUsage, emptyUsage } from "../model/messages.ts";
-import type { NewTaskRecord, TaskPatch, TaskReason, TaskRecord } from "../tasks/task-record.ts";
+import type { NewTaskRecord, TaskPatch, TaskRecord } from "../tasks/task-record.ts";
 import type { ChildRecord } from "./subagent-runtime.ts";
 import { type ChildRunReport, failureReason } from "./task-result.ts";
 
@@ -48,13 +48,8 @@ export function finishPatch(
     case "max_turns":
       return { ...failed, status: "FAILED", reason: "max_turns" };
     case "budget_exceeded":
-      return { ...failed, status: "FAILED", reason: budgetReason(outcome.reason) };
+      return { ...failed, status: "FAILED", reason: outcome.budget === "time" ? "timeout" : "budget" };
     case "error":
       return { ...failed, status: "FAILED", ...(outcome.reason === "stalled" ? { reason: "stalled" } : {}) };
   }
-}
-
-/** The loop says which budget ran out only in its message (see `watchLimits`): wall-clock is a timeout. */
-function budgetReason(message: string): TaskReason {
-  return message.startsWith("wall-clock") ? "timeout" : "budget";
 }

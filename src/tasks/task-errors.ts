@@ -1,8 +1,13 @@
+import { AgentryError, type ErrorKind } from "../errors/agentry-error.ts";
 import type { TaskStatus } from "./task-record.ts";
 
-/** Base class: every error the task stores throw on purpose. */
-export class TaskStoreError extends Error {
+/**
+ * Base class: every error the task stores throw on purpose. Used as is for a request the store cannot
+ * take (a bad field, a bad query): the caller's fault.
+ */
+export class TaskStoreError extends AgentryError {
   override readonly name: string = "TaskStoreError";
+  readonly kind: ErrorKind = "user";
 }
 
 export class TaskNotFoundError extends TaskStoreError {
@@ -47,6 +52,7 @@ export class IllegalTransitionError extends TaskStoreError {
  */
 export class TaskFileError extends TaskStoreError {
   override readonly name = "TaskFileError";
+  override readonly kind = "system";
   readonly location: string;
   constructor(location: string, problem: string, options?: { cause?: unknown }) {
     super(`Cannot read task file ${location}: ${problem}`, options);
@@ -56,6 +62,7 @@ export class TaskFileError extends TaskStoreError {
 
 export class LockTimeoutError extends TaskStoreError {
   override readonly name = "LockTimeoutError";
+  override readonly kind = "system";
   readonly lockPath: string;
   constructor(lockPath: string, holder: string, waitedMs: number) {
     super(

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { AgentEvent } from "../contracts/events.ts";
+import { AgentryError } from "../errors/agentry-error.ts";
 import type { PermissionRequest } from "../permissions/types.ts";
 import type { CommandPolicy } from "../sandbox/policy.ts";
 import type { Operations } from "./operations.ts";
@@ -65,6 +66,7 @@ export function defineTool<Schema extends z.ZodType>(tool: Tool<Schema>): AnyToo
 }
 
 /** A tool failure whose message is meant for the model as-is. */
-export class ToolError extends Error {
+export class ToolError extends AgentryError {
   override readonly name = "ToolError";
+  readonly kind = "model";
 }

@@ -28,7 +28,7 @@ test("a held run neither stalls nor spends its wall-clock budget; once released,
   release();
   await sleep(110);
   expect(limits.signal.reason).toBeInstanceOf(RunLimitExceeded);
-  expect((limits.signal.reason as RunLimitExceeded).kind).toBe("stall");
+  expect((limits.signal.reason as RunLimitExceeded).limit).toBe("stall");
   limits.dispose();
 });
 
@@ -51,7 +51,7 @@ test("a stall hold keeps the budget running", async () => {
   const limits = watchLimits(new AbortController().signal, { maxDurationMs: 100, stallTimeoutMs: 50 });
   const release = limits.hold("stall");
   await sleep(200);
-  expect((limits.signal.reason as RunLimitExceeded | undefined)?.kind).toBe("budget");
+  expect((limits.signal.reason as RunLimitExceeded | undefined)?.limit).toBe("time");
   release();
   limits.dispose();
 });

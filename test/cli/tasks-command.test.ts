@@ -5,8 +5,9 @@ import { Command, CommanderError } from "commander";
 import { expect, test } from "vitest";
 import { formatIdentity, localProcess } from "../../src/agent/process-identity.ts";
 import { DEFAULT_ORPHAN_TIMEOUT_S, registerTasksCommand } from "../../src/cli/commands/tasks.ts";
-import { CliError } from "../../src/cli/errors.ts";
+import { EXIT_CODE_FOR_FAULT } from "../../src/cli/exit-codes.ts";
 import type { CliIo } from "../../src/cli/io.ts";
+import { isAgentryError } from "../../src/errors/agentry-error.ts";
 import { DEFAULT_SUBAGENT_LIMITS } from "../../src/subagents/limits.ts";
 import { currentOwner } from "../../src/tasks/owner.ts";
 import type { NewTaskRecord, TaskRecord } from "../../src/tasks/task-record.ts";
@@ -40,9 +41,9 @@ async function cli(args: string[], cwd: string, env: Record<string, string> = {}
     code = result.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) code = error.exitCode === 0 ? 0 : 2;
-    else if (error instanceof CliError) {
+    else if (isAgentryError(error)) {
       err += `agentry: ${error.message}\n`;
-      code = error.exitCode;
+      code = EXIT_CODE_FOR_FAULT[error.kind];
     } else throw error;
   }
   return { code, stdout: out, stderr: err };

@@ -1,5 +1,9 @@
 import { expect, test } from "vitest";
-import { DEFAULT_SUBAGENT_LIMITS, resolveLimits, SubagentLimitsError } from "../../src/subagents/limits.ts";
+import {
+  DEFAULT_SUBAGENT_LIMITS,
+  resolveLimits,
+  SubagentLimitsConfigError,
+} from "../../src/subagents/limits.ts";
 
 test("the defaults: children cannot spawn, 64 run at once (model calls have their own adaptive limit), 64 per root, 30 turns, 10 minutes, no budgets", () => {
   expect(resolveLimits()).toEqual({
@@ -25,7 +29,7 @@ test("given values replace the defaults one by one", () => {
 });
 
 test("bad values are refused, naming each key", () => {
-  expect(() => resolveLimits({ maxConcurrent: 0, maxTurns: 1.5 })).toThrow(SubagentLimitsError);
+  expect(() => resolveLimits({ maxConcurrent: 0, maxTurns: 1.5 })).toThrow(SubagentLimitsConfigError);
   expect(() => resolveLimits({ maxConcurrent: 0, maxTurns: 1.5 })).toThrow(
     /^Invalid subagent limits: maxConcurrent: .*; maxTurns: /,
   );

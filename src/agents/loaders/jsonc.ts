@@ -1,8 +1,10 @@
 import { LineCounter, parseDocument } from "yaml";
+import { AgentryError } from "../../errors/agentry-error.ts";
 
 /** A JSON(C) text that cannot be read, with the line where it went wrong when known. */
-export class JsoncError extends Error {
+export class JsoncError extends AgentryError {
   override readonly name = "JsoncError";
+  readonly kind = "user";
   readonly line: number | undefined;
   constructor(message: string, line?: number) {
     super(message);
