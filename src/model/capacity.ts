@@ -1,5 +1,3 @@
-import type { ModelStream } from "./model.ts";
-
 /** One rate-limit window as a provider's response headers reported it. */
 export interface RateWindow {
   /** The window's size (requests or tokens per period), when the provider sends it. */
@@ -42,8 +40,11 @@ export type CapacityWaitReason =
   /** The provider's rate-limit headers say its window is spent until it refills. */
   | "rate_limit";
 
-/** The feedback of a finished stream, or undefined for a stream that cannot tell (any non-adapter model). */
-export function feedbackOf(stream: ModelStream): CallFeedback | undefined {
+/**
+ * The feedback of a finished stream, or undefined for a stream that cannot tell (any non-adapter
+ * model). Takes any object, so this module needs nothing of `model.ts`, which imports it.
+ */
+export function feedbackOf(stream: object): CallFeedback | undefined {
   if ("feedback" in stream && typeof stream.feedback === "function") {
     const value: unknown = stream.feedback();
     return isFeedback(value) ? value : undefined;

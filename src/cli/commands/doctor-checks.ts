@@ -8,7 +8,11 @@ import { policyForAgent } from "../../sandbox/policy-for-agent.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { loadRunSettings } from "../prepare-run.ts";
-import type { DoctorOptions } from "./doctor.ts";
+
+export interface DoctorOptions {
+  cwd?: string;
+  json?: boolean;
+}
 
 type Status = "ok" | "missing" | "off";
 

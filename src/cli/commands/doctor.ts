@@ -1,11 +1,7 @@
 import type { Command } from "commander";
 import type { CommandDeps } from "./command-deps.ts";
+import type { DoctorOptions } from "./doctor-checks.ts";
 import { cwdOption, jsonOption } from "./options.ts";
-
-export interface DoctorOptions {
-  cwd?: string;
-  json?: boolean;
-}
 
 const DOCTOR_HELP = `
 What it checks:

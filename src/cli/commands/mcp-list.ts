@@ -8,7 +8,12 @@ import { loadMcpConfigFlags } from "../mcp-config-flag.ts";
 import { formatTable } from "../render/table.ts";
 import { expandServers } from "../wire-mcp.ts";
 import { resolveWorkspace } from "../workspace.ts";
-import type { McpListOptions } from "./mcp.ts";
+
+export interface McpListOptions {
+  cwd?: string;
+  json?: boolean;
+  mcpConfig?: string[];
+}
 
 interface ServerReport {
   name: string;

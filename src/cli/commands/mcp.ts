@@ -1,12 +1,7 @@
 import type { Command } from "commander";
 import type { CommandDeps } from "./command-deps.ts";
+import type { McpListOptions } from "./mcp-list.ts";
 import { cwdOption, jsonOption, mcpConfigOption } from "./options.ts";
-
-export interface McpListOptions {
-  cwd?: string;
-  json?: boolean;
-  mcpConfig?: string[];
-}
 
 const MCP_HELP = `
 Servers come from "mcpServers" in the config files (~/.config/agentry/config.json,

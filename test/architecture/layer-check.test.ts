@@ -1,0 +1,104 @@
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import {
+  ArchitectureTableError,
+  checkArchitecture,
+  MAX_LINES,
+  parseArchitecture,
+} from "../../scripts/architecture.ts";
+import { tempDir } from "../support/temp-dir.ts";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const ARCHITECTURE = await readFile(join(REPO, "ARCHITECTURE.md"), "utf8");
+
+/** A tree with this repository's ARCHITECTURE.md and node_modules, and the given source files. */
+async function tree(files: Record<string, string>, architecture = ARCHITECTURE): Promise<string> {
+  const root = await tempDir("agentry-layers-");
+  await writeFile(join(root, "ARCHITECTURE.md"), architecture);
+  await symlink(join(REPO, "node_modules"), join(root, "node_modules"));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  return root;
+}
+
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const x${i} = ${i};`).join("\n");
+
+describe("the layer check (ARCHITECTURE.md's tables)", () => {
+  it("passes a tree that keeps the layers", async () => {
+    const root = await tree({
+      "src/agent/loop.ts": 'import { x } from "../tools/tool.ts";\nexport const y = x;\n',
+      "src/tools/tool.ts": 'import { z } from "zod";\nexport const x = z.string();\n',
+    });
+    expect(await checkArchitecture(root)).toEqual([]);
+  });
+
+  it("fails on a planted import of a higher layer", async () => {
+    const root = await tree({
+      "src/tools/tool.ts": 'import type { Session } from "../agent/session.ts";\nexport type S = Session;\n',
+      "src/agent/session.ts": "export interface Session { id: string }\n",
+    });
+    expect(await checkArchitecture(root)).toEqual([
+      expect.stringMatching(
+        /^layer-tools: src\/tools\/tool\.ts → src\/agent\/session\.ts\n.*src\/tools\/ may import only tools, sandbox/,
+      ),
+    ]);
+  });
+
+  it("fails on a cycle, even of type-only imports within one folder", async () => {
+    const root = await tree({
+      "src/text/a.ts": 'import type { B } from "./b.ts";\nexport interface A { b?: B }\n',
+      "src/text/b.ts": 'import type { A } from "./a.ts";\nexport interface B { a?: A }\n',
+    });
+    expect(await checkArchitecture(root)).toEqual([
+      expect.stringMatching(
+        /^no-cycle: src\/text\/a\.ts → src\/text\/b\.ts \(cycle: src\/text\/b\.ts → src\/text\/a\.ts\)/,
+      ),
+    ]);
+  });
+
+  it("fails on a folder without a row, a package outside its layers, and an import that does not resolve", async () => {
+    const root = await tree({
+      "src/gadgets/thing.ts": "export const thing = 1;\n",
+      "src/tools/cli-ish.ts": 'import { Command } from "commander";\nexport const c = new Command();\n',
+      "src/tools/moved.ts": 'import { gone } from "./gone.ts";\nexport const m = gone;\n',
+    });
+    const problems = await checkArchitecture(root);
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^layer-unlisted: src\/gadgets\/thing\.ts is in no layer/),
+    );
+    expect(problems).toContainEqual(
+      expect.stringMatching(
+        /^package-commander-string-width: src\/tools\/cli-ish\.ts → \S*node_modules\/commander\//,
+      ),
+    );
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^no-unresolvable: src\/tools\/moved\.ts → \.\/gone\.ts/),
+    );
+    expect(problems).toHaveLength(3);
+  });
+
+  it(`fails on a file past ${MAX_LINES} lines unless the long-files table says why, and on a stale row`, async () => {
+    const long = { "src/text/long.ts": `${lines(MAX_LINES + 1)}\n` };
+    expect(await checkArchitecture(await tree(long))).toEqual([
+      `long-file: src/text/long.ts has ${MAX_LINES + 1} lines (limit ${MAX_LINES}); split it by responsibility, or say why not in ARCHITECTURE.md's long-files table`,
+    ]);
+    const excused = `${ARCHITECTURE.trimEnd()}\n| \`src/text/long.ts\` | a generated table |\n`;
+    expect(await checkArchitecture(await tree(long, excused))).toEqual([]);
+    const stale = await tree({ "src/text/long.ts": `${lines(MAX_LINES)}\n` }, excused);
+    expect(await checkArchitecture(stale)).toEqual([
+      `long-file: src/text/long.ts has a row in the long-files table but is not over ${MAX_LINES} lines; remove the row`,
+    ]);
+  });
+
+  it("refuses a layer table it cannot read instead of checking less", () => {
+    const typo = ARCHITECTURE.replace("| `src/permissions/` | rules", "| `src/permisions` | rules");
+    expect(() => parseArchitecture(typo)).toThrow(ArchitectureTableError);
+    const unknownTarget = ARCHITECTURE.replace("| `errors` `text` |", "| `errors` `txt` |");
+    expect(() => parseArchitecture(unknownTarget)).toThrow(/may import "txt", which has no row/);
+    expect(() => parseArchitecture("# no tables\n")).toThrow(/no layer table/);
+  });
+});
