@@ -1,16 +1,8 @@
 import { isAbsolute, join } from "node:path";
 import type { AgentSourceKind } from "../definition.ts";
-import { parseFrontMatter } from "../front-matter.ts";
 import * as f from "./fields.ts";
-import {
-  applyKeys,
-  type Draft,
-  finish,
-  type KeyHandler,
-  LoadContext,
-  type LoadResult,
-  resolveName,
-} from "./load-context.ts";
+import type { KeyHandler, LoadResult } from "./load-context.ts";
+import { loadMarkdownAgent } from "./markdown-agent.ts";
 import { fork, isolation, restrictionHandlers } from "./policy-fields.ts";
 
 /**
@@ -64,23 +56,16 @@ export interface AgentryLoadOptions {
 }
 
 export function loadAgentryAgent(text: string, path: string, options: AgentryLoadOptions = {}): LoadResult {
-  const fm = parseFrontMatter(text, path);
-  const ctx = new LoadContext(path, fm.keyLines, fm.diagnostics);
-  if (!fm.present) {
-    ctx.fail("no front matter: an agent file starts with a `---` block holding at least a description");
-    return finish({}, ctx);
-  }
-  if (ctx.isSkipped) return finish({}, ctx);
-  const format = options.format ?? "agentry";
-  const draft: Draft = {
+  return loadMarkdownAgent(text, path, options.kind ?? "project", {
+    format: options.format ?? "agentry",
     mode: "subagent",
-    prompt: fm.body,
-    source: { kind: options.kind ?? "project", format, path },
-  };
-  draft.name = resolveName(fm.data.name, path, ctx);
-  applyKeys(fm.data, HANDLERS, draft, ctx);
-  const folder = draft.workspace?.path;
-  if (folder === undefined) return finish(draft, ctx);
-  const base = options.baseDir ?? join(path, "..");
-  return finish(draft, ctx, join(isAbsolute(folder) ? folder : join(base, folder), "AGENTS.md"));
+    handlers: HANDLERS,
+    name: {},
+    promptFile: (draft) => {
+      const folder = draft.workspace?.path;
+      if (folder === undefined) return undefined;
+      const base = options.baseDir ?? join(path, "..");
+      return join(isAbsolute(folder) ? folder : join(base, folder), "AGENTS.md");
+    },
+  });
 }

@@ -1,15 +1,7 @@
 import type { AgentSourceKind } from "../definition.ts";
-import { parseFrontMatter } from "../front-matter.ts";
 import * as f from "./fields.ts";
-import {
-  applyKeys,
-  type Draft,
-  finish,
-  type KeyHandler,
-  LoadContext,
-  type LoadResult,
-  resolveName,
-} from "./load-context.ts";
+import type { KeyHandler, LoadResult } from "./load-context.ts";
+import { loadMarkdownAgent } from "./markdown-agent.ts";
 import { isolation, restrictionHandlers } from "./policy-fields.ts";
 
 /**
@@ -35,15 +27,10 @@ const HANDLERS: Readonly<Record<string, KeyHandler>> = {
 };
 
 export function loadClaudeAgent(text: string, path: string, kind: AgentSourceKind = "project"): LoadResult {
-  const fm = parseFrontMatter(text, path);
-  const ctx = new LoadContext(path, fm.keyLines, fm.diagnostics);
-  if (!fm.present) {
-    ctx.fail("no front matter: an agent file starts with a `---` block holding at least a description");
-    return finish({}, ctx);
-  }
-  if (ctx.isSkipped) return finish({}, ctx);
-  const draft: Draft = { mode: "subagent", prompt: fm.body, source: { kind, format: "claude", path } };
-  draft.name = resolveName(fm.data.name, path, ctx, { nameExpected: true });
-  applyKeys(fm.data, HANDLERS, draft, ctx);
-  return finish(draft, ctx);
+  return loadMarkdownAgent(text, path, kind, {
+    format: "claude",
+    mode: "subagent",
+    handlers: HANDLERS,
+    name: { nameExpected: true },
+  });
 }

@@ -1,16 +1,7 @@
 import type { AgentSourceKind } from "../definition.ts";
-import { parseFrontMatter } from "../front-matter.ts";
 import * as f from "./fields.ts";
-import {
-  applyKeys,
-  type Draft,
-  fileStem,
-  finish,
-  type KeyHandler,
-  LoadContext,
-  type LoadResult,
-  resolveName,
-} from "./load-context.ts";
+import { fileStem, type KeyHandler, type LoadResult } from "./load-context.ts";
+import { loadMarkdownAgent } from "./markdown-agent.ts";
 import { restrictionHandlers } from "./policy-fields.ts";
 import { readBoolean } from "./restriction-keys.ts";
 
@@ -46,20 +37,16 @@ export const OPENCODE_HANDLERS: Readonly<Record<string, KeyHandler>> = {
 };
 
 export function loadOpenCodeAgent(text: string, path: string, kind: AgentSourceKind = "project"): LoadResult {
-  const fm = parseFrontMatter(text, path);
-  const ctx = new LoadContext(path, fm.keyLines, fm.diagnostics);
-  if (!fm.present) {
-    ctx.fail("no front matter: an agent file starts with a `---` block holding at least a description");
-    return finish({}, ctx);
-  }
-  if (ctx.isSkipped) return finish({}, ctx);
-  // A disabled agent is not loaded, whatever else its file says (`"true"` counts too).
-  if (readBoolean(fm.data.disable) === true) {
-    ctx.disable("the agent is disabled (disable: true)", "disable");
-    return { diagnostics: ctx.diagnostics };
-  }
-  const draft: Draft = { mode: "all", prompt: fm.body, source: { kind, format: "opencode", path } };
-  draft.name = resolveName(undefined, path, ctx, { stemIsIdentity: true });
-  applyKeys(fm.data, OPENCODE_HANDLERS, draft, ctx);
-  return finish(draft, ctx);
+  return loadMarkdownAgent(text, path, kind, {
+    format: "opencode",
+    mode: "all",
+    handlers: OPENCODE_HANDLERS,
+    name: { stemIsIdentity: true },
+    before: (data, ctx) => {
+      // A disabled agent is not loaded, whatever else its file says (`"true"` counts too).
+      if (readBoolean(data.disable) !== true) return undefined;
+      ctx.disable("the agent is disabled (disable: true)", "disable");
+      return { diagnostics: ctx.diagnostics };
+    },
+  });
 }
