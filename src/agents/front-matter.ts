@@ -35,35 +35,14 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
     return { present: false, data: {}, keyLines: {}, body: lines.join("\n").trim(), diagnostics: [] };
   }
   const close = lines.findIndex((line, index) => index > 0 && CLOSING.test(line));
-  if (close === -1) {
-    return {
-      present: true,
-      data: {},
-      keyLines: {},
-      body: "",
-      diagnostics: [
-        diagnostic("error", file, "front matter is not closed (no second `---` line)", "skipped the file", 1),
-      ],
-    };
-  }
+  if (close === -1) return unreadable(file, "front matter is not closed (no second `---` line)");
   const yamlLines = lines.slice(1, close);
   const size = yamlLines.reduce((sum, line) => sum + line.length + 1, 0);
   if (size > MAX_FRONT_MATTER_CHARS) {
-    return {
-      present: true,
-      data: {},
-      keyLines: {},
-      body: "",
-      diagnostics: [
-        diagnostic(
-          "error",
-          file,
-          `front matter is ${Math.round(size / 1024)} KiB; agentry reads up to ${MAX_FRONT_MATTER_CHARS / 1024} KiB of it`,
-          "skipped the file",
-          1,
-        ),
-      ],
-    };
+    return unreadable(
+      file,
+      `front matter is ${Math.round(size / 1024)} KiB; agentry reads up to ${MAX_FRONT_MATTER_CHARS / 1024} KiB of it`,
+    );
   }
   const body = lines
     .slice(close + 1)
@@ -107,6 +86,17 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
     ),
   ];
   return { present: true, data: lenient.data, keyLines: lenient.keyLines, body, diagnostics };
+}
+
+/** Front matter that is there but cannot be read at all: the file is skipped. */
+function unreadable(file: string, problem: string): FrontMatter {
+  return {
+    present: true,
+    data: {},
+    keyLines: {},
+    body: "",
+    diagnostics: [diagnostic("error", file, problem, "skipped the file", 1)],
+  };
 }
 
 /**
