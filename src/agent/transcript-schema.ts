@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Outcome } from "../contracts/outcome.ts";
 import type { Message } from "../model/messages.ts";
+import { usageSchema } from "../model/usage-schema.ts";
 
 /**
  * The transcript file format, parsed with zod because a transcript is read back from disk (a trust
@@ -9,13 +10,7 @@ import type { Message } from "../model/messages.ts";
  */
 export const TRANSCRIPT_VERSION = 1;
 
-const usage = z.object({
-  input: z.number(),
-  output: z.number(),
-  cacheRead: z.number(),
-  cacheWrite: z.number(),
-  cost: z.number().exactOptional(),
-});
+const usage = usageSchema;
 
 const text = z.object({ type: z.literal("text"), text: z.string() });
 const reasoning = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Usage } from "../model/messages.ts";
+import { usageSchema } from "../model/usage-schema.ts";
 import { SAFE_ID } from "./safe-id.ts";
 import { TASK_REASONS, TASK_STATUSES } from "./task-status.ts";
 
@@ -20,14 +20,6 @@ const id = (what: string) =>
     error: `${what} must use letters, digits, ".", "_" and "-" only (at most 128, not starting with "." or "-")`,
   });
 const timestamp = z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp" });
-
-const usageSchema = z.object({
-  input: z.number(),
-  output: z.number(),
-  cacheRead: z.number(),
-  cacheWrite: z.number(),
-  cost: z.number().exactOptional(),
-});
 
 /**
  * One background or sync child as the control plane sees it (DESIGN §4). The record is read back
@@ -70,8 +62,3 @@ export type NewTaskRecord = Omit<TaskRecord, "status" | "cancelRequested" | "cre
 export const IMMUTABLE_FIELDS = ["taskId", "parentAgentId", "parentSessionId", "createdAt"] as const;
 
 export type TaskPatch = Partial<Omit<TaskRecord, (typeof IMMUTABLE_FIELDS)[number]>>;
-
-// Compile-time proof that the stored usage is exactly the model layer's Usage.
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-const usageMatches: Same<z.infer<typeof usageSchema>, Usage> = true;
-void usageMatches;
