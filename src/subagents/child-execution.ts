@@ -177,7 +177,7 @@ export class ChildExecution {
     signal: AbortSignal,
     work: () => Promise<Outcome>,
   ): Promise<Outcome> {
-    const mcp = await openChildMcp(runtime, record, signal);
+    const mcp = await openChildMcp(record, signal, runtime.warn);
     if (!mcp) return work();
     const config = record.config;
     const own = new Set(mcp.tools.map((tool) => tool.name));

@@ -3,7 +3,7 @@ import { expandServerConfig, type McpServerConfig, mcpServerConfigSchema } from 
 import { visibleTools } from "../permissions/derive.ts";
 import { wildcardMatch } from "../permissions/wildcard.ts";
 import type { AnyTool } from "../tools/tool.ts";
-import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
+import type { LocalChild } from "./in-process-executor.ts";
 
 /** The MCP servers a child's definition declares inline, running for one activation of the child. */
 export interface ChildMcp {
@@ -19,41 +19,39 @@ export interface ChildMcp {
  * not a valid server config, is a warning, and the child goes on without its tools.
  */
 export async function openChildMcp(
-  runtime: SubagentRuntime,
-  record: ChildRecord,
+  child: Pick<LocalChild, "definition" | "config" | "rules" | "workspace">,
   signal: AbortSignal,
+  warn: (message: string) => void,
 ): Promise<ChildMcp | undefined> {
-  const { definition } = record;
-  const label = `subagent ${record.config.agentPath?.join("/") ?? definition.name}`;
+  const { definition } = child;
+  const label = `subagent ${child.config.agentPath?.join("/") ?? definition.name}`;
   const servers: Record<string, McpServerConfig> = {};
   for (const entry of definition.mcpServers ?? []) {
     if (entry.config === undefined) continue;
     const parsed = mcpServerConfigSchema.safeParse(entry.config);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => issue.message).join("; ");
-      runtime.warn(
-        `${label}: MCP server "${entry.name}" of agent "${definition.name}" is invalid: ${problems}`,
-      );
+      warn(`${label}: MCP server "${entry.name}" of agent "${definition.name}" is invalid: ${problems}`);
       continue;
     }
     try {
       servers[entry.name] = expandServerConfig(entry.name, parsed.data, process.env);
     } catch (error) {
-      runtime.warn(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`${label}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   if (Object.keys(servers).length === 0) return undefined;
   const { openMcpServers } = await import("../mcp/mcp-servers.ts");
   const set: McpServerSet = await openMcpServers(servers, {
-    cwd: record.workspace.path,
+    cwd: child.workspace.path,
     env: process.env,
     signal,
   });
   for (const failure of set.failures)
-    runtime.warn(`${label}: MCP server "${failure.server}" is not available: ${failure.message}`);
+    warn(`${label}: MCP server "${failure.server}" is not available: ${failure.message}`);
   const disallowed = definition.disallowedTools ?? [];
   const allowed = set.tools.filter(
     (tool) => !disallowed.some((pattern) => wildcardMatch(pattern, tool.name)),
   );
-  return { tools: visibleTools(allowed, record.rules), close: () => set.close() };
+  return { tools: visibleTools(allowed, child.rules), close: () => set.close() };
 }
