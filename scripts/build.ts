@@ -55,7 +55,7 @@ async function buildLibrary(out: string): Promise<void> {
  * Modules find their prompts with `new URL("./x.md", import.meta.url)` (and cli/main.ts the
  * package.json two folders up). Bundled, `import.meta.url` is the URL of whichever chunk the code
  * landed in. So each of our modules gets instead the URL it would have in a file-by-file build —
- * `src/subagents/task-tool.ts` → `dist/subagents/task-tool.js`, computed from its chunk's own URL —
+ * `src/subagents/tools/task.ts` → `dist/subagents/tools/task.js`, computed from its chunk's own URL —
  * and copyPrompts puts the prompts at the same paths: every relative path resolves as it does in src/.
  */
 function moduleUrls(): Plugin {

@@ -13,7 +13,7 @@ import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "./spawnable-agents.ts";
 import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
 import { awaitChild, startedInBackground } from "./sync-wait.ts";
 import { newChildTask } from "./task-records.ts";
-import type { TaskArgs } from "./task-tool.ts";
+import type { TaskArgs } from "./tools/task.ts";
 
 /** One `task` call: continue the child named by `task_id`, or start a new one. */
 export async function runTask(

@@ -2,12 +2,12 @@ import { visibleTools } from "../permissions/derive.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { spawnerHooks } from "./spawner-hooks.ts";
 import type { SpawnKit, SubagentRuntime } from "./subagent-runtime.ts";
-import { createTaskCancelTool } from "./task-cancel-tool.ts";
-import { createTaskListTool } from "./task-list-tool.ts";
-import { createTaskOutputTool } from "./task-output-tool.ts";
-import { createTaskSendTool } from "./task-send-tool.ts";
-import { createTaskTool } from "./task-tool.ts";
-import { createTaskWaitTool } from "./task-wait-tool.ts";
+import { createTaskTool } from "./tools/task.ts";
+import { createTaskCancelTool } from "./tools/task-cancel.ts";
+import { createTaskListTool } from "./tools/task-list.ts";
+import { createTaskOutputTool } from "./tools/task-output.ts";
+import { createTaskSendTool } from "./tools/task-send.ts";
+import { createTaskWaitTool } from "./tools/task-wait.ts";
 
 /**
  * The spawn family of one agent — `task`, `task_send`, `task_wait`, `task_output`, `task_cancel`,

@@ -132,7 +132,7 @@ describe("the packed package", () => {
       const root = bodyText(server, 0);
       expect(root).toContain(await promptLine("agent/system-prompt.md"));
       expect(root).toContain(await promptLine("tools/read.md"));
-      expect(root).toContain(await promptLine("subagents/task.md"));
+      expect(root).toContain(await promptLine("subagents/tools/task.md"));
       const child = bodyText(server, 1);
       expect(child).toContain(await promptLine("subagents/child-preamble.md"));
       expect(child).toContain(await promptLine("agents/prompts/general-purpose.md"));

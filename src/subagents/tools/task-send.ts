@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { userText } from "../model/messages.ts";
-import { type AnyTool, defineTool, type ToolContext, ToolError, type ToolResult } from "../tools/tool.ts";
-import type { CallerScope } from "./caller-scope.ts";
-import { ownChild, refuseAtDepthLimit } from "./own-child.ts";
-import { continueChild } from "./spawn-child.ts";
-import type { SubagentRuntime } from "./subagent-runtime.ts";
+import { userText } from "../../model/messages.ts";
+import { type AnyTool, defineTool, type ToolContext, ToolError, type ToolResult } from "../../tools/tool.ts";
+import type { CallerScope } from "../caller-scope.ts";
+import { ownChild, refuseAtDepthLimit } from "../own-child.ts";
+import { continueChild } from "../spawn-child.ts";
+import type { SubagentRuntime } from "../subagent-runtime.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-send.md", import.meta.url), "utf8").trim();
 

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { TASK_STATUSES } from "../tasks/task-record.ts";
-import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../tools/tool.ts";
-import { refuseAtDepthLimit } from "./own-child.ts";
-import type { SubagentRuntime } from "./subagent-runtime.ts";
-import { taskLine } from "./task-view.ts";
+import { TASK_STATUSES } from "../../tasks/task-record.ts";
+import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../../tools/tool.ts";
+import { refuseAtDepthLimit } from "../own-child.ts";
+import type { SubagentRuntime } from "../subagent-runtime.ts";
+import { taskLine } from "../task-view.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-list.md", import.meta.url), "utf8").trim();
 

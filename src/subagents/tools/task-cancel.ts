@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { isFinished } from "../tasks/task-record.ts";
-import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../tools/tool.ts";
-import { ownTask, refuseAtDepthLimit } from "./own-child.ts";
-import type { SubagentRuntime } from "./subagent-runtime.ts";
+import { isFinished } from "../../tasks/task-record.ts";
+import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../../tools/tool.ts";
+import { ownTask, refuseAtDepthLimit } from "../own-child.ts";
+import type { SubagentRuntime } from "../subagent-runtime.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-cancel.md", import.meta.url), "utf8").trim();
 

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
-import { formatDuration } from "../text/format-duration.ts";
-import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../tools/tool.ts";
-import { ownTask, refuseAtDepthLimit } from "./own-child.ts";
-import type { SubagentRuntime } from "./subagent-runtime.ts";
-import { progressOf, taskReport } from "./task-view.ts";
-import { clampTimeout, waitForTasks } from "./wait-for-tasks.ts";
+import { isFinished, type TaskRecord } from "../../tasks/task-record.ts";
+import { formatDuration } from "../../text/format-duration.ts";
+import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../../tools/tool.ts";
+import { ownTask, refuseAtDepthLimit } from "../own-child.ts";
+import type { SubagentRuntime } from "../subagent-runtime.ts";
+import { progressOf, taskReport } from "../task-view.ts";
+import { clampTimeout, waitForTasks } from "../wait-for-tasks.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-wait.md", import.meta.url), "utf8").trim();
 

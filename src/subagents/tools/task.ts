@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { AgentRegistry } from "../agents/agent-registry.ts";
-import type { AgentDefinition } from "../agents/definition.ts";
-import type { Ruleset } from "../permissions/types.ts";
-import { type AnyTool, defineTool } from "../tools/tool.ts";
-import type { CallerScope } from "./caller-scope.ts";
-import { runTask } from "./spawn-child.ts";
-import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "./spawnable-agents.ts";
-import type { SubagentRuntime } from "./subagent-runtime.ts";
+import type { AgentRegistry } from "../../agents/agent-registry.ts";
+import type { AgentDefinition } from "../../agents/definition.ts";
+import type { Ruleset } from "../../permissions/types.ts";
+import { type AnyTool, defineTool } from "../../tools/tool.ts";
+import type { CallerScope } from "../caller-scope.ts";
+import { runTask } from "../spawn-child.ts";
+import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "../spawnable-agents.ts";
+import type { SubagentRuntime } from "../subagent-runtime.ts";
 
 const TEMPLATE = readFileSync(new URL("./task.md", import.meta.url), "utf8").trim();
 
