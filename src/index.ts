@@ -144,7 +144,7 @@ export {
   type PermissionRule,
   type Ruleset,
 } from "./permissions/types.ts";
-
+export { DescendantLimitReachedError } from "./subagents/child-tree.ts";
 // Subagents: the runtime that gives an agent the task tools.
 export { type ForkMode, forkHistory } from "./subagents/fork.ts";
 export {
@@ -152,11 +152,7 @@ export {
   type SubagentLimits,
   SubagentLimitsConfigError,
 } from "./subagents/limits.ts";
-export {
-  DescendantLimitReachedError,
-  type SubagentOptions,
-  type SubagentRuntime,
-} from "./subagents/subagent-runtime.ts";
+export type { SubagentOptions, SubagentRuntime } from "./subagents/subagent-runtime.ts";
 export { attachSubagents, withSubagents } from "./subagents/with-subagents.ts";
 
 // Task records: the control plane's store (background children, cross-process cancel, recovery).

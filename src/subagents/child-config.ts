@@ -1,51 +1,61 @@
 import { readFileSync } from "node:fs";
 import type { AgentConfig } from "../agent/config.ts";
-import type { Hooks } from "../agent/hooks.ts";
 import type { Session } from "../agent/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
-import type { UserMessage } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import type { PermissionMode } from "../permissions/modes.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { CommandPolicy } from "../sandbox/policy.ts";
 import { policyForChild } from "../sandbox/policy-for-agent.ts";
+import type { AnyTool } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { childRules } from "./child-rules.ts";
 import { childTools } from "./child-tools.ts";
 import { type ChildWorkspace, prepareChildWorkspace } from "./child-workspace.ts";
-import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
+import type { SubagentLimits } from "./limits.ts";
+import type { LocalChild } from "./local-child.ts";
+import type { SpawnKit } from "./spawn-kit.ts";
 
 const PREAMBLE = readFileSync(new URL("./child-preamble.md", import.meta.url), "utf8").trim();
+
+/** What building a child takes from its tree. */
+export interface BuildDeps {
+  /** The run's base rules (defaults and config: the root's), under every child's own. */
+  baseRules: Ruleset;
+  /** The tools a definition's `tools` list picks from. */
+  baseTools: () => AnyTool[];
+  limits: Pick<SubagentLimits, "maxDepth" | "maxTurns" | "stallTimeoutMs" | "maxTokens" | "maxDurationMs">;
+  /** The spawn tools and hooks of an agent of the tree (for a child below the depth limit). */
+  spawnKitFor: (caller: CallerScope) => SpawnKit;
+  warn: (message: string) => void;
+}
 
 /** Who a child is: enough to build it the first time, and to rebuild it from its TaskRecord later. */
 export interface ChildSetup {
   definition: AgentDefinition;
   model: Model;
   taskId: string;
-  description: string;
   path: string[];
   depth: number;
   /** The caller's workspace, which a `shared` child works in. */
   parentWorkspace: string;
-  parentSessionId: string;
-  parentAgentId: string;
-  background: boolean;
 }
 
 /**
- * Builds a child's workspace, rules, tools (its own spawn tools below the depth limit) and config, then
- * its session through `openSession` (created for a new child, resumed for a restored one).
+ * Builds a child to run in this process: its workspace, rules, tools (its own spawn tools below the
+ * depth limit) and config, then its session through `openSession` (created for a new child, resumed
+ * for a restored one).
  */
 export async function buildChild(
-  runtime: SubagentRuntime,
+  deps: BuildDeps,
   caller: CallerScope,
   setup: ChildSetup,
   openSession: () => Promise<Session>,
-): Promise<ChildRecord> {
+): Promise<LocalChild> {
   const { definition, model, taskId, path, depth } = setup;
   // An unreadable permission or a workspace that cannot be made throws an AgentryError, which the
   // loop shows the model as it is.
-  const rules = childRules(runtime.gate.rules, caller.gate.rules, definition);
+  const rules = childRules(deps.baseRules, caller.gate.rules, definition);
   const workspace: ChildWorkspace = await prepareChildWorkspace({
     mode: definition.workspace?.mode ?? "shared",
     parentWorkspace: setup.parentWorkspace,
@@ -61,16 +71,16 @@ export async function buildChild(
     workspace.path,
     definition.allowedHosts,
   );
-  const baseTools = runtime.baseTools();
+  const baseTools = deps.baseTools();
   const own = childTools({
     definition,
     parentTools: caller.tools,
     baseTools,
     rules,
-    mayNest: depth < runtime.limits.maxDepth,
+    mayNest: depth < deps.limits.maxDepth,
   });
   for (const server of missingMcpServers(definition, [...baseTools, ...caller.tools]))
-    runtime.warn(
+    deps.warn(
       `agent "${definition.name}" names MCP server "${server}" in mcpServers, but no such server runs in this session, so ${path.join("/")} has none of its tools: configure it under "mcpServers" (agentry mcp list shows what runs)`,
     );
   const scope: CallerScope = {
@@ -82,15 +92,14 @@ export async function buildChild(
     ...(caller.toolOutputLimit === undefined ? {} : { toolOutputLimit: caller.toolOutputLimit }),
     ...(caller.redact === undefined ? {} : { redact: caller.redact }),
   };
-  const mailbox: UserMessage[] = [];
-  const kit = own.spawn ? runtime.spawnKitFor(scope) : undefined;
-  const { limits } = runtime;
+  const kit = own.spawn ? deps.spawnKitFor(scope) : undefined;
+  const { limits } = deps;
   const config: AgentConfig = {
     name: definition.name,
     model,
     systemPrompt: systemPrompt(definition, workspace.path),
     tools: kit ? [...own.tools, ...kit.tools] : own.tools,
-    hooks: kit ? [mailboxHooks(mailbox), kit.hooks] : [mailboxHooks(mailbox)],
+    hooks: kit ? [kit.hooks] : [],
     maxTurns: definition.maxTurns ?? limits.maxTurns,
     limits: {
       stallTimeoutMs: limits.stallTimeoutMs,
@@ -114,21 +123,7 @@ export async function buildChild(
     await workspace.finish().catch(() => {});
     throw error;
   }
-  return {
-    taskId,
-    definition,
-    description: setup.description,
-    parentSessionId: setup.parentSessionId,
-    parentAgentId: setup.parentAgentId,
-    config,
-    rules,
-    session,
-    workspace,
-    background: setup.background,
-    mailbox,
-    execution: undefined,
-    running: false,
-  };
+  return { definition, config, rules, session, workspace };
 }
 
 /** A child's commands inherit its caller's environment list and run in a sandbox never wider than the caller's. */
@@ -158,15 +153,6 @@ function missingMcpServers(definition: AgentDefinition, pool: readonly { name: s
     .filter((server) => server.config === undefined)
     .map((server) => server.name)
     .filter((name) => !pool.some((tool) => tool.name.startsWith(`mcp__${name}__`)));
-}
-
-/** Delivers `task_send` messages at the child's next model call, or keeps it going when it would end. */
-function mailboxHooks(mailbox: UserMessage[]): Hooks {
-  return {
-    beforeModelCall: () => (mailbox.length > 0 ? { inject: mailbox.splice(0) } : undefined),
-    onTurnEnd: ({ toolCallsMade }) =>
-      !toolCallsMade && mailbox.length > 0 ? { inject: mailbox.splice(0) } : undefined,
-  };
 }
 
 function systemPrompt(definition: AgentDefinition, workspace: string): string {

@@ -3,7 +3,7 @@ import { expandServerConfig, type McpServerConfig, mcpServerConfigSchema } from 
 import { visibleTools } from "../permissions/derive.ts";
 import { wildcardMatch } from "../permissions/wildcard.ts";
 import type { AnyTool } from "../tools/tool.ts";
-import type { LocalChild } from "./in-process-executor.ts";
+import type { LocalChild } from "./local-child.ts";
 
 /** The MCP servers a child's definition declares inline, running for one activation of the child. */
 export interface ChildMcp {

@@ -21,6 +21,11 @@ export interface ChildExecutor {
    * the `ref` it gave. Absent where an activation lives and dies with its process.
    */
   follow?(ref: ActivationRef, input: FollowInput): Activation;
+  /**
+   * Lets go of what it holds for the child between activations (its session's lock, a connection),
+   * once its tree is done with it; another process may then continue the child.
+   */
+  close?(): void;
 }
 
 export interface FollowInput {

@@ -1,27 +1,13 @@
 import type { AgentConfig } from "../agent/config.ts";
 import type { Hooks } from "../agent/hooks.ts";
 import { runAgentLoop } from "../agent/loop.ts";
-import type { Session } from "../agent/session.ts";
-import type { AgentDefinition } from "../agents/definition.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import { addUsage, emptyUsage, type UserMessage, userText } from "../model/messages.ts";
-import type { Ruleset } from "../permissions/types.ts";
 import { openChildMcp } from "./child-mcp.ts";
 import type { ChildWorkspace, WorkspaceReport } from "./child-workspace.ts";
 import type { Activation, ActivationInput, ActivationResult, ChildExecutor } from "./executor.ts";
-
-/** A child built to run in this process (`child-config.ts` builds it; `restore-child.ts` rebuilds it). */
-export interface LocalChild {
-  definition: AgentDefinition;
-  /** Its loop's config; the executor adds the hooks that deliver `send`'s messages. */
-  config: AgentConfig;
-  /** Its permission rules (its definition's plus every deny of its parent). */
-  rules: Ruleset;
-  /** Its conversation: it keeps its history between activations. */
-  session: Session;
-  workspace: ChildWorkspace;
-}
+import type { LocalChild } from "./local-child.ts";
 
 /**
  * Runs a child's loop in this process: again with the messages sent to it when they arrive as it
@@ -33,6 +19,7 @@ export function inProcessExecutor(child: LocalChild, warn: (message: string) => 
   return {
     kind: "in-process",
     start: (input) => new InProcessActivation(child, input, warn),
+    close: () => child.session.close(),
   };
 }
 

@@ -1,16 +1,24 @@
 import { isAgentryError } from "../errors/agentry-error.ts";
 import type { TaskRecord } from "../tasks/task-record.ts";
+import type { TaskStore } from "../tasks/task-store.ts";
 import { type ToolContext, ToolError } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
+import type { Child } from "./child.ts";
+import type { ChildTree } from "./child-tree.ts";
 import { restoreChild } from "./restore-child.ts";
-import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
+import type { SpawnDeps } from "./spawn-deps.ts";
+
+/** Where the caller's tasks are looked up: the store, and the tree for children of this process. */
+export interface TaskLookup {
+  store: TaskStore;
+  tree: ChildTree;
+}
 
 /**
  * The spawn tools are hidden at the depth limit; this refuses a call that reached one anyway (a tool
  * list built by hand, a forged call).
  */
-export function refuseAtDepthLimit(runtime: SubagentRuntime, ctx: ToolContext): void {
-  const { maxDepth } = runtime.limits;
+export function refuseAtDepthLimit(maxDepth: number, ctx: ToolContext): void {
   if (ctx.agent.depth < maxDepth) return;
   throw new ToolError(
     `Refused: agent ${ctx.agent.path.join("/")} is at depth ${ctx.agent.depth} and subagents may nest only ${maxDepth} level(s) deep (maxDepth), so it cannot start subagents. Do the work yourself.`,
@@ -22,59 +30,58 @@ export function refuseAtDepthLimit(runtime: SubagentRuntime, ctx: ToolContext): 
  * for an unknown id or another agent's task.
  */
 export async function ownTask(
-  runtime: SubagentRuntime,
+  lookup: TaskLookup,
   taskId: string,
   ctx: ToolContext,
   verb: string,
 ): Promise<TaskRecord> {
   let stored: TaskRecord | undefined;
   try {
-    stored = await runtime.store.get(taskId);
+    stored = await lookup.store.get(taskId);
   } catch (error) {
     if (!isAgentryError(error)) throw error;
-    throw new ToolError(
-      `Cannot read task_id "${taskId}": ${error.message} ${await knownTasks(runtime, ctx)}`,
-    );
+    throw new ToolError(`Cannot read task_id "${taskId}": ${error.message} ${await knownTasks(lookup, ctx)}`);
   }
   if (stored === undefined) {
     const hint = verb === "continue" ? " Omit task_id to start a new subagent." : "";
     throw new ToolError(
-      `Unknown task_id "${taskId}": no subagent with that id exists. ${await knownTasks(runtime, ctx)}${hint}`,
+      `Unknown task_id "${taskId}": no subagent with that id exists. ${await knownTasks(lookup, ctx)}${hint}`,
     );
   }
   if (stored.parentSessionId !== ctx.agent.sessionId) {
     throw new ToolError(
-      `task_id "${taskId}" belongs to another agent's subagent; only its parent can ${verb} it. ${await knownTasks(runtime, ctx)}`,
+      `task_id "${taskId}" belongs to another agent's subagent; only its parent can ${verb} it. ${await knownTasks(lookup, ctx)}`,
     );
   }
   return stored;
 }
 
 /**
- * The child the calling agent started, ready to run again: the one in memory, or — after a restart
+ * The child the calling agent started, ready to work again: the one in memory, or — after a restart
  * or from an earlier run — rebuilt from its TaskRecord and transcript.
  */
 export async function ownChild(
-  runtime: SubagentRuntime,
+  deps: SpawnDeps,
   caller: CallerScope,
   taskId: string,
   ctx: ToolContext,
   verb: string,
-): Promise<ChildRecord> {
-  const local = runtime.child(taskId);
+): Promise<Child> {
+  const lookup: TaskLookup = { store: deps.records.store, tree: deps.tree };
+  const local = deps.tree.get(taskId);
   if (local !== undefined) {
     if (local.parentSessionId === ctx.agent.sessionId) return local;
     throw new ToolError(
-      `task_id "${taskId}" belongs to another agent's subagent; only its parent can ${verb} it. ${await knownTasks(runtime, ctx)}`,
+      `task_id "${taskId}" belongs to another agent's subagent; only its parent can ${verb} it. ${await knownTasks(lookup, ctx)}`,
     );
   }
-  const stored = await ownTask(runtime, taskId, ctx, verb);
-  return restoreChild(runtime, caller, stored, ctx);
+  const stored = await ownTask(lookup, taskId, ctx, verb);
+  return restoreChild(deps, caller, stored, ctx);
 }
 
 /** "Your task_ids: a, b." — for error messages. */
-export async function knownTasks(runtime: SubagentRuntime, ctx: ToolContext): Promise<string> {
-  const ids = await runtime.store
+export async function knownTasks(lookup: TaskLookup, ctx: ToolContext): Promise<string> {
+  const ids = await lookup.store
     .list({
       parentSessionId: ctx.agent.sessionId,
       parentAgentId: ctx.agent.path.at(-1) ?? "main",
@@ -82,6 +89,6 @@ export async function knownTasks(runtime: SubagentRuntime, ctx: ToolContext): Pr
       onUnreadable: () => {},
     })
     .then((records) => records.map((record) => record.taskId))
-    .catch(() => runtime.childrenOf(ctx.agent.sessionId));
+    .catch(() => lookup.tree.childrenOf(ctx.agent.sessionId).map((child) => child.taskId));
   return ids.length > 0 ? `Your task_ids: ${ids.join(", ")}.` : "You have started no subagents yet.";
 }

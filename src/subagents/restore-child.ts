@@ -6,65 +6,59 @@ import type { Model } from "../model/model.ts";
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
 import { type ToolContext, ToolError } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
+import { Child } from "./child.ts";
 import { buildChild } from "./child-config.ts";
-import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
+import { inProcessExecutor } from "./in-process-executor.ts";
+import { localIdentity } from "./local-child.ts";
+import type { SpawnDeps } from "./spawn-deps.ts";
 
 /**
  * Rebuilds a finished child that is not in memory (it ran in an earlier process) from its TaskRecord
  * and its transcript: the same definition, model, path and depth, the caller's rules and tools as they
- * are now, and its whole history. Concurrent calls for one id share one rebuild.
+ * are now, and its whole history. It joins the tree idle. Concurrent calls for one id share one rebuild.
  */
 export function restoreChild(
-  runtime: SubagentRuntime,
+  deps: SpawnDeps,
   caller: CallerScope,
   stored: TaskRecord,
   ctx: ToolContext,
-): Promise<ChildRecord> {
-  const pending = runtime.restoring;
-  const existing = pending.get(stored.taskId);
-  if (existing) return existing;
-  const rebuilt = rebuild(runtime, caller, stored, ctx).finally(() => pending.delete(stored.taskId));
-  pending.set(stored.taskId, rebuilt);
-  return rebuilt;
+): Promise<Child> {
+  return deps.tree.restoreOnce(stored.taskId, () => rebuild(deps, caller, stored, ctx));
 }
 
 async function rebuild(
-  runtime: SubagentRuntime,
+  deps: SpawnDeps,
   caller: CallerScope,
   stored: TaskRecord,
   ctx: ToolContext,
-): Promise<ChildRecord> {
-  const record = await settledRecord(runtime, stored);
-  const definition = runtime.registry.get(record.agentType);
+): Promise<Child> {
+  const record = await settledRecord(deps, stored);
+  const definition = deps.registry.get(record.agentType);
   if (definition === undefined || !isSubagent(definition)) {
     throw new ToolError(
       `Subagent ${record.taskId} cannot be continued: its agent "${record.agentType}" is no longer defined as a subagent. Start a new subagent instead.`,
     );
   }
-  const path =
+  const agentPath =
     record.agentPath && record.agentPath.length > 0
       ? [...record.agentPath]
-      : [...ctx.agent.path, `${definition.name}-${runtime.nextNumber(definition.name)}`];
-  const number = Number(/-(\d+)$/.exec(path.at(-1) ?? "")?.[1]);
-  if (Number.isSafeInteger(number)) runtime.noteNumber(definition.name, number);
-  const child = await buildChild(
-    runtime,
+      : [...ctx.agent.path, deps.tree.nextName(definition.name)];
+  deps.tree.noteName(definition.name, agentPath.at(-1) ?? "");
+  const model = storedModel(deps, caller, record);
+  const local = await buildChild(
+    deps.build,
     caller,
     {
       definition,
-      model: storedModel(runtime, caller, record),
+      model,
       taskId: record.taskId,
-      description: record.description,
-      path,
+      path: agentPath,
       depth: ctx.agent.depth + 1,
       parentWorkspace: ctx.workspace,
-      parentSessionId: record.parentSessionId,
-      parentAgentId: record.parentAgentId,
-      background: record.background,
     },
     async () => {
       try {
-        return await Session.resume(runtime.sessionsWorkspace, record.childSessionId);
+        return await Session.resume(deps.sessionsWorkspace, record.childSessionId);
       } catch (error) {
         if (error instanceof SessionBusyError)
           throw new ToolError(
@@ -81,15 +75,19 @@ async function rebuild(
       }
     },
   );
-  runtime.remember(child);
-  return child;
+  return Child.restored(
+    localIdentity(local, record),
+    inProcessExecutor(local, deps.build.warn),
+    deps.records,
+    record.background,
+  );
 }
 
 /** A record another (dead) process left running is swept first; one still alive elsewhere is refused. */
-async function settledRecord(runtime: SubagentRuntime, stored: TaskRecord): Promise<TaskRecord> {
+async function settledRecord(deps: SpawnDeps, stored: TaskRecord): Promise<TaskRecord> {
   if (isFinished(stored.status)) return stored;
-  await runtime.sweepNow();
-  const fresh = (await runtime.store.get(stored.taskId)) ?? stored;
+  await deps.sweep();
+  const fresh = (await deps.records.store.get(stored.taskId)) ?? stored;
   if (isFinished(fresh.status)) return fresh;
   throw new ToolError(
     `Subagent ${fresh.taskId} is ${fresh.status} in another process (${fresh.owner}) and cannot be continued from here until it finishes. Wait for it with task_wait, or stop it with task_cancel.`,
@@ -97,10 +95,10 @@ async function settledRecord(runtime: SubagentRuntime, stored: TaskRecord): Prom
 }
 
 /** The model it ran on: the caller's when they are the same, else built again from the stored id. */
-function storedModel(runtime: SubagentRuntime, caller: CallerScope, record: TaskRecord): Model {
+function storedModel(deps: SpawnDeps, caller: CallerScope, record: TaskRecord): Model {
   if (record.model === undefined || record.model === caller.model.id) return caller.model;
   try {
-    return runtime.createModel(record.model);
+    return deps.createModel(record.model);
   } catch (error) {
     throw new ToolError(
       `Subagent ${record.taskId} cannot be continued: its model "${record.model}" is not available (${error instanceof Error ? error.message : String(error)}).`,

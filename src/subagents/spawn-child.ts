@@ -1,148 +1,158 @@
 import { Session } from "../agent/session.ts";
 import { newSessionId } from "../agent/session-id.ts";
+import type { AgentRegistry } from "../agents/agent-registry.ts";
 import { type AgentDefinition, isSubagent } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
 import { canSpawn } from "../permissions/derive.ts";
 import { type ToolContext, ToolError, type ToolResult } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
+import { Child } from "./child.ts";
 import { buildChild } from "./child-config.ts";
-import { ChildExecution } from "./child-execution.ts";
 import { type ForkMode, forkHistory, parseForkMode } from "./fork.ts";
-import { ownChild, refuseAtDepthLimit } from "./own-child.ts";
+import { inProcessExecutor } from "./in-process-executor.ts";
+import { type LocalChild, localIdentity } from "./local-child.ts";
+import { ownChild } from "./own-child.ts";
+import { runChild } from "./run-child.ts";
+import type { SpawnDeps } from "./spawn-deps.ts";
 import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "./spawnable-agents.ts";
-import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
 import { awaitChild, startedInBackground } from "./sync-wait.ts";
-import { newChildTask } from "./task-records.ts";
-import type { TaskArgs } from "./tools/task.ts";
+import type { TaskRequest } from "./task-api.ts";
 
-/** One `task` call: continue the child named by `task_id`, or start a new one. */
+/** One `task` call: continue the child named by `taskId`, or start a new one. */
 export async function runTask(
-  runtime: SubagentRuntime,
+  deps: SpawnDeps,
   caller: CallerScope,
-  args: TaskArgs,
+  request: TaskRequest,
   ctx: ToolContext,
 ): Promise<ToolResult> {
-  refuseAtDepthLimit(runtime, ctx);
-  if (args.task_id === undefined) return startChild(runtime, caller, args, ctx);
-  const record = await ownChild(runtime, caller, args.task_id, ctx, "continue");
-  if (record.running) {
+  if (request.taskId === undefined) return startChild(deps, caller, request, ctx);
+  const child = await ownChild(deps, caller, request.taskId, ctx, "continue");
+  if (child.active) {
     throw new ToolError(
-      `Subagent ${record.taskId} is still running; wait for its result before sending it more work ` +
+      `Subagent ${child.taskId} is still running; wait for its result before sending it more work ` +
         "(task_wait), or queue a message for its next turn with task_send.",
     );
   }
-  return continueChild(runtime, record, args.prompt, args.description, args.run_in_background, ctx);
+  return continueChild(deps, child, request.prompt, request.description, request.background, ctx);
 }
 
 /**
- * Runs a child that is not running on `prompt` with its whole history. In the background it returns
+ * Runs a child that is not working on `prompt` with its whole history. In the background it returns
  * at once; otherwise the caller waits for its reply (promoted to the background past the timeout).
  */
 export function continueChild(
-  runtime: SubagentRuntime,
-  record: ChildRecord,
+  deps: SpawnDeps,
+  child: Child,
   prompt: string,
   description: string,
   runInBackground: boolean | undefined,
   ctx: ToolContext,
 ): Promise<ToolResult> {
-  const background = runInBackground ?? record.background;
-  record.background = background;
-  const execution = new ChildExecution(runtime, record, {
-    prompt,
-    description,
-    parentSignal: ctx.signal,
-    emit: ctx.emit,
-    progress: ctx.progress,
-    attached: !background,
-    continuation: true,
-  });
-  if (background) return Promise.resolve(startedInBackground(record, "continued"));
-  return awaitChild(runtime, record, execution);
+  const background = runInBackground ?? child.background;
+  // The transition and the run start in one synchronous step: no other call can continue it too.
+  const reopened = child.continue(background);
+  const done = runChild(
+    child,
+    { prompt, description, parentSignal: ctx.signal, emit: ctx.emit, progress: ctx.progress, reopened },
+    deps.run,
+  );
+  if (background) return Promise.resolve(startedInBackground(child, "continued"));
+  return awaitChild(deps.timeoutMs, child, done);
 }
 
 async function startChild(
-  runtime: SubagentRuntime,
+  deps: SpawnDeps,
   caller: CallerScope,
-  args: TaskArgs,
+  request: TaskRequest,
   ctx: ToolContext,
 ): Promise<ToolResult> {
-  const definition = resolveDefinition(runtime, caller, args.subagent_type ?? DEFAULT_SUBAGENT_TYPE);
-  const fork = resolveFork(definition, args.fork);
+  const definition = resolveDefinition(deps.registry, caller, request.subagentType ?? DEFAULT_SUBAGENT_TYPE);
+  const fork = resolveFork(definition, request.fork);
   await ctx.ask({
     permission: "task",
     patterns: [definition.name],
-    title: `start subagent ${definition.name}: ${args.description}`,
+    title: `start subagent ${definition.name}: ${request.description}`,
   });
-  const model = resolveModel(runtime, caller, definition, args.model);
-  runtime.reserveDescendant();
-  const background = args.run_in_background ?? definition.background ?? false;
+  const model = resolveModel(deps, caller, definition, request.model);
+  deps.tree.reserveDescendant();
+  const background = request.background ?? definition.background ?? false;
   const taskId = newSessionId({ prefix: "sub" });
-  let record: ChildRecord;
+  const agentPath = [...ctx.agent.path, deps.tree.nextName(definition.name)];
+  let local: LocalChild;
   try {
-    record = await buildChild(
-      runtime,
+    local = await buildChild(
+      deps.build,
       caller,
       {
         definition,
         model,
         taskId,
-        description: args.description,
-        path: [...ctx.agent.path, `${definition.name}-${runtime.nextNumber(definition.name)}`],
+        path: agentPath,
         depth: ctx.agent.depth + 1,
         parentWorkspace: ctx.workspace,
-        parentSessionId: ctx.agent.sessionId,
-        parentAgentId: ctx.agent.path.at(-1) ?? "main",
-        background,
       },
       () =>
         Session.create({
-          workspace: runtime.sessionsWorkspace,
+          workspace: deps.sessionsWorkspace,
           agentName: definition.name,
           model: model.id,
           parentSessionId: ctx.agent.sessionId,
           id: taskId,
-          persist: runtime.persistSessions,
+          persist: deps.persistSessions,
         }),
     );
   } catch (error) {
-    runtime.releaseDescendant();
+    deps.tree.releaseDescendant();
     throw error;
   }
   // With a slot free now, the record is created RUNNING: one store write before the child's first
   // model call instead of two (PENDING, then RUNNING), and it never shows PENDING while it works.
-  const slot = runtime.tryAcquireSlot();
+  const slot = deps.run.slots.tryAcquire();
+  let child: Child;
   try {
-    await runtime.store.create(newChildTask(record, runtime.owner, slot !== undefined));
+    const who = {
+      taskId,
+      description: request.description,
+      parentSessionId: ctx.agent.sessionId,
+      parentAgentId: ctx.agent.path.at(-1) ?? "main",
+    };
+    child = await Child.create(
+      localIdentity(local, who),
+      inProcessExecutor(local, deps.build.warn),
+      deps.records,
+      { background, running: slot !== undefined },
+    );
   } catch (error) {
     slot?.();
-    runtime.releaseDescendant();
-    await record.workspace.finish().catch(() => {});
+    deps.tree.releaseDescendant();
+    await local.workspace.finish().catch(() => {});
     throw error;
   }
-  runtime.remember(record);
-  for (const message of forkHistory(runtime.transcriptOf(ctx.agent.sessionId) ?? [], fork))
-    await record.session.append(message);
-  const execution = new ChildExecution(runtime, record, {
-    prompt: args.prompt,
-    description: args.description,
-    parentSignal: ctx.signal,
-    emit: ctx.emit,
-    progress: ctx.progress,
-    attached: !background,
-    continuation: false,
-    ...(slot === undefined ? {} : { slot }),
-  });
-  if (background) return startedInBackground(record, "started");
-  return awaitChild(runtime, record, execution);
+  deps.tree.add(child);
+  for (const message of forkHistory(deps.tree.transcriptOf(ctx.agent.sessionId) ?? [], fork))
+    await local.session.append(message);
+  const done = runChild(
+    child,
+    {
+      prompt: request.prompt,
+      description: request.description,
+      parentSignal: ctx.signal,
+      emit: ctx.emit,
+      progress: ctx.progress,
+      ...(slot === undefined ? {} : { slot }),
+    },
+    deps.run,
+  );
+  if (background) return startedInBackground(child, "started");
+  return awaitChild(deps.timeoutMs, child, done);
 }
 
-function resolveDefinition(runtime: SubagentRuntime, caller: CallerScope, type: string): AgentDefinition {
+function resolveDefinition(registry: AgentRegistry, caller: CallerScope, type: string): AgentDefinition {
   const available = () => {
-    const names = spawnableAgents(runtime.registry, caller.gate.rules).map((d) => d.name);
+    const names = spawnableAgents(registry, caller.gate.rules).map((d) => d.name);
     return names.length > 0 ? `Available: ${names.join(", ")}.` : "No agent is available to you.";
   };
-  const definition = runtime.registry.get(type);
+  const definition = registry.get(type);
   if (definition === undefined) throw new ToolError(`Unknown subagent_type "${type}". ${available()}`);
   if (!isSubagent(definition)) {
     throw new ToolError(
@@ -163,7 +173,7 @@ function resolveDefinition(runtime: SubagentRuntime, caller: CallerScope, type: 
 }
 
 /** The call's `fork`, else the definition's, else none (a fresh context). */
-function resolveFork(definition: AgentDefinition, requested: TaskArgs["fork"]): ForkMode {
+function resolveFork(definition: AgentDefinition, requested: TaskRequest["fork"]): ForkMode {
   try {
     return parseForkMode(requested) ?? definition.fork ?? "none";
   } catch (error) {
@@ -173,7 +183,7 @@ function resolveFork(definition: AgentDefinition, requested: TaskArgs["fork"]): 
 
 /** The call's model, else the definition's, else the caller's; `inherit` means the caller's. */
 function resolveModel(
-  runtime: SubagentRuntime,
+  deps: Pick<SpawnDeps, "createModel">,
   caller: CallerScope,
   definition: AgentDefinition,
   requested: string | undefined,
@@ -181,7 +191,7 @@ function resolveModel(
   const id = requested ?? definition.model;
   if (id === undefined || id.trim().toLowerCase() === "inherit") return caller.model;
   try {
-    return runtime.createModel(id.trim());
+    return deps.createModel(id.trim());
   } catch (error) {
     const source = requested === undefined ? `agent "${definition.name}"'s model` : "model";
     throw new ToolError(

@@ -1,7 +1,8 @@
+import type { Hooks } from "../agent/hooks.ts";
 import { visibleTools } from "../permissions/derive.ts";
+import type { AnyTool } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
-import { spawnerHooks } from "./spawner-hooks.ts";
-import type { SpawnKit, SubagentRuntime } from "./subagent-runtime.ts";
+import type { TaskApi } from "./task-api.ts";
 import { createTaskTool } from "./tools/task.ts";
 import { createTaskCancelTool } from "./tools/task-cancel.ts";
 import { createTaskListTool } from "./tools/task-list.ts";
@@ -9,19 +10,24 @@ import { createTaskOutputTool } from "./tools/task-output.ts";
 import { createTaskSendTool } from "./tools/task-send.ts";
 import { createTaskWaitTool } from "./tools/task-wait.ts";
 
+/** The spawn tools of one agent and the hooks that feed it its children's notifications. */
+export interface SpawnKit {
+  tools: AnyTool[];
+  hooks: Hooks;
+}
+
 /**
  * The spawn family of one agent — `task`, `task_send`, `task_wait`, `task_output`, `task_cancel`,
- * `task_list` — minus what its rules hide (they all ask the `task` permission), and the hooks that
- * deliver its children's notifications.
+ * `task_list` — minus what its rules hide (they all ask the `task` permission), with its hooks.
  */
-export function createSpawnKit(runtime: SubagentRuntime, caller: CallerScope): SpawnKit {
+export function createSpawnKit(tasks: TaskApi, caller: CallerScope, hooks: Hooks): SpawnKit {
   const tools = [
-    createTaskTool(runtime, caller),
-    createTaskSendTool(runtime, caller),
-    createTaskWaitTool(runtime),
-    createTaskOutputTool(runtime),
-    createTaskCancelTool(runtime),
-    createTaskListTool(runtime),
+    createTaskTool(tasks, caller),
+    createTaskSendTool(tasks, caller),
+    createTaskWaitTool(tasks),
+    createTaskOutputTool(tasks),
+    createTaskCancelTool(tasks),
+    createTaskListTool(tasks),
   ];
-  return { tools: visibleTools(tools, caller.gate.rules), hooks: spawnerHooks(runtime, caller) };
+  return { tools: visibleTools(tools, caller.gate.rules), hooks };
 }

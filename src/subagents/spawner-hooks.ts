@@ -1,11 +1,28 @@
 import type { Hooks } from "../agent/hooks.ts";
+import type { AgentRegistry } from "../agents/agent-registry.ts";
 import { FINISHED_STATUSES, type TaskRecord } from "../tasks/task-record.ts";
+import type { TaskStore } from "../tasks/task-store.ts";
 import type { AgentIdentity } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
+import type { ChildTree } from "./child-tree.ts";
+import type { Pulse } from "./pulse.ts";
 import { spawnerSection } from "./spawner-section.ts";
-import type { SubagentRuntime } from "./subagent-runtime.ts";
 import { notificationMessage } from "./task-view.ts";
 import { takeUnrecorded } from "./wait-for-tasks.ts";
+
+/** What the hooks of an agent that may spawn take from its tree. */
+export interface SpawnerHookDeps {
+  tree: ChildTree;
+  store: TaskStore;
+  /** Fired whenever a child of this process records its outcome. */
+  settled: Pulse;
+  registry: AgentRegistry;
+  /** Whether an agent ending its turn waits for its children (see `SubagentOptions`). */
+  waitForChildren: boolean;
+  /** The orphan sweep of a run's start (once per tree). */
+  sweepOnce: () => Promise<void>;
+  warn: (message: string) => void;
+}
 
 /** How long an agent that ends its turn waits for its aborted children to record their end. */
 const ABORT_GRACE_MS = 5_000;
@@ -16,43 +33,43 @@ const ABORT_GRACE_MS = 5_000;
  * the roster and its latest tasks to the system prompt. When it ends its turn while children it
  * started still run: wait for them, then hand it their notifications so it takes another turn.
  */
-export function spawnerHooks(runtime: SubagentRuntime, caller: CallerScope): Hooks {
+export function spawnerHooks(deps: SpawnerHookDeps, caller: CallerScope): Hooks {
   return {
     async beforeModelCall({ agent, messages }) {
-      runtime.trackTranscript(agent.sessionId, messages);
-      if (agent.depth === 0) await runtime.sweepOnce();
-      const delivered = await takeNotifications(runtime, agent);
-      const recent = await recentTasks(runtime, agent);
+      deps.tree.trackTranscript(agent.sessionId, messages);
+      if (agent.depth === 0) await deps.sweepOnce();
+      const delivered = await takeNotifications(deps, agent);
+      const recent = await recentTasks(deps, agent);
       return {
-        systemSections: [spawnerSection(runtime, caller, recent)],
+        systemSections: [spawnerSection(deps.registry, caller, recent)],
         ...(delivered.length > 0 ? { inject: [notificationMessage(delivered)] } : {}),
       };
     },
     async onTurnEnd({ agent, toolCallsMade, signal }) {
       if (toolCallsMade) return undefined;
       // An interactive root goes back to its prompt; notifications wait for its next model call.
-      if (agent.depth === 0 && !runtime.waitForChildren) return undefined;
+      if (agent.depth === 0 && !deps.waitForChildren) return undefined;
       let delivered: TaskRecord[];
       while (true) {
         // Checked before reading the store: a child that is not running has written its record.
-        const running = runtime.hasRunningChildren(agent.sessionId);
-        const seen = runtime.settled.generation;
-        delivered = await takeNotifications(runtime, agent);
+        const running = deps.tree.childrenOf(agent.sessionId).some((child) => child.active);
+        const seen = deps.settled.generation;
+        delivered = await takeNotifications(deps, agent);
         if (delivered.length > 0 || !running) break;
         if (signal.aborted) {
           // The children abort with this agent; let them write their records first.
-          await settleChildren(runtime, agent.sessionId);
-          delivered = await takeNotifications(runtime, agent);
+          await settleChildren(deps.tree, agent.sessionId);
+          delivered = await takeNotifications(deps, agent);
           break;
         }
-        await runtime.settled.wait(signal, 60_000, seen);
+        await deps.settled.wait(signal, 60_000, seen);
       }
       return delivered.length > 0 ? { inject: [notificationMessage(delivered)] } : undefined;
     },
     async onRunEnd({ agent, signal }) {
       // Aborted mid-call (Ctrl-C, a budget, the stall watchdog): the children stop with it, and the
       // run ends only once they recorded their end, so no record is left RUNNING behind it.
-      if (signal.aborted) await settleChildren(runtime, agent.sessionId);
+      if (signal.aborted) await settleChildren(deps.tree, agent.sessionId);
     },
   };
 }
@@ -62,38 +79,40 @@ export function spawnerHooks(runtime: SubagentRuntime, caller: CallerScope): Hoo
  * returns only what this call set, so a completion is delivered once even if two callers race.
  */
 export async function takeNotifications(
-  runtime: SubagentRuntime,
+  deps: Pick<SpawnerHookDeps, "store" | "tree" | "warn">,
   agent: AgentIdentity,
 ): Promise<TaskRecord[]> {
   try {
-    const finished = await runtime.store.list({
+    const finished = await deps.store.list({
       parentSessionId: agent.sessionId,
       parentAgentId: agent.path.at(-1) ?? "main",
       status: FINISHED_STATUSES,
-      onUnreadable: (error) => runtime.warn(error.message),
+      onUnreadable: (error) => deps.warn(error.message),
     });
-    // A child still running here was judged orphaned by a process that could not see this one: the
+    // A child still working here was judged orphaned by a process that could not see this one: the
     // verdict is wrong, and the child records its real end when it finishes.
     const pending = finished.filter(
-      (record) => record.deliveredAt === undefined && !runtime.child(record.taskId)?.running,
+      (record) => record.deliveredAt === undefined && !deps.tree.get(record.taskId)?.active,
     );
-    const claimed =
-      pending.length === 0 ? [] : await runtime.store.markDelivered(pending.map((r) => r.taskId));
-    return [...claimed, ...takeUnrecorded(runtime, agent.sessionId)].sort(
+    const claimed = pending.length === 0 ? [] : await deps.store.markDelivered(pending.map((r) => r.taskId));
+    return [...claimed, ...takeUnrecorded(deps.tree, agent.sessionId)].sort(
       (a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt),
     );
   } catch (error) {
     // A store problem must not end the parent's run; the notification comes at a later call.
-    runtime.warn(
+    deps.warn(
       `could not deliver task notifications: ${error instanceof Error ? error.message : String(error)}`,
     );
     return [];
   }
 }
 
-async function recentTasks(runtime: SubagentRuntime, agent: AgentIdentity): Promise<TaskRecord[]> {
+async function recentTasks(
+  deps: Pick<SpawnerHookDeps, "store">,
+  agent: AgentIdentity,
+): Promise<TaskRecord[]> {
   try {
-    return await runtime.store.list({
+    return await deps.store.list({
       parentSessionId: agent.sessionId,
       parentAgentId: agent.path.at(-1) ?? "main",
       limit: 10,
@@ -108,15 +127,14 @@ async function recentTasks(runtime: SubagentRuntime, agent: AgentIdentity): Prom
  * Waits (at most `ABORT_GRACE_MS`) for the aborted children of `sessionId` to record their end: first
  * the `task` calls still starting one, then every child running here.
  */
-async function settleChildren(runtime: SubagentRuntime, sessionId: string): Promise<void> {
+async function settleChildren(tree: ChildTree, sessionId: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ABORT_GRACE_MS);
   });
   const settle = async () => {
-    await Promise.allSettled(runtime.callsOf(sessionId));
-    const running = runtime.localChildren(sessionId).filter((child) => child.running);
-    await Promise.allSettled(running.map((child) => child.execution?.done));
+    await Promise.allSettled(tree.callsOf(sessionId));
+    await Promise.allSettled(tree.childrenOf(sessionId).map((child) => child.settled()));
   };
   await Promise.race([settle(), grace]);
   clearTimeout(timer);

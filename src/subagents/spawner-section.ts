@@ -1,7 +1,7 @@
+import type { AgentRegistry } from "../agents/agent-registry.ts";
 import type { TaskRecord } from "../tasks/task-record.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { spawnableAgents } from "./spawnable-agents.ts";
-import type { SubagentRuntime } from "./subagent-runtime.ts";
 
 const MAX_DESCRIPTION = 160;
 
@@ -10,11 +10,11 @@ const MAX_DESCRIPTION = 160;
  * Nothing in it changes between calls unless a task does (no elapsed times), so prompt caches hold.
  */
 export function spawnerSection(
-  runtime: SubagentRuntime,
+  registry: AgentRegistry,
   caller: CallerScope,
   recent: readonly TaskRecord[],
 ): string {
-  const roster = spawnableAgents(runtime.registry, caller.gate.rules).map(
+  const roster = spawnableAgents(registry, caller.gate.rules).map(
     (definition) => `- ${definition.name}: ${short(definition.description)}`,
   );
   const lines = ["# Subagents", "", "Agents you can start with the `task` tool:", ...roster];

@@ -1,8 +1,7 @@
 import { formatDuration } from "../text/format-duration.ts";
 import type { ToolResult } from "../tools/tool.ts";
-import type { ChildExecution } from "./child-execution.ts";
-import type { ChildRecord, SubagentRuntime } from "./subagent-runtime.ts";
-import { taskFailure, taskResult } from "./task-result.ts";
+import type { Child } from "./child.ts";
+import { type ChildRunReport, taskFailure, taskResult } from "./task-result.ts";
 
 const STEERING =
   "Check it with task_output or task_wait, message it with task_send, stop it with task_cancel.";
@@ -13,48 +12,43 @@ const STEERING =
  * comes as a notification. Returns the wrapped result, or throws the failure as a `ToolError`.
  */
 export async function awaitChild(
-  runtime: SubagentRuntime,
-  record: ChildRecord,
-  execution: ChildExecution,
+  timeoutMs: number,
+  child: Child,
+  done: Promise<ChildRunReport>,
 ): Promise<ToolResult> {
-  const timeoutMs = runtime.limits.timeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), timeoutMs);
   });
-  const first = await Promise.race([execution.done, timeout]).finally(() => clearTimeout(timer));
-  if (first === "timeout" && execution.detach()) {
-    record.background = true;
-    await runtime.store.update(record.taskId, { background: true }).catch((error: unknown) => {
-      runtime.warn(`task ${record.taskId}: could not mark it promoted: ${String(error)}`);
-    });
+  const first = await Promise.race([done, timeout]).finally(() => clearTimeout(timer));
+  if (first === "timeout" && (await child.detach())) {
     return {
       content:
-        `Subagent ${record.definition.name} is still running in the background as task_id ${record.taskId} ` +
+        `Subagent ${child.definition.name} is still running in the background as task_id ${child.taskId} ` +
         `(it took longer than the ${formatDuration(timeoutMs)} a task call waits), you will be notified with a ` +
         `<task-notification> when it finishes; its result is not lost. Go on with other work meanwhile. ${STEERING}`,
       details: {
-        taskId: record.taskId,
-        agentType: record.definition.name,
+        taskId: child.taskId,
+        agentType: child.definition.name,
         status: "running",
         promoted: true,
       },
     };
   }
-  const report = first === "timeout" ? await execution.done : first;
+  const report = first === "timeout" ? await done : first;
   if (report.outcome.status === "completed") return taskResult(report);
   throw taskFailure(report);
 }
 
 /** What `task` returns at once for a child that runs in the background. */
-export function startedInBackground(record: ChildRecord, verb: "started" | "continued"): ToolResult {
+export function startedInBackground(child: Child, verb: "started" | "continued"): ToolResult {
   return {
     content:
-      `Subagent ${record.definition.name} ${verb} in the background as task_id ${record.taskId}. ` +
+      `Subagent ${child.definition.name} ${verb} in the background as task_id ${child.taskId}. ` +
       `You will be notified with a <task-notification> when it finishes; go on with your own work meanwhile. ${STEERING}`,
     details: {
-      taskId: record.taskId,
-      agentType: record.definition.name,
+      taskId: child.taskId,
+      agentType: child.definition.name,
       status: "running",
       background: true,
     },

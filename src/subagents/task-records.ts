@@ -1,25 +1,6 @@
 import { addUsage, emptyUsage } from "../model/messages.ts";
-import type { NewTaskRecord, TaskPatch, TaskRecord } from "../tasks/task-record.ts";
-import type { ChildRecord } from "./subagent-runtime.ts";
+import type { TaskPatch, TaskRecord } from "../tasks/task-record.ts";
 import { type ChildRunReport, failureReason } from "./task-result.ts";
-
-/** The TaskRecord of a child that was just created: PENDING, owned by this process. */
-export function newChildTask(child: ChildRecord, owner: string, running = false): NewTaskRecord {
-  return {
-    ...(running ? { status: "RUNNING" as const } : {}),
-    taskId: child.taskId,
-    agentType: child.definition.name,
-    parentAgentId: child.parentAgentId,
-    parentSessionId: child.parentSessionId,
-    childSessionId: child.session.id,
-    description: child.description,
-    owner,
-    background: child.background,
-    model: child.config.model.id,
-    agentPath: child.config.agentPath ?? [],
-    usage: emptyUsage(),
-  };
-}
 
 /**
  * What a finished run writes into its record: the status and reason its outcome maps to, the result

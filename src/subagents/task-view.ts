@@ -1,25 +1,19 @@
 import type { Usage, UserMessage } from "../model/messages.ts";
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
 import { formatDuration } from "../text/format-duration.ts";
-import type { SubagentRuntime } from "./subagent-runtime.ts";
+import type { ChildTree } from "./child-tree.ts";
+import type { TaskProgress } from "./task-api.ts";
 
-/** How far a child running in this process has got. */
-export interface TaskProgress {
-  turns: number;
-  lastTool: string | undefined;
-  toolRunning: boolean;
-  elapsedMs: number;
-}
-
-export function progressOf(runtime: SubagentRuntime, taskId: string): TaskProgress | undefined {
-  const child = runtime.child(taskId);
-  const execution = child?.running ? child.execution : undefined;
-  if (!execution) return undefined;
+/** How far a child working in this process has got; undefined for one that does not work here. */
+export function progressOf(tree: ChildTree, taskId: string): TaskProgress | undefined {
+  const child = tree.get(taskId);
+  if (!child?.active) return undefined;
+  const { progress } = child;
   return {
-    turns: execution.turns,
-    lastTool: execution.lastTool,
-    toolRunning: execution.toolsInFlight > 0,
-    elapsedMs: Date.now() - execution.startedAt,
+    turns: progress.turns,
+    lastTool: progress.lastTool,
+    toolRunning: progress.toolsInFlight > 0,
+    elapsedMs: Date.now() - progress.startedAt,
   };
 }
 

@@ -1,37 +1,42 @@
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
-import type { SubagentRuntime } from "./subagent-runtime.ts";
+import type { TaskStore } from "../tasks/task-store.ts";
+import type { ChildTree } from "./child-tree.ts";
+import type { SubagentLimits } from "./limits.ts";
+import type { Pulse } from "./pulse.ts";
+import type { WaitOutcome, WaitRequest } from "./task-api.ts";
 
-export type WaitMode = "any" | "all";
-
-export interface WaitOutcome {
-  /** The tasks as last read, in the order asked for (unknown ids left out). */
-  records: TaskRecord[];
-  /** The condition did not hold when the time ran out (or the caller was aborted). */
-  timedOut: boolean;
+/** What waiting for tasks takes from their tree. */
+export interface WaitDeps {
+  store: TaskStore;
+  /** The children working in this process. */
+  tree: ChildTree;
+  /** Fired whenever a child of this process records its outcome. */
+  settled: Pulse;
+  /** Sweeps the store for orphans now. */
+  sweep: () => Promise<void>;
+  limits: Pick<SubagentLimits, "orphanTimeoutMs" | "cancelPollMs">;
 }
 
 /**
- * Waits until any (or all) of `taskIds` finished, for at most `timeoutMs`. Wakes at once when a child
+ * Waits until any (or all) of the tasks finished, for at most `timeoutMs`. Wakes at once when a child
  * of this process settles and polls the store for the others (tasks another process runs); when one of
  * those stays unfinished the orphan sweeper runs now and then, so a dead owner cannot hang the wait.
  */
 export async function waitForTasks(
-  runtime: SubagentRuntime,
-  taskIds: readonly string[],
-  mode: WaitMode,
-  timeoutMs: number,
+  deps: WaitDeps,
+  request: WaitRequest,
   signal: AbortSignal,
-  onChange?: (records: TaskRecord[]) => void,
 ): Promise<WaitOutcome> {
+  const { taskIds, mode, timeoutMs, onChange } = request;
   const deadline = Date.now() + timeoutMs;
   let lastSweep = Date.now();
   let lastFinished = -1;
   while (true) {
-    const seen = runtime.settled.generation;
-    const records = (await Promise.all(taskIds.map((id) => runtime.store.get(id)))).filter(
+    const seen = deps.settled.generation;
+    const records = (await Promise.all(taskIds.map((id) => deps.store.get(id)))).filter(
       (record): record is TaskRecord => record !== undefined,
     );
-    const finished = records.filter((record) => settled(runtime, record)).length;
+    const finished = records.filter((record) => settled(deps.tree, record)).length;
     const done = mode === "any" ? finished > 0 : finished === records.length;
     if (done) return { records, timedOut: false };
     if (finished !== lastFinished) onChange?.(records);
@@ -39,38 +44,34 @@ export async function waitForTasks(
     const left = deadline - Date.now();
     if (left <= 0 || signal.aborted) return { records, timedOut: true };
     const elsewhere = records.some(
-      (record) => !isFinished(record.status) && !runtime.child(record.taskId)?.running,
+      (record) => !isFinished(record.status) && !deps.tree.get(record.taskId)?.active,
     );
-    if (elsewhere && Date.now() - lastSweep >= runtime.limits.orphanTimeoutMs / 2) {
+    if (elsewhere && Date.now() - lastSweep >= deps.limits.orphanTimeoutMs / 2) {
       lastSweep = Date.now();
-      await runtime.sweepNow();
+      await deps.sweep();
     }
-    await runtime.settled.wait(signal, Math.min(left, runtime.limits.cancelPollMs), seen);
+    await deps.settled.wait(signal, Math.min(left, deps.limits.cancelPollMs), seen);
   }
 }
 
 /**
- * Finished as far as this process knows. A record FAILED `orphaned` whose child still runs here is
+ * Finished as far as this process knows. A record FAILED `orphaned` whose child still works here is
  * not: another process judged it without seeing this one, and the child records its real end.
  */
-export function settled(runtime: SubagentRuntime, record: TaskRecord): boolean {
-  return isFinished(record.status) && !runtime.child(record.taskId)?.running;
+export function settled(tree: ChildTree, record: TaskRecord): boolean {
+  return isFinished(record.status) && !tree.get(record.taskId)?.active;
 }
 
 /**
- * The results of children of `parentSessionId` that finished here but whose record the store refused
- * (see `ChildExecution.unrecorded`), each handed out once: a parent that waited for a child always
- * hears how it ended, and never ends its run on "waiting for my subagents".
+ * The outcomes of children of `parentSessionId` that finished here but whose record the store refused
+ * (see `Child.unrecorded`), each handed out once: a parent that waited for a child always hears how it
+ * ended, and never ends its run on "waiting for my subagents".
  */
-export function takeUnrecorded(runtime: SubagentRuntime, parentSessionId: string): TaskRecord[] {
-  const taken: TaskRecord[] = [];
-  for (const child of runtime.localChildren(parentSessionId)) {
-    const execution = child.running ? undefined : child.execution;
-    if (execution?.unrecorded === undefined) continue;
-    taken.push(execution.unrecorded);
-    execution.unrecorded = undefined;
-  }
-  return taken;
+export function takeUnrecorded(tree: ChildTree, parentSessionId: string): TaskRecord[] {
+  return tree.childrenOf(parentSessionId).flatMap((child) => {
+    const record = child.takeUnrecorded();
+    return record === undefined ? [] : [record];
+  });
 }
 
 /** A tool's `timeout_s`, defaulted and clamped to 1–3600 seconds, in milliseconds. */

@@ -2,7 +2,6 @@ import type { AgentConfig } from "../agent/config.ts";
 import { visibleTools } from "../permissions/derive.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { isSpawnTool } from "./child-tools.ts";
-import { createSpawnKit } from "./spawn-kit.ts";
 import { spawnableAgents } from "./spawnable-agents.ts";
 import { type SubagentOptions, SubagentRuntime } from "./subagent-runtime.ts";
 
@@ -24,9 +23,7 @@ export function attachSubagents(
   rootConfig: AgentConfig,
   options: SubagentOptions,
 ): { config: AgentConfig; runtime: SubagentRuntime } {
-  const runtime: SubagentRuntime = new SubagentRuntime(options, rootConfig.workspace, (caller) =>
-    createSpawnKit(runtime, caller),
-  );
+  const runtime = new SubagentRuntime(options, rootConfig.workspace);
   const ownTools = rootConfig.tools.filter((tool) => !isSpawnTool(tool.name));
   const scope: CallerScope = {
     tools: ownTools,
@@ -42,7 +39,7 @@ export function attachSubagents(
     (rootConfig.depth ?? 0) < runtime.limits.maxDepth &&
     visibleTools([{ name: "task" }], rules).length > 0 &&
     spawnableAgents(runtime.registry, rules).length > 0;
-  const kit = maySpawn ? createSpawnKit(runtime, scope) : undefined;
+  const kit = maySpawn ? runtime.spawnKitFor(scope) : undefined;
   const config: AgentConfig = {
     ...rootConfig,
     tools: kit ? [...ownTools, ...kit.tools] : ownTools,

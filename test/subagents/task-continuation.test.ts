@@ -1,5 +1,7 @@
 import { expect, test } from "vitest";
+import { readTranscript, transcriptMessages } from "../../src/agent/transcript.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
+import { sessionPath } from "../../src/state/state-dir.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import {
   CHILD_MARK,
@@ -76,7 +78,13 @@ test("task_id continues a child with its whole history, the same definition, mod
     ["main/explore-1", id, "Follow up"],
   ]);
   expect(runtime.started).toBe(1);
-  expect(runtime.child(id!)?.session.messages).toHaveLength(4);
+  const transcript = await readTranscript(sessionPath(workspace, id!));
+  expect(transcriptMessages(transcript).map((m) => m.role)).toEqual([
+    "user",
+    "assistant",
+    "user",
+    "assistant",
+  ]);
 });
 
 test("an unknown task_id is a clear error and starts nothing", async () => {

@@ -28,7 +28,7 @@ test("task_output shows a running child's progress, and with block its result", 
     const id = taskIdIn(results[0]!.content);
     if (results.length === 1) {
       await waitFor(
-        () => (runtime.child(id!)?.execution?.toolsInFlight ?? 0) > 0,
+        () => (runtime.child(id!)?.progress.toolsInFlight ?? 0) > 0,
         10_000,
         "the child's bash to start",
       );

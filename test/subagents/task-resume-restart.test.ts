@@ -80,7 +80,7 @@ test("a completed child is continued after a process restart with its history, m
   expect(wireToolNames(after!.body)).toEqual(["read"]);
   expect(wireToolNames(before!.body)).toEqual(["read"]);
   expect(after!.body.system).toEqual(before!.body.system);
-  expect(runtime.child(first.taskId)?.config.agentPath).toEqual(["main", "scout-1"]);
+  expect(runtime.child(first.taskId)?.agentPath).toEqual(["main", "scout-1"]);
   expect(runtime.started).toBe(0);
   expect(await runtime.store.get(first.taskId)).toMatchObject({
     status: "COMPLETED",

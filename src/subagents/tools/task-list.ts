@@ -2,8 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { TASK_STATUSES } from "../../tasks/task-record.ts";
 import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../../tools/tool.ts";
-import { refuseAtDepthLimit } from "../own-child.ts";
-import type { SubagentRuntime } from "../subagent-runtime.ts";
+import type { TaskApi } from "../task-api.ts";
 import { taskLine } from "../task-view.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-list.md", import.meta.url), "utf8").trim();
@@ -15,28 +14,19 @@ export const taskListSchema = z.object({
 export type TaskListArgs = z.infer<typeof taskListSchema>;
 
 /** `task_list`: the tasks the calling agent (this session) started. */
-export function createTaskListTool(runtime: SubagentRuntime): AnyTool {
+export function createTaskListTool(tasks: TaskApi): AnyTool {
   return defineTool({
     name: "task_list",
     description: DESCRIPTION,
     schema: taskListSchema,
     readOnly: true,
-    execute: (args, ctx) => listTool(runtime, args, ctx),
+    execute: (args, ctx) => listTool(tasks, args, ctx),
   });
 }
 
-async function listTool(
-  runtime: SubagentRuntime,
-  args: TaskListArgs,
-  ctx: ToolContext,
-): Promise<ToolResult | string> {
-  refuseAtDepthLimit(runtime, ctx);
-  const records = await runtime.store.list({
-    parentSessionId: ctx.agent.sessionId,
-    parentAgentId: ctx.agent.path.at(-1) ?? "main",
-    ...(args.status === undefined ? {} : { status: args.status }),
-    onUnreadable: (error) => runtime.warn(error.message),
-  });
+async function listTool(tasks: TaskApi, args: TaskListArgs, ctx: ToolContext): Promise<ToolResult | string> {
+  tasks.checkDepth(ctx);
+  const records = await tasks.list(ctx, args.status);
   if (records.length === 0)
     return args.status === undefined
       ? "You have started no subagents."

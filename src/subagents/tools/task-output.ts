@@ -3,10 +3,9 @@ import { z } from "zod";
 import { isFinished } from "../../tasks/task-record.ts";
 import { formatDuration } from "../../text/format-duration.ts";
 import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../../tools/tool.ts";
-import { ownTask, refuseAtDepthLimit } from "../own-child.ts";
-import type { SubagentRuntime } from "../subagent-runtime.ts";
-import { progressOf, taskReport } from "../task-view.ts";
-import { clampTimeout, waitForTasks } from "../wait-for-tasks.ts";
+import type { TaskApi } from "../task-api.ts";
+import { taskReport } from "../task-view.ts";
+import { clampTimeout } from "../wait-for-tasks.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-output.md", import.meta.url), "utf8").trim();
 
@@ -22,32 +21,28 @@ export const taskOutputSchema = z.object({
 export type TaskOutputArgs = z.infer<typeof taskOutputSchema>;
 
 /** `task_output`: one child's status, progress and result. */
-export function createTaskOutputTool(runtime: SubagentRuntime): AnyTool {
+export function createTaskOutputTool(tasks: TaskApi): AnyTool {
   return defineTool({
     name: "task_output",
     description: DESCRIPTION,
     schema: taskOutputSchema,
     readOnly: true,
-    execute: (args, ctx) => outputTool(runtime, args, ctx),
+    execute: (args, ctx) => outputTool(tasks, args, ctx),
   });
 }
 
-async function outputTool(
-  runtime: SubagentRuntime,
-  args: TaskOutputArgs,
-  ctx: ToolContext,
-): Promise<ToolResult> {
-  refuseAtDepthLimit(runtime, ctx);
-  let record = await ownTask(runtime, args.task_id, ctx, "read");
+async function outputTool(tasks: TaskApi, args: TaskOutputArgs, ctx: ToolContext): Promise<ToolResult> {
+  tasks.checkDepth(ctx);
+  let record = await tasks.own(args.task_id, ctx, "read");
   let note = "";
   if (args.block === true && !isFinished(record.status)) {
     const timeoutMs = clampTimeout(args.timeout_s);
-    const outcome = await waitForTasks(runtime, [record.taskId], "all", timeoutMs, ctx.signal);
+    const outcome = await tasks.wait({ taskIds: [record.taskId], mode: "all", timeoutMs }, ctx.signal);
     record = outcome.records[0] ?? record;
     if (outcome.timedOut) note = `\nStill running after waiting ${formatDuration(timeoutMs)}.`;
   }
-  if (isFinished(record.status)) await runtime.store.markDelivered([record.taskId]).catch(() => []);
-  const progress = progressOf(runtime, record.taskId);
+  if (isFinished(record.status)) await tasks.markDelivered([record.taskId]);
+  const progress = tasks.progress(record.taskId);
   return {
     content: taskReport(record, progress) + note,
     details: {

@@ -1,13 +1,10 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { AgentRegistry } from "../../agents/agent-registry.ts";
 import type { AgentDefinition } from "../../agents/definition.ts";
-import type { Ruleset } from "../../permissions/types.ts";
 import { type AnyTool, defineTool } from "../../tools/tool.ts";
 import type { CallerScope } from "../caller-scope.ts";
-import { runTask } from "../spawn-child.ts";
-import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "../spawnable-agents.ts";
-import type { SubagentRuntime } from "../subagent-runtime.ts";
+import { DEFAULT_SUBAGENT_TYPE } from "../spawnable-agents.ts";
+import type { TaskApi } from "../task-api.ts";
 
 const TEMPLATE = readFileSync(new URL("./task.md", import.meta.url), "utf8").trim();
 
@@ -57,9 +54,9 @@ export const taskSchema = z.object({
 
 export type TaskArgs = z.infer<typeof taskSchema>;
 
-/** The `task` description for a caller with these rules: the usage rules plus `- name: description` lines. */
-export function taskDescription(registry: AgentRegistry, rules: Ruleset): string {
-  const roster = spawnableAgents(registry, rules).map(rosterLine);
+/** The `task` description for a caller who may start these agents: the usage rules plus `- name: description` lines. */
+export function taskDescription(spawnable: readonly AgentDefinition[]): string {
+  const roster = spawnable.map(rosterLine);
   const agents = roster.length > 0 ? roster.join("\n") : "(none: your permission rules allow no agent)";
   return TEMPLATE.replace("{{agents}}", agents);
 }
@@ -77,11 +74,24 @@ function rosterLine(definition: AgentDefinition): string {
 }
 
 /** The `task` tool of one agent in the tree: it starts (or continues) that agent's children. */
-export function createTaskTool(runtime: SubagentRuntime, caller: CallerScope): AnyTool {
+export function createTaskTool(tasks: TaskApi, caller: CallerScope): AnyTool {
   return defineTool({
     name: "task",
-    description: taskDescription(runtime.registry, caller.gate.rules),
+    description: taskDescription(tasks.spawnable(caller.gate.rules)),
     schema: taskSchema,
-    execute: (args, ctx) => runtime.trackCall(ctx.agent.sessionId, runTask(runtime, caller, args, ctx)),
+    execute: (args, ctx) =>
+      tasks.task(
+        caller,
+        {
+          description: args.description,
+          prompt: args.prompt,
+          ...(args.subagent_type === undefined ? {} : { subagentType: args.subagent_type }),
+          ...(args.model === undefined ? {} : { model: args.model }),
+          ...(args.task_id === undefined ? {} : { taskId: args.task_id }),
+          ...(args.run_in_background === undefined ? {} : { background: args.run_in_background }),
+          ...(args.fork === undefined ? {} : { fork: args.fork }),
+        },
+        ctx,
+      ),
   });
 }
