@@ -7,7 +7,7 @@ import {
   identityLabel,
   parseIdentity,
   processLiveness,
-} from "./process-identity.ts";
+} from "../state/process-identity.ts";
 
 /**
  * One process at a time writes a session: `<id>.lock` beside the transcript names its holder. The

@@ -1,8 +1,8 @@
-import { identityLabel } from "../agent/process-identity.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import { emptyUsage, type UserMessage } from "../model/messages.ts";
+import { identityLabel } from "../state/process-identity.ts";
 import type { NewTaskRecord, TaskRecord } from "../tasks/task-record.ts";
 import type { TaskStore, TaskUpdate } from "../tasks/task-store.ts";
 import {

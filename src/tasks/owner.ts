@@ -5,7 +5,7 @@ import {
   type ProcessIdentity,
   parseIdentity,
   processLiveness,
-} from "../agent/process-identity.ts";
+} from "../state/process-identity.ts";
 
 /**
  * A task's owner is the process running it: `<hostname>:<pid>`, plus on Linux its boot, pid namespace

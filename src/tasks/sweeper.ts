@@ -1,4 +1,4 @@
-import { identityLabel } from "../agent/process-identity.ts";
+import { identityLabel } from "../state/process-identity.ts";
 import { type OwnerLiveness, ownerLiveness } from "./owner.ts";
 import type { TaskFileError } from "./task-errors.ts";
 import type { TaskPatch, TaskRecord } from "./task-record.ts";

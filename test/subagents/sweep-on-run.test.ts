@@ -1,9 +1,9 @@
 import { expect, test } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { formatIdentity, localProcess } from "../../src/agent/process-identity.ts";
 import { Session } from "../../src/agent/session.ts";
 import { userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
+import { formatIdentity, localProcess } from "../../src/state/process-identity.ts";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
-import { formatIdentity, localProcess } from "../../src/agent/process-identity.ts";
+import { formatIdentity, localProcess } from "../../src/state/process-identity.ts";
 import { acquireFileLock, lockPathOf, withFileLock } from "../../src/tasks/file-lock.ts";
 import { LockTimeoutError } from "../../src/tasks/task-errors.ts";
 import { tempDir } from "../support/temp-dir.ts";

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { expect, it } from "vitest";
-import { currentProcess, formatIdentity, localProcess } from "../../src/agent/process-identity.ts";
+import { currentProcess, formatIdentity, localProcess } from "../../src/state/process-identity.ts";
 import { currentOwner, ownerLiveness, parseOwner } from "../../src/tasks/owner.ts";
 import { deadPid } from "./support/dead-pid.ts";
 

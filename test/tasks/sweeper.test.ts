@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { beforeEach, expect, it } from "vitest";
-import { currentProcess, formatIdentity, localProcess } from "../../src/agent/process-identity.ts";
+import { currentProcess, formatIdentity, localProcess } from "../../src/state/process-identity.ts";
 import { currentOwner, type OwnerLiveness } from "../../src/tasks/owner.ts";
 import { sweepOrphans } from "../../src/tasks/sweeper.ts";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";

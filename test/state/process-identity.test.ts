@@ -9,7 +9,7 @@ import {
   formatIdentity,
   parseIdentity,
   processLiveness,
-} from "../../src/agent/process-identity.ts";
+} from "../../src/state/process-identity.ts";
 import { BUBBLEWRAP, describeWith } from "../support/components.ts";
 
 /** The same machine and hostname, another pid namespace; its processes die with the bwrap we start. */
