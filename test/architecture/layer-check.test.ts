@@ -86,7 +86,9 @@ describe("the layer check (ARCHITECTURE.md's tables)", () => {
     expect(await checkArchitecture(await tree(long))).toEqual([
       `long-file: src/text/long.ts has ${MAX_LINES + 1} lines (limit ${MAX_LINES}); split it by responsibility, or say why not in ARCHITECTURE.md's long-files table`,
     ]);
-    const excused = `${ARCHITECTURE.trimEnd()}\n| \`src/text/long.ts\` | a generated table |\n`;
+    const header = "| file | why it stays whole |\n| --- | --- |\n";
+    const excused = ARCHITECTURE.replace(header, `${header}| \`src/text/long.ts\` | a generated table |\n`);
+    expect(excused).not.toBe(ARCHITECTURE);
     expect(await checkArchitecture(await tree(long, excused))).toEqual([]);
     const stale = await tree({ "src/text/long.ts": `${lines(MAX_LINES)}\n` }, excused);
     expect(await checkArchitecture(stale)).toEqual([
