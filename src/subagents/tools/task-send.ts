@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { type AnyTool, defineTool } from "../../tools/tool.ts";
+import type { AnyTool } from "../../tools/tool.ts";
 import type { CallerScope } from "../caller-scope.ts";
 import type { TaskApi } from "../task-api.ts";
+import { spawnTool } from "./spawn-tool.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-send.md", import.meta.url), "utf8").trim();
 
@@ -20,19 +21,16 @@ export const taskSendSchema = z.object({
     ),
 });
 
-export type TaskSendArgs = z.infer<typeof taskSendSchema>;
-
 /** `task_send`: queue a message into a running child's next turn, or continue a finished one with it. */
 export function createTaskSendTool(tasks: TaskApi, caller: CallerScope): AnyTool {
-  return defineTool({
-    name: "task_send",
-    description: DESCRIPTION,
-    schema: taskSendSchema,
-    execute: (args, ctx) =>
+  return spawnTool(
+    tasks,
+    { name: "task_send", description: DESCRIPTION, schema: taskSendSchema },
+    (args, ctx) =>
       tasks.send(
         caller,
         { taskId: args.task_id, message: args.message, interrupt: args.interrupt === true },
         ctx,
       ),
-  });
+  );
 }

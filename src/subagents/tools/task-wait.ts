@@ -2,10 +2,11 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { isFinished, type TaskRecord } from "../../tasks/task-record.ts";
 import { formatDuration } from "../../text/format-duration.ts";
-import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../../tools/tool.ts";
+import type { AnyTool, ToolContext } from "../../tools/tool.ts";
 import type { TaskApi } from "../task-api.ts";
 import { taskReport } from "../task-view.ts";
 import { clampTimeout } from "../wait-for-tasks.ts";
+import { spawnTool } from "./spawn-tool.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-wait.md", import.meta.url), "utf8").trim();
 
@@ -23,44 +24,39 @@ export const taskWaitSchema = z.object({
   timeout_s: z.number().optional().describe("Seconds to wait at most (default 30, clamped to 1–3600)."),
 });
 
-export type TaskWaitArgs = z.infer<typeof taskWaitSchema>;
-
 /** `task_wait`: the pull path for background results. */
 export function createTaskWaitTool(tasks: TaskApi): AnyTool {
-  return defineTool({
-    name: "task_wait",
-    description: DESCRIPTION,
-    schema: taskWaitSchema,
-    readOnly: true,
-    execute: (args, ctx) => waitTool(tasks, args, ctx),
-  });
-}
-
-async function waitTool(tasks: TaskApi, args: TaskWaitArgs, ctx: ToolContext): Promise<ToolResult | string> {
-  tasks.checkDepth(ctx);
-  const ids = args.task_ids === undefined ? await defaultTargets(tasks, ctx) : unique(args.task_ids);
-  if (ids.length === 0) {
-    return "Nothing to wait for: none of your subagents is running and every result has been delivered to you.";
-  }
-  for (const id of ids) await tasks.own(id, ctx, "wait for");
-  const mode = args.mode ?? "all";
-  const timeoutMs = clampTimeout(args.timeout_s);
-  const onChange = (records: TaskRecord[]) => {
-    const finished = records.filter((record) => isFinished(record.status)).length;
-    ctx.progress(`${finished} of ${records.length} subagents finished`);
-  };
-  const outcome = await tasks.wait({ taskIds: ids, mode, timeoutMs, onChange }, ctx.signal);
-  const finished = outcome.records.filter((record) => isFinished(record.status));
-  // Results seen here need no notification later.
-  await tasks.markDelivered(finished.map((record) => record.taskId));
-  const head = `${finished.length} of ${outcome.records.length} finished${
-    outcome.timedOut ? ` (stopped waiting after ${formatDuration(timeoutMs)}; the others keep running)` : ""
-  }.`;
-  const reports = outcome.records.map((record) => taskReport(record, tasks.progress(record.taskId)));
-  return {
-    content: [head, ...reports].join("\n\n"),
-    details: { timedOut: outcome.timedOut, statuses: Object.fromEntries(statuses(outcome.records)) },
-  };
+  return spawnTool(
+    tasks,
+    { name: "task_wait", description: DESCRIPTION, schema: taskWaitSchema, readOnly: true },
+    async (args, ctx) => {
+      const ids = args.task_ids === undefined ? await defaultTargets(tasks, ctx) : unique(args.task_ids);
+      if (ids.length === 0) {
+        return "Nothing to wait for: none of your subagents is running and every result has been delivered to you.";
+      }
+      for (const id of ids) await tasks.own(id, ctx, "wait for");
+      const mode = args.mode ?? "all";
+      const timeoutMs = clampTimeout(args.timeout_s);
+      const onChange = (records: TaskRecord[]) => {
+        const finished = records.filter((record) => isFinished(record.status)).length;
+        ctx.progress(`${finished} of ${records.length} subagents finished`);
+      };
+      const outcome = await tasks.wait({ taskIds: ids, mode, timeoutMs, onChange }, ctx.signal);
+      const finished = outcome.records.filter((record) => isFinished(record.status));
+      // Results seen here need no notification later.
+      await tasks.markDelivered(finished.map((record) => record.taskId));
+      const head = `${finished.length} of ${outcome.records.length} finished${
+        outcome.timedOut
+          ? ` (stopped waiting after ${formatDuration(timeoutMs)}; the others keep running)`
+          : ""
+      }.`;
+      const reports = outcome.records.map((record) => taskReport(record, tasks.progress(record.taskId)));
+      return {
+        content: [head, ...reports].join("\n\n"),
+        details: { timedOut: outcome.timedOut, statuses: Object.fromEntries(statuses(outcome.records)) },
+      };
+    },
+  );
 }
 
 /** The caller's tasks that are still running, or finished with a result it has not been given. */

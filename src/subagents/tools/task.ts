@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { AgentDefinition } from "../../agents/definition.ts";
-import { type AnyTool, defineTool } from "../../tools/tool.ts";
+import type { AnyTool } from "../../tools/tool.ts";
 import type { CallerScope } from "../caller-scope.ts";
 import { DEFAULT_SUBAGENT_TYPE } from "../spawnable-agents.ts";
 import type { TaskApi } from "../task-api.ts";
+import { spawnTool } from "./spawn-tool.ts";
 
 const TEMPLATE = readFileSync(new URL("./task.md", import.meta.url), "utf8").trim();
 
@@ -52,8 +53,6 @@ export const taskSchema = z.object({
     ),
 });
 
-export type TaskArgs = z.infer<typeof taskSchema>;
-
 /** The `task` description for a caller who may start these agents: the usage rules plus `- name: description` lines. */
 export function taskDescription(spawnable: readonly AgentDefinition[]): string {
   const roster = spawnable.map(rosterLine);
@@ -75,23 +74,20 @@ function rosterLine(definition: AgentDefinition): string {
 
 /** The `task` tool of one agent in the tree: it starts (or continues) that agent's children. */
 export function createTaskTool(tasks: TaskApi, caller: CallerScope): AnyTool {
-  return defineTool({
-    name: "task",
-    description: taskDescription(tasks.spawnable(caller.gate.rules)),
-    schema: taskSchema,
-    execute: (args, ctx) =>
-      tasks.task(
-        caller,
-        {
-          description: args.description,
-          prompt: args.prompt,
-          ...(args.subagent_type === undefined ? {} : { subagentType: args.subagent_type }),
-          ...(args.model === undefined ? {} : { model: args.model }),
-          ...(args.task_id === undefined ? {} : { taskId: args.task_id }),
-          ...(args.run_in_background === undefined ? {} : { background: args.run_in_background }),
-          ...(args.fork === undefined ? {} : { fork: args.fork }),
-        },
-        ctx,
-      ),
-  });
+  const description = taskDescription(tasks.spawnable(caller.gate.rules));
+  return spawnTool(tasks, { name: "task", description, schema: taskSchema }, (args, ctx) =>
+    tasks.task(
+      caller,
+      {
+        description: args.description,
+        prompt: args.prompt,
+        ...(args.subagent_type === undefined ? {} : { subagentType: args.subagent_type }),
+        ...(args.model === undefined ? {} : { model: args.model }),
+        ...(args.task_id === undefined ? {} : { taskId: args.task_id }),
+        ...(args.run_in_background === undefined ? {} : { background: args.run_in_background }),
+        ...(args.fork === undefined ? {} : { fork: args.fork }),
+      },
+      ctx,
+    ),
+  );
 }
