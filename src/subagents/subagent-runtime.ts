@@ -65,10 +65,12 @@ export class SubagentRuntime {
   readonly store: TaskStore;
   /** This process, written into the records it runs. */
   readonly owner: string;
-  readonly tree: ChildTree;
   readonly control: TaskControl;
+  /** The spawn tools and hooks of an agent of this tree. */
+  readonly spawnKitFor: (caller: CallerScope) => SpawnKit;
+  private readonly tree: ChildTree;
   /** What the `task_*` tools of this tree may do. */
-  readonly tasks: TaskApi;
+  private readonly tasks: TaskApi;
   private readonly slots: Semaphore;
   private readonly warn: (message: string) => void;
   private sweep: Promise<void> | undefined;
@@ -149,9 +151,6 @@ export class SubagentRuntime {
     this.spawnKitFor = spawnKitFor;
   }
 
-  /** The spawn tools and hooks of an agent of this tree. */
-  readonly spawnKitFor: (caller: CallerScope) => SpawnKit;
-
   /** Children started so far (continuations not counted). */
   get started(): number {
     return this.tree.started;
@@ -193,7 +192,7 @@ export class SubagentRuntime {
    * Runs the orphan sweeper once per runtime (at the start of a run), so tasks of a process that
    * died are FAILED `orphaned` before anyone waits on them.
    */
-  sweepOnce(): Promise<void> {
+  private sweepOnce(): Promise<void> {
     this.sweep ??= this.sweepNow();
     return this.sweep;
   }
