@@ -1,7 +1,9 @@
 import type { Outcome } from "../contracts/outcome.ts";
 import type { Message, ToolCallPart, ToolResultPart, UserMessage } from "../model/messages.ts";
-import type { ModelRequest } from "../model/model.ts";
+import type { Model, ModelRequest } from "../model/model.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
+import type { CompactionDecision } from "./compaction.ts";
+import type { ContextSize } from "./context-size.ts";
 
 export interface HookContext {
   agent: AgentIdentity;
@@ -14,6 +16,22 @@ export interface BeforeModelCallResult {
   systemSections?: string[];
   /** Messages appended to the transcript (and persisted) before the call, e.g. task notifications. */
   inject?: UserMessage[];
+  /**
+   * Replace the older part of the history by a summary before the call, or say why it cannot be
+   * (`compactionHooks` decides; the loop carries it out with `applyCompaction`, before `inject`).
+   */
+  compaction?: CompactionDecision;
+}
+
+/** What `beforeModelCall` sees besides the common context. */
+export interface BeforeModelCallContext extends HookContext {
+  request: ModelRequest;
+  /** The session's messages as they are now (earlier hooks' injections included). */
+  messages: readonly Message[];
+  /** The model the call goes to. */
+  model: Model;
+  /** The prompt's size now, measured from the provider's report of the last call (`measureContext`). */
+  context(): ContextSize;
 }
 
 export type ToolDecision = { action: "allow" } | { action: "deny"; reason: string } | { action: "ask" };
@@ -29,7 +47,7 @@ export interface TurnEndResult {
 /** Typed policy entry points. Several hook sets run in order; the first deny wins. */
 export interface Hooks {
   beforeModelCall?(
-    ctx: HookContext & { request: ModelRequest; messages: readonly Message[] },
+    ctx: BeforeModelCallContext,
   ): Promise<BeforeModelCallResult | undefined> | BeforeModelCallResult | undefined;
   beforeToolCall?(
     ctx: HookContext & { call: ToolCallPart; tool: AnyTool },

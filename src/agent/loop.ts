@@ -148,6 +148,9 @@ export async function runAgentLoop(
         tools,
         signal,
         emit: send,
+        spend: (spent) => {
+          usage = addUsage(usage, spent);
+        },
       });
       // Budgets hold during the call: its estimate (prompt, then output as it streams) is checked here
       // and reported to whoever watches the whole tree; a call whose prompt alone would pass a budget

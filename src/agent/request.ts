@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import type { Usage } from "../model/messages.ts";
 import type { ModelRequest, ToolSpec } from "../model/model.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
+import { applyCompaction } from "./compact-history.ts";
 import type { AgentConfig } from "./config.ts";
+import { measureContext } from "./context-size.ts";
 import type { EventBody } from "./emitter.ts";
 import { pairToolCalls } from "./repair.ts";
 import type { Session } from "./session.ts";
@@ -38,8 +41,9 @@ function inputSchemaOf(tool: AnyTool): ToolSpec["inputSchema"] {
 
 /**
  * Builds one model request: the system prompt plus the sections of the `beforeModelCall` hooks (and,
- * on the last allowed turn, the wrap-up instruction), the transcript after the hooks' injected
- * messages were appended and persisted, and the tools.
+ * on the last allowed turn, the wrap-up instruction), the transcript after the hooks' compactions and
+ * injected messages were applied and persisted, and the tools. What a compaction's summary call used
+ * goes to `spend`.
  */
 export async function prepareRequest(options: {
   config: AgentConfig;
@@ -50,6 +54,7 @@ export async function prepareRequest(options: {
   tools: ToolSpec[];
   signal: AbortSignal;
   emit: (event: EventBody) => void;
+  spend: (usage: Usage) => void;
 }): Promise<ModelRequest> {
   const { config, session } = options;
   const base: ModelRequest = {
@@ -68,8 +73,26 @@ export async function prepareRequest(options: {
       signal: options.signal,
       request: base,
       messages: session.messages,
+      model: config.model,
+      context: () =>
+        measureContext({
+          system: base.system,
+          tools: options.tools,
+          messages: session.messages,
+          measuredFrom: session.measuredFrom,
+        }),
     });
     sections.push(...(result?.systemSections ?? []));
+    if (result?.compaction !== undefined) {
+      const done = await applyCompaction(result.compaction, {
+        session,
+        system: base.system,
+        tools: options.tools,
+        signal: options.signal,
+        emit: options.emit,
+      });
+      options.spend(done.usage);
+    }
     for (const message of result?.inject ?? []) {
       await session.append(message);
       options.emit({ type: "user_message", message });

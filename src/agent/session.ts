@@ -2,13 +2,18 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentryError } from "../errors/agentry-error.ts";
-import type { Message } from "../model/messages.ts";
+import { type Message, userText } from "../model/messages.ts";
 import { appendLine, ensureStateDir, sessionPath, sessionsDir, stateDir } from "../state/state-dir.ts";
 import { interruptedToolResults, pairToolCalls } from "./repair.ts";
 import { InvalidSessionIdError, isValidSessionId, newSessionId } from "./session-id.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
-import { readTranscript, type Transcript, transcriptMessages } from "./transcript.ts";
-import { type SessionRecord, TRANSCRIPT_VERSION, type TranscriptHeader } from "./transcript-schema.ts";
+import { readTranscript, type Transcript, transcriptHistory } from "./transcript.ts";
+import {
+  type CompactionRecord,
+  type SessionRecord,
+  TRANSCRIPT_VERSION,
+  type TranscriptHeader,
+} from "./transcript-schema.ts";
 
 export interface CreateSessionOptions {
   workspace: string;
@@ -70,6 +75,7 @@ export class Session {
   /** A resumed file whose last write was cut needs a newline before the next line. */
   private startNewLine: boolean;
   private lock: SessionLock | undefined;
+  private measuredIndex: number;
 
   private constructor(init: {
     header: TranscriptHeader;
@@ -79,6 +85,7 @@ export class Session {
     warnings?: string[];
     startNewLine?: boolean;
     lock?: SessionLock | undefined;
+    measuredFrom?: number;
   }) {
     this.id = init.header.sessionId;
     this.parentSessionId = init.header.parentSessionId;
@@ -91,6 +98,15 @@ export class Session {
     this.warnings = init.warnings ?? [];
     this.startNewLine = init.startNewLine ?? false;
     this.lock = init.lock;
+    this.measuredIndex = init.measuredFrom ?? 0;
+  }
+
+  /**
+   * The first message whose reported usage measures the history as it is now (`transcriptHistory`):
+   * past the summary and the messages the last compaction kept. 0 when nothing was compacted.
+   */
+  get measuredFrom(): number {
+    return this.measuredIndex;
   }
 
   /** Creates a session and, unless `persist: false`, writes its header line. */
@@ -142,8 +158,9 @@ export class Session {
       lock?.release();
       throw error;
     }
-    const stored = transcriptMessages(transcript);
+    const { messages: stored, measuredFrom } = transcriptHistory(transcript);
     const session = new Session({
+      measuredFrom,
       lock,
       header: transcript.header,
       workspace,
@@ -163,6 +180,22 @@ export class Session {
   async append(message: Message): Promise<void> {
     this.write({ type: "message", message, at: new Date().toISOString() });
     this.messages.push(message);
+  }
+
+  /**
+   * Replaces the first `record.replaced` messages by one user message holding `record.summary`, and
+   * records it as a `compaction` entry: the file keeps every message, and a resumed session rebuilds
+   * this form from the entry. `record.kept` must be the messages left after them.
+   */
+  async compact(record: CompactionRecord): Promise<void> {
+    if (record.replaced < 1 || record.replaced + record.kept !== this.messages.length) {
+      throw new Error(
+        `a compaction must replace at least one message and keep the rest: ${record.replaced} replaced + ${record.kept} kept ≠ ${this.messages.length} messages`,
+      );
+    }
+    this.write({ ...record, type: "compaction", at: new Date().toISOString() });
+    this.messages.splice(0, record.replaced, userText(record.summary));
+    this.measuredIndex = this.messages.length;
   }
 
   /** Persists a non-message entry (an outcome, an abort, an error); in-memory sessions ignore it. */

@@ -28,7 +28,8 @@ export function requestChars(request: ModelRequest): number {
   return chars;
 }
 
-function messageChars(message: Message): number {
+/** The characters of one message as a provider reads it, framing included. */
+export function messageChars(message: Message): number {
   // A few characters of framing per message and part (role, ids, separators).
   let chars = 8;
   for (const part of message.content) {

@@ -91,9 +91,33 @@ export const headerSchema = z.object({
   createdAt: z.string(),
 });
 
+/**
+ * Older messages were replaced by a summary. The replaced messages stay in the file (the full history);
+ * a reader rebuilds the compacted form from this entry (`transcriptHistory`). Added to v1 without a
+ * version bump: no older file has one, and an older reader skips the line with a warning and resumes
+ * the full history, which is still a valid conversation.
+ */
+const compaction = z.object({
+  type: z.literal("compaction"),
+  /** The user message that replaced them, exactly as the model reads it. */
+  summary: z.string(),
+  /** Messages of the history (as it stood) that the summary replaced, from its start. */
+  replaced: z.number().int().nonnegative(),
+  /** Messages kept verbatim after the summary: the history's last `kept` at that moment. */
+  kept: z.number().int().nonnegative(),
+  trigger: z.enum(["auto", "manual"]),
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+  /** The model that wrote the summary, and what that call used. */
+  model: z.string(),
+  usage,
+  at: z.string(),
+});
+
 const at = z.string();
 export const entrySchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), message, at }),
+  compaction,
   z.object({ type: z.literal("outcome"), outcome, at }),
   z.object({ type: z.literal("abort"), message: z.string(), at }),
   z.object({ type: z.literal("error"), message: z.string(), at }),
@@ -101,6 +125,8 @@ export const entrySchema = z.discriminatedUnion("type", [
 
 export type TranscriptHeader = z.infer<typeof headerSchema>;
 export type TranscriptEntry = z.infer<typeof entrySchema>;
+/** A `compaction` entry without its time (`Session.compact` adds it). */
+export type CompactionRecord = Omit<z.infer<typeof compaction>, "at" | "type">;
 
 /** A non-message entry, as passed to `Session.record` (the session adds `at`). */
 export type SessionRecord =

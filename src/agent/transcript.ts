@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { OutcomeStatus } from "../contracts/outcome.ts";
-import type { Message } from "../model/messages.ts";
+import { type Message, userText } from "../model/messages.ts";
 import { sessionsDir } from "../state/state-dir.ts";
 import {
   migrateTranscript,
@@ -112,9 +112,35 @@ export function parseTranscript(
   return { header: header.data, entries, warnings, endsWithNewline };
 }
 
-/** The messages of a transcript, in order. */
+/** Every message of a transcript, in order: the full history, compacted parts included. */
 export function transcriptMessages(transcript: Transcript): Message[] {
   return transcript.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+}
+
+/** The history a session continues: what the model saw last. */
+export interface TranscriptHistory {
+  /** The messages after the last compaction's summary took the place of the older ones. */
+  messages: Message[];
+  /**
+   * The first message whose recorded usage measures this history: past the summary and the messages
+   * kept with it, whose usage was reported for the longer history before the compaction. 0 without one.
+   */
+  measuredFrom: number;
+}
+
+/** Replays a transcript's messages and compactions into the compacted form a resumed run continues. */
+export function transcriptHistory(transcript: Transcript): TranscriptHistory {
+  let messages: Message[] = [];
+  let measuredFrom = 0;
+  for (const entry of transcript.entries) {
+    if (entry.type === "message") messages.push(entry.message);
+    else if (entry.type === "compaction") {
+      const kept = Math.min(entry.kept, messages.length);
+      messages = [userText(entry.summary), ...messages.slice(messages.length - kept)];
+      measuredFrom = messages.length;
+    }
+  }
+  return { messages, measuredFrom };
 }
 
 /** A transcript file that cannot be read as a session: empty, without a valid header, or too new. */

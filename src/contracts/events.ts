@@ -60,9 +60,56 @@ export type AgentEvent = Base &
          */
         tokens: number;
       }
+    /** The conversation is being compacted: its older turns go to the model for a summary. */
+    | {
+        type: "compaction_start";
+        trigger: CompactionTrigger;
+        /** The prompt's measured size and the model's window, in tokens. */
+        tokens: number;
+        contextWindow: number;
+        /** Messages to be replaced by the summary. */
+        messages: number;
+      }
+    /** Older turns were replaced by a summary (the transcript keeps them and records a `compaction`). */
+    | {
+        type: "compacted";
+        trigger: CompactionTrigger;
+        tokensBefore: number;
+        /** Estimated from the compacted form; the next call's usage measures it. */
+        tokensAfter: number;
+        contextWindow: number;
+        replacedMessages: number;
+        keptMessages: number;
+        /** The message that replaced them, as the model reads it. */
+        summary: string;
+        /** The model that wrote the summary, and what its call used (counted in the agent's usage). */
+        model: string;
+        usage: Usage;
+        durationMs: number;
+      }
+    /** A compaction could not be done; the conversation is exactly as it was. */
+    | {
+        type: "compaction_failed";
+        trigger: CompactionTrigger;
+        reason: CompactionFailure;
+        error: string;
+        tokens: number;
+        contextWindow: number;
+        usage: Usage;
+      }
     | { type: "turn_end"; turn: number; usage: Usage }
     | { type: "agent_end"; outcome: Outcome }
   );
+
+/** `auto`: the policy found the prompt past its share of the window; `manual`: asked for (`/compact`). */
+export type CompactionTrigger = "auto" | "manual";
+
+/**
+ * `model_error`: the summary call failed or wrote nothing; `too_large`: the turns to summarize do not
+ * fit the summary model's window; `cannot_shrink`: keeping the latest turn alone is already too big,
+ * or nothing is older than the turns kept.
+ */
+export type CompactionFailure = "model_error" | "too_large" | "cannot_shrink";
 
 export type AgentEventType = AgentEvent["type"];
 

@@ -101,7 +101,11 @@ export function withCost(usage: Usage, price: ModelPrice | undefined): Usage {
   return { ...usage, cost: costOf(usage, price) };
 }
 
-function candidateKeys(modelId: string): string[] {
+/**
+ * The keys a `provider:model` id may be listed under, most specific first: itself, then without a
+ * date suffix, then without `-latest`. The price and context-window tables share it.
+ */
+export function candidateKeys(modelId: string): string[] {
   const keys = [modelId];
   // Dated snapshots: -20250929 (Anthropic) and -2025-08-07 (OpenAI).
   const undated = modelId.replace(/-\d{8}$/, "").replace(/-\d{4}-\d{2}-\d{2}$/, "");

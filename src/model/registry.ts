@@ -24,6 +24,8 @@ export interface ModelSettings {
   retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number; idleTimeoutMs?: number };
   /** Extra or corrected prices per `provider:model` id (US dollars per million tokens). */
   prices?: Record<string, ModelPrice>;
+  /** Context windows (tokens a prompt may hold) per `provider:model` id, over `CONTEXT_WINDOWS`. */
+  contextWindows?: Record<string, number>;
 }
 
 type Env = Record<string, string | undefined>;

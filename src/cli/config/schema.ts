@@ -66,6 +66,8 @@ export const providersSchema = z.strictObject({
       }),
     )
     .exactOptional(),
+  /** Tokens a prompt may hold, per `provider:model` id: adds or corrects the built-in table (automatic compaction). */
+  contextWindows: z.record(z.string(), positiveInt).exactOptional(),
 });
 
 const hostPattern = z
