@@ -6,7 +6,10 @@ import { readTranscript, type Transcript } from "./transcript.ts";
 
 /** What a session and the subagents it started (at any depth) used, from their transcripts. */
 export interface SessionTreeUsage {
-  /** The session's own model calls: the sum of its runs' outcomes. */
+  /**
+   * The session's own model calls: the sum of its runs' outcomes, plus the summary calls of
+   * compactions made outside a run (`/compact`; an automatic one is in its run's outcome).
+   */
   session: Usage;
   /** The session plus every descendant session. */
   tree: Usage;
@@ -60,6 +63,7 @@ function outcomesOf(transcript: Transcript): { usage: Usage; runs: number } {
   let usage = emptyUsage();
   let runs = 0;
   for (const entry of transcript.entries) {
+    if (entry.type === "compaction" && entry.trigger === "manual") usage = addUsage(usage, entry.usage);
     if (entry.type !== "outcome") continue;
     usage = addUsage(usage, entry.outcome.usage);
     runs++;

@@ -60,6 +60,9 @@ export function watchTreeBudget(budget: TreeBudget, controller: AbortController)
         inFlight.delete(key);
         // A failed or stopped call has no reply: its turn_end carries what it used.
         if (!counted.delete(key)) usage = addUsage(usage, event.usage);
+      } else if (event.type === "compacted" || event.type === "compaction_failed") {
+        // A compaction's summary call.
+        usage = addUsage(usage, event.usage);
       } else return;
       if (controller.signal.aborted) return;
       const used = totalTokens(usage);

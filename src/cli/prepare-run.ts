@@ -1,3 +1,4 @@
+import type { CompactionOptions } from "../agent/compaction.ts";
 import type { AgentConfig } from "../agent/config.ts";
 import { Session } from "../agent/session.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
@@ -18,6 +19,7 @@ import { permissionRules } from "./permission-rules.ts";
 import { selectModel } from "./select-model.ts";
 import { wireAgent } from "./wire-agent.ts";
 import { wireCommands } from "./wire-commands.ts";
+import { wireCompaction } from "./wire-compaction.ts";
 import { mcpInstructions, wireMcp } from "./wire-mcp.ts";
 import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
 import { resolveWorkspace } from "./workspace.ts";
@@ -96,6 +98,8 @@ export interface WireRootOptions {
 export interface WiredRoot {
   config: AgentConfig;
   runtime: SubagentRuntime;
+  /** How conversations are compacted (automatically when enabled; `/compact` always). */
+  compaction: CompactionOptions;
   /** Ends the subagent runtime, then the MCP servers' connections. */
   close(reason?: string): Promise<void>;
 }
@@ -137,6 +141,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     const instructions = mcpInstructions(mcp);
     const systemPrompt = await buildSystemPrompt(systemPromptOptions);
     const commands = await commandsPending;
+    const compaction = await wireCompaction(settings, io.env, options.limiters);
     const root = wireAgent({
       workspace,
       commands,
@@ -155,12 +160,14 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
       ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
       ...(options.limiters === undefined ? {} : { limiters: options.limiters }),
+      ...(settings.compaction.enabled ? { compaction } : {}),
     });
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);
     return {
       config,
       runtime,
+      compaction,
       async close(reason) {
         try {
           await runtime.shutdown(reason);

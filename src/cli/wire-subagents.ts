@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import type { CompactionOptions } from "../agent/compaction.ts";
 import type { AgentConfig } from "../agent/config.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { type Diagnostic, hasErrors } from "../agents/diagnostics.ts";
@@ -20,6 +21,8 @@ export interface WireSubagentsOptions {
   onWarning?: (message: string) => void;
   /** The run's model limiters: children's calls share them with the root's, per endpoint. */
   limiters?: ModelLimiters;
+  /** Automatic compaction for the root and every child (`wireCompaction`); none when undefined. */
+  compaction?: CompactionOptions;
 }
 
 /** The agents a run can delegate to: built-ins, user and project files, then `--agents`. */
@@ -52,6 +55,7 @@ export async function wireSubagents(
     baseTools: () => rootTools,
     permission: options.gate,
     limits: settings.subagents,
+    ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
   });
   return { config, runtime, diagnostics: registry.diagnostics };

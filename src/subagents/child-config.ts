@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import type { CompactionOptions } from "../agent/compaction.ts";
+import { compactionHooks } from "../agent/compaction-hooks.ts";
 import type { AgentConfig } from "../agent/config.ts";
 import type { Session } from "../agent/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
@@ -28,6 +30,8 @@ export interface BuildDeps {
   /** The spawn tools and hooks of an agent of the tree (for a child below the depth limit). */
   spawnKitFor: (caller: CallerScope) => SpawnKit;
   warn: (message: string) => void;
+  /** The tree's automatic compaction, which every child gets. */
+  compaction?: CompactionOptions;
 }
 
 /** Who a child is: enough to build it the first time, and to rebuild it from its TaskRecord later. */
@@ -99,7 +103,11 @@ export async function buildChild(
     model,
     systemPrompt: systemPrompt(definition, workspace.path),
     tools: kit ? [...own.tools, ...kit.tools] : own.tools,
-    hooks: kit ? [kit.hooks] : [],
+    hooks: [
+      ...(kit ? [kit.hooks] : []),
+      // Last (the executor puts its mailbox first), so the messages the others inject are measured.
+      ...(deps.compaction ? [compactionHooks(deps.compaction)] : []),
+    ],
     maxTurns: definition.maxTurns ?? limits.maxTurns,
     limits: {
       stallTimeoutMs: limits.stallTimeoutMs,

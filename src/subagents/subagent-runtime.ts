@@ -1,3 +1,4 @@
+import type { CompactionOptions } from "../agent/compaction.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
 import type { Model } from "../model/model.ts";
 import {
@@ -49,6 +50,11 @@ export interface SubagentOptions {
   waitForChildren?: boolean;
   /** Where problems of the control plane go (a heartbeat that failed …). Default: a process warning. */
   onWarning?: (message: string) => void;
+  /**
+   * Automatic compaction for the whole tree: the root and every child get `compactionHooks` with these
+   * options (each its own, after its other hooks). Default: none.
+   */
+  compaction?: CompactionOptions;
 }
 
 /**
@@ -128,7 +134,14 @@ export class SubagentRuntime {
       tree: this.tree,
       records,
       run,
-      build: { baseRules: this.gate.rules, baseTools: options.baseTools, limits, spawnKitFor, warn },
+      build: {
+        baseRules: this.gate.rules,
+        baseTools: options.baseTools,
+        limits,
+        spawnKitFor,
+        warn,
+        ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
+      },
       registry: this.registry,
       createModel: options.createModel,
       sessionsWorkspace,

@@ -1,3 +1,4 @@
+import { compactionHooks } from "../agent/compaction-hooks.ts";
 import type { AgentConfig } from "../agent/config.ts";
 import { visibleTools } from "../permissions/derive.ts";
 import type { CallerScope } from "./caller-scope.ts";
@@ -8,8 +9,9 @@ import { type SubagentOptions, SubagentRuntime } from "./subagent-runtime.ts";
 /**
  * Gives a root agent the spawn tools (`task` and the `task_*` family, when it may spawn: below the
  * depth limit, `task` not denied, some agent to offer) and the hooks that deliver its children's
- * notifications. One `SubagentRuntime` is shared by the whole tree it grows. The root's `ask`
- * defaults to the runtime's gate, so the root and its children share "always" approvals.
+ * notifications; with `options.compaction`, it and every child compact automatically. One
+ * `SubagentRuntime` is shared by the whole tree it grows. The root's `ask` defaults to the runtime's
+ * gate, so the root and its children share "always" approvals.
  */
 export function withSubagents(rootConfig: AgentConfig, options: SubagentOptions): AgentConfig {
   return attachSubagents(rootConfig, options).config;
@@ -43,7 +45,12 @@ export function attachSubagents(
   const config: AgentConfig = {
     ...rootConfig,
     tools: kit ? [...ownTools, ...kit.tools] : ownTools,
-    hooks: kit ? [...(rootConfig.hooks ?? []), kit.hooks] : (rootConfig.hooks ?? []),
+    hooks: [
+      ...(rootConfig.hooks ?? []),
+      ...(kit ? [kit.hooks] : []),
+      // Last, so the notifications the spawn kit injects are measured.
+      ...(options.compaction ? [compactionHooks(options.compaction)] : []),
+    ],
     ask: rootConfig.ask ?? runtime.gate,
   };
   return { config, runtime };

@@ -1,3 +1,4 @@
+import type { CompactionOptions } from "../../agent/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
@@ -26,6 +27,8 @@ export interface ChatLoopOptions {
   reader: LineReader;
   color: boolean;
   createModel(id: string): Promise<Model>;
+  /** How conversations are compacted (`/compact`). */
+  compaction: CompactionOptions;
   /** On a terminal: Ctrl-C as a key and the permission prompt follow each turn (`TerminalTurn`). */
   observer?: TurnObserver;
 }
@@ -65,12 +68,14 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
   // Only once the handlers are in place: a Ctrl-C right after the header must not kill the process.
   say(style.dim(header(options)));
 
-  const slash: SlashContext = {
+  const slash: Omit<SlashContext, "signal"> = {
     say,
     conversation,
     model: options.model,
     runtime: options.runtime,
     createModel: options.createModel,
+    config: options.config,
+    compaction: options.compaction,
   };
   try {
     while (!terminated) {
@@ -79,7 +84,14 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
       if (line.trim() === "") continue;
       const command = parseSlashCommand(line);
       if (command) {
-        if ((await runSlashCommand(command, slash)) === "exit") break;
+        // A command that calls the model (`/compact`) is interrupted by Ctrl-C as a turn is.
+        const running = new AbortController();
+        turn = running;
+        try {
+          if ((await runSlashCommand(command, { ...slash, signal: running.signal })) === "exit") break;
+        } finally {
+          turn = undefined;
+        }
         continue;
       }
       const running = new AbortController();

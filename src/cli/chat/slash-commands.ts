@@ -1,25 +1,12 @@
-import type { Model } from "../../model/model.ts";
 import { spawnableAgents } from "../../subagents/spawnable-agents.ts";
-import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
 import type { TaskRecord } from "../../tasks/task-record.ts";
 import { didYouMean } from "../config/did-you-mean.ts";
 import { age } from "../render/table.ts";
 import { oneLine } from "../render/tool-summary.ts";
-import type { Conversation } from "./conversation.ts";
-import type { SwitchableModel } from "./switchable-model.ts";
+import { compactCommand } from "./compact-command.ts";
+import type { SlashContext, SlashOutcome } from "./slash-context.ts";
 
-/** What a slash command may read and change. */
-export interface SlashContext {
-  /** Writes a message for the user (stderr; stdout carries only the agent's answers). */
-  say(text: string): void;
-  conversation: Conversation;
-  model: SwitchableModel;
-  runtime: SubagentRuntime;
-  /** Builds a model from `provider:model` or an alias; throws with a readable message when it cannot. */
-  createModel(id: string): Promise<Model>;
-}
-
-export type SlashOutcome = "exit" | "continue";
+export type { SlashContext, SlashOutcome } from "./slash-context.ts";
 
 interface SlashCommand {
   names: readonly string[];
@@ -60,6 +47,12 @@ const COMMANDS: readonly SlashCommand[] = [
     usage: "/model [id]",
     summary: "show the model, or switch it for the next turns (provider:model or an alias)",
     run: switchModel,
+  },
+  {
+    names: ["compact"],
+    usage: "/compact [focus]",
+    summary: "replace the older turns by a summary now (what it should focus on, optionally)",
+    run: compactCommand,
   },
   { names: ["agents"], usage: "/agents", summary: "the subagents the agent can delegate to", run: agents },
   {

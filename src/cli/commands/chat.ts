@@ -78,7 +78,7 @@ async function chatWith(
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
   }).finally(disposeStarting);
-  const { config, runtime, close } = wired;
+  const { config, runtime, compaction, close } = wired;
   if (starting.signal.aborted) {
     await close("the interactive session was interrupted before it started");
     io.stderr.write("aborted\n");
@@ -93,6 +93,7 @@ async function chatWith(
       workspace,
       config,
       runtime,
+      compaction,
       model,
       conversation,
       reader: interactive ? terminalLineReader(readerOptions) : streamLineReader(readerOptions),

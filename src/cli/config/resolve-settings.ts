@@ -25,6 +25,15 @@ export interface ModelConcurrency {
   initial?: number;
 }
 
+/** `compaction` of the config files, project keys over user keys. */
+export interface CompactionSettings {
+  enabled: boolean;
+  threshold?: number;
+  keepTurns?: number;
+  /** The summary model, and which file named it. */
+  model?: Sourced<string>;
+}
+
 /** Where a setting came from, for messages ("--model", "AGENTRY_MODEL", "agentry.json"). */
 export interface Sourced<T> {
   value: T;
@@ -46,6 +55,7 @@ export interface Settings {
   /** `modelConcurrency` (project keys over user keys), `max` from `--max-concurrency` or its variable first. */
   modelConcurrency: ModelConcurrency;
   bashTimeoutSeconds: number | undefined;
+  compaction: CompactionSettings;
   /** MCP servers by name; a project file's server replaces the user's of the same name. */
   mcpServers: Record<string, McpServerConfig>;
   /** The OS sandbox of commands: what may widen it comes from the user only, never from the project. */
@@ -100,6 +110,7 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
     bashTimeoutSeconds: layers.find((l) => l.config.bashTimeoutSeconds)?.config.bashTimeoutSeconds,
     subagents: Object.assign({}, ...lowestFirst.map((layer) => definedOnly(layer.config.subagents ?? {}))),
     modelConcurrency: modelConcurrency(lowestFirst, flags, env),
+    compaction: compactionSettings(lowestFirst),
     mcpServers: Object.assign({}, ...lowestFirst.map((layer) => layer.config.mcpServers ?? {})),
     sandbox: sandboxSettings(loaded, env, warnings),
     files: lowestFirst.map((layer) => layer.path),
@@ -169,6 +180,18 @@ function modelConcurrency(lowestFirst: ConfigLayer[], flags: SettingFlags, env: 
     );
   }
   return merged;
+}
+
+function compactionSettings(lowestFirst: ConfigLayer[]): CompactionSettings {
+  const settings: CompactionSettings = { enabled: true };
+  for (const layer of lowestFirst) {
+    const values = layer.config.compaction ?? {};
+    if (values.enabled !== undefined) settings.enabled = values.enabled;
+    if (values.threshold !== undefined) settings.threshold = values.threshold;
+    if (values.keepTurns !== undefined) settings.keepTurns = values.keepTurns;
+    if (values.model !== undefined) settings.model = { value: values.model, source: layer.label };
+  }
+  return settings;
 }
 
 function definedOnly(values: Record<string, unknown>): Record<string, unknown> {

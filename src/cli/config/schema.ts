@@ -120,6 +120,23 @@ export const configFileSchema = z.strictObject({
       initial: positiveInt.exactOptional(),
     })
     .exactOptional(),
+  /** Automatic compaction of long conversations (the root's and every subagent's). */
+  compaction: z
+    .strictObject({
+      /** false: never compact automatically (`/compact` still works). */
+      enabled: z.boolean({ error: "must be true or false" }).exactOptional(),
+      /** Share of the model's context window at which to compact. */
+      threshold: z
+        .number({ error: "must be a number between 0.1 and 0.95" })
+        .min(0.1, { error: "must be a number between 0.1 and 0.95" })
+        .max(0.95, { error: "must be a number between 0.1 and 0.95" })
+        .exactOptional(),
+      /** Assistant turns kept verbatim after the summary, at most. */
+      keepTurns: positiveInt.exactOptional(),
+      /** The model that writes summaries (provider:model or an alias); default the agent's own. */
+      model: nonEmptyString.exactOptional(),
+    })
+    .exactOptional(),
   /** MCP servers whose tools the agent and its subagents get: name → `{command, args, env, cwd}` or `{type: "http", url, headers}`. */
   mcpServers: mcpServersSchema.exactOptional(),
   /** Default timeout of a bash command when the model does not set one (the tool caps it at 600). */

@@ -43,6 +43,8 @@ export interface AgentNode {
   error?: string;
   /** Its model call waits for its endpoint's capacity: why, and the limit of calls in flight then. */
   waiting?: { reason: CapacityWaitReason; limit: number; since: number };
+  /** Its conversation is being compacted (a summary call runs): how big it was. */
+  compacting?: { tokens: number; since: number };
 }
 
 interface PendingTask {
@@ -120,6 +122,17 @@ export function reduceAgentTree(state: AgentTreeState, event: AgentEvent, now: n
       );
     case "capacity_granted":
       return update({ ...state, modelLimit: event.limit }, event.agentPath, notWaiting);
+    case "compaction_start":
+      return update(ensure(state, event.agentPath, now), event.agentPath, (node) => ({
+        ...node,
+        compacting: { tokens: event.tokens, since: now },
+      }));
+    case "compacted":
+    case "compaction_failed":
+      // The summary call's usage is the agent's too.
+      return update(ensure(state, event.agentPath, now), event.agentPath, (node) =>
+        addUsage(notCompacting(node), event.usage),
+      );
     default:
       return state;
   }
@@ -128,6 +141,12 @@ export function reduceAgentTree(state: AgentTreeState, event: AgentEvent, now: n
 function notWaiting(node: AgentNode): AgentNode {
   if (node.waiting === undefined) return node;
   const { waiting: _, ...rest } = node;
+  return rest;
+}
+
+function notCompacting(node: AgentNode): AgentNode {
+  if (node.compacting === undefined) return node;
+  const { compacting: _, ...rest } = node;
   return rest;
 }
 
@@ -285,7 +304,7 @@ export function toolArg(name: string, args: unknown): string {
 
 function finished(node: AgentNode, outcome: Outcome, now: number): AgentNode {
   const next: AgentNode = {
-    ...notWaiting(node),
+    ...notCompacting(notWaiting(node)),
     tools: [],
     endedAt: now,
     turns: Math.max(node.turns, outcome.turns),

@@ -160,6 +160,8 @@ function activityText(node: AgentNode): string {
       return node.description === undefined ? "queued" : `queued: ${node.description}`;
     case "running": {
       const tool = node.tools.at(-1);
+      if (tool === undefined && node.compacting !== undefined)
+        return `compacting the conversation (${formatTokens(node.compacting.tokens)} tokens)`;
       if (tool === undefined && node.waiting !== undefined) return waitingText(node.waiting);
       if (tool === undefined) {
         const last = node.lastTool;

@@ -2,6 +2,7 @@ import type { AgentEvent, EventOf } from "../../contracts/events.ts";
 import type { Outcome } from "../../contracts/outcome.ts";
 import { assistantText } from "../../model/messages.ts";
 import { formatDuration } from "../../text/format-duration.ts";
+import { compactedText, compactionFailedText, compactionStartText } from "./compaction-text.ts";
 import type { Renderer, RenderTarget } from "./renderer.ts";
 import { createStyle } from "./style.ts";
 import { oneLine, summarizeArgs } from "./tool-summary.ts";
@@ -87,6 +88,29 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
     started.delete(event.toolCallId);
   };
 
+  // A compaction is shown like a tool call: its line opens as it starts and gets its result at the end.
+  const compactionLine = (path: string[]) => `compaction ${path.join("/")}`;
+  const onCompactionStart = (event: EventOf<"compaction_start">) => {
+    closeToolLine();
+    const depth = event.agentPath.length - 1;
+    stderr.write(`${indent(depth)}${label(event.agentPath)}${style.cyan("⟳")} ${compactionStartText(event)}`);
+    openToolLine = compactionLine(event.agentPath);
+  };
+  const onCompactionEnd = (event: EventOf<"compacted" | "compaction_failed">) => {
+    const verdict =
+      event.type === "compacted"
+        ? style.green(`✓ ${compactedText(event)}`)
+        : style.yellow(`⚠ ${oneLine(compactionFailedText(event), 240)}`);
+    if (openToolLine === compactionLine(event.agentPath)) {
+      stderr.write(`  ${verdict}\n`);
+      openToolLine = undefined;
+      return;
+    }
+    closeToolLine();
+    const depth = event.agentPath.length - 1;
+    stderr.write(`${indent(depth)}${label(event.agentPath)}${verdict}\n`);
+  };
+
   return {
     interrupt: closeToolLine,
     event(event: AgentEvent) {
@@ -102,6 +126,13 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
           return;
         case "tool_end":
           onToolEnd(event);
+          return;
+        case "compaction_start":
+          onCompactionStart(event);
+          return;
+        case "compacted":
+        case "compaction_failed":
+          onCompactionEnd(event);
           return;
         case "retry":
           closeToolLine();

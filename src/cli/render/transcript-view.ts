@@ -32,6 +32,19 @@ export function renderTranscript(transcript: Transcript, style: Style): string {
         );
         break;
       }
+      case "compaction": {
+        const plural = entry.replaced === 1 ? "" : "s";
+        out.push(
+          style.bold(
+            `⟳ compacted (${entry.trigger}): the ${entry.replaced} message${plural} before were replaced by this summary`,
+          ) +
+            style.dim(
+              ` · ${entry.tokensBefore.toLocaleString("en-US")} → ${entry.tokensAfter.toLocaleString("en-US")} tokens · by ${entry.model} · ${formatUsage(entry.usage)}`,
+            ),
+        );
+        out.push(...indent([entry.summary]));
+        break;
+      }
       case "abort":
         out.push(style.yellow(`■ aborted: ${entry.message}`));
         break;

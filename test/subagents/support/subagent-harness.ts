@@ -1,3 +1,4 @@
+import type { CompactionOptions } from "../../../src/agent/compaction.ts";
 import type { AgentConfig } from "../../../src/agent/config.ts";
 import { runAgentLoop } from "../../../src/agent/loop.ts";
 import { Session } from "../../../src/agent/session.ts";
@@ -62,6 +63,8 @@ export interface TreeOptions {
   taskStore?: TaskStore;
   /** Default: a process warning. */
   onWarning?: (message: string) => void;
+  /** Automatic compaction for the tree. Default: none. */
+  compaction?: CompactionOptions;
 }
 
 /** A root agent with the `task` tool, sharing one runtime with its tree. */
@@ -94,6 +97,7 @@ export function rootTree(options: TreeOptions): { config: AgentConfig; runtime: 
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+    ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
   });
 }
 
