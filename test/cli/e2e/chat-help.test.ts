@@ -24,6 +24,7 @@ describe("help for the interactive mode", () => {
       "/new",
       "/session",
       "/model [id]",
+      "/compact [focus]",
       "/agents",
       "/tasks",
       "/mcp",
