@@ -5,9 +5,20 @@
  */
 
 // Agent: the loop, sessions and transcripts.
+export { applyCompaction, type CompactionResult } from "./agent/compact-history.ts";
+export { type CompactSessionOptions, compactSession } from "./agent/compact-session.ts";
+export {
+  type CompactionDecision,
+  type CompactionOptions,
+  DEFAULT_COMPACTION_THRESHOLD,
+  DEFAULT_KEEP_TURNS,
+} from "./agent/compaction.ts";
+export { compactionHooks } from "./agent/compaction-hooks.ts";
 export type { AgentConfig } from "./agent/config.ts";
 export { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./agent/config.ts";
+export { type ContextSize, measureContext, type PromptParts } from "./agent/context-size.ts";
 export type {
+  BeforeModelCallContext,
   BeforeModelCallResult,
   HookContext,
   Hooks,
@@ -39,9 +50,11 @@ export {
   type SessionSummary,
   type Transcript,
   TranscriptFormatError,
+  type TranscriptHistory,
+  transcriptHistory,
   transcriptMessages,
 } from "./agent/transcript.ts";
-export type { TranscriptEntry, TranscriptHeader } from "./agent/transcript-schema.ts";
+export type { CompactionRecord, TranscriptEntry, TranscriptHeader } from "./agent/transcript-schema.ts";
 export { TRANSCRIPT_VERSION } from "./agent/transcript-schema.ts";
 export { type TreeBudget, type TreeBudgetWatch, watchTreeBudget } from "./agent/tree-budget.ts";
 // Agents: definitions, where they come from, and what was wrong with them.
@@ -62,7 +75,13 @@ export { type Diagnostic, formatDiagnostics, hasErrors } from "./agents/diagnost
 export { type DiscoverOptions, type LoadedAgents, loadAgentDefinitions } from "./agents/discover.ts";
 export { type LoadAgentFileOptions, loadAgentFile } from "./agents/loaders/load-agent-file.ts";
 // Contracts: what a run reports and how it ends; errors sorted by fault.
-export type { AgentEvent, AgentEventType, EventOf } from "./contracts/events.ts";
+export type {
+  AgentEvent,
+  AgentEventType,
+  CompactionFailure,
+  CompactionTrigger,
+  EventOf,
+} from "./contracts/events.ts";
 export { EVENT_SCHEMA_VERSION } from "./contracts/events.ts";
 export type { Budget, Outcome, OutcomeBase, OutcomeEnd, OutcomeStatus } from "./contracts/outcome.ts";
 export {
@@ -90,6 +109,7 @@ export type {
   RateLimits,
   RateWindow,
 } from "./model/capacity.ts";
+export { CONTEXT_WINDOWS, contextWindowOf, DEFAULT_CONTEXT_WINDOW } from "./model/context-windows.ts";
 export { ModelConfigError } from "./model/errors.ts";
 export { PushModelStream } from "./model/event-stream.ts";
 export {
