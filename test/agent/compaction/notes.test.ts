@@ -42,3 +42,25 @@ it("lists the task ids and the files a stretch of history mentions, most recent 
 it("says nothing when there is nothing to list", () => {
   expect(formatReferences(compactionReferences([user("hi"), assistant("hello")]))).toBe("");
 });
+
+it("carries an earlier compaction's list into the next one", () => {
+  const first = formatReferences(
+    compactionReferences([
+      calling([{ id: "1", name: "read", args: { path: "src/old.ts" } }]),
+      results({ id: "1", content: "sub-20250114-093012-k3f9qa" }),
+    ]),
+  );
+  const summary = user(`[compacted]\n\n<summary>\nnotes\n</summary>\n\n${first}`);
+  const references = compactionReferences([
+    summary,
+    calling([{ id: "2", name: "edit", args: { path: "src/old.ts" } }]),
+    results({ id: "2", content: "ok" }),
+    calling([{ id: "3", name: "write", args: { path: "src/new.ts" } }]),
+    results({ id: "3", content: "ok" }),
+  ]);
+  expect(references.taskIds).toEqual(["sub-20250114-093012-k3f9qa"]);
+  expect(references.files).toEqual([
+    { path: "src/old.ts", tools: ["read", "edit"] },
+    { path: "src/new.ts", tools: ["write"] },
+  ]);
+});

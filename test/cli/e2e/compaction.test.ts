@@ -97,6 +97,8 @@ describe("automatic compaction through the CLI", () => {
       // The first fact's file output is gone; its number is still there, in the summary.
       expect(after.rawBody).not.toContain("fact 1: the number is");
       expect(after.rawBody).toContain(`fact 1 = ${value(1)}`);
+      // The files the replaced turns read are listed beside the summary.
+      expect(after.rawBody).toContain("- facts/1.txt (read)");
     }
     // No call the agent made went past the window.
     for (const request of requests) expect(reported(request).input).toBeLessThan(WINDOW);
