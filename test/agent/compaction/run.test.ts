@@ -79,9 +79,11 @@ describe("automatic compaction in a run", () => {
     expect(log.of("compacted")).toEqual([]);
     expect(session.messages.filter((m) => m.role === "tool_result")).toHaveLength(10);
     // Not at every call: two more turns pass between attempts.
-    const agentCalls = model.requests.filter((r) => !isCompactionRequest(r)).length;
-    expect(summaryCalls).toBeLessThan(agentCalls - 3);
     expect(summaryCalls).toBe(failures.length);
+    expect(summaryCalls).toBeGreaterThanOrEqual(2);
+    const attempts = model.requests.flatMap((r, index) => (isCompactionRequest(r) ? [index] : []));
+    for (let i = 1; i < attempts.length; i++)
+      expect((attempts[i] as number) - (attempts[i - 1] as number)).toBeGreaterThanOrEqual(3);
     session.close();
     const transcript = await readTranscript(session.transcriptPath as string);
     expect(transcript.entries.some((e) => e.type === "compaction")).toBe(false);

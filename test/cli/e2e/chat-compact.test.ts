@@ -52,20 +52,37 @@ describe("/compact in agentry chat", () => {
     const [transcript] = Object.values(transcripts);
     const compaction = transcript?.parsed.find((line) => (line as { type: string }).type === "compaction");
     expect(compaction).toMatchObject({ trigger: "manual", replaced: 3, kept: 1 });
+    // sessions show counts the summary call, which belongs to no run, in the session's usage.
+    const id = Object.keys(transcripts)[0]?.replace(/\.jsonl$/, "");
+    const show = await runCli(["sessions", "show", "--json", id as string], {
+      cwd: (ws as TestWorkspace).dir,
+      env: (ws as TestWorkspace).env,
+    });
+    expect(JSON.parse(show.stdout).usage.session).toMatchObject({ input: 40, output: 40 });
   });
 
-  it("says there is nothing to compact in a new session, and when the summary call fails leaves all as it was", async () => {
-    const result = await chat("/compact\nhello\n/compact\nagain\n", [
+  it("says when there is nothing to compact, and when the summary call fails leaves all as it was", async () => {
+    const result = await chat("/compact\nhello\n/compact\nmore\n/compact\nagain\n", [
       { text: "Hi." },
+      { text: "More." },
       { status: 400, errorMessage: "no summaries today" },
-      { text: "Hi again." },
+      { text: "Again." },
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain("Nothing to compact yet: this session has no messages.");
+    // One exchange: nothing is older than the latest turn, so no summary call is made.
     expect(result.stderr).toMatch(/Could not compact the conversation: nothing to compact yet/);
-    // One exchange: nothing older than the latest turn, so no summary call was made.
-    expect((server as ModelServer).requests).toHaveLength(2);
-    const last = (server as ModelServer).requests[1] as RecordedRequest;
-    expect((last.body.messages as unknown[]).length).toBe(3);
+    expect(result.stderr).toMatch(
+      /Could not compact the conversation: the summary call failed: .*no summaries today.*; it goes on as it was/,
+    );
+    const requests = (server as ModelServer).requests;
+    expect(requests).toHaveLength(4);
+    expect(isSummaryCall(requests[2] as RecordedRequest)).toBe(true);
+    // The turn after the failure sees the whole conversation.
+    const last = requests[3] as RecordedRequest;
+    expect((last.body.messages as unknown[]).length).toBe(5);
+    expect(last.rawBody).toContain("hello");
+    const [transcript] = Object.values(await (ws as TestWorkspace).transcripts());
+    expect(transcript?.parsed.some((line) => (line as { type: string }).type === "compaction")).toBe(false);
   });
 });
