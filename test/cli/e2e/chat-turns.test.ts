@@ -77,7 +77,7 @@ describe("agentry chat with piped input", () => {
     const result = await chat("/frobnicate\n/sesion\n\n/tmp/notes.txt: what is in it?\n", [{ text: "ok" }]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain("Unknown command /frobnicate.");
-    expect(result.stderr).toContain("/help /new /session /model /agents /tasks /mcp /exit /quit");
+    expect(result.stderr).toContain("/help /new /session /model /compact /agents /tasks /mcp /exit /quit");
     expect(result.stderr).toContain("Did you mean /session?");
     const s = server as ModelServer;
     expect(s.requests).toHaveLength(1);
