@@ -5,7 +5,7 @@
  */
 
 // Agent: the loop, sessions and transcripts.
-export { applyCompaction, type CompactionResult } from "./agent/compact-history.ts";
+export { applyCompaction, type CompactionResult, isCompactionRequest } from "./agent/compact-history.ts";
 export { type CompactSessionOptions, compactSession } from "./agent/compact-session.ts";
 export {
   type CompactionDecision,

@@ -1,4 +1,2 @@
 /** `agentry-ai/testing`: fakes at the normalized model contract for fast tests of agents and tools. */
-
-export { isCompactionRequest } from "../agent/compact-history.ts";
 export { type ScriptedModel, type ScriptedReply, type ScriptStep, scriptedModel } from "./scripted-model.ts";

@@ -1,7 +1,8 @@
 import { expect, it } from "vitest";
+import { isCompactionRequest } from "../../src/agent/compact-history.ts";
 import { readTranscript } from "../../src/agent/transcript.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
-import { isCompactionRequest, type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { expectedSum, factAgent, factTool } from "../agent/compaction/support.ts";
 import { isChildRequest, rootTree, runTree, tempWorkspace } from "./support/subagent-harness.ts";
 

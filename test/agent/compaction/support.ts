@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { isCompactionRequest } from "../../../src/agent/compact-history.ts";
 import { requestChars } from "../../../src/agent/token-estimate.ts";
 import type { Message, Usage } from "../../../src/model/messages.ts";
 import type { ModelRequest } from "../../../src/model/model.ts";
-import { isCompactionRequest, type ScriptedReply } from "../../../src/testing/index.ts";
+import type { ScriptedReply } from "../../../src/testing/index.ts";
 import { defineTool } from "../../../src/tools/tool.ts";
 
 /** The value of fact `n`: the agent can only answer right if every one of them reaches its last call. */
