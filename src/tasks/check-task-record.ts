@@ -43,6 +43,10 @@ export function isTaskRecord(value: unknown): value is TaskRecord {
     if (!isStringArray(value.agentPath)) return false;
     fields++;
   }
+  if (value.ref !== undefined) {
+    if (!isExecutorRef(value.ref)) return false;
+    fields++;
+  }
   return (
     // Own fields, all known: a field the schema does not know (it would strip it), an optional one
     // present as `undefined` (`exactOptional` refuses it) or one inherited makes the counts differ.
@@ -81,7 +85,7 @@ const REQUIRED = [
   "owner",
   "background",
 ] as const satisfies readonly (keyof TaskRecord)[];
-const OPTIONAL = ["result", "error", "reason", "deliveredAt", "usage", "model", "agentPath"] as const;
+const OPTIONAL = ["result", "error", "reason", "deliveredAt", "usage", "model", "agentPath", "ref"] as const;
 // Fails to compile when the schema gains a field this check does not know, or one changes from or to
 // optional: add it to the check above.
 type Optional = { [K in keyof TaskRecord]-?: undefined extends TaskRecord[K] ? K : never }[keyof TaskRecord];
@@ -111,6 +115,18 @@ function isUsage(value: unknown): boolean {
   );
 }
 
+/** `executorRefSchema`: one of its kinds, each with exactly its fields (strict objects). */
+function isExecutorRef(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value).length;
+  if (value.kind === "a2a") {
+    if (value.taskId !== undefined && !isText(value.taskId)) return false;
+    return keys === (value.taskId === undefined ? 3 : 4) && isText(value.url) && isText(value.contextId);
+  }
+  if (value.kind === "queue") return keys === 3 && isText(value.queue) && isText(value.jobId);
+  return false;
+}
+
 function isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (const item of value) if (typeof item !== "string") return false;
@@ -121,6 +137,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const isText = (value: unknown) => typeof value === "string" && value !== "";
 const isNumber = (value: unknown) => typeof value === "number" && Number.isFinite(value);
 const isId = (value: unknown) => typeof value === "string" && SAFE_ID.test(value);
 const isTimestamp = (value: unknown) => typeof value === "string" && TIMESTAMP.test(value);

@@ -9,15 +9,21 @@ import type { TaskRecord } from "./task-record.ts";
  * so a file written by any earlier agentry still loads. Bump the version when a record's shape
  * changes, add the step, and pin the old version with a fixture in `test/tasks/fixtures/`.
  */
-export const TASK_FILE_VERSION = 1;
+export const TASK_FILE_VERSION = 2;
 
 /** A parsed JSON object of some version, before it is validated against the current schema. */
 export type RawTaskFile = Record<string, unknown>;
 /** Turns a version-`n` file into a version-`n + 1` file (including its `version` field). */
 export type TaskFileMigration = (file: RawTaskFile) => RawTaskFile;
 
-/** Version 1 is the first format, so there is nothing to upgrade yet. */
-export const TASK_FILE_MIGRATIONS: Readonly<Record<number, TaskFileMigration>> = {};
+/**
+ * v1 → v2: records may carry `ref` (where a remote or queued child runs). A v1 record has none, so it
+ * reads as it is; the version moved so that an agentry that does not know `ref` refuses a v2 file
+ * instead of stripping the field and losing track of where such a child runs.
+ */
+export const TASK_FILE_MIGRATIONS: Readonly<Record<number, TaskFileMigration>> = {
+  1: (file) => ({ ...file, version: 2 }),
+};
 
 /** Applies the steps from `fromVersion` up to `toVersion`; `location` names the file in errors. */
 export function migrateTaskFile(

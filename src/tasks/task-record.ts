@@ -22,6 +22,24 @@ const id = (what: string) =>
 const timestamp = z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp" });
 
 /**
+ * Where a child that does not run in its owner's process runs, so that any process can find it
+ * again (`ChildExecutor.follow`) and people can see it (`agentry tasks show`): a task of a remote A2A
+ * agent (`taskId` once the agent has answered; `contextId` is the child's conversation there), or a
+ * job on a queue. Since task file v2.
+ */
+export const executorRefSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("a2a"),
+    url: z.string().min(1),
+    contextId: z.string().min(1),
+    taskId: z.string().min(1).exactOptional(),
+  }),
+  z.strictObject({ kind: z.literal("queue"), queue: z.string().min(1), jobId: z.string().min(1) }),
+]);
+
+export type ExecutorRef = z.infer<typeof executorRefSchema>;
+
+/**
  * One background or sync child as the control plane sees it (DESIGN §4). The record is read back
  * from disk and by other processes, so it is defined by a zod schema (a trust boundary); the type is
  * inferred from it. The store's read path checks records with `checkTaskRecord` and loads this schema
@@ -50,6 +68,8 @@ export const taskRecordSchema = z.object({
   model: z.string().exactOptional(),
   agentPath: z.array(z.string()).exactOptional(),
   background: z.boolean(),
+  /** Where it runs when that is not its owner's process (a remote agent, a queue). */
+  ref: executorRefSchema.exactOptional(),
 });
 
 export type TaskRecord = z.infer<typeof taskRecordSchema>;

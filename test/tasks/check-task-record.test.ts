@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { expect, it } from "vitest";
 import { isTaskRecord, TIMESTAMP } from "../../src/tasks/check-task-record.ts";
 import { TaskFileError } from "../../src/tasks/task-errors.ts";
-import { parseTaskFile } from "../../src/tasks/task-file.ts";
+import { parseTaskFile, TASK_FILE_VERSION } from "../../src/tasks/task-file.ts";
 import { type TaskRecord, taskRecordSchema } from "../../src/tasks/task-record.ts";
 
 // `isTaskRecord` is the store's fast path; the zod schema decides whatever it refuses. It must never
@@ -28,6 +28,7 @@ const full: TaskRecord = {
   model: "anthropic:claude-haiku-4-5",
   agentPath: ["main", "explore-1"],
   background: false,
+  ref: { kind: "a2a", url: "http://127.0.0.1:8123/agents/explore", contextId: "ctx-1", taskId: "t-1" },
 };
 const {
   result: _r,
@@ -37,6 +38,7 @@ const {
   usage: _u,
   model: _m,
   agentPath: _p,
+  ref: _ref,
   ...minimal
 } = full;
 
@@ -51,6 +53,8 @@ const valid: Array<[string, unknown]> = [
   ["a leap day of a 400th year", { ...full, createdAt: "2000-02-29T23:59:59.999Z" }],
   ["empty strings where any string goes", { ...full, agentType: "", description: "", owner: "" }],
   ["a 128-character id", { ...full, taskId: `a${"b".repeat(127)}` }],
+  ["an a2a ref before the agent answered", { ...full, ref: { kind: "a2a", url: "u", contextId: "c" } }],
+  ["a queue ref", { ...full, ref: { kind: "queue", queue: "agentry", jobId: "j-1" } }],
 ];
 
 const without = (field: keyof TaskRecord) => {
@@ -111,6 +115,19 @@ const invalid: Array<[string, unknown]> = [
   ["usage with a string cost", { ...full, usage: { ...full.usage, cost: "0.5" } }],
   ["an agentPath of numbers", { ...full, agentPath: ["main", 2] }],
   ["an agentPath that is a string", { ...full, agentPath: "main/explore-1" }],
+  ["a ref of an unknown kind", { ...full, ref: { kind: "grpc", url: "u", contextId: "c" } }],
+  ["an a2a ref without a contextId", { ...full, ref: { kind: "a2a", url: "u" } }],
+  ["an a2a ref with an empty url", { ...full, ref: { kind: "a2a", url: "", contextId: "c" } }],
+  [
+    "an a2a ref with a numeric taskId",
+    { ...full, ref: { kind: "a2a", url: "u", contextId: "c", taskId: 7 } },
+  ],
+  [
+    "an a2a ref with a queue's field",
+    { ...full, ref: { kind: "a2a", url: "u", contextId: "c", jobId: "j" } },
+  ],
+  ["a queue ref without a jobId", { ...full, ref: { kind: "queue", queue: "q" } }],
+  ["a ref that is a string", { ...full, ref: "a2a:u" }],
 ];
 
 /** What the fast check must say: yes exactly when the schema accepts the value as it is. */
@@ -160,7 +177,7 @@ it("uses the schema's own timestamp pattern", () => {
 });
 
 // parseTaskFile: the fast path's result, or the schema's verdict on the whole file.
-const file = (...records: unknown[]) => JSON.stringify({ version: 1, records });
+const file = (...records: unknown[]) => JSON.stringify({ version: TASK_FILE_VERSION, records });
 
 it("reads a file the fast check accepts as the schema would", async () => {
   const records = await parseTaskFile(file(full, { ...minimal, taskId: "t2" }), "f.json");

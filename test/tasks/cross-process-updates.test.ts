@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { TASK_FILE_VERSION } from "../../src/tasks/task-file.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { newTask } from "./task-store.conformance.ts";
@@ -38,7 +39,7 @@ it("two processes updating the same session's records 200 times each lose nothin
 
   const dir = join(workspace, ".agentry/agents/main/tasks");
   const stored = JSON.parse(await readFile(join(dir, "shared.json"), "utf8"));
-  expect(stored.version).toBe(1);
+  expect(stored.version).toBe(TASK_FILE_VERSION);
   const shared = await new WorkspaceTaskStore({ workspace }).get("shared-task");
   expect(shared?.usage?.input).toBe(2 * UPDATES);
   expect(shared?.result?.replaceAll("b", "")).toHaveLength(UPDATES);

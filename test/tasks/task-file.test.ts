@@ -22,6 +22,20 @@ it("reads the v1 fixture and writes it back in the current format", async () => 
   expect(await parseTaskFile(serializeTaskFile(records), "again")).toEqual(records);
 });
 
+it("reads a v1 file as v2: its records have no ref, and keep every field", async () => {
+  const text = await readFile(FIXTURE_V1, "utf8");
+  const records = await parseTaskFile(text, "tasks-v1.json");
+  expect(records).toEqual(JSON.parse(text).records);
+  for (const record of records) expect(record).not.toHaveProperty("ref");
+});
+
+it("keeps a record's ref through a write and a read", async () => {
+  const [first] = await parseTaskFile(await readFile(FIXTURE_V1, "utf8"), "tasks-v1.json");
+  const ref = { kind: "a2a" as const, url: "http://127.0.0.1:9/agents/explore", contextId: "c", taskId: "t" };
+  const withRef = { ...first!, ref };
+  expect(await parseTaskFile(serializeTaskFile([withRef]), "v2.json")).toEqual([withRef]);
+});
+
 it("applies migrations step by step, in order", () => {
   const steps: Record<number, TaskFileMigration> = {
     1: (file) => ({ ...file, version: 2, trail: ["1→2"] }),
@@ -48,7 +62,7 @@ it.each([
   ["an array", "[]", /expected a JSON object \{ version, records \}/],
   ["no version", '{"records":[]}', /missing or invalid "version" \(undefined\)/],
   ["a string version", '{"version":"1","records":[]}', /invalid "version" \("1"\)/],
-  ["a newer version", '{"version":2,"records":[]}', /format v2 by a newer agentry; this one reads up to v1/],
+  ["a newer version", '{"version":3,"records":[]}', /format v3 by a newer agentry; this one reads up to v2/],
   ["no records", '{"version":1}', /f\.json: records: /],
 ])("rejects %s with an error naming the file", async (_, text, message) => {
   const parse = parseTaskFile(text, "f.json");

@@ -7,6 +7,7 @@ import {
   TaskNotFoundError,
   TaskStoreError,
 } from "../../src/tasks/task-errors.ts";
+import { TASK_FILE_VERSION } from "../../src/tasks/task-file.ts";
 import type { NewTaskRecord, TaskRecord } from "../../src/tasks/task-record.ts";
 import type { TaskStore } from "../../src/tasks/task-store.ts";
 
@@ -293,7 +294,7 @@ export function taskStoreConformance(name: string, makeBackend: () => Promise<Ta
       it("writes the current version", async () => {
         await store.create(newTask("t1"));
         const stored = JSON.parse(await backend.readRaw("main", "s1"));
-        expect(stored.version).toBe(1);
+        expect(stored.version).toBe(TASK_FILE_VERSION);
         expect(stored.records).toHaveLength(1);
       });
 
