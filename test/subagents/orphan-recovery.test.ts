@@ -6,6 +6,7 @@ import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
+import { TASK_FILE_VERSION } from "../../src/tasks/task-file.ts";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";
 import { isRunning, pidFrom, waitFor } from "../support/processes.ts";
 import { tempWorkspace } from "./support/subagent-harness.ts";
@@ -69,7 +70,9 @@ test("kill -9 of the owning process: the next `tasks list` reports the task FAIL
   expect(records[0]?.error).toContain("is gone");
   expect(Date.now() - started).toBeLessThan(10_000);
   const files = await taskFiles(ws);
-  expect(files).toEqual([{ version: 1, records: [expect.objectContaining({ taskId, status: "FAILED" })] }]);
+  expect(files).toEqual([
+    { version: TASK_FILE_VERSION, records: [expect.objectContaining({ taskId, status: "FAILED" })] },
+  ]);
 
   const shown = await runTasksCli(["tasks", "show", taskId, "--cwd", ws], ws);
   expect(shown.stdout).toContain("status:           FAILED (orphaned)");
