@@ -4,117 +4,76 @@ import { join } from "node:path";
 import * as agentry from "agentry-ai";
 import {
   AgentRegistry,
-  attachSubagents,
   builtinTools,
   DEFAULT_RULES,
   loadAgentDefinitions,
-  type Model,
   nodeOperations,
-  runAgent,
-  Session,
   userText,
 } from "agentry-ai";
-import { type ScriptedReply, scriptedModel } from "agentry-ai/testing";
-import { beforeEach, describe, expect, it } from "vitest";
+import { scriptedModel } from "agentry-ai/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bodyText, providerEnv } from "./cli/support/provider-env.ts";
+import { docBlock, runDocExample } from "./support/doc-example.ts";
+import { type ModelServer, type RecordedRequest, startModelServer } from "./support/model-server.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 let workspace: string;
 let home: string;
+let server: ModelServer | undefined;
 beforeEach(async () => {
   workspace = await tempDir("agentry-lib-");
   home = await tempDir("agentry-lib-home-");
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
 });
 
 /** The heading of the harness preamble in every child's system prompt. */
 const CHILD = "# You are a subagent";
 
-/**
- * The README's second library example ("Delegating to subagents"), line for line except that the
- * model is passed in and `homeDir` keeps the test away from the real home folder.
- */
-async function readmeDelegationExample(model: Model, createModel: (id: string) => Model) {
-  const loaded = await loadAgentDefinitions({ projectDir: workspace, homeDir: home });
-  const registry = new AgentRegistry(loaded);
-  registry.register({
-    name: "summarizer",
-    description: "Summarizes one file in three lines.",
-    prompt: "Read the file you are given and summarize it in three lines.",
-    tools: ["read"],
-  });
+const isChild = (request: RecordedRequest) => JSON.stringify(request.body.system ?? "").includes(CHILD);
+const toolNames = (request: RecordedRequest | undefined) =>
+  ((request?.body.tools ?? []) as { name: string }[]).map((tool) => tool.name);
 
-  const { config, runtime } = attachSubagents(
-    {
-      name: "main",
-      model,
-      systemPrompt: "You are a careful coding agent.",
-      tools: builtinTools(),
-      workspace,
-      ops: nodeOperations,
-    },
-    {
-      registry,
-      createModel, // builds a child's model when the call or its definition names one
-      baseTools: builtinTools, // what a definition's `tools` list picks from
-      permission: { rules: DEFAULT_RULES, mode: "default" },
-      limits: { maxConcurrent: 4 },
-    },
-  );
-  const session = await Session.create({ workspace, agentName: "main", model: model.id });
-  await session.append(userText("Summarize README.md with the summarizer agent"));
-  const run = runAgent(config, session);
-  const started: string[] = [];
-  try {
-    for await (const event of run) {
-      if (event.type === "agent_start" && event.agentPath.length > 1) started.push(event.agentPath.join("/"));
-    }
-    return { outcome: await run.outcome, started, session, registry };
-  } finally {
-    await runtime.shutdown();
-    session.close();
-  }
+/** Runs a documented example as its own script, against the test model server as Anthropic. */
+function runExample(code: string, model: ModelServer) {
+  return runDocExample(code, { cwd: workspace, env: { HOME: home, ...providerEnv(model, "anthropic") } });
 }
 
-describe("the public library API", () => {
-  it("runs an agent with built-in tools, as the README shows", async () => {
-    const { buildSystemPrompt } = agentry;
-    await writeFile(join(workspace, "todo.txt"), "TODO: write docs\n");
-    const model = scriptedModel([
-      { toolCalls: [{ name: "read", args: { path: "todo.txt" } }] },
-      { text: "One TODO: write docs." },
+describe("the library examples of the docs, run as they are written", () => {
+  it("README.md: one agent with the built-in tools streams its answer and stores its session", async () => {
+    await mkdir(join(workspace, "src"));
+    await writeFile(join(workspace, "src/cart.ts"), "// TODO: apply the discount\n");
+    server = await startModelServer([
+      { toolCalls: [{ name: "read", args: { path: "src/cart.ts" } }] },
+      { text: "One TODO: apply the discount." },
     ]);
-    const session = await Session.create({ workspace, agentName: "main", model: model.id });
-    await session.append(userText("List the TODOs"));
-    const run = runAgent(
-      {
-        name: "main",
-        model,
-        systemPrompt: await buildSystemPrompt({ workspace }),
-        tools: builtinTools(),
-        workspace,
-        ops: nodeOperations,
-      },
-      session,
-    );
-    const types: string[] = [];
-    for await (const event of run) types.push(event.type);
-    const outcome = await run.outcome;
-    expect(outcome).toMatchObject({ status: "completed", text: "One TODO: write docs.", turns: 2 });
-    expect(types).toContain("tool_end");
-    expect(JSON.stringify(model.requests[1]?.messages)).toContain("TODO: write docs");
+
+    const result = await runExample(docBlock("README.md", "As a library"), server);
+
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("One TODO: apply the discount.completed\n");
+    expect(server.requests).toHaveLength(2);
+    expect(bodyText(server, 0)).toContain("List the TODOs in src/");
+    expect(server.requests[0]?.body.model).toBe("claude-sonnet-5-5");
+    // The read ran for real: the model's second call carries the file.
+    expect(bodyText(server, 1)).toContain("TODO: apply the discount");
     const stored = await agentry.listSessions(workspace);
-    expect(stored.map((s) => s.id)).toEqual([session.id]);
+    expect(stored).toHaveLength(1);
   });
 
-  it("delegates to a subagent as the README's second example shows, and records the task", async () => {
+  it("docs/library.md: delegating to subagents starts the registered agent and records its task", async () => {
     await writeFile(join(workspace, "README.md"), "# cartkit\nA shopping cart in TypeScript.\n");
-    const model = scriptedModel((request): ScriptedReply => {
-      const results = request.messages.filter((m) => m.role === "tool_result");
-      if (request.system.includes(CHILD)) {
-        return results.length === 0
-          ? { toolCalls: [{ name: "read", args: { path: "README.md" } }] }
-          : { text: "cartkit: a shopping cart in TypeScript." };
+    server = await startModelServer((request) => {
+      const answered = JSON.stringify(request.body.messages).includes('"tool_result"');
+      if (isChild(request)) {
+        return answered
+          ? { text: "cartkit: a shopping cart in TypeScript." }
+          : { toolCalls: [{ name: "read", args: { path: "README.md" } }] };
       }
-      if (results.length === 0) {
+      if (!answered) {
         const args = {
           description: "Summarize README",
           prompt: "Summarize README.md",
@@ -122,27 +81,31 @@ describe("the public library API", () => {
         };
         return { toolCalls: [{ name: "task", args }] };
       }
-      const report = JSON.stringify(results.at(-1)).includes("a shopping cart in TypeScript");
-      return { text: report ? "The README describes a shopping cart." : "no report" };
+      const reported = JSON.stringify(request.body.messages).includes("a shopping cart in TypeScript");
+      return { text: reported ? "The README describes a shopping cart." : "no report" };
     });
 
-    const { outcome, started, session, registry } = await readmeDelegationExample(model, () => model);
+    const result = await runExample(docBlock("docs/library.md", "Delegating to subagents"), server);
 
-    expect(outcome).toMatchObject({ status: "completed", text: "The README describes a shopping cart." });
-    expect(started).toEqual(["main/summarizer-1"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("started main/summarizer-1\nThe README describes a shopping cart.\n");
     // The root's tool list gained the spawn family; the child got only what its definition lists.
-    const [rootRequest, childRequest] = model.requests;
-    expect(rootRequest?.tools.map((t) => t.name)).toEqual(
+    const rootRequest = server.requests.find((request) => !isChild(request));
+    const childRequest = server.requests.find(isChild);
+    expect(toolNames(rootRequest)).toEqual(
       expect.arrayContaining(["task", "task_send", "task_wait", "task_output", "task_cancel", "task_list"]),
     );
-    expect(childRequest?.tools.map((t) => t.name)).toEqual(["read"]);
+    expect(toolNames(childRequest)).toEqual(["read"]);
     // Fresh context: the child's first request holds only its prompt.
-    expect(childRequest?.messages).toEqual([userText("Summarize README.md")]);
-    expect(registry.get("summarizer")?.source.kind).toBe("programmatic");
+    const childMessages = childRequest?.body.messages as unknown[];
+    expect(childMessages).toHaveLength(1);
+    expect(JSON.stringify(childMessages)).toContain("Summarize README.md");
+    expect(JSON.stringify(childMessages)).not.toContain("with the summarizer agent");
 
     // The task's record is in the workspace store, COMPLETED, with the child's report.
     const store = new agentry.WorkspaceTaskStore({ workspace });
-    const [record] = await store.list({ parentSessionId: session.id });
+    const [record] = await store.list();
     expect(record).toMatchObject({
       agentType: "summarizer",
       status: "COMPLETED",
@@ -153,7 +116,9 @@ describe("the public library API", () => {
     const sweep = await agentry.sweepOrphans(store, { staleAfterMs: 30_000 });
     expect(sweep.orphaned).toEqual([]);
   });
+});
 
+describe("the public library API", () => {
   it("withSubagents gives the root the task tools only while it may spawn", () => {
     const model = scriptedModel([]);
     const root = {
@@ -223,6 +188,7 @@ describe("the public library API", () => {
       maxDescendants: 64,
     });
     expect(typeof agentry.createModel).toBe("function");
+    expect(typeof agentry.buildSystemPrompt).toBe("function");
     expect(typeof agentry.createPermissionGate).toBe("function");
     expect(typeof agentry.defineTool).toBe("function");
     expect(() => agentry.createModel("nosuchprovider:x")).toThrow(agentry.ModelConfigError);

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -11,14 +11,22 @@ import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../src/permissions/evaluate.ts";
 
 /**
- * Every agent-file example of the README and docs/ is loaded as the file it says it is, and does what
- * its text says (issue 9: the README's OpenCode `docs-writer` could not write). An example is a
- * fenced block after a paragraph that names an agent file (`.claude/agents/code-reviewer.md`,
- * `opencode.json` …); an agent-looking block without such a name fails the test.
+ * Every agent-file example of the README, ARCHITECTURE.md and docs/ is loaded as the file it says it
+ * is, and does what its text says (issue 9: the README's OpenCode `docs-writer` could not write). An
+ * example is a fenced block after a paragraph that names an agent file
+ * (`.claude/agents/code-reviewer.md`, `opencode.json` …); an agent-looking block without such a name
+ * fails the test. docs/agent-files.md, the reference, must show every format.
  */
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const DOCUMENTS = ["README.md", "docs/agent-files.md"];
+const REFERENCE = "docs/agent-files.md";
+const DOCUMENTS = [
+  "README.md",
+  "ARCHITECTURE.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 
 /** Where agent files live; the path a paragraph names decides the example's format. */
 const AGENT_PATH =
@@ -135,21 +143,21 @@ async function write(path: string, text: string): Promise<void> {
   await writeFile(join(project, path), text);
 }
 
-describe.each(DOCUMENTS)("agent-file examples of %s", (document) => {
-  it("has examples of every format, each after text naming its file", () => {
-    const paths = examplesOf(document)
-      .map((e) => e.path)
-      .join(" ");
-    for (const folder of [
-      ".agentry/agents",
-      ".claude/agents",
-      ".opencode/agent",
-      ".codex/agents",
-      "subagents/",
-    ])
-      expect(paths, document).toContain(folder);
-  });
+it(`${REFERENCE} has examples of every format, each after text naming its file`, () => {
+  const paths = examplesOf(REFERENCE)
+    .map((e) => e.path)
+    .join(" ");
+  for (const folder of [
+    ".agentry/agents",
+    ".claude/agents",
+    ".opencode/agent",
+    ".codex/agents",
+    "subagents/",
+  ])
+    expect(paths, REFERENCE).toContain(folder);
+});
 
+describe.each(DOCUMENTS)("agent-file examples of %s", (document) => {
   it("loads every example without a problem, and each does what its text says", async () => {
     const examples = examplesOf(document);
     for (const example of examples) await write(example.path, example.text);
