@@ -3,7 +3,7 @@ import type { ErrorKind } from "../errors/agentry-error.ts";
 
 /**
  * Process exit codes of `agentry`. Scripts branch on these, so they are part of the public
- * interface: never renumber, only add. Documented in README.md and docs/exit-codes.md.
+ * interface: never renumber, only add. Documented in docs/exit-codes.md.
  */
 export const EXIT_CODES = {
   /** The run completed (the model stopped calling tools and answered). */

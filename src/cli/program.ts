@@ -20,13 +20,10 @@ Help on a command: agentry help <command>, e.g. agentry help run.
 
 Configuration: agentry.json (or .agentry/config.json) in the project and
 $XDG_CONFIG_HOME/agentry/config.json (default ~/.config/agentry/config.json).
-Precedence: flags > environment > project > user > defaults. See README.md.
-
-Environment:
-  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL   Anthropic (base URL without /v1)
-  OPENAI_API_KEY, OPENAI_BASE_URL         OpenAI (base URL with /v1)
-  OLLAMA_HOST, OLLAMA_BASE_URL            a local Ollama
-  AGENTRY_MODEL, AGENTRY_MAX_TURNS, AGENTRY_PERMISSION_MODE
+Precedence: flags > environment > project > user > defaults.
+A model needs ANTHROPIC_API_KEY or OPENAI_API_KEY (or --model ollama:…).
+Keys, AGENTRY_* variables and providers: docs/configuration.md, docs/providers.md.
+The README lists every page of docs/.
 `;
 
 /** Each command registers itself, in the order `agentry --help` lists them. */

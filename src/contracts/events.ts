@@ -6,7 +6,7 @@ import type { Outcome } from "./outcome.ts";
  * One closed union of everything a run reports. Every event carries `agentPath`
  * (e.g. ["main", "explore-2"]) so a child's events bubble into the root's stream and any UI can
  * draw the tree. The `stream-json` output prints these as JSON lines (schema version in
- * `EVENT_SCHEMA_VERSION`; documented in the README).
+ * `EVENT_SCHEMA_VERSION`; documented in docs/stream-json.md).
  */
 export const EVENT_SCHEMA_VERSION = 1;
 

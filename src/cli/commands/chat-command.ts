@@ -36,7 +36,7 @@ With piped input (one prompt per line, for scripts) they resolve by
 --permission-mode, as in agentry run.
 
 Exit code: 0 when the session ends (130 after SIGTERM); 2 for a usage or
-configuration error before it starts.
+configuration error before it starts. See docs/cli.md.
 
 Examples:
   $ agentry                                   # on a terminal: the same as agentry chat

@@ -17,19 +17,8 @@ export interface DemoOptions {
 }
 
 const DEMO_HELP = `
-What it does:
-  Writes a small TypeScript package (cartkit: sources, tests, README, a few
-  TODOs and one bug) to a temporary directory and asks the agent for an
-  overview of it. A scripted model stands in for the LLM, so nothing goes over
-  the network and no API key is needed; the agent loop, the tools (list, glob,
-  grep, read) and the subagent runtime are the real ones. The parent starts
-  three explore subagents in one message; they run in parallel, each reading
-  the files with real tool calls, and the parent answers from their reports.
-
-  Output: the live agent tree on stderr (on a terminal; otherwise one line per
-  subagent start and end), the answer on stdout, then how many tokens the
-  subagents read against how many the parent's context kept (tokens estimated
-  as characters / 4).
+The answer goes to stdout, the live agent tree to stderr, then how many tokens the
+subagents read against how many the parent's context kept. See docs/cli.md.
 
 Examples:
   $ agentry demo

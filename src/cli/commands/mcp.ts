@@ -4,21 +4,9 @@ import type { McpListOptions } from "./mcp-list.ts";
 import { cwdOption, jsonOption, mcpConfigOption } from "./options.ts";
 
 const MCP_HELP = `
-Servers come from "mcpServers" in the config files (~/.config/agentry/config.json,
-agentry.json or .agentry/config.json; a project's server replaces the user's of the
-same name) and from --mcp-config. A server is a command (stdio) or a URL:
-
-  "mcpServers": {
-    "github": { "command": "npx", "args": ["-y", "@example/github-mcp"],
-                "env": { "GITHUB_TOKEN": "\${GITHUB_TOKEN}" } },
-    "docs":   { "type": "http", "url": "https://mcp.example.com/mcp",
-                "headers": { "Authorization": "Bearer \${DOCS_TOKEN}" } }
-  }
-
-Their tools reach the model as mcp__<server>__<tool>. Each is a permission of its own:
-a rule { "permission": "mcp__github__*", "pattern": "*", "action": "allow" } lets
-them run without asking; "deny" hides them. Claude Code's .mcp.json works as is:
-agentry run --mcp-config .mcp.json "…".
+Servers come from "mcpServers" in the config files and from --mcp-config (Claude Code's
+.mcp.json works as is); their tools reach the model as mcp__<server>__<tool>. How to
+configure them, and their permissions: docs/mcp.md.
 
 Exit codes: 0 every server answered, 1 at least one did not, 2 a bad configuration.
 

@@ -24,20 +24,12 @@ Examples:
   $ agentry run --max-cost 2 --timeout 900 "Fix the flaky test"   # budgets of the whole tree
   $ agentry run --agents '{"reviewer": {"description": "Reviews diffs", "prompt": "…"}}' "Review the last commit"
 
-Subagents: the agent can delegate to the agents listed by \`agentry agents list\` with its
-task tool; children run in parallel, in the background or in a git worktree, and only
-their final text returns. Limits are under "subagents" in agentry.json (maxDepth,
-maxConcurrent, maxTurns, timeoutMs, maxTokens …). While children run, a live tree is
-drawn on stderr (on a terminal; otherwise one line per child start and end).
-
-Permission modes (what happens when a tool needs approval and no rule decides):
-  default       ask on a terminal; deny with a message to the model when not interactive
-  accept-edits  allow file edits in the workspace; other requests as in default
-  bypass        allow everything (use only in a sandbox)
-  plan          read-only: deny edits and commands that change things
+Subagents: the agent delegates to the agents of \`agentry agents list\` with its task
+tool, and draws them as a live tree on stderr. See docs/subagents.md.
+Permission modes and rules: docs/permissions.md. Every option: docs/cli.md.
 
 Exit codes: 0 completed, 1 error, 2 usage or config error, 3 max turns reached,
-4 budget exceeded, 130 interrupted. See README.md.
+4 budget exceeded, 130 interrupted. See docs/exit-codes.md.
 `;
 
 /** Adds `agentry run`; the run's modules (models, tools, the runtime) load only when it runs. */

@@ -35,6 +35,7 @@ Statuses: PENDING (queued), RUNNING, COMPLETED, FAILED, CANCELLED. A FAILED or C
 why in its reason: orphaned (its process died or stopped heartbeating), stalled, budget, timeout,
 max_turns, cancelled. list and show first mark orphaned tasks, after subagents.orphanTimeoutMs
 (config; default ${DEFAULT_ORPHAN_TIMEOUT_S} s) without a heartbeat, or at once when the owner process is gone.
+See docs/tasks.md.
 
 Examples:
   $ agentry tasks list

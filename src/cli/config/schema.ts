@@ -107,7 +107,7 @@ export const configFileSchema = z.strictObject({
   permissionMode: z
     .enum(PERMISSION_MODES, { error: `must be one of ${PERMISSION_MODES.join(", ")}` })
     .exactOptional(),
-  /** Permission rules in any form `rulesetFromConfig` reads; validated there (see README "Permissions"). */
+  /** Permission rules in any form `rulesetFromConfig` reads; validated there (docs/permissions.md). */
   permission: z.unknown().exactOptional(),
   toolOutputLimit: positiveInt.exactOptional(),
   /** Limits of the subagent tree: maxDepth, maxConcurrent, maxDescendants, maxTurns, timeoutMs … */

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import type { Command } from "commander";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -133,6 +133,38 @@ describe("every command documents itself", () => {
       }
     }
     expect(undocumented).toEqual([]);
+  });
+
+  it("points to the docs pages instead of repeating them, and every page it names exists", () => {
+    let written = "";
+    const capture = new PassThrough().on("data", (chunk: Buffer) => {
+      written += chunk.toString();
+    });
+    const helpOf = createProgram("0.0.0", { ...io, stdout: capture }, { exitCode: 0 });
+    const pages = new Map<string, string[]>();
+    for (const command of all(helpOf)) {
+      written = "";
+      command.outputHelp();
+      for (const [page] of written.matchAll(/docs\/[\w./-]+\.md/g))
+        pages.set(page, [...(pages.get(page) ?? []), path(command)]);
+    }
+    const missing = [...pages.keys()].filter(
+      (page) => !existsSync(new URL(`../../../${page}`, import.meta.url)),
+    );
+    expect(missing).toEqual([]);
+    for (const [page, command] of [
+      ["docs/configuration.md", "agentry"],
+      ["docs/cli.md", "agentry run"],
+      ["docs/subagents.md", "agentry run"],
+      ["docs/permissions.md", "agentry run"],
+      ["docs/exit-codes.md", "agentry run"],
+      ["docs/cli.md", "agentry chat"],
+      ["docs/agent-files.md", "agentry agents"],
+      ["docs/tasks.md", "agentry tasks"],
+      ["docs/mcp.md", "agentry mcp"],
+      ["docs/security.md", "agentry doctor"],
+    ] as const)
+      expect(pages.get(page) ?? [], page).toContain(command);
   });
 
   it("shows examples for the commands people start with", async () => {

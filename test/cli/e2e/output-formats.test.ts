@@ -29,7 +29,7 @@ async function run(format: string) {
   });
 }
 
-/** Every event type documented in docs/stream-json.md and the README. */
+/** Every event type documented in docs/stream-json.md. */
 const DOCUMENTED = new Set([
   "agent_start",
   "turn_start",
