@@ -21,8 +21,9 @@ Commands inside the session:
   /new            start a fresh session (the current one stays stored)
   /session        the session id and how to continue it (agentry chat --resume <id>)
   /model [id]     show the model, or switch it for the next turns
-  /compact [focus]  replace the older turns by a summary now (long sessions
-                  are compacted automatically near the model's context window)
+  /compact [focus]  replace the older turns by a summary now (long sessions are
+                  compacted automatically near the model's context window:
+                  docs/compaction.md)
   /agents         the subagents the agent can delegate to
   /tasks          this session's subagent tasks and their status
   /mcp            the MCP servers of this session and their tools
