@@ -18,6 +18,7 @@ const FIGURES = [
   "overhead",
   "scale",
   "context-kept",
+  "economy",
   "startup",
   "task-store",
   "sandbox",

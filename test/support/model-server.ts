@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
+import { AnthropicPromptCache, type PromptCacheOptions } from "./anthropic-prompt-cache.ts";
 import {
   anthropicErrorBody,
   anthropicMessageBody,
@@ -22,7 +23,7 @@ import {
   responsesStreamErrorEvents,
   responsesStreamEvents,
 } from "./openai-responses-sse.ts";
-import { type ServerReply, serverReplySchema } from "./server-reply.ts";
+import { type ServerReply, serverReplySchema, toolCallArguments } from "./server-reply.ts";
 import { encodeSse, type SseEvent } from "./sse.ts";
 import { toolPairingProblem } from "./tool-pairing.ts";
 
@@ -60,6 +61,12 @@ export interface ModelServerOptions {
    * answers no call (default true). The rejected request consumes no script step.
    */
   checkToolPairing?: boolean;
+  /**
+   * Anthropic's prompt cache (`anthropic-prompt-cache.ts`): Messages API replies report the input,
+   * cache-read and cache-write tokens the request's `cache_control` breakpoints would give, instead of
+   * the scripted ones, and output tokens estimated from the reply unless scripted.
+   */
+  promptCache?: PromptCacheOptions;
 }
 
 export type ServerStep =
@@ -104,6 +111,7 @@ export async function startModelServer(
   }
   const requests: RecordedRequest[] = [];
   const gate = options.capacity === undefined ? undefined : new CapacityGate(options.capacity);
+  const cache = options.promptCache === undefined ? undefined : new AnthropicPromptCache(options.promptCache);
   const closing = new AbortController();
   let calls = 0;
 
@@ -158,11 +166,18 @@ export async function startModelServer(
         res.once("finish", admission.done);
         res.once("close", admission.done);
       }
+      // Looked up on arrival, written once answered: requests in flight together share no write.
+      const account = protocol === "anthropic" ? cache?.account(body) : undefined;
       const call = calls++;
-      const reply = await replyFor(script, record, call);
-      if (typeof reply === "string") {
-        sendError(res, protocol, 500, reply, {});
+      const scripted = await replyFor(script, record, call);
+      if (typeof scripted === "string") {
+        sendError(res, protocol, 500, scripted, {});
         return;
+      }
+      let reply = scripted;
+      if (cache && account && reply.status === undefined) {
+        reply = { ...reply, usage: { output: estimatedOutput(reply), ...reply.usage, ...account.usage } };
+        res.once("finish", () => cache.commit(account));
       }
       const withWindow = admission
         ? { ...reply, headers: { ...admission.headers, ...reply.headers } }
@@ -197,6 +212,12 @@ export async function startModelServer(
       return closed;
     },
   };
+}
+
+/** Output tokens by the prompt cache's estimate: the reply's text and tool calls, characters ÷ 4. */
+function estimatedOutput(reply: ServerReply): number {
+  const calls = (reply.toolCalls ?? []).map((call) => call.name + toolCallArguments(call));
+  return Math.ceil(((reply.text ?? "") + (reply.reasoning ?? "") + calls.join("")).length / 4);
 }
 
 /** The validated reply for one call, or the message of the 500 that replaces it. */
