@@ -36,7 +36,23 @@ function inputSchemaOf(tool: AnyTool): ToolSpec["inputSchema"] {
   if (tool.inputSchema !== undefined) return tool.inputSchema;
   // "input": fields with defaults are optional for the caller. "$schema" is noise some providers reject.
   const { $schema: _, ...inputSchema } = z.toJSONSchema(tool.schema, { io: "input", unrepresentable: "any" });
-  return inputSchema;
+  return withoutSafeIntegerBounds(inputSchema);
+}
+
+/**
+ * zod gives every `.int()` the bounds ±2^53-1, which tell the model nothing and cost tokens on every
+ * call; the loop still validates the arguments with the zod schema.
+ */
+function withoutSafeIntegerBounds<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withoutSafeIntegerBounds) as T;
+  if (typeof schema !== "object" || schema === null) return schema;
+  const lean: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
+    lean[key] = withoutSafeIntegerBounds(value);
+  }
+  return lean as T;
 }
 
 /**

@@ -11,30 +11,15 @@ import { defineTool, type ToolContext, ToolError } from "./tool.ts";
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
 
-function bashSchema(defaultTimeoutS: number, sandboxed: boolean) {
+function bashSchema(sandboxed: boolean) {
   const base = z.object({
-    command: z.string().min(1).describe("The shell command to run (bash -c) in the workspace root."),
-    timeout: z
-      .number()
-      .positive()
-      .max(BASH_MAX_TIMEOUT_S)
-      .optional()
-      .describe(
-        `Seconds before the command and everything it started are killed (default ${defaultTimeoutS}, max ${BASH_MAX_TIMEOUT_S}).`,
-      ),
-    description: z
-      .string()
-      .optional()
-      .describe("What the command does in 5-10 words, shown to the user (e.g. 'Run the unit tests')."),
+    command: z.string().min(1).describe("Shell command."),
+    timeout: z.number().positive().max(BASH_MAX_TIMEOUT_S).optional().describe("Seconds."),
+    description: z.string().optional().describe("What it does, in 5-10 words for the user."),
   });
   if (!sandboxed) return base;
   return base.extend({
-    outside_sandbox: z
-      .boolean()
-      .optional()
-      .describe(
-        "Run without the sandbox (network, writes outside the workspace). Only after a command failed because of the sandbox; needs the user's approval.",
-      ),
+    outside_sandbox: z.boolean().optional().describe("Only after a sandbox refusal."),
   });
 }
 
@@ -70,7 +55,7 @@ export function createBashTool(options: BashToolOptions = {}) {
   return defineTool({
     name: "bash",
     description,
-    schema: bashSchema(defaultTimeoutS, sandboxed),
+    schema: bashSchema(sandboxed),
     async execute(args: BashArgs, ctx) {
       const timeoutS = Math.min(args.timeout ?? defaultTimeoutS, BASH_MAX_TIMEOUT_S);
       const confinement = await decide(args, ctx);

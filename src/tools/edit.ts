@@ -8,17 +8,10 @@ import { defineTool, ToolError } from "./tool.ts";
 import { resolveWorkspacePath } from "./workspace-path.ts";
 
 const schema = z.object({
-  path: z.string().describe("The file to edit: relative to the workspace root, or absolute inside it."),
-  old_string: z
-    .string()
-    .describe(
-      "The exact text to replace, including whitespace and indentation, without read's line-number prefix. Empty to create a new file.",
-    ),
-  new_string: z.string().describe("The text to put in its place (must differ from old_string)."),
-  replace_all: z
-    .boolean()
-    .optional()
-    .describe("Replace every occurrence of old_string (default false: old_string must occur exactly once)."),
+  path: z.string().describe("Path in the workspace."),
+  old_string: z.string().describe("Exact text to replace."),
+  new_string: z.string().describe("Replacement text."),
+  replace_all: z.boolean().optional().describe("Replace every occurrence."),
 });
 
 export const editTool = defineTool({

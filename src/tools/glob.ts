@@ -10,13 +10,8 @@ import { isInside, placeName, resolveWorkspacePath } from "./workspace-path.ts";
 export const GLOB_MAX_RESULTS = 1000;
 
 const schema = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe(
-      "Glob pattern relative to path, e.g. `**/*.ts`, `src/**/*.{ts,tsx}`, `*.json` (top level only).",
-    ),
-  path: z.string().optional().describe("Directory to search in (default: the workspace root)."),
+  pattern: z.string().min(1).describe("Glob relative to path."),
+  path: z.string().optional().describe("Directory (default: the workspace)."),
 });
 
 export const globTool = defineTool({

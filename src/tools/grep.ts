@@ -11,37 +11,16 @@ import { defineTool, ToolError } from "./tool.ts";
 import { placeName, resolveWorkspacePath } from "./workspace-path.ts";
 
 const schema = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe(
-      "Regular expression to search for, e.g. `function\\s+\\w+` (escape literal braces: `interface\\{\\}`).",
-    ),
-  path: z.string().optional().describe("File or directory to search in (default: the workspace root)."),
-  glob: z
-    .string()
-    .optional()
-    .describe("Only search files matching this glob, e.g. `*.ts` (any depth) or `src/**/*.{ts,tsx}`."),
+  pattern: z.string().min(1).describe("Regex (escape a literal `(`, `.` or `{`)."),
+  path: z.string().optional().describe("File or directory (default: the workspace)."),
+  glob: z.string().optional().describe("File filter, e.g. `src/**/*.ts`."),
   output_mode: z
     .enum(["files_with_matches", "content", "count"])
     .optional()
-    .describe(
-      "`files_with_matches` (default): paths of matching files; `content`: matching lines as path:line:text; `count`: matches per file.",
-    ),
-  "-i": z.boolean().optional().describe("Case-insensitive search."),
-  context: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .optional()
-    .describe("Lines of context to show before and after each match (content mode only)."),
-  head_limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("Return only the first N results (lines, files or counts, depending on output_mode)."),
+    .describe("Matching files (default), lines as `path:line:text`, or counts."),
+  "-i": z.boolean().optional().describe("Ignore case."),
+  context: z.number().int().min(0).max(100).optional().describe("Lines around each match."),
+  head_limit: z.number().int().min(1).optional().describe("First N results only."),
 });
 
 export const grepTool = defineTool({

@@ -9,11 +9,8 @@ import { resolveWorkspacePath } from "./workspace-path.ts";
 export const LIST_MAX_ENTRIES = 1000;
 
 const schema = z.object({
-  path: z.string().optional().describe("Directory to list (default: the workspace root)."),
-  ignore: z
-    .array(z.string())
-    .optional()
-    .describe('Glob patterns to leave out, e.g. ["dist", "*.log", "test/fixtures/"].'),
+  path: z.string().optional().describe("Directory (default: the workspace)."),
+  ignore: z.array(z.string()).optional().describe('Patterns to leave out, e.g. ["dist", "*.log"].'),
 });
 
 export const listTool = defineTool({

@@ -5,12 +5,8 @@ import { defineTool, ToolError } from "./tool.ts";
 import { resolveWorkspacePath } from "./workspace-path.ts";
 
 const schema = z.object({
-  path: z
-    .string()
-    .describe(
-      "The file to write: relative to the workspace root, or absolute inside it. Parent directories are created.",
-    ),
-  content: z.string().describe("The complete new content of the file."),
+  path: z.string().describe("Path in the workspace."),
+  content: z.string().describe("The full content."),
 });
 
 export const writeTool = defineTool({

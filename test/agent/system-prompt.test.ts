@@ -38,9 +38,9 @@ describe("system prompt", () => {
     const replaced = await buildSystemPrompt({ workspace: dir, replace: "You only answer in haiku." });
     expect(replaced.startsWith("You only answer in haiku.")).toBe(true);
     expect(replaced).toContain(`cwd: ${dir}`);
-    expect(replaced).not.toContain("# Tools");
+    expect(replaced).not.toContain("# How to work");
     const appended = await buildSystemPrompt({ workspace: dir, append: "Always run npm test." });
-    expect(appended).toContain("# Tools");
+    expect(appended).toContain("# How to work");
     expect(appended.trimEnd().endsWith("Always run npm test.")).toBe(true);
   });
 });

@@ -47,6 +47,30 @@ describe("toolSpecs and Tool.inputSchema", () => {
     });
   });
 
+  it("leaves out the safe-integer bounds zod gives every integer, and keeps real bounds", () => {
+    const counted = defineTool({
+      name: "counted",
+      description: "Integers with and without bounds.",
+      schema: z.object({
+        any: z.number().int(),
+        some: z.number().int().min(1).max(10),
+        list: z.array(z.number().int()),
+      }),
+      async execute() {
+        return "ok";
+      },
+    });
+    expect(toolSpecs([counted])[0]?.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        any: { type: "integer" },
+        some: { type: "integer", minimum: 1, maximum: 10 },
+        list: { type: "array", items: { type: "integer" } },
+      },
+      required: ["any", "some", "list"],
+    });
+  });
+
   it("converts each tool once", () => {
     expect(toolSpecs([external])[0]).toBe(toolSpecs([external])[0]);
     expect(toolSpecs([native])[0]).toBe(toolSpecs([native])[0]);

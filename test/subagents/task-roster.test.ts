@@ -34,9 +34,9 @@ test("the description lists the agents this caller may spawn, and the usage rule
   ]);
   expect(description).toContain("- both: Usable either way. Second line. (tools: read)");
   expect(description).toContain("- explore: Fast read-only agent");
-  expect(description).toMatch(/Launch independent children in ONE message .* in parallel/);
+  expect(description).toMatch(/Launch independent children in one message .* in parallel/);
   expect(description).toContain("Each child starts fresh");
-  expect(description).toContain("say exactly what it should return");
+  expect(description).toContain("say what it should return");
   expect(description).toContain("Do not use a child to read one file you already know");
   expect(description).toContain("pass its `task_id`");
 });

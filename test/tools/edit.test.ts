@@ -43,7 +43,7 @@ describe("edit", () => {
     await expect(edit({ path: "a.py", old_string: "def f():\n  return 1", new_string: "x" })).rejects.toThrow(
       "old_string was not found in a.py. It matches only when whitespace is ignored",
     );
-    await expect(edit({ path: "a.py", old_string: "     2\t    return 1", new_string: "x" })).rejects.toThrow(
+    await expect(edit({ path: "a.py", old_string: "2\t    return 1", new_string: "x" })).rejects.toThrow(
       "It seems to include read's line-number prefixes",
     );
     await expect(edit({ path: "a.py", old_string: "return 2", new_string: "x" })).rejects.toThrow(

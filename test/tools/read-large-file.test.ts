@@ -37,9 +37,9 @@ describe("read on a file larger than it loads whole", () => {
     const result = await read({ path: "huge.log", offset: 5000, limit: 3 });
     expect(result.content).toBe(
       [
-        `  5000\tevent 5000: ${"x".repeat(40)}`,
-        `  5001\tevent 5001: ${"x".repeat(40)}`,
-        `  5002\tevent 5002: ${"x".repeat(40)}`,
+        `5000\tevent 5000: ${"x".repeat(40)}`,
+        `5001\tevent 5001: ${"x".repeat(40)}`,
+        `5002\tevent 5002: ${"x".repeat(40)}`,
         "",
         "(Showing lines 5000-5002 of a 8.0 GB file, read only this far. Use offset=5003 to read more.)",
       ].join("\n"),
@@ -54,7 +54,7 @@ describe("read on a file larger than it loads whole", () => {
     const result = await read({ path: "huge.log" });
     const numbered = result.content.split("\n").filter((line) => line.includes("\t"));
     expect(numbered).toHaveLength(2000);
-    expect(numbered[0]).toBe(`     1\tevent 1: ${"x".repeat(40)}`);
+    expect(numbered[0]).toBe(`1\tevent 1: ${"x".repeat(40)}`);
     expect(result.content).toMatch(/Use offset=2001 to read more\.\)$/);
   });
 
@@ -63,8 +63,8 @@ describe("read on a file larger than it loads whole", () => {
     const last = await read({ path: "huge.log", offset: TEXT_LINES - 1, limit: 10 });
     expect(last.content).toBe(
       [
-        `  9999\tevent 9999: ${"x".repeat(40)}`,
-        ` 10000\tevent 10000: ${"x".repeat(40)}`,
+        `9999\tevent 9999: ${"x".repeat(40)}`,
+        `10000\tevent 10000: ${"x".repeat(40)}`,
         "",
         `(Showing lines 9999-10000; binary data follows from byte ${textBytes.toLocaleString("en-US")}, and read shows text only.)`,
       ].join("\n"),
@@ -87,8 +87,8 @@ describe("read on a file larger than it loads whole", () => {
     const result = await read({ path: "minified.js", offset: 2, limit: 2 });
     const [second, third] = result.content.split("\n");
     expect(second).toBe(
-      `     2\t${"a".repeat(2000)}… [line cut at 2000 characters; the line has ${(READ_MAX_BYTES + 1024).toLocaleString("en-US")} bytes]`,
+      `2\t${"a".repeat(2000)}… [line cut at 2000 characters; the line has ${(READ_MAX_BYTES + 1024).toLocaleString("en-US")} bytes]`,
     );
-    expect(third).toBe("     3\tlast");
+    expect(third).toBe("3\tlast");
   });
 });

@@ -13,11 +13,11 @@ const read = (args: Record<string, unknown>) => runTool(readTool, args, makeCont
 const file = (name: string, content: string | Buffer) => writeFile(join(box.workspace, name), content);
 
 describe("read", () => {
-  it("numbers lines like cat -n and asks for read permission on the relative path", async () => {
+  it("numbers lines (number, tab, text) and asks for read permission on the relative path", async () => {
     await file("a.txt", "alpha\nbeta\r\ngamma\n");
     const { ctx, asks } = makeContext(box.workspace);
     const result = await runTool(readTool, { path: "a.txt" }, ctx);
-    expect(result.content).toBe("     1\talpha\n     2\tbeta\n     3\tgamma");
+    expect(result.content).toBe("1\talpha\n2\tbeta\n3\tgamma");
     expect(asks).toEqual([{ permission: "read", patterns: ["a.txt"], title: "read a.txt" }]);
     expect(result.details).toMatchObject({ totalLines: 3, startLine: 1, endLine: 3 });
   });
@@ -26,7 +26,7 @@ describe("read", () => {
     await file("n.txt", Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n"));
     const result = await read({ path: "n.txt", offset: 4, limit: 2 });
     expect(result.content).toBe(
-      "     4\tline 4\n     5\tline 5\n\n(Showing lines 4-5 of 10. Use offset=6 to read more.)",
+      "4\tline 4\n5\tline 5\n\n(Showing lines 4-5 of 10. Use offset=6 to read more.)",
     );
   });
 
@@ -40,8 +40,8 @@ describe("read", () => {
   it("cuts lines longer than 2000 characters and says so", async () => {
     await file("long.txt", `${"x".repeat(5000)}\nshort\n`);
     const [first, second] = (await read({ path: "long.txt" })).content.split("\n");
-    expect(first).toBe(`     1\t${"x".repeat(2000)}… [line cut at 2000 of 5000 characters]`);
-    expect(second).toBe("     2\tshort");
+    expect(first).toBe(`1\t${"x".repeat(2000)}… [line cut at 2000 of 5000 characters]`);
+    expect(second).toBe("2\tshort");
   });
 
   it("refuses an offset past the end, naming the line count", async () => {
@@ -67,7 +67,7 @@ describe("read", () => {
 
   it("reads UTF-8 text with multi-byte characters", async () => {
     await file("u.txt", "héllo wörld ✓ 日本\n");
-    expect((await read({ path: "u.txt" })).content).toBe("     1\théllo wörld ✓ 日本");
+    expect((await read({ path: "u.txt" })).content).toBe("1\théllo wörld ✓ 日本");
   });
 
   it("refuses images, naming the format and size", async () => {

@@ -64,7 +64,7 @@ export function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
-/** The lines of a `read` result without its `cat -n` numbers, with their line numbers. */
+/** The lines of a `read` result without their numbers (`N<tab>`), with their line numbers. */
 export function readLines(content: string): Array<{ line: number; text: string }> {
   const lines: Array<{ line: number; text: string }> = [];
   for (const raw of content.split("\n")) {
