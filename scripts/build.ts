@@ -28,7 +28,7 @@ async function buildCli(out: string): Promise<void> {
   await build({
     input: { "cli/main": join(SRC, "cli/main.ts") },
     platform: "node",
-    plugins: [moduleUrls()],
+    plugins: [moduleUrls(), processGlobal()],
     logLevel: "warn",
     output: { dir: out, format: "esm", chunkFileNames: "cli/chunks/[name]-[hash].js" },
   });
@@ -76,6 +76,25 @@ function moduleUrls(): Plugin {
       if (!code.includes(ROOT_MARK)) return null;
       const up = "../".repeat(chunk.fileName.split("/").length - 1) || "./";
       return { code: code.replaceAll(ROOT_MARK, up) };
+    },
+  };
+}
+
+/**
+ * `import process from "node:process"` (commander, the MCP SDK) becomes the global `process`. Importing
+ * the builtin makes Node build its ESM facade, which reads every property of `process`, and computing
+ * `process.allowedNodeEnvironmentFlags` alone took ~9 ms of each start. Only the default import is
+ * provided: a named import of `node:process` fails the build instead of reading undefined.
+ */
+function processGlobal(): Plugin {
+  const id = "\0agentry-process-global";
+  return {
+    name: "agentry-process-global",
+    resolveId(source) {
+      return source === "node:process" || source === "process" ? id : null;
+    },
+    load(source) {
+      return source === id ? "export default globalThis.process;\n" : null;
     },
   };
 }

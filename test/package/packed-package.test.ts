@@ -142,6 +142,24 @@ describe("the packed package", () => {
     }
   });
 
+  it("the CLI's bundle uses the global process: Node never builds node:process's module facade", async () => {
+    await writeFile(
+      join(installed.app, "builtins.mjs"),
+      `import { registerHooks } from "node:module";
+const loaded = [];
+registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+process.on("exit", () => process.stderr.write(JSON.stringify(loaded)));
+`,
+    );
+    const result = await node(["--import", "./builtins.mjs", installed.bin, "--help"], installed.app, {
+      PATH: process.env.PATH ?? "",
+    });
+    expect(result.code).toBe(0);
+    const loaded = JSON.parse(result.stderr) as string[];
+    expect(loaded.some((url) => url.includes("/dist/cli/main.js"))).toBe(true);
+    expect(loaded.filter((url) => url === "node:process" || url === "process")).toEqual([]);
+  });
+
   it("`import('agentry-ai')` loads no module of the CLI and not commander; `agentry-ai/cli` does", async () => {
     await writeFile(
       join(installed.app, "loaded.mjs"),
