@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { cutToWidth, padEndToWidth, rowsCovered, textWidth } from "../../../src/cli/render/text-width.ts";
 
@@ -31,5 +32,26 @@ describe("terminal columns", () => {
     expect(rowsCovered("字".repeat(11), 20)).toBe(2);
     // 21 columns hold ten of them a row, not ten and a half.
     expect(rowsCovered("字".repeat(21), 21)).toBe(3);
+  });
+});
+
+describe("textWidth's cost", () => {
+  it("measures printable ASCII without loading string-width, and loads it for the first other string", () => {
+    const module = new URL("../../../src/cli/render/text-width.ts", import.meta.url).href;
+    const script = `
+      import { registerHooks } from "node:module";
+      const loaded = [];
+      registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+      const { textWidth } = await import(${JSON.stringify(module)});
+      const widths = [textWidth("read src/a.ts  3 turns"), textWidth("")];
+      const before = loaded.some((url) => url.includes("/string-width/"));
+      widths.push(textWidth("数据 ✓"));
+      const after = loaded.some((url) => url.includes("/string-width/"));
+      process.stdout.write(JSON.stringify({ widths, before, after }));
+    `;
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(output)).toEqual({ widths: [22, 0, 6], before: false, after: true });
   });
 });
