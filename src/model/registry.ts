@@ -1,11 +1,15 @@
+import { deferredModel } from "./deferred-model.ts";
 import { ModelConfigError } from "./errors.ts";
 import type { Model } from "./model.ts";
 import { type ModelRef, parseModelId, resolveAlias } from "./model-id.ts";
 import type { ModelLimiters } from "./model-limiters.ts";
 import { type ModelPrice, priceOf } from "./pricing.ts";
-import { ANTHROPIC_DEFAULT_BASE_URL, anthropicModel } from "./providers/anthropic.ts";
-import { OPENAI_DEFAULT_BASE_URL, type OpenAIApi, openaiModel } from "./providers/openai.ts";
-import { openaiCompatibleModel } from "./providers/openai-compatible.ts";
+import {
+  ANTHROPIC_DEFAULT_BASE_URL,
+  OPENAI_DEFAULT_BASE_URL,
+  type OpenAIApi,
+} from "./providers/endpoints.ts";
+import type { OpenAICompatibleModelOptions } from "./providers/openai-compatible.ts";
 import { withRetry } from "./retry.ts";
 import { withLimiter } from "./with-limiter.ts";
 
@@ -97,8 +101,11 @@ function adapterFor(
         // The host only: the adapter adds /v1.
         "https://api.anthropic.com",
       );
+      const options = { model: ref.model, apiKey, price, ...(baseUrl ? { baseUrl } : {}) };
       return {
-        model: anthropicModel({ model: ref.model, apiKey, price, ...(baseUrl ? { baseUrl } : {}) }),
+        model: deferredModel(`anthropic:${ref.model}`, async () =>
+          (await import("./providers/anthropic.ts")).anthropicModel(options),
+        ),
         baseUrl: baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
       };
     }
@@ -115,20 +122,23 @@ function adapterFor(
         "providers.openai.baseUrl or OPENAI_BASE_URL",
         "https://api.openai.com/v1",
       );
+      const options = {
+        model: ref.model,
+        apiKey,
+        price,
+        api: settings.openai?.api ?? "responses",
+        ...(baseUrl ? { baseUrl } : {}),
+      };
       return {
-        model: openaiModel({
-          model: ref.model,
-          apiKey,
-          price,
-          api: settings.openai?.api ?? "responses",
-          ...(baseUrl ? { baseUrl } : {}),
-        }),
+        model: deferredModel(`openai:${ref.model}`, async () =>
+          (await import("./providers/openai.ts")).openaiModel(options),
+        ),
         baseUrl: baseUrl ?? OPENAI_DEFAULT_BASE_URL,
       };
     }
     case "ollama": {
       const baseUrl = ollamaBaseUrl(settings, env);
-      const model = openaiCompatibleModel({
+      const model = compatibleModel({
         id: ref.id,
         name: "ollama",
         model: ref.model,
@@ -165,7 +175,7 @@ function compatibleAdapter(
       `Model id "${ref.id}" names no model. Use openai-compatible:${name}/<model>, or set ${key}.model in agentry.json.`,
     );
   const baseUrl = requireUrl(endpoint.baseUrl, `${key}.baseUrl`, COMPATIBLE_EXAMPLE_URL);
-  const adapter = openaiCompatibleModel({
+  const adapter = compatibleModel({
     id: `openai-compatible:${name}/${model}`,
     name,
     model,
@@ -176,6 +186,12 @@ function compatibleAdapter(
     hints: { keyHint: `${key}.apiKey in agentry.json`, baseUrlHint: `${key}.baseUrl in agentry.json` },
   });
   return { model: adapter, baseUrl };
+}
+
+function compatibleModel(options: OpenAICompatibleModelOptions): Model {
+  return deferredModel(options.id, async () =>
+    (await import("./providers/openai-compatible.ts")).openaiCompatibleModel(options),
+  );
 }
 
 function requireKey(

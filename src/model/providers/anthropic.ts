@@ -4,11 +4,10 @@ import type { ReasoningPart } from "../messages.ts";
 import type { Model } from "../model.ts";
 import type { ModelPrice } from "../pricing.ts";
 import { withCacheBreakpoints } from "./anthropic-cache.ts";
+import { ANTHROPIC_DEFAULT_BASE_URL } from "./endpoints.ts";
 import { anthropicRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 import type { ReasoningData } from "./stream-assembler.ts";
-
-export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 
 export interface AnthropicModelOptions {
   /** The provider's model name, e.g. `claude-sonnet-5-5`. */

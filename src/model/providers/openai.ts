@@ -2,15 +2,11 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { Model } from "../model.ts";
 import type { ModelPrice } from "../pricing.ts";
 import type { ErrorHints } from "./describe-error.ts";
+import { OPENAI_DEFAULT_BASE_URL, type OpenAIApi } from "./endpoints.ts";
 import { reasoningItemOf, reasoningItemOptions } from "./openai-reasoning-item.ts";
 import { withResponsesOptions } from "./openai-responses-options.ts";
 import { openaiRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
-
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
-
-/** Which OpenAI wire API a model speaks. */
-export type OpenAIApi = "responses" | "chat";
 
 export interface OpenAIModelOptions {
   /** The provider's model name, e.g. `gpt-5.5`. */
