@@ -2,9 +2,10 @@ import { homedir } from "node:os";
 import type { PermissionMode } from "../permissions/modes.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import { DEFAULT_COMMAND_ENV } from "../sandbox/command-env.ts";
-import { detectSandbox } from "../sandbox/detect.ts";
+import { detectSandboxCached } from "../sandbox/detect-cached.ts";
 import type { CommandPolicy } from "../sandbox/policy.ts";
 import { policyForAgent } from "../sandbox/policy-for-agent.ts";
+import { userStateDir } from "./config/config-locations.ts";
 import type { Settings } from "./config/resolve-settings.ts";
 import type { CliIo } from "./io.ts";
 
@@ -19,7 +20,8 @@ export interface WireCommandsOptions {
 
 /**
  * How the root agent's commands run: in the OS sandbox derived from its rules when the machine has
- * one, else confined by analysis only — said once on stderr, with how to enable the sandbox.
+ * one, else confined by analysis only — said once on stderr, with how to enable the sandbox. Whether
+ * the machine has one is kept in the user's state folder once bubblewrap worked (`detect-cached.ts`).
  */
 export async function wireCommands(options: WireCommandsOptions): Promise<CommandPolicy> {
   const { settings, io } = options;
@@ -30,7 +32,7 @@ export async function wireCommands(options: WireCommandsOptions): Promise<Comman
     );
     return { env };
   }
-  const support = await detectSandbox({ path: io.env.PATH ?? "" });
+  const support = await detectSandboxCached({ path: io.env.PATH ?? "", stateDir: userStateDir(io.env) });
   if (!support.available) {
     io.stderr.write(
       `warning: commands run without an OS sandbox: ${support.reason}. Only the analysis of command lines confines them. ${support.hint}\n`,

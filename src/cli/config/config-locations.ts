@@ -12,6 +12,15 @@ export function userConfigPath(env: Env): string {
   return join(base, "agentry", "config.json");
 }
 
+/**
+ * `$XDG_STATE_HOME/agentry`, defaulting to `~/.local/state/agentry`: what agentry keeps for the user
+ * across runs and projects (the sandbox probe's result).
+ */
+export function userStateDir(env: Env): string {
+  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
+  return join(base, "agentry");
+}
+
 /** The two places a project may keep its config, relative to the workspace. */
 export const PROJECT_CONFIG_FILES = ["agentry.json", join(".agentry", "config.json")] as const;
 

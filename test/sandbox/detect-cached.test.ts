@@ -1,0 +1,91 @@
+import { chmod, mkdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeEach, expect, it } from "vitest";
+import { detectSandboxCached, PROBE_CACHE_MAX_AGE_MS } from "../../src/sandbox/detect-cached.ts";
+import { BUBBLEWRAP, commandPath, describeWith } from "../support/components.ts";
+import { tempDir } from "../support/temp-dir.ts";
+
+let dir: string;
+let bin: string;
+let stateDir: string;
+let log: string;
+
+/** A `bwrap` first on PATH that logs each run, then runs the real one (or fails, as a locked-down host does). */
+async function wrapper(mode: "real" | "refuse"): Promise<void> {
+  const real = commandPath(BUBBLEWRAP);
+  const body =
+    mode === "real" ? `exec ${real} "$@"` : `echo "bwrap: setting up uid map: Permission denied" >&2; exit 1`;
+  await writeFile(join(bin, "bwrap"), `#!/bin/sh\necho run >> ${log}\n${body}\n`);
+  await chmod(join(bin, "bwrap"), 0o755);
+}
+
+const probes = async () => (await readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+const detect = (now?: number) =>
+  detectSandboxCached({ path: bin, stateDir, ...(now === undefined ? {} : { now: () => now }) });
+
+beforeEach(async () => {
+  dir = await tempDir("agentry-probe-cache-");
+  bin = join(dir, "bin");
+  stateDir = join(dir, "state", "agentry");
+  log = join(dir, "runs.log");
+  await mkdir(bin);
+});
+
+describeWith(BUBBLEWRAP, "detectSandboxCached", () => {
+  it("probes once, then answers from the user's state folder without running bwrap", async () => {
+    await wrapper("real");
+    const first = await detect();
+    expect(first).toMatchObject({ available: true, backend: { kind: "bwrap", path: join(bin, "bwrap") } });
+    const runs = await probes();
+    expect(runs).toBeGreaterThan(0);
+    expect(await detect()).toEqual(first);
+    expect(await probes()).toBe(runs);
+  });
+
+  it("probes again when the binary changed, when the entry is a day old, or when it cannot be read", async () => {
+    await wrapper("real");
+    await detect();
+    let runs = await probes();
+    const changed = new Date(Date.now() + 60_000);
+    await utimes(join(bin, "bwrap"), changed, changed);
+    await detect();
+    expect(await probes()).toBeGreaterThan(runs);
+
+    runs = await probes();
+    await detect(Date.now() + PROBE_CACHE_MAX_AGE_MS + 1);
+    expect(await probes()).toBeGreaterThan(runs);
+
+    runs = await probes();
+    await writeFile(join(stateDir, "sandbox-probe.json"), "{ not json");
+    expect(await detect()).toMatchObject({ available: true });
+    expect(await probes()).toBeGreaterThan(runs);
+  });
+
+  it("probes again when the entry was kept on another boot", async () => {
+    await wrapper("real");
+    await detect();
+    const file = join(stateDir, "sandbox-probe.json");
+    const kept = JSON.parse(await readFile(file, "utf8")) as { key: string };
+    const key = JSON.parse(kept.key) as { boot: string };
+    await writeFile(file, JSON.stringify({ ...kept, key: JSON.stringify({ ...key, boot: "another-boot" }) }));
+    const runs = await probes();
+    await detect();
+    expect(await probes()).toBeGreaterThan(runs);
+  });
+
+  it("never keeps a failed probe: the next run probes again", async () => {
+    await wrapper("refuse");
+    expect(await detect()).toMatchObject({ available: false });
+    const runs = await probes();
+    expect(await detect()).toMatchObject({ available: false });
+    expect(await probes()).toBeGreaterThan(runs);
+    await expect(readFile(join(stateDir, "sandbox-probe.json"))).rejects.toThrow();
+  });
+
+  it("does not trust a kept success for a bwrap that now refuses once its entry is stale", async () => {
+    await wrapper("real");
+    await detect();
+    await wrapper("refuse"); // rewriting the file changes its identity as well
+    expect(await detect()).toMatchObject({ available: false });
+  });
+});
