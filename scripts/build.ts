@@ -36,6 +36,10 @@ async function buildCli(out: string): Promise<void> {
       dir: out,
       format: "esm",
       chunkFileNames: "cli/chunks/[name]-[hash].js",
+      // ASCII source (non-ASCII escaped, doc comments dropped) is read into a one-byte string: decoded
+      // faster and kept in half the memory of a two-byte one. Licence comments stay.
+      charset: "ascii",
+      comments: { legal: true, annotation: false, jsdoc: false },
       // Modules are placed one by one: a dependency of the run chunk that main.js needs stays outside it.
       codeSplitting: {
         includeDependenciesRecursively: false,

@@ -1,4 +1,5 @@
 import type { Outcome } from "../contracts/outcome.ts";
+import { formatCount } from "../text/format-count.ts";
 import { formatDuration } from "../text/format-duration.ts";
 import { ToolError, type ToolResult } from "../tools/tool.ts";
 
@@ -57,7 +58,7 @@ export function taskFailure(report: ChildRunReport): ToolError {
 export function metricsLine(report: Pick<ChildRunReport, "outcome" | "model">): string {
   const { usage, turns, durationMs } = report.outcome;
   const input = usage.input + usage.cacheRead + usage.cacheWrite;
-  const count = (n: number) => n.toLocaleString("en-US");
+  const count = formatCount;
   return `turns: ${turns} · tokens: ${count(input)} in / ${count(usage.output)} out · ${formatDuration(durationMs)} · model: ${report.model}`;
 }
 

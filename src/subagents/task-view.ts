@@ -1,5 +1,6 @@
 import type { Usage, UserMessage } from "../model/messages.ts";
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
+import { formatCount } from "../text/format-count.ts";
 import { formatDuration } from "../text/format-duration.ts";
 import type { ChildTree } from "./child-tree.ts";
 import type { TaskProgress } from "./task-api.ts";
@@ -86,7 +87,7 @@ export function notificationText(record: TaskRecord): string {
 function usageText(usage: Usage | undefined): string {
   if (!usage) return "";
   const input = usage.input + usage.cacheRead + usage.cacheWrite;
-  const count = (n: number) => n.toLocaleString("en-US");
+  const count = formatCount;
   return ` · tokens: ${count(input)} in / ${count(usage.output)} out`;
 }
 

@@ -101,6 +101,25 @@ describe("AgentRegistry", () => {
     expect(registry.list({ mode: "subagent" }).map((d) => d.name)).toEqual(["both", "sub"]);
     expect(registry.list({ mode: "primary" }).map((d) => d.name)).toEqual(["both", "prim"]);
   });
+
+  it("lists names case-insensitively, lower case first between names that differ only in case", () => {
+    const names = ["Reviewer", "explore", "api-designer", "api2", "APIx", "B", "b", "a.b", "ab", "z9", "z10"];
+    const registry = new AgentRegistry();
+    for (const name of names) registry.register({ name, description: "d", prompt: "p", mode: "subagent" });
+    expect(registry.list().map((d) => d.name)).toEqual([
+      "a.b",
+      "ab",
+      "api-designer",
+      "api2",
+      "APIx",
+      "b",
+      "B",
+      "explore",
+      "Reviewer",
+      "z10",
+      "z9",
+    ]);
+  });
 });
 
 describe("--agents JSON", () => {
