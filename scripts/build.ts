@@ -30,7 +30,7 @@ async function buildCli(out: string): Promise<void> {
     platform: "node",
     // What placing modules one by one needs (runChunk): main.js may export more than main().
     preserveEntrySignatures: "allow-extension",
-    plugins: [moduleUrls(), processGlobal()],
+    plugins: [moduleUrls(), processGlobal(), zodEnglishOnly()],
     logLevel: "warn",
     output: {
       dir: out,
@@ -150,6 +150,23 @@ function processGlobal(): Plugin {
     },
     load(source) {
       return source === id ? "export default globalThis.process;\n" : null;
+    },
+  };
+}
+
+/**
+ * zod's `locales` namespace (`z.locales.de()` …) lists its 60-odd translations of error messages, a
+ * third of the run's code (336 KB). agentry never switches zod's language (English, which zod's schemas
+ * import directly, is the only one used), so in the CLI's bundle the namespace holds English alone.
+ */
+function zodEnglishOnly(): Plugin {
+  return {
+    name: "agentry-zod-english-only",
+    load: {
+      filter: { id: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ },
+      handler() {
+        return 'export { default as en } from "./en.js";\n';
+      },
     },
   };
 }
