@@ -160,6 +160,14 @@ process.on("exit", () => process.stderr.write(JSON.stringify(loaded)));
     expect(loaded.filter((url) => url === "node:process" || url === "process")).toEqual([]);
   });
 
+  it("the CLI's bundle keeps zod's English messages (the only language it carries)", async () => {
+    ws = await makeWorkspace({ "agentry.json": JSON.stringify({ subagents: { maxDepth: -3 } }) });
+    const result = await node([installed.bin, "run", "hi"], ws.dir, { ...ws.env, ANTHROPIC_API_KEY: "k" });
+    expect(result.code).toBe(2);
+    // zod's own wording, from its English locale.
+    expect(result.stderr).toContain('"subagents.maxDepth" Too small: expected number to be >=0 (got -3)');
+  });
+
   it("`import('agentry-ai')` loads no module of the CLI and not commander; `agentry-ai/cli` does", async () => {
     await writeFile(
       join(installed.app, "loaded.mjs"),
