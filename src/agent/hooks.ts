@@ -14,6 +14,11 @@ export interface HookContext {
 export interface BeforeModelCallResult {
   /** Extra sections appended to the system prompt for this call only. */
   systemSections?: string[];
+  /**
+   * Tools not offered to the model on this call (by name); they still run if it calls them. Each
+   * change of the offered list costs the provider's prompt cache everything after the tools.
+   */
+  hiddenTools?: readonly string[];
   /** Messages appended to the transcript (and persisted) before the call, e.g. task notifications. */
   inject?: UserMessage[];
   /**

@@ -58,8 +58,8 @@ function withoutSafeIntegerBounds<T>(schema: T): T {
 /**
  * Builds one model request: the system prompt plus the sections of the `beforeModelCall` hooks (and,
  * on the last allowed turn, the wrap-up instruction), the transcript after the hooks' compactions and
- * injected messages were applied and persisted, and the tools. What a compaction's summary call used
- * goes to `spend`.
+ * injected messages were applied and persisted, and the tools less those the hooks hide for this call.
+ * What a compaction's summary call used goes to `spend`.
  */
 export async function prepareRequest(options: {
   config: AgentConfig;
@@ -82,6 +82,7 @@ export async function prepareRequest(options: {
   if (config.maxOutputTokens !== undefined) base.maxOutputTokens = config.maxOutputTokens;
 
   const sections: string[] = [];
+  const hidden = new Set<string>();
   for (const hooks of config.hooks ?? []) {
     const result = await hooks.beforeModelCall?.({
       agent: options.agent,
@@ -99,6 +100,7 @@ export async function prepareRequest(options: {
         }),
     });
     sections.push(...(result?.systemSections ?? []));
+    for (const name of result?.hiddenTools ?? []) hidden.add(name);
     if (result?.compaction !== undefined) {
       const done = await applyCompaction(result.compaction, {
         session,
@@ -118,5 +120,6 @@ export async function prepareRequest(options: {
   const system = [config.systemPrompt, ...sections].filter((part) => part.trim() !== "").join("\n\n");
   // Sessions the loop wrote are well paired already; one built by hand may not be, and a provider
   // would refuse it (400) on every later call.
-  return { ...base, system, messages: [...pairToolCalls(session.messages)] };
+  const tools = hidden.size === 0 ? base.tools : base.tools.filter((tool) => !hidden.has(tool.name));
+  return { ...base, system, messages: [...pairToolCalls(session.messages)], tools };
 }

@@ -1,12 +1,9 @@
 import type { Hooks } from "../agent/hooks.ts";
-import type { AgentRegistry } from "../agents/agent-registry.ts";
 import { FINISHED_STATUSES, type TaskRecord } from "../tasks/task-record.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import type { AgentIdentity } from "../tools/tool.ts";
-import type { CallerScope } from "./caller-scope.ts";
 import type { ChildTree } from "./child-tree.ts";
 import type { Pulse } from "./pulse.ts";
-import { spawnerSection } from "./spawner-section.ts";
 import { notificationMessage } from "./task-view.ts";
 import { takeUnrecorded } from "./wait-for-tasks.ts";
 
@@ -16,7 +13,6 @@ export interface SpawnerHookDeps {
   store: TaskStore;
   /** Fired whenever a child of this process records its outcome. */
   settled: Pulse;
-  registry: AgentRegistry;
   /** Whether an agent ending its turn waits for its children (see `SubagentOptions`). */
   waitForChildren: boolean;
   /** The orphan sweep of a run's start (once per tree). */
@@ -27,21 +23,36 @@ export interface SpawnerHookDeps {
 /** How long an agent that ends its turn waits for its aborted children to record their end. */
 const ABORT_GRACE_MS = 5_000;
 
+/** The spawn tools that act on children already started: nothing for them to do before one runs in the background. */
+export const CONTROL_TOOLS: readonly string[] = [
+  "task_send",
+  "task_wait",
+  "task_output",
+  "task_cancel",
+  "task_list",
+];
+
 /**
  * The hooks of an agent that may spawn. Before each model call: remember its transcript (for `fork`),
- * deliver the notifications of children that finished since (once each, via `deliveredAt`), and add
- * the roster and its latest tasks to the system prompt. When it ends its turn while children it
- * started still run: wait for them, then hand it their notifications so it takes another turn.
+ * deliver the notifications of children that finished since (once each, via `deliveredAt`), and offer
+ * the `task_*` control tools only once one of its children has run in the background (started so, or
+ * moved there when a call outlasted its wait): a child that answered in its `task` call needs no
+ * control, and `task` with its task_id continues it. Once offered they stay, so the tool list — the
+ * start of the provider's prompt cache — changes at most once a session; the system prompt never does.
+ * When it ends its turn while children it started still run: wait for them, then hand it their
+ * notifications so it takes another turn.
  */
-export function spawnerHooks(deps: SpawnerHookDeps, caller: CallerScope): Hooks {
+export function spawnerHooks(deps: SpawnerHookDeps): Hooks {
+  const controlling = new Set<string>();
   return {
     async beforeModelCall({ agent, messages }) {
       deps.tree.trackTranscript(agent.sessionId, messages);
       if (agent.depth === 0) await deps.sweepOnce();
       const delivered = await takeNotifications(deps, agent);
-      const recent = await recentTasks(deps, agent);
+      if (!controlling.has(agent.sessionId) && (await hasBackgroundChild(deps, agent)))
+        controlling.add(agent.sessionId);
       return {
-        systemSections: [spawnerSection(deps.registry, caller, recent)],
+        ...(controlling.has(agent.sessionId) ? {} : { hiddenTools: CONTROL_TOOLS }),
         ...(delivered.length > 0 ? { inject: [notificationMessage(delivered)] } : {}),
       };
     },
@@ -107,19 +118,25 @@ export async function takeNotifications(
   }
 }
 
-async function recentTasks(
-  deps: Pick<SpawnerHookDeps, "store">,
+/**
+ * Whether a child of `agent` runs or ran in the background: one of this process, or one whose record
+ * says so (a resumed session's children of earlier runs). A store that cannot be read hides the
+ * control tools; the model can still call them, they only go unadvertised.
+ */
+async function hasBackgroundChild(
+  deps: Pick<SpawnerHookDeps, "store" | "tree">,
   agent: AgentIdentity,
-): Promise<TaskRecord[]> {
+): Promise<boolean> {
+  if (deps.tree.childrenOf(agent.sessionId).some((child) => child.background)) return true;
   try {
-    return await deps.store.list({
+    const records = await deps.store.list({
       parentSessionId: agent.sessionId,
       parentAgentId: agent.path.at(-1) ?? "main",
-      limit: 10,
       onUnreadable: () => {},
     });
+    return records.some((record) => record.background);
   } catch {
-    return [];
+    return false;
   }
 }
 

@@ -117,18 +117,14 @@ export class SubagentRuntime {
       createSpawnKit(
         this.tasks,
         caller,
-        spawnerHooks(
-          {
-            tree: this.tree,
-            store: this.store,
-            settled,
-            registry: this.registry,
-            waitForChildren: options.waitForChildren ?? true,
-            sweepOnce: () => this.sweepOnce(),
-            warn,
-          },
-          caller,
-        ),
+        spawnerHooks({
+          tree: this.tree,
+          store: this.store,
+          settled,
+          waitForChildren: options.waitForChildren ?? true,
+          sweepOnce: () => this.sweepOnce(),
+          warn,
+        }),
       );
     const spawn: SpawnDeps = {
       tree: this.tree,

@@ -56,3 +56,26 @@ it("ends the run with an error outcome when a hook throws", async () => {
   expect(outcome).toMatchObject({ status: "error", error: "internal error: policy service unreachable" });
   expect(model.requests).toHaveLength(0);
 });
+
+it("leaves the tools a hook hides out of that call's request, and still runs one the model calls", async () => {
+  const workspace = await tempWorkspace();
+  const model = scriptedModel([
+    { toolCalls: [{ id: "c", name: "echo", args: { text: "hidden but here" } }] },
+    { text: "done" },
+  ]);
+  const hider: Hooks = {
+    beforeModelCall: ({ turn }) => (turn === 1 ? { hiddenTools: ["echo"] } : undefined),
+  };
+  const session = await sessionWithPrompt(workspace);
+  const config = testConfig(workspace, model, { hooks: [hider] });
+
+  const outcome = await runAgentLoop(config, session, () => {});
+  expect(outcome.status).toBe("completed");
+  const offered = model.requests.map((request) => request.tools.map((tool) => tool.name));
+  const all = config.tools.map((tool) => tool.name);
+  expect(all).toContain("echo");
+  expect(offered[0]).toEqual(all.filter((name) => name !== "echo"));
+  expect(offered[1]).toEqual(all);
+  const result = session.messages.find((message) => message.role === "tool_result");
+  expect(JSON.stringify(result)).toContain("hidden but here");
+});

@@ -44,12 +44,9 @@ test("a resumed run sweeps at start-up: its child left RUNNING by a dead process
   expect(note).toContain("<task-id>sub-left-behind</task-id>");
   expect(note).toContain("<status>failed</status>\n<reason>orphaned</reason>");
   expect(note).toContain('continue it with task_id "sub-left-behind"');
-  // The roster and the task summary ride along in the system prompt.
-  expect(model.requests[0]!.system).toContain(
-    "# Subagents\n\nAgents you can start with the `task` tool:\n- explore: ",
-  );
-  expect(model.requests[0]!.system).toContain(
-    '- sub-left-behind · explore · FAILED (orphaned) · "Left behind"',
+  // Its child of an earlier run ran in the background: the control tools are offered from the start.
+  expect(model.requests[0]!.tools.map((tool) => tool.name)).toEqual(
+    expect.arrayContaining(["task", "task_send", "task_wait", "task_output", "task_cancel", "task_list"]),
   );
   expect(await runtime.store.get("sub-left-behind")).toMatchObject({ deliveredAt: expect.any(String) });
 });
