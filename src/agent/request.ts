@@ -26,7 +26,8 @@ export function toolSpecs(tools: readonly AnyTool[]): ToolSpec[] {
   return tools.map((tool) => {
     const known = specs.get(tool);
     if (known) return known;
-    const spec = { name: tool.name, description: tool.description, inputSchema: inputSchemaOf(tool) };
+    // Trimmed: descriptions read from .md files end in a newline, sent on every call for nothing.
+    const spec = { name: tool.name, description: tool.description.trim(), inputSchema: inputSchemaOf(tool) };
     specs.set(tool, spec);
     return spec;
   });

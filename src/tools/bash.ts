@@ -15,7 +15,7 @@ function bashSchema(sandboxed: boolean) {
   const base = z.object({
     command: z.string().min(1).describe("Shell command."),
     timeout: z.number().positive().max(BASH_MAX_TIMEOUT_S).optional().describe("Seconds."),
-    description: z.string().optional().describe("What it does, in 5-10 words for the user."),
+    description: z.string().optional().describe("5-10 words for the user."),
   });
   if (!sandboxed) return base;
   return base.extend({

@@ -8,8 +8,8 @@ import { defineTool, ToolError } from "./tool.ts";
 import { resolveWorkspacePath } from "./workspace-path.ts";
 
 const schema = z.object({
-  path: z.string().describe("Path in the workspace."),
-  old_string: z.string().describe("Exact text to replace."),
+  path: z.string().describe("Workspace path."),
+  old_string: z.string().describe("Text to replace."),
   new_string: z.string().describe("Replacement text."),
   replace_all: z.boolean().optional().describe("Replace every occurrence."),
 });

@@ -11,8 +11,8 @@ import { defineTool, ToolError } from "./tool.ts";
 import { placeName, resolveWorkspacePath } from "./workspace-path.ts";
 
 const schema = z.object({
-  pattern: z.string().min(1).describe("Regex (escape a literal `(`, `.` or `{`)."),
-  path: z.string().optional().describe("File or directory (default: the workspace)."),
+  pattern: z.string().min(1).describe("Regex (escape literal `(`, `.`, `{`)."),
+  path: z.string().optional().describe("File or folder (default: the workspace)."),
   glob: z.string().optional().describe("File filter, e.g. `src/**/*.ts`."),
   output_mode: z
     .enum(["files_with_matches", "content", "count"])

@@ -10,7 +10,7 @@ export const LIST_MAX_ENTRIES = 1000;
 
 const schema = z.object({
   path: z.string().optional().describe("Directory (default: the workspace)."),
-  ignore: z.array(z.string()).optional().describe('Patterns to leave out, e.g. ["dist", "*.log"].'),
+  ignore: z.array(z.string()).optional().describe("Patterns to leave out."),
 });
 
 export const listTool = defineTool({

@@ -15,7 +15,7 @@ export const READ_MAX_LINE_LENGTH = 2000;
 export const READ_MAX_BYTES = 64 * 1024 * 1024;
 
 const schema = z.object({
-  path: z.string().describe("Path in the workspace."),
+  path: z.string().describe("Workspace path."),
   offset: z.number().int().min(1).optional().describe("First line (1-based)."),
   limit: z.number().int().min(1).optional().describe(`Lines to return (default ${READ_DEFAULT_LIMIT}).`),
 });

@@ -5,7 +5,7 @@ import { defineTool, ToolError } from "./tool.ts";
 import { resolveWorkspacePath } from "./workspace-path.ts";
 
 const schema = z.object({
-  path: z.string().describe("Path in the workspace."),
+  path: z.string().describe("Workspace path."),
   content: z.string().describe("The full content."),
 });
 
