@@ -24,7 +24,7 @@ export function builtinAgents(): AgentDefinition[] {
     {
       name: "general-purpose",
       description:
-        "General-purpose agent for multi-step tasks: researching a question across many files, or making a change and checking it. It has the same tools as you. Use it when the work would fill your context with material you will not need afterwards.",
+        "Multi-step research or changes with your tools, when the work would fill your context with material you will not need afterwards.",
       prompt: prompt("general-purpose"),
       mode: "subagent",
       source,
@@ -32,7 +32,7 @@ export function builtinAgents(): AgentDefinition[] {
     {
       name: "explore",
       description:
-        'Fast read-only agent for exploring a codebase: finding files by pattern, searching code for names and strings, and answering questions such as "where is X handled?" or "how does Y work?". It cannot change anything. Say how thorough it should be and what to report.',
+        'Fast read-only codebase explorer: finds files and code, answers "where is X?" or "how does Y work?". Say how thorough to be and what to report.',
       prompt: prompt("explore"),
       tools: READ_ONLY_TOOLS,
       disallowedTools: ["write", "edit"],
@@ -43,7 +43,7 @@ export function builtinAgents(): AgentDefinition[] {
     {
       name: "plan",
       description:
-        "Planning agent: researches the code read-only and writes an implementation plan to .agentry/plans/<name>.md (the only file it may write), then returns the plan's path and summary. Use it before a large or risky change.",
+        "Researches read-only, writes an implementation plan to .agentry/plans/<name>.md and returns its path and summary. For large or risky changes.",
       prompt: prompt("plan"),
       tools: [...READ_ONLY_TOOLS, "write"],
       disallowedTools: ["edit"],
@@ -58,7 +58,7 @@ export function builtinAgents(): AgentDefinition[] {
     {
       name: "review",
       description:
-        "Code review agent: reviews a diff, branch or set of files for bugs, security problems and missing tests, runs the project's tests and checks, and returns findings by severity with file:line references. It cannot edit files.",
+        "Reviews a diff, branch or files for bugs, security problems and missing tests; runs the checks; returns findings by severity with file:line. Cannot edit.",
       prompt: prompt("review"),
       tools: READ_ONLY_TOOLS,
       disallowedTools: ["write", "edit"],

@@ -21,7 +21,7 @@ describe("built-in agents", () => {
     for (const definition of builtins.values()) {
       expect(AgentDefinitionSchema.parse(definition)).toEqual(definition);
       expect(definition.source).toEqual({ kind: "builtin", format: "agentry" });
-      expect(definition.prompt.length).toBeGreaterThan(400);
+      expect(definition.prompt.length).toBeGreaterThan(300);
       expect(definition.prompt).toMatch(/What to return/);
     }
   });

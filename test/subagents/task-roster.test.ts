@@ -33,7 +33,7 @@ test("the description lists the agents this caller may spawn, and the usage rule
     "plan",
   ]);
   expect(description).toContain("- both: Usable either way. Second line. (tools: read)");
-  expect(description).toContain("- explore: Fast read-only agent");
+  expect(description).toContain("- explore: Fast read-only codebase explorer");
   expect(description).toMatch(/Launch independent children in one message .* in parallel/);
   expect(description).toContain("Each child starts fresh");
   expect(description).toContain("say what it should return");

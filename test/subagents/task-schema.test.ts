@@ -10,7 +10,7 @@ test("the task tool's JSON schema", () => {
     {
       "properties": {
         "description": {
-          "description": "A short (3-5 word) description of the task, shown to the user.",
+          "description": "3-5 words, shown to the user.",
           "minLength": 1,
           "type": "string",
         },
@@ -29,29 +29,29 @@ test("the task tool's JSON schema", () => {
               "type": "integer",
             },
           ],
-          "description": "What the child starts with: "none" (default: only your prompt), "all" of your conversation, or its last N turns (user messages and your final answers, without tool calls or results).",
+          "description": "What the child starts with: "none" (default: your prompt only), "all" your conversation, or your last N turns (without tool calls).",
         },
         "model": {
-          "description": "Model for this child: a provider:model id or an alias (sonnet, opus, haiku, inherit). Default: the agent's own model, else yours.",
+          "description": "provider:model or an alias (sonnet, opus, haiku, inherit); default: the agent's, else yours.",
           "minLength": 1,
           "type": "string",
         },
         "prompt": {
-          "description": "The complete task for the subagent. It sees nothing of your conversation: include the goal, what you know, the files or names involved, and exactly what to return.",
+          "description": "The whole task and what to return.",
           "minLength": 1,
           "type": "string",
         },
         "run_in_background": {
-          "description": "Run the child in the background: task returns its task_id at once and a <task-notification> brings its result when it finishes. Default: the agent's own setting, else false (wait for the result).",
+          "description": "Return the task_id at once (default: the agent's setting, else false).",
           "type": "boolean",
         },
         "subagent_type": {
-          "description": "The agent to launch, one of those listed above (default general-purpose).",
+          "description": "An agent listed above (default general-purpose).",
           "minLength": 1,
           "type": "string",
         },
         "task_id": {
-          "description": "Continue the child with this task_id (from an earlier task result) with its whole history; \`prompt\` is its next message.",
+          "description": "Continue this child; \`prompt\` is its next message.",
           "minLength": 1,
           "type": "string",
         },

@@ -13,43 +13,28 @@ const TEMPLATE = readFileSync(new URL("./task.md", import.meta.url), "utf8").tri
 const MAX_ROSTER_DESCRIPTION = 1000;
 
 export const taskSchema = z.object({
-  description: z.string().min(1).describe("A short (3-5 word) description of the task, shown to the user."),
-  prompt: z
-    .string()
-    .min(1)
-    .describe(
-      "The complete task for the subagent. It sees nothing of your conversation: include the goal, what you know, the files or names involved, and exactly what to return.",
-    ),
+  description: z.string().min(1).describe("3-5 words, shown to the user."),
+  prompt: z.string().min(1).describe("The whole task and what to return."),
   subagent_type: z
     .string()
     .min(1)
     .optional()
-    .describe(`The agent to launch, one of those listed above (default ${DEFAULT_SUBAGENT_TYPE}).`),
+    .describe(`An agent listed above (default ${DEFAULT_SUBAGENT_TYPE}).`),
   model: z
     .string()
     .min(1)
     .optional()
-    .describe(
-      "Model for this child: a provider:model id or an alias (sonnet, opus, haiku, inherit). Default: the agent's own model, else yours.",
-    ),
-  task_id: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      "Continue the child with this task_id (from an earlier task result) with its whole history; `prompt` is its next message.",
-    ),
+    .describe("provider:model or an alias (sonnet, opus, haiku, inherit); default: the agent's, else yours."),
+  task_id: z.string().min(1).optional().describe("Continue this child; `prompt` is its next message."),
   run_in_background: z
     .boolean()
     .optional()
-    .describe(
-      "Run the child in the background: task returns its task_id at once and a <task-notification> brings its result when it finishes. Default: the agent's own setting, else false (wait for the result).",
-    ),
+    .describe("Return the task_id at once (default: the agent's setting, else false)."),
   fork: z
     .union([z.enum(["none", "all"]), z.number().int().min(0).max(1000)])
     .optional()
     .describe(
-      'What the child starts with: "none" (default: only your prompt), "all" of your conversation, or its last N turns (user messages and your final answers, without tool calls or results).',
+      'What the child starts with: "none" (default: your prompt only), "all" your conversation, or your last N turns (without tool calls).',
     ),
 });
 
