@@ -61,7 +61,7 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Row[
         label: PACKAGE,
         bin: installed.bin,
         env: cached("package"),
-        goals: { version: { max: 150 }, run: { max: 300 } },
+        goals: { version: { max: 60 }, run: { max: 120 } }, // issue 13
         note: "what users run: `npm pack` of this checkout extracted into a project's node_modules/; its bin/agentry.js imports dist/cli/main.js (rolldown bundle, dependencies included) with the compile cache on. Spawn → exit for --version; spawn → the request arriving at the test model server for run (empty project and HOME). One untimed round first.",
       },
     ];

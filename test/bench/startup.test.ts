@@ -6,8 +6,8 @@ test("the start-up benchmark packs the package, spawns its CLI and the checkout'
   const rows = await measureStartup({ runs: 1, variants: false, probeRuns: 1 });
   expectWellFormed(rows, "start-up");
   const installed = rowNamed(rows, "agentry run → first model request (installed package)");
-  expect(installed.goal).toEqual({ max: 300 });
-  expect(rowNamed(rows, "agentry --version (installed package)").goal).toEqual({ max: 150 });
+  expect(installed.goal).toEqual({ max: 120 });
+  expect(rowNamed(rows, "agentry --version (installed package)").goal).toEqual({ max: 60 });
   const checkout = rowNamed(rows, "agentry run → first model request (checkout: src/*.ts)");
   expect(checkout.goal).toBeUndefined();
   expect(installed.samples[0]).toBeGreaterThan(rowNamed(rows, "node -e 0").samples[0]!);
