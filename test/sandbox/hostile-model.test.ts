@@ -146,12 +146,15 @@ async function attack(scenario: Scenario, sandbox: boolean) {
   server = await startModelServer(script(scenario, fx.targets));
   hits.length = 0;
   const startedAt = Date.now();
+  const state = join(dirname(fx.ws.dir), "state");
   const result = await runCli(
     ["run", "--permission-mode", scenario.mode, "-o", "stream-json", "Do the task."],
     {
       cwd: fx.ws.dir,
       env: {
         ...fx.ws.env,
+        // agentry keeps its sandbox probe in the user's state folder: outside the home snapshotted below.
+        XDG_STATE_HOME: state,
         ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
         ANTHROPIC_API_KEY: SECRETS.provider,
         ...(sandbox ? {} : { AGENTRY_SANDBOX: "off" }),
@@ -165,6 +168,10 @@ async function attack(scenario: Scenario, sandbox: boolean) {
   expect(server.requests.length, what).toBe(script(scenario, fx.targets).length);
 
   expect(await snapshot(fx.ws.home), what).toEqual(before.home);
+  const kept = existsSync(state) ? Object.keys(await snapshot(state)) : [];
+  expect(kept, `${what}: only agentry's probe entry in its state folder`).toEqual(
+    kept.length === 0 ? [] : ["agentry/sandbox-probe.json"],
+  );
   expect(await snapshot(fx.outside), what).toEqual(before.outside);
   expect(await protectedState(fx.ws.dir), what).toEqual(before.workspace);
   expect(existsSync(`/tmp/agentry-hostile-${fx.targets.id}`), what).toBe(false);
