@@ -26,15 +26,25 @@ const FILE = "sandbox-probe.json";
 export async function detectSandboxCached(options: CachedDetectOptions): Promise<SandboxSupport> {
   const platform = options.platform ?? process.platform;
   if (platform !== "linux") return detectSandbox(options);
-  const key = await probeKey(options.path ?? process.env.PATH ?? "");
-  if (key === undefined) return detectSandbox(options);
+  const probed = await probeKey(options.path ?? process.env.PATH ?? "");
+  if (probed === undefined) return detectSandbox(options);
+  const { key, binary } = probed;
   const file = join(options.stateDir, FILE);
   const now = options.now?.() ?? Date.now();
   const kept = await readKept(file);
-  if (kept !== undefined && kept.key === key && now - kept.at >= 0 && now - kept.at < PROBE_CACHE_MAX_AGE_MS)
+  // The entry names the program every command will be run through: it is used only when that is the
+  // very binary the key describes, so an edited entry cannot put another program in bwrap's place.
+  if (
+    kept !== undefined &&
+    kept.key === key &&
+    kept.support.backend.path === binary &&
+    now - kept.at >= 0 &&
+    now - kept.at < PROBE_CACHE_MAX_AGE_MS
+  )
     return kept.support;
   const support = await detectSandbox(options);
-  if (support.available) await keep(options.stateDir, file, { key, at: now, support }).catch(() => {});
+  if (support.available && support.backend.path === binary)
+    await keep(options.stateDir, file, { key, at: now, support }).catch(() => {});
   return support;
 }
 
@@ -44,8 +54,8 @@ interface Kept {
   support: SandboxSupport & { available: true };
 }
 
-/** What the probe's answer depends on, as one string; undefined when bwrap is not on the PATH. */
-async function probeKey(path: string): Promise<string | undefined> {
+/** What the probe's answer depends on, as one string, and the bwrap it is about; undefined when bwrap is not on the PATH. */
+async function probeKey(path: string): Promise<{ key: string; binary: string } | undefined> {
   const binary = path
     .split(delimiter)
     .filter((dir) => dir !== "")
@@ -61,7 +71,7 @@ async function probeKey(path: string): Promise<string | undefined> {
   ]);
   // Without a boot id a reboot could not be told apart: never reuse a result then.
   if (boot === undefined) return undefined;
-  return JSON.stringify({
+  const key = JSON.stringify({
     binary,
     file: [info.dev, info.ino, info.size, info.mtimeMs, info.ctimeMs],
     boot,
@@ -69,6 +79,7 @@ async function probeKey(path: string): Promise<string | undefined> {
     uid: process.getuid?.(),
     settings,
   });
+  return { key, binary };
 }
 
 async function readText(file: string): Promise<string | undefined> {

@@ -73,6 +73,21 @@ describeWith(BUBBLEWRAP, "detectSandboxCached", () => {
     expect(await probes()).toBeGreaterThan(runs);
   });
 
+  it("ignores a kept entry that names another program in bwrap's place, and probes again", async () => {
+    await wrapper("real");
+    await detect();
+    const file = join(stateDir, "sandbox-probe.json");
+    const kept = JSON.parse(await readFile(file, "utf8")) as { support: { backend: { path: string } } };
+    const forged = {
+      ...kept,
+      support: { ...kept.support, backend: { ...kept.support.backend, path: "/bin/env" } },
+    };
+    await writeFile(file, JSON.stringify(forged));
+    const runs = await probes();
+    expect(await detect()).toMatchObject({ available: true, backend: { path: join(bin, "bwrap") } });
+    expect(await probes()).toBeGreaterThan(runs);
+  });
+
   it("never keeps a failed probe: the next run probes again", async () => {
     await wrapper("refuse");
     expect(await detect()).toMatchObject({ available: false });
