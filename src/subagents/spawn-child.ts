@@ -17,6 +17,7 @@ import type { SpawnDeps } from "./spawn-deps.ts";
 import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "./spawnable-agents.ts";
 import { awaitChild, startedInBackground } from "./sync-wait.ts";
 import type { TaskRequest } from "./task-api.ts";
+import type { ChildRunReport } from "./task-result.ts";
 
 /** One `task` call: continue the child named by `taskId`, or start a new one. */
 export async function runTask(
@@ -66,7 +67,62 @@ async function startChild(
   request: TaskRequest,
   ctx: ToolContext,
 ): Promise<ToolResult> {
-  const definition = resolveDefinition(deps.registry, caller, request.subagentType ?? DEFAULT_SUBAGENT_TYPE);
+  const { child, done } = await launchChild(deps, caller, request, ctx);
+  if (child.background) return startedInBackground(child, "started");
+  return awaitChild(deps.timeoutMs, child, done);
+}
+
+/**
+ * Runs a new child for a program rather than a model (a workflow's `agent()`): the child `task`
+ * would start, but its caller waits for its outcome however long it takes (no promotion to the
+ * background) and gets the report itself.
+ */
+export async function runChildToEnd(
+  deps: SpawnDeps,
+  caller: CallerScope,
+  request: TaskRequest,
+  ctx: ToolContext,
+): Promise<ChildRunReport> {
+  const { done } = await launchChild(deps, caller, { ...request, background: false }, ctx);
+  return done;
+}
+
+/** Continues a child the caller ran to its end (a workflow's corrective turn), and waits for its next end. */
+export async function continueToEnd(
+  deps: SpawnDeps,
+  caller: CallerScope,
+  taskId: string,
+  prompt: string,
+  ctx: ToolContext,
+): Promise<ChildRunReport> {
+  const child = await ownChild(deps, caller, taskId, ctx, "continue");
+  if (child.active) throw new ToolError(`Subagent ${taskId} is still running.`);
+  const reopened = child.continue(false);
+  return runChild(
+    child,
+    {
+      prompt,
+      description: child.description,
+      parentSignal: ctx.signal,
+      emit: ctx.emit,
+      progress: ctx.progress,
+      reopened,
+    },
+    deps.run,
+  );
+}
+
+async function launchChild(
+  deps: SpawnDeps,
+  caller: CallerScope,
+  request: TaskRequest,
+  ctx: ToolContext,
+): Promise<{ child: Child; done: Promise<ChildRunReport> }> {
+  const definition = narrowed(
+    resolveDefinition(deps.registry, caller, request.subagentType ?? DEFAULT_SUBAGENT_TYPE),
+    caller,
+    request,
+  );
   const fork = resolveFork(definition, request.fork);
   await ctx.ask({
     permission: "task",
@@ -143,8 +199,22 @@ async function startChild(
     },
     deps.run,
   );
-  if (background) return startedInBackground(child, "started");
-  return awaitChild(deps.timeoutMs, child, done);
+  return { child, done };
+}
+
+/**
+ * The definition as the call narrows it: fewer tools (never one its definition, or else its caller,
+ * lacks) or another workspace mode.
+ */
+function narrowed(definition: AgentDefinition, caller: CallerScope, request: TaskRequest): AgentDefinition {
+  const { tools, workspace } = request;
+  let result = definition;
+  if (tools !== undefined) {
+    const pool = definition.tools ?? caller.tools.map((tool) => tool.name);
+    result = { ...result, tools: pool.filter((name) => tools.includes(name)) };
+  }
+  if (workspace !== undefined) result = { ...result, workspace: { mode: workspace } };
+  return result;
 }
 
 function resolveDefinition(registry: AgentRegistry, caller: CallerScope, type: string): AgentDefinition {

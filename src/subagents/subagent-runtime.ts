@@ -10,19 +10,22 @@ import { currentOwner } from "../tasks/owner.ts";
 import { sweepOrphans } from "../tasks/sweeper.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../tasks/workspace-task-store.ts";
-import type { AnyTool } from "../tools/tool.ts";
+import type { AnyTool, ToolContext } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
 import { ChildTree } from "./child-tree.ts";
 import { resolveLimits, type SubagentLimits } from "./limits.ts";
+import { refuseAtDepthLimit } from "./own-child.ts";
 import { Pulse } from "./pulse.ts";
 import type { RunDeps } from "./run-child.ts";
 import { Semaphore } from "./semaphore.ts";
+import { continueToEnd, runChildToEnd } from "./spawn-child.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
 import { createSpawnKit, type SpawnKit } from "./spawn-kit.ts";
 import { spawnerHooks } from "./spawner-hooks.ts";
-import type { TaskApi } from "./task-api.ts";
+import type { TaskApi, TaskRequest } from "./task-api.ts";
 import { TaskControl } from "./task-control.ts";
+import type { ChildRunReport } from "./task-result.ts";
 import { treeTaskApi } from "./tree-task-api.ts";
 
 export interface SubagentOptions {
@@ -78,6 +81,7 @@ export class SubagentRuntime {
   /** What the `task_*` tools of this tree may do. */
   private readonly tasks: TaskApi;
   private readonly slots: Semaphore;
+  private readonly spawn: SpawnDeps;
   private readonly warn: (message: string) => void;
   private sweep: Promise<void> | undefined;
 
@@ -145,6 +149,7 @@ export class SubagentRuntime {
       timeoutMs: limits.timeoutMs,
       sweep: () => this.sweepNow(),
     };
+    this.spawn = spawn;
     this.tasks = treeTaskApi({
       spawn,
       maxDepth: limits.maxDepth,
@@ -173,6 +178,26 @@ export class SubagentRuntime {
   /** Children waiting for a running slot. */
   get queued(): number {
     return this.slots.queued;
+  }
+
+  /**
+   * Runs one child for a program rather than a model (a workflow's `agent()`): the child `task` would
+   * start — the caller's rules, sandbox and limits, its record, its events in the caller's stream —
+   * but the caller waits for its end however long it takes and gets the report.
+   */
+  runToEnd(caller: CallerScope, request: TaskRequest, ctx: ToolContext): Promise<ChildRunReport> {
+    refuseAtDepthLimit(this.limits.maxDepth, ctx);
+    return runChildToEnd(this.spawn, caller, request, ctx);
+  }
+
+  /** Continues a child `runToEnd` ran (its history kept) with `prompt`, and waits for its next end. */
+  continueToEnd(
+    caller: CallerScope,
+    taskId: string,
+    prompt: string,
+    ctx: ToolContext,
+  ): Promise<ChildRunReport> {
+    return continueToEnd(this.spawn, caller, taskId, prompt, ctx);
   }
 
   child(taskId: string): Child | undefined {

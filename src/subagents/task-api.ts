@@ -1,4 +1,4 @@
-import type { AgentDefinition } from "../agents/definition.ts";
+import type { AgentDefinition, WorkspaceMode } from "../agents/definition.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { TaskRecord, TaskStatus } from "../tasks/task-record.ts";
 import type { ToolContext, ToolResult } from "../tools/tool.ts";
@@ -42,6 +42,10 @@ export interface TaskRequest {
   taskId?: string;
   background?: boolean;
   fork?: ForkMode | string | number;
+  /** Only these of the tools the child would have (a program's narrowing; `task` has no such argument). */
+  tools?: readonly string[];
+  /** Another workspace mode than its definition's. */
+  workspace?: WorkspaceMode;
 }
 
 export interface SendRequest {

@@ -1,0 +1,151 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { appendLine, ensureStateDir, stateDir } from "../state/state-dir.ts";
+import { WorkflowInputError } from "./workflow-errors.ts";
+
+/** `.agentry/workflow-runs/`: one journal per run id. */
+export function workflowRunsDir(workspace: string): string {
+  return join(stateDir(workspace), "workflow-runs");
+}
+
+const JOURNAL_VERSION = 1;
+
+/** What a run was started with, so `--resume` can run it again without the file. */
+const runLine = z.object({
+  type: z.literal("run"),
+  version: z.literal(JOURNAL_VERSION),
+  name: z.string(),
+  origin: z.string(),
+  typescript: z.boolean(),
+  source: z.string(),
+  args: z.unknown(),
+});
+const callLine = z.object({ type: z.literal("call"), position: z.number().int().min(0), key: z.string() });
+const resultLine = z.object({
+  type: z.literal("result"),
+  position: z.number().int().min(0),
+  key: z.string(),
+  value: z.unknown(),
+  taskId: z.string().optional(),
+});
+const journalLine = z.discriminatedUnion("type", [runLine, callLine, resultLine]);
+
+export type RunHeader = Omit<z.infer<typeof runLine>, "type" | "version">;
+
+interface Entry {
+  key: string;
+  done: boolean;
+  value?: unknown;
+}
+
+/** What a call at a position does on this run. */
+export type ReplayDecision = { kind: "replay"; value: unknown } | { kind: "run" };
+
+/**
+ * The positional cache of a workflow run: every `agent()` call is written when it starts (its position
+ * in the order the script made the calls, and the key of its prompt and options) and when it has a
+ * result. A resumed run replays a call whose position holds the same key and a result; from the first
+ * position whose key differs (the script was edited there), every call runs again, since what follows
+ * may depend on it. A call that never finished runs again without changing that. Lines are appended
+ * one at a time, so a killed process loses at most the call it was writing.
+ */
+export class ReplayJournal {
+  readonly path: string;
+  private readonly previous: Map<number, Entry>;
+  private diverged = false;
+
+  private constructor(path: string, previous: Map<number, Entry>) {
+    this.path = path;
+    this.previous = previous;
+  }
+
+  /** A new run's journal, starting with its header. */
+  static create(workspace: string, runId: string, header: RunHeader): ReplayJournal {
+    const dir = workflowRunsDir(workspace);
+    ensureStateDir(workspace, dir);
+    const journal = new ReplayJournal(join(dir, `${runId}.jsonl`), new Map());
+    journal.write({ type: "run", version: JOURNAL_VERSION, ...header });
+    return journal;
+  }
+
+  /** The journal of an earlier run, to resume it: its last header and its calls. */
+  static async open(
+    workspace: string,
+    runId: string,
+  ): Promise<{ journal: ReplayJournal; header: RunHeader }> {
+    const path = join(workflowRunsDir(workspace), `${runId}.jsonl`);
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      const missing = error instanceof Error && "code" in error && error.code === "ENOENT";
+      throw new WorkflowInputError(
+        missing
+          ? `No workflow run ${runId} to resume in this workspace (no ${path}): agentry tasks list shows the runs.`
+          : `Cannot read the journal of workflow run ${runId} (${path}): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    const entries = new Map<number, Entry>();
+    let header: RunHeader | undefined;
+    for (const line of text.split("\n")) {
+      if (line.trim() === "") continue;
+      const parsed = parseLine(line);
+      // A torn last line (the process was killed mid-write) or a line of a newer version: skipped, so
+      // that call simply runs again.
+      if (parsed === undefined) continue;
+      if (parsed.type === "run") {
+        const { type: _type, version: _version, ...rest } = parsed;
+        header = rest;
+      } else if (parsed.type === "call") {
+        entries.set(parsed.position, { key: parsed.key, done: false });
+      } else if (entries.get(parsed.position)?.key === parsed.key) {
+        entries.set(parsed.position, { key: parsed.key, done: true, value: parsed.value });
+      }
+    }
+    if (header === undefined) {
+      throw new WorkflowInputError(
+        `The journal of workflow run ${runId} (${path}) has no header: it cannot be resumed.`,
+      );
+    }
+    return { journal: new ReplayJournal(path, entries), header };
+  }
+
+  /** Appends the header of a resumed run (its script may have been edited). */
+  restart(header: RunHeader): void {
+    this.write({ type: "run", version: JOURNAL_VERSION, ...header });
+  }
+
+  /** Decides a call and records that it was made. */
+  call(position: number, key: string): ReplayDecision {
+    const before = this.previous.get(position);
+    if (before !== undefined && before.key !== key) this.diverged = true;
+    if (!this.diverged && before?.done === true) return { kind: "replay", value: before.value };
+    this.write({ type: "call", position, key });
+    return { kind: "run" };
+  }
+
+  /** Records a call's result, for a later resume. */
+  finished(position: number, key: string, value: unknown, taskId: string | undefined): void {
+    this.write({
+      type: "result",
+      position,
+      key,
+      value: value ?? null,
+      ...(taskId === undefined ? {} : { taskId }),
+    });
+  }
+
+  private write(line: z.input<typeof journalLine>): void {
+    appendLine(this.path, JSON.stringify(line));
+  }
+}
+
+function parseLine(line: string): z.infer<typeof journalLine> | undefined {
+  try {
+    const parsed = journalLine.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

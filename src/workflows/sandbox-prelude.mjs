@@ -1,0 +1,124 @@
+// Runs inside the QuickJS sandbox before a workflow script, never in Node (see script-sandbox.ts).
+// It turns the two host bridges into the script's primitives and removes them from sight. Only
+// strings cross the bridge: the host parses them, so no object of the script ever reaches Node.
+(() => {
+  const hostCall = globalThis.__hostCall;
+  const hostAsync = globalThis.__hostAsync;
+  delete globalThis.__hostCall;
+  delete globalThis.__hostAsync;
+  const parse = JSON.parse;
+  const stringify = JSON.stringify;
+  const STOPPED = "WorkflowStopped";
+  const json = (value) => stringify(value === undefined ? null : value);
+  const describe = (error) =>
+    error !== null && typeof error === "object" && typeof error.message === "string"
+      ? error.message
+      : String(error);
+  const fail = (what, why) => {
+    throw new TypeError(`${what}: ${why}`);
+  };
+
+  async function agent(prompt, options) {
+    if (typeof prompt !== "string" || prompt.trim() === "")
+      fail("agent(prompt, options)", "prompt must be a non-empty string");
+    if (options !== undefined && (options === null || typeof options !== "object"))
+      fail("agent(prompt, options)", "options must be an object");
+    // A wrapper without a prototype: a toJSON planted on Object.prototype cannot swap the prompt.
+    const message = Object.create(null);
+    message.prompt = prompt;
+    message.options = options ?? {};
+    const reply = parse(await hostAsync("agent", stringify(message)));
+    if (reply.ok) return reply.value;
+    const error = new Error(reply.error);
+    error.name = reply.stopped ? STOPPED : "AgentCallError";
+    throw error;
+  }
+
+  // A failed item resolves to null and is reported to the run; a stopped run (cancel, budget) stops all.
+  const settle = (work, where) =>
+    Promise.resolve()
+      .then(work)
+      .catch((error) => {
+        if (error !== null && typeof error === "object" && error.name === STOPPED) throw error;
+        hostCall("failure", json({ where, error: describe(error) }));
+        return null;
+      });
+
+  async function parallel(tasks) {
+    if (!Array.isArray(tasks)) fail("parallel(tasks)", "tasks must be an array of functions");
+    return Promise.all(
+      tasks.map((task, index) =>
+        settle(() => (typeof task === "function" ? task() : task), `parallel item ${index}`),
+      ),
+    );
+  }
+
+  async function pipeline(items, ...stages) {
+    if (!Array.isArray(items)) fail("pipeline(items, ...stages)", "items must be an array");
+    if (stages.length === 0 || stages.some((stage) => typeof stage !== "function"))
+      fail("pipeline(items, ...stages)", "give at least one stage, each a function");
+    // Each item moves to its next stage as soon as its previous one is done: no barrier between stages.
+    return Promise.all(
+      items.map(async (item, index) => {
+        let value = item;
+        for (let stage = 0; stage < stages.length; stage++) {
+          const current = value;
+          value = await settle(
+            () => stages[stage](current, item, index),
+            `pipeline item ${index}, stage ${stage + 1}`,
+          );
+          if (value === null) return null;
+        }
+        return value;
+      }),
+    );
+  }
+
+  function phase(title) {
+    if (typeof title !== "string" || title.trim() === "")
+      fail("phase(title)", "title must be a non-empty string");
+    hostCall("phase", json(title));
+  }
+
+  function log(...parts) {
+    hostCall("log", json(parts.map((part) => (typeof part === "string" ? part : stringify(part))).join(" ")));
+  }
+
+  // Replay needs a script that does the same thing again: no clock, no randomness.
+  const noClock = () => {
+    throw new Error(
+      "The clock is not available in a workflow script (a resumed run must do the same again): pass a time in args.",
+    );
+  };
+  const RealDate = Date;
+  class WorkflowDate extends RealDate {
+    constructor(...values) {
+      if (values.length === 0) noClock();
+      super(...values);
+    }
+    static now() {
+      return noClock();
+    }
+  }
+  Math.random = () => {
+    throw new Error(
+      "Math.random() is not available in a workflow script (a resumed run must do the same again): pass a seed in args.",
+    );
+  };
+
+  const define = (name, value) =>
+    Object.defineProperty(globalThis, name, {
+      value,
+      writable: false,
+      enumerable: false,
+      configurable: false,
+    });
+  define("Date", WorkflowDate);
+  define("agent", agent);
+  define("parallel", parallel);
+  define("pipeline", pipeline);
+  define("phase", phase);
+  define("log", log);
+  define("console", Object.freeze({ log, info: log, warn: log, error: log }));
+  define("args", parse(hostCall("args", "null")));
+})();

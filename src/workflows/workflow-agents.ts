@@ -1,0 +1,175 @@
+import type { TaskRequest } from "../subagents/task-api.ts";
+import { type ChildRunReport, failureReason } from "../subagents/task-result.ts";
+import type { ToolContext } from "../tools/tool.ts";
+import { type AgentCall, callKey, parseAgentCall } from "./agent-options.ts";
+import type { ReplayJournal } from "./replay-journal.ts";
+import {
+  compileOutputSchema,
+  correctionMessage,
+  type OutputSchema,
+  parseOutput,
+  withOutputInstructions,
+} from "./structured-output.ts";
+import { AgentCapReached } from "./workflow-budget.ts";
+import type { WorkflowEvent } from "./workflow-events.ts";
+
+/** How a workflow starts its agents: children of its caller, through the subagent runtime of its tree. */
+export interface WorkflowChildren {
+  runToEnd(request: TaskRequest, ctx: ToolContext): Promise<ChildRunReport>;
+  continueToEnd(taskId: string, prompt: string, ctx: ToolContext): Promise<ChildRunReport>;
+}
+
+export interface WorkflowAgentsDeps {
+  runId: string;
+  children: WorkflowChildren;
+  journal: ReplayJournal;
+  /** The context of the agents of a phase (their place in the tree, the run's signal). */
+  contextFor(phase: string | undefined): ToolContext;
+  /** The phase `phase()` set last. */
+  currentPhase(): string | undefined;
+  /** The run's signal: a cancel or a budget stops every call. */
+  signal: AbortSignal;
+  /** At most this many calls run a child (replays are free); past it the run stops. */
+  maxAgents: number | undefined;
+  /** Stops the whole run (the agent cap was reached). */
+  stop(reason: Error): void;
+  onEvent(event: WorkflowEvent): void;
+}
+
+type AgentCallEvent = Extract<WorkflowEvent, { type: "workflow_agent" }>;
+
+/** What the sandbox gets back for one call. */
+type Reply = { ok: true; value: unknown } | { ok: false; error: string; stopped?: boolean };
+
+/**
+ * The host side of `agent()`: each call gets its position, is replayed from the journal when it may
+ * be, else runs a child and — with a `schema` — validates its final reply, giving it one corrective
+ * turn before failing with the validation error.
+ */
+export class WorkflowAgents {
+  readonly counts = { run: 0, replayed: 0, failed: 0 };
+  private next = 0;
+  private readonly deps: WorkflowAgentsDeps;
+
+  constructor(deps: WorkflowAgentsDeps) {
+    this.deps = deps;
+  }
+
+  /** One `agent()` call, JSON in and out; never rejects. */
+  async call(payload: string): Promise<string> {
+    // Taken before anything awaits: the position is the order the script made its calls in.
+    const position = this.next++;
+    const reply = await this.answer(position, payload).catch(
+      (error: unknown): Reply => ({
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+    return JSON.stringify(reply);
+  }
+
+  private async answer(position: number, payload: string): Promise<Reply> {
+    const { deps } = this;
+    const call = parseAgentCall(payload);
+    const schema = call.schema === undefined ? undefined : compileSchema(call.schema);
+    const phase = call.phase ?? deps.currentPhase();
+    const label = call.label ?? summary(call.prompt);
+    const event = {
+      type: "workflow_agent",
+      runId: deps.runId,
+      position,
+      label,
+      ...(phase ? { phase } : {}),
+    } as const;
+    if (deps.signal.aborted) return stopped(deps.signal);
+    const key = callKey(call);
+    const decision = deps.journal.call(position, key);
+    if (decision.kind === "replay") {
+      this.counts.replayed++;
+      deps.onEvent({ ...event, status: "replayed" });
+      return { ok: true, value: decision.value };
+    }
+    if (deps.maxAgents !== undefined && this.counts.run >= deps.maxAgents) {
+      deps.stop(new AgentCapReached(`the workflow's cap of ${deps.maxAgents} agents was reached`));
+      return stopped(deps.signal);
+    }
+    this.counts.run++;
+    const ctx = deps.contextFor(phase);
+    deps.onEvent({ ...event, status: "started" });
+    const result = await this.runChild(call, label, schema, ctx, event);
+    if (!result.ok) {
+      if (deps.signal.aborted) return stopped(deps.signal);
+      this.counts.failed++;
+      deps.onEvent({ ...event, status: "failed", error: result.error, ...taskOf(result) });
+      return { ok: false, error: result.error };
+    }
+    deps.journal.finished(position, key, result.value, result.taskId);
+    deps.onEvent({ ...event, status: "completed", ...taskOf(result) });
+    return { ok: true, value: result.value };
+  }
+
+  private async runChild(
+    call: AgentCall,
+    label: string,
+    schema: OutputSchema | undefined,
+    ctx: ToolContext,
+    event: Omit<AgentCallEvent, "status">,
+  ): Promise<{ ok: true; value: unknown; taskId: string } | { ok: false; error: string; taskId?: string }> {
+    const request: TaskRequest = {
+      description: label,
+      prompt: schema === undefined ? call.prompt : withOutputInstructions(call.prompt, schema),
+      ...(call.agentType === undefined ? {} : { subagentType: call.agentType }),
+      ...(call.model === undefined ? {} : { model: call.model }),
+      ...(call.tools === undefined ? {} : { tools: call.tools }),
+      ...(call.workspace === undefined ? {} : { workspace: call.workspace }),
+    };
+    let report = await this.deps.children.runToEnd(request, ctx);
+    const failed = (report: ChildRunReport) => ({
+      ok: false as const,
+      error: `agent "${label}" (task_id ${report.taskId}) did not complete: ${failureReason(report)}`,
+      taskId: report.taskId,
+    });
+    if (report.outcome.status !== "completed") return failed(report);
+    if (schema === undefined) return { ok: true, value: report.outcome.text, taskId: report.taskId };
+    const first = parseOutput(report.outcome.text, schema);
+    if (first.ok) return { ok: true, value: first.value, taskId: report.taskId };
+    // One corrective turn, in the same child (it keeps what it found), then a clear failure.
+    this.deps.onEvent({ ...event, status: "corrected", taskId: report.taskId, error: first.error });
+    report = await this.deps.children.continueToEnd(report.taskId, correctionMessage(first.error), ctx);
+    if (report.outcome.status !== "completed") return failed(report);
+    const second = parseOutput(report.outcome.text, schema);
+    if (second.ok) return { ok: true, value: second.value, taskId: report.taskId };
+    return {
+      ok: false,
+      error: `agent "${label}" (task_id ${report.taskId}) returned no valid output after one corrective turn: ${second.error}`,
+      taskId: report.taskId,
+    };
+  }
+}
+
+function compileSchema(json: Record<string, unknown>): OutputSchema {
+  try {
+    return compileOutputSchema(json);
+  } catch (error) {
+    throw new Error(`agent(prompt, options): ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function stopped(signal: AbortSignal): Reply {
+  const reason: unknown = signal.reason;
+  return {
+    ok: false,
+    stopped: true,
+    error: reason instanceof Error ? reason.message : "the workflow was stopped",
+  };
+}
+
+function taskOf(result: { taskId?: string }): { taskId?: string } {
+  return result.taskId === undefined ? {} : { taskId: result.taskId };
+}
+
+/** A label for a call without one: the start of its prompt. */
+function summary(prompt: string): string {
+  const line = prompt.trim().split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+}

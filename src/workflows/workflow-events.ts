@@ -1,0 +1,44 @@
+import type { Usage } from "../model/messages.ts";
+
+/**
+ * What a workflow run reports as it goes, beside its agents' own events (which carry their
+ * `agentPath` and draw the live tree): `--output-format stream-json` prints these as JSON lines.
+ */
+export type WorkflowEvent =
+  | { type: "workflow_start"; runId: string; name: string; phases: string[]; resumed: boolean }
+  | { type: "workflow_phase"; runId: string; title: string }
+  | {
+      type: "workflow_agent";
+      runId: string;
+      /** The call's place in the order the script made its calls (the replay cache's key). */
+      position: number;
+      label: string;
+      phase?: string;
+      /** `replayed`: its result came from the run's journal, without a model call. */
+      status: "started" | "completed" | "failed" | "replayed" | "corrected";
+      taskId?: string;
+      error?: string;
+    }
+  | { type: "workflow_log"; runId: string; message: string }
+  | { type: "workflow_failure"; runId: string; where: string; error: string }
+  | { type: "workflow_end"; runId: string; outcome: WorkflowOutcome };
+
+export type WorkflowStatus = "completed" | "failed" | "cancelled" | "budget_exceeded";
+
+/** How a workflow run ended. */
+export interface WorkflowOutcome {
+  runId: string;
+  name: string;
+  status: WorkflowStatus;
+  /** What the script returned (JSON data), when it completed. */
+  result?: unknown;
+  /** Why it did not complete. */
+  error?: string;
+  /** `run`: agent calls that ran a child; `replayed`: answered from the journal; `failed`: of those run. */
+  agents: { run: number; replayed: number; failed: number };
+  /** Items of `parallel` and `pipeline` that failed (each resolved to null; the others went on). */
+  failures: { where: string; error: string }[];
+  /** What its children used (every model call, corrective turns included). */
+  usage: Usage;
+  durationMs: number;
+}

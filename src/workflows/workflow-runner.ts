@@ -1,0 +1,109 @@
+import type { AgentConfig } from "../agent/config.ts";
+import { newSessionId } from "../agent/session-id.ts";
+import type { AgentEvent } from "../contracts/events.ts";
+import type { CallerScope } from "../subagents/caller-scope.ts";
+import { isSpawnTool } from "../subagents/child-tools.ts";
+import type { SubagentOptions, SubagentRuntime } from "../subagents/subagent-runtime.ts";
+import { attachSubagents } from "../subagents/with-subagents.ts";
+import { type StartWorkflowOptions, startWorkflow, type WorkflowHost } from "./run-workflow.ts";
+import type { WorkflowBudget } from "./workflow-budget.ts";
+import type { WorkflowEvent, WorkflowOutcome } from "./workflow-events.ts";
+import { parseWorkflowSource, type WorkflowSource } from "./workflow-source.ts";
+
+export interface RunWorkflowOptions {
+  /** The script's text (parsed here), or a parsed source. */
+  script: string | WorkflowSource;
+  /** The script is TypeScript (its types are stripped). */
+  typescript?: boolean;
+  args?: unknown;
+  /** Continue this run: its finished agent calls are replayed from its journal, the rest run. */
+  resume?: string;
+  budget?: WorkflowBudget;
+  /**
+   * What the workflow's agents are children of: the model `inherit` means, the tools they inherit, the
+   * workspace, I/O and how commands run (its sandbox). Its `name`, prompt and hooks are not used.
+   */
+  config: AgentConfig;
+  /** The subagent runtime's options: the agents, models, permissions and limits of the tree. */
+  subagents: SubagentOptions;
+  signal?: AbortSignal;
+  /** The agents' events (with their `agentPath`: the live tree) and the workflow's own. */
+  onEvent?: (event: AgentEvent | WorkflowEvent) => void;
+  /** Told the run id as soon as the run's record exists. */
+  onStart?: (runId: string) => void;
+}
+
+/**
+ * Runs a workflow script with no model in the loop: its agents are children of a root made from
+ * `config`, with the permissions, sandbox, budgets and limits of `subagents`. Resolves to how it
+ * ended; a script that cannot be read throws `WorkflowScriptError`.
+ */
+export async function runWorkflow(options: RunWorkflowOptions): Promise<WorkflowOutcome> {
+  const source =
+    typeof options.script === "string"
+      ? await parseWorkflowSource(options.script, "inline", { typescript: options.typescript ?? false })
+      : options.script;
+  const { runtime } = attachSubagents({ ...options.config, depth: 0 }, options.subagents);
+  try {
+    const host = workflowHost(runtime, options.config, {
+      emit: (event) => options.onEvent?.(event),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    const start: StartWorkflowOptions = {
+      source,
+      typescript: options.typescript ?? false,
+      args: options.args ?? null,
+      ...(options.resume === undefined ? {} : { resume: options.resume }),
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
+      onEvent: (event) => options.onEvent?.(event),
+    };
+    const run = await startWorkflow(host, start);
+    options.onStart?.(run.runId);
+    return await run.done;
+  } finally {
+    await runtime.shutdown("its workflow ended");
+  }
+}
+
+/**
+ * A workflow's host over a subagent runtime: its agents are children of the agent `config` describes
+ * (its tools, model, workspace, sandbox), asking permissions through the runtime's gate.
+ */
+export function workflowHost(
+  runtime: SubagentRuntime,
+  config: AgentConfig,
+  run: { emit: (event: AgentEvent) => void; signal?: AbortSignal; sessionId?: string },
+): WorkflowHost {
+  const scope: CallerScope = {
+    tools: config.tools.filter((tool) => !isSpawnTool(tool.name)),
+    gate: runtime.gate,
+    model: config.model,
+    ops: config.ops,
+    ...(config.commands === undefined ? {} : { commands: config.commands }),
+    ...(config.toolOutputLimit === undefined ? {} : { toolOutputLimit: config.toolOutputLimit }),
+    ...(config.redact === undefined ? {} : { redact: config.redact }),
+  };
+  const agent = {
+    path: config.agentPath ?? [],
+    name: config.name,
+    sessionId: run.sessionId ?? newSessionId({ prefix: "wfroot" }),
+    depth: config.depth ?? 0,
+  };
+  return {
+    children: {
+      runToEnd: (request, ctx) => runtime.runToEnd(scope, request, ctx),
+      continueToEnd: (taskId, prompt, ctx) => runtime.continueToEnd(scope, taskId, prompt, ctx),
+    },
+    store: runtime.store,
+    context: {
+      workspace: config.workspace,
+      ops: config.ops,
+      ...(config.commands === undefined ? {} : { commands: config.commands }),
+      ask: (request) => runtime.gate(request, { path: agent.path.length > 0 ? agent.path : ["workflow"] }),
+      progress: () => {},
+      emit: run.emit,
+      agent,
+    },
+    ...(run.signal === undefined ? {} : { signal: run.signal }),
+  };
+}

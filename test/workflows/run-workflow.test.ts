@@ -1,0 +1,26 @@
+import { expect, test } from "vitest";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { scriptedModel } from "../../src/testing/scripted-model.ts";
+import { firstUserText, tempWorkspace } from "../subagents/support/subagent-harness.ts";
+import { REVIEW_SCRIPT, reviewAnswer, runWorkflow, workflowOptions } from "./support/workflow-harness.ts";
+
+test("a review workflow fans out reviewers, verifies each finding and returns the confirmed ones", async () => {
+  const workspace = await tempWorkspace();
+  const model = scriptedModel((request) => ({ text: reviewAnswer(firstUserText(request.messages)) }));
+  const { events, options } = workflowOptions(workspace, model);
+  const outcome = await runWorkflow({ ...options, script: REVIEW_SCRIPT, args: { areas: ["api", "cli"] } });
+
+  expect(outcome.status).toBe("completed");
+  expect(outcome.result).toEqual({ confirmed: ["api-bug", "cli-bug"] });
+  expect(outcome.agents).toEqual({ run: 6, replayed: 0, failed: 0 });
+  expect(model.requests).toHaveLength(6);
+  // Every agent is a child whose node sits under its phase, under the workflow.
+  const starts = events.flatMap((e) => (e.type === "agent_start" ? [e.agentPath.join("/")] : []));
+  expect(starts.filter((path) => path.startsWith("review/review/"))).toHaveLength(2);
+  expect(starts.filter((path) => path.startsWith("review/verify/"))).toHaveLength(4);
+  expect(starts).toContain("review/verify");
+  // The run has a record that says how it ended.
+  const record = await new WorkspaceTaskStore({ workspace }).get(outcome.runId);
+  expect(record).toMatchObject({ status: "COMPLETED", agentType: "workflow" });
+  expect(JSON.parse(record?.result ?? "null")).toEqual({ confirmed: ["api-bug", "cli-bug"] });
+});
