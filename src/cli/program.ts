@@ -8,6 +8,7 @@ import { registerMcpCommand } from "./commands/mcp.ts";
 import { registerRunCommand } from "./commands/run-command.ts";
 import { registerSessionsCommand } from "./commands/sessions-command.ts";
 import { registerTasksCommand } from "./commands/tasks.ts";
+import { registerWorkflowCommand } from "./commands/workflow-command.ts";
 import type { CliIo } from "./io.ts";
 
 export type { ProgramResult } from "./commands/command-deps.ts";
@@ -34,6 +35,7 @@ const COMMANDS: ReadonlyArray<(program: Command, deps: CommandDeps) => Command> 
   registerAgentsCommand,
   registerDemoCommand,
   registerTasksCommand,
+  registerWorkflowCommand,
   registerMcpCommand,
   registerDoctorCommand,
 ];

@@ -63,7 +63,7 @@ export async function startWorkflow(
     name: source.meta.name,
     origin: source.origin,
     typescript: options.typescript ?? false,
-    source: source.body,
+    source: source.text,
     args: options.args ?? null,
   };
   const owner = currentOwner();
@@ -113,6 +113,14 @@ async function execute(
     watch.observe(event);
     host.context.emit(event);
   };
+  // Before its tree's first node, so a consumer knows the run before its agents.
+  emitWorkflow({
+    type: "workflow_start",
+    runId,
+    name: source.meta.name,
+    phases: source.meta.phases.map((phase) => phase.title),
+    resumed: options.resume !== undefined,
+  });
   const phases = new PhaseNodes(runId, source.meta.name, host.context.agent.path, emit);
   const failures: WorkflowOutcome["failures"] = [];
   let current: string | undefined;
@@ -132,13 +140,6 @@ async function execute(
       toolCallId: runId,
       agent: { ...host.context.agent, path: phases.pathOf(phase) },
     }),
-  });
-  emitWorkflow({
-    type: "workflow_start",
-    runId,
-    name: source.meta.name,
-    phases: source.meta.phases.map((phase) => phase.title),
-    resumed: options.resume !== undefined,
   });
   let status: WorkflowStatus = "completed";
   let result: unknown;

@@ -28,6 +28,8 @@ export interface WorkflowSource {
   body: string;
   /** Where it came from, for errors and stack traces (a path, or `inline`). */
   origin: string;
+  /** The script as written (kept with a run, so `--resume` can read it again). */
+  text: string;
 }
 
 const META = /^export\s+const\s+meta\s*=/m;
@@ -63,7 +65,7 @@ export async function parseWorkflowSource(
   const meta = await evaluateMeta(literal, origin);
   // `const meta` keeps the script's own references to it working, on the same line as before.
   const body = source.slice(0, match.index) + source.slice(match.index).replace(META, "const meta =");
-  return { meta, body, origin };
+  return { meta, body, origin, text };
 }
 
 async function evaluateMeta(literal: string, origin: string): Promise<WorkflowMeta> {

@@ -1,0 +1,132 @@
+import { readFile } from "node:fs/promises";
+import { afterEach, expect, test } from "vitest";
+import { wireMessages, wireTexts } from "../../subagents/support/subagent-harness.ts";
+import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
+import { reviewAnswer } from "../../workflows/support/workflow-harness.ts";
+import { makeWorkspace, runCli } from "../support/cli-process.ts";
+import { providerEnv } from "../support/provider-env.ts";
+
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const CLAUDE_REVIEW = new URL("../../workflows/fixtures/claude-review.js.fixture", import.meta.url);
+const promptOf = (request: RecordedRequest) => wireTexts(wireMessages(request.body)[0]!)[0] ?? "";
+
+async function reviewServer(): Promise<ModelServer> {
+  return startModelServer((request) => ({ text: reviewAnswer(promptOf(request)) }));
+}
+
+test("agentry workflow run runs a saved Claude Code workflow unchanged, by name, and prints its result", async () => {
+  const ws = await makeWorkspace({
+    ".claude/workflows/claude-review.js": await readFile(CLAUDE_REVIEW, "utf8"),
+  });
+  server = await reviewServer();
+  const result = await runCli(
+    [
+      "workflow",
+      "run",
+      "claude-review",
+      "--args",
+      '{"areas": ["api", "cli"]}',
+      "--permission-mode",
+      "bypass",
+    ],
+    { cwd: ws.dir, env: { ...ws.env, ...providerEnv(server, "anthropic") } },
+  );
+
+  expect(result.stderr).toContain("workflow claude-review");
+  expect(result.code).toBe(0);
+  expect(JSON.parse(result.stdout)).toEqual({ confirmed: ["api-bug", "cli-bug"] });
+  // 2 reviewers, then one verifier per finding.
+  expect(server.requests.map(promptOf).filter((p) => p.startsWith("Review"))).toHaveLength(2);
+  expect(server.requests.map(promptOf).filter((p) => p.startsWith("Verify"))).toHaveLength(4);
+  expect(result.stderr).toContain("4 findings to verify");
+});
+
+test("stream-json carries the workflow's events and its agents' events, each agent under its phase", async () => {
+  const ws = await makeWorkspace({ "review.js": await readFile(CLAUDE_REVIEW, "utf8") });
+  server = await reviewServer();
+  const result = await runCli(
+    [
+      "workflow",
+      "run",
+      "review.js",
+      "--args",
+      '{"areas": ["api"]}',
+      "--permission-mode",
+      "bypass",
+      "-o",
+      "stream-json",
+    ],
+    { cwd: ws.dir, env: { ...ws.env, ...providerEnv(server, "anthropic") } },
+  );
+  expect(result.code).toBe(0);
+  const events = result.stdout
+    .trim()
+    .split("\n")
+    .map(
+      (line) => JSON.parse(line) as { type: string; agentPath?: string[]; title?: string; outcome?: unknown },
+    );
+  expect(events[0]).toMatchObject({
+    type: "workflow_start",
+    name: "claude-review",
+    phases: ["Review", "Verify"],
+  });
+  expect(events.filter((e) => e.type === "workflow_phase").map((e) => e.title)).toEqual(["Review", "Verify"]);
+  const children = events.filter((e) => e.type === "agent_start" && e.agentPath?.length === 3);
+  expect(children.map((e) => e.agentPath?.slice(0, 2).join("/")).sort()).toEqual([
+    "claude-review/review",
+    "claude-review/verify",
+    "claude-review/verify",
+  ]);
+  expect(events.at(-1)).toMatchObject({
+    type: "workflow_end",
+    outcome: { status: "completed", result: { confirmed: ["api-bug"] } },
+  });
+});
+
+test("--dry-run prints the phases and the agent count without a model request", async () => {
+  const ws = await makeWorkspace({ "review.js": await readFile(CLAUDE_REVIEW, "utf8") });
+  server = await reviewServer();
+  const result = await runCli(
+    ["workflow", "run", "review.js", "--args", '{"areas": ["a", "b", "c"]}', "--dry-run"],
+    {
+      cwd: ws.dir,
+      env: { ...ws.env, ...providerEnv(server, "anthropic") },
+    },
+  );
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain("Review: 3 agents (one reviewer per area)");
+  expect(result.stdout).toContain("estimated agents: at least 3");
+  expect(server.requests).toHaveLength(0);
+});
+
+test("--max-agents stops the run before it starts more agents (exit 4), and a bad --args is a usage error", async () => {
+  const ws = await makeWorkspace({ "review.js": await readFile(CLAUDE_REVIEW, "utf8") });
+  server = await reviewServer();
+  const env = { ...ws.env, ...providerEnv(server, "anthropic") };
+  const capped = await runCli(
+    [
+      "workflow",
+      "run",
+      "review.js",
+      "--args",
+      '{"areas": ["api", "cli"]}',
+      "--permission-mode",
+      "bypass",
+      "--max-agents",
+      "3",
+    ],
+    { cwd: ws.dir, env },
+  );
+  expect(capped.code).toBe(4);
+  expect(capped.stderr).toMatch(/cap of 3 agents was reached/);
+  expect(server.requests.length).toBeLessThanOrEqual(3);
+
+  const bad = await runCli(["workflow", "run", "review.js", "--args", "{areas"], { cwd: ws.dir, env });
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/--args must be JSON/);
+});
