@@ -104,7 +104,7 @@ test("--dry-run prints the phases and the agent count without a model request", 
   expect(server.requests).toHaveLength(0);
 });
 
-test("--max-agents stops the run before it starts more agents (exit 4), and a bad --args is a usage error", async () => {
+test("--max-agents stops the run (exit 4); --resume <run-id> alone completes it, replaying what finished; a bad --args is a usage error", async () => {
   const ws = await makeWorkspace({ "review.js": await readFile(CLAUDE_REVIEW, "utf8") });
   server = await reviewServer();
   const env = { ...ws.env, ...providerEnv(server, "anthropic") };
@@ -125,6 +125,22 @@ test("--max-agents stops the run before it starts more agents (exit 4), and a ba
   expect(capped.code).toBe(4);
   expect(capped.stderr).toMatch(/cap of 3 agents was reached/);
   expect(server.requests.length).toBeLessThanOrEqual(3);
+  const runId = /Resume it with: agentry workflow run --resume (\S+)/.exec(capped.stderr)?.[1];
+  expect(runId).toBeDefined();
+
+  // Resumed by its id alone (the script and args come from the run's journal): the finished calls
+  // are replayed without a request, the rest run.
+  const before = server.requests.length;
+  const resumed = await runCli(["workflow", "run", "--resume", runId!, "--permission-mode", "bypass"], {
+    cwd: ws.dir,
+    env,
+  });
+  expect(resumed.code).toBe(0);
+  expect(JSON.parse(resumed.stdout)).toEqual({ confirmed: ["api-bug", "cli-bug"] });
+  const [, run, replayed] = /(\d+) agents run, (\d+) replayed/.exec(resumed.stderr) ?? [];
+  expect(Number(replayed)).toBeGreaterThanOrEqual(2);
+  expect(Number(run) + Number(replayed)).toBe(6);
+  expect(server.requests.length - before).toBe(Number(run));
 
   const bad = await runCli(["workflow", "run", "review.js", "--args", "{areas"], { cwd: ws.dir, env });
   expect(bad.code).toBe(2);
