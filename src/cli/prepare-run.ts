@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import type { CompactionOptions } from "../agent/compaction.ts";
 import type { AgentConfig } from "../agent/config.ts";
 import { Session } from "../agent/session.ts";
@@ -9,6 +10,7 @@ import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
+import { withWorkflows } from "../workflows/workflow-runner.ts";
 import { loadConfigFiles } from "./config/load-config.ts";
 import { resolveSettings, type SettingFlags, type Settings } from "./config/resolve-settings.ts";
 import { damagedSessionError } from "./damaged-session.ts";
@@ -92,6 +94,8 @@ export interface WireRootOptions {
   signal?: AbortSignal;
   /** The run's model limiters (`loadRunSettings`), so children share the root's endpoints' limits. */
   limiters?: ModelLimiters;
+  /** Give the root the `workflow` tool (`--workflows`); default: the config's `workflows.enabled`. */
+  workflows?: boolean;
 }
 
 /** What `wireRoot` built. Call `close()` when the run or session ends. */
@@ -164,8 +168,9 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     });
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);
+    const orchestrates = options.workflows ?? settings.workflows;
     return {
-      config,
+      config: orchestrates ? withWorkflows(config, runtime, io.env.HOME || homedir()) : config,
       runtime,
       compaction,
       async close(reason) {

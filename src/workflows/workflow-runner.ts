@@ -9,6 +9,7 @@ import { type StartWorkflowOptions, startWorkflow, type WorkflowHost } from "./r
 import type { WorkflowBudget } from "./workflow-budget.ts";
 import type { WorkflowEvent, WorkflowOutcome } from "./workflow-events.ts";
 import { parseWorkflowSource, type WorkflowSource } from "./workflow-source.ts";
+import { createWorkflowKit } from "./workflow-tool.ts";
 
 export interface RunWorkflowOptions {
   /** The script's text (parsed here), or a parsed source. */
@@ -74,15 +75,7 @@ export function workflowHost(
   config: AgentConfig,
   run: { emit: (event: AgentEvent) => void; signal?: AbortSignal; sessionId?: string },
 ): WorkflowHost {
-  const scope: CallerScope = {
-    tools: config.tools.filter((tool) => !isSpawnTool(tool.name)),
-    gate: runtime.gate,
-    model: config.model,
-    ops: config.ops,
-    ...(config.commands === undefined ? {} : { commands: config.commands }),
-    ...(config.toolOutputLimit === undefined ? {} : { toolOutputLimit: config.toolOutputLimit }),
-    ...(config.redact === undefined ? {} : { redact: config.redact }),
-  };
+  const scope = callerScopeOf(config, runtime);
   const agent = {
     path: config.agentPath ?? [],
     name: config.name,
@@ -106,4 +99,26 @@ export function workflowHost(
     },
     ...(run.signal === undefined ? {} : { signal: run.signal }),
   };
+}
+
+/** What the agent `config` describes passes on to its workflow's agents (as `task` would to its children). */
+export function callerScopeOf(config: AgentConfig, runtime: SubagentRuntime): CallerScope {
+  return {
+    tools: config.tools.filter((tool) => !isSpawnTool(tool.name) && tool.name !== "workflow"),
+    gate: runtime.gate,
+    model: config.model,
+    ops: config.ops,
+    ...(config.commands === undefined ? {} : { commands: config.commands }),
+    ...(config.toolOutputLimit === undefined ? {} : { toolOutputLimit: config.toolOutputLimit }),
+    ...(config.redact === undefined ? {} : { redact: config.redact }),
+  };
+}
+
+/**
+ * Gives a root agent the opt-in `workflow` tool: its workflows' agents are its children in `runtime`'s
+ * tree. The tool's hooks go first, so a run it waits for at turn end is notified by the spawner's.
+ */
+export function withWorkflows(config: AgentConfig, runtime: SubagentRuntime, homeDir: string): AgentConfig {
+  const kit = createWorkflowKit({ runtime, scope: callerScopeOf(config, runtime), homeDir });
+  return { ...config, tools: [...config.tools, kit.tool], hooks: [kit.hooks, ...(config.hooks ?? [])] };
 }

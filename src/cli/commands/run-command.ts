@@ -90,6 +90,12 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
     .addOption(mcpConfigOption())
     .addOption(
       new Option(
+        "--workflows",
+        "give the agent the workflow tool: scripts that orchestrate many subagents (or workflows.enabled in agentry.json)",
+      ),
+    )
+    .addOption(
+      new Option(
         "--agents <json>",
         'extra subagents as JSON, e.g. \'{"reviewer": {"description": "…", "prompt": "…", "tools": ["read"]}}\'; they override agent files',
       ),

@@ -28,6 +28,8 @@ export interface RunOptions {
   agents?: string;
   /** `--mcp-config` values (repeatable). */
   mcpConfig?: string[];
+  /** `--workflows`: the root gets the `workflow` tool. */
+  workflows?: boolean;
   /** Budgets of the whole run, subagents included: tokens, US dollars, seconds. */
   maxTokens?: number;
   maxCost?: number;
@@ -103,6 +105,7 @@ async function runSession(
     ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
+    ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
   }).catch((error: unknown) => {
     disposeInterrupts();
     throw error;

@@ -56,6 +56,8 @@ export interface Settings {
   modelConcurrency: ModelConcurrency;
   bashTimeoutSeconds: number | undefined;
   compaction: CompactionSettings;
+  /** Whether the root agent gets the opt-in `workflow` tool (`workflows.enabled`, project over user). */
+  workflows: boolean;
   /** MCP servers by name; a project file's server replaces the user's of the same name. */
   mcpServers: Record<string, McpServerConfig>;
   /** The OS sandbox of commands: what may widen it comes from the user only, never from the project. */
@@ -111,6 +113,9 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
     subagents: Object.assign({}, ...lowestFirst.map((layer) => definedOnly(layer.config.subagents ?? {}))),
     modelConcurrency: modelConcurrency(lowestFirst, flags, env),
     compaction: compactionSettings(lowestFirst),
+    workflows:
+      layers.find((layer) => layer.config.workflows?.enabled !== undefined)?.config.workflows?.enabled ??
+      false,
     mcpServers: Object.assign({}, ...lowestFirst.map((layer) => layer.config.mcpServers ?? {})),
     sandbox: sandboxSettings(loaded, env, warnings),
     files: lowestFirst.map((layer) => layer.path),

@@ -120,6 +120,13 @@ export const configFileSchema = z.strictObject({
       initial: positiveInt.exactOptional(),
     })
     .exactOptional(),
+  /** The opt-in `workflow` tool: scripts that orchestrate many subagents (docs/workflows.md). */
+  workflows: z
+    .strictObject({
+      /** true: the root agent gets the `workflow` tool (default false; `agentry run --workflows`). */
+      enabled: z.boolean({ error: "must be true or false" }).exactOptional(),
+    })
+    .exactOptional(),
   /** Automatic compaction of long conversations (the root's and every subagent's). */
   compaction: z
     .strictObject({

@@ -146,3 +146,22 @@ test("--max-agents stops the run (exit 4); --resume <run-id> alone completes it,
   expect(bad.code).toBe(2);
   expect(bad.stderr).toMatch(/--args must be JSON/);
 });
+
+test("agentry run offers the workflow tool only when asked: --workflows, or workflows.enabled in agentry.json", async () => {
+  server = await startModelServer({ text: "ok" });
+  const tools = (index: number) =>
+    ((server!.requests[index]?.body.tools as Array<{ name: string }> | undefined) ?? []).map(
+      (tool) => tool.name,
+    );
+  const plain = await makeWorkspace();
+  const env = (ws: typeof plain) => ({ ...ws.env, ...providerEnv(server!, "anthropic") });
+  expect((await runCli(["run", "hi"], { cwd: plain.dir, env: env(plain) })).code).toBe(0);
+  expect(tools(0)).not.toContain("workflow");
+  expect((await runCli(["run", "--workflows", "hi"], { cwd: plain.dir, env: env(plain) })).code).toBe(0);
+  expect(tools(1)).toContain("workflow");
+  const configured = await makeWorkspace({
+    "agentry.json": JSON.stringify({ workflows: { enabled: true } }),
+  });
+  expect((await runCli(["run", "hi"], { cwd: configured.dir, env: env(configured) })).code).toBe(0);
+  expect(tools(2)).toContain("workflow");
+});

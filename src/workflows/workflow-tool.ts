@@ -1,0 +1,161 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { Hooks } from "../agent/hooks.ts";
+import { isAgentryError } from "../errors/agentry-error.ts";
+import type { CallerScope } from "../subagents/caller-scope.ts";
+import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
+import { type AnyTool, type Tool, type ToolContext, ToolError } from "../tools/tool.ts";
+import { ReplayJournal } from "./replay-journal.ts";
+import { type StartedWorkflow, startWorkflow } from "./run-workflow.ts";
+import { type LoadedWorkflow, loadWorkflow } from "./saved-workflows.ts";
+import type { WorkflowOutcome } from "./workflow-events.ts";
+import { parseWorkflowSource } from "./workflow-source.ts";
+
+const DESCRIPTION = readFileSync(new URL("./workflow-tool.md", import.meta.url), "utf8").trim();
+
+export const workflowToolSchema = z.object({
+  script: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The workflow script (JavaScript), starting with export const meta = {...}."),
+  name: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("A saved workflow's name, or a script file's path, instead of script."),
+  args: z.unknown().optional().describe("The script's args (any JSON value)."),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe("Default true: return the run id at once; the result comes as a <task-notification>."),
+  resume_run_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Run an earlier run again: its finished agent calls are replayed from their results."),
+});
+
+export interface WorkflowToolDeps {
+  runtime: SubagentRuntime;
+  /** The agent that gets the tool: its rules, tools, model and sandbox are its workflow agents'. */
+  scope: CallerScope;
+  homeDir: string;
+}
+
+/** The `workflow` tool of an agent, and the hooks that keep its runs from being orphaned. */
+export interface WorkflowKit {
+  tool: AnyTool;
+  hooks: Hooks;
+}
+
+/**
+ * The opt-in `workflow` tool (the user or config enables orchestration). Its runs are the agent's
+ * background tasks: a record under the agent's session, its result as a notification. When the agent
+ * ends its turn with a run still going, the hooks wait for it (the notification then gives the agent
+ * another turn); when its run ends, its workflows are cancelled and recorded.
+ */
+export function createWorkflowKit(deps: WorkflowToolDeps): WorkflowKit {
+  const running = new Map<string, { sessionId: string; run: StartedWorkflow }>();
+  const tool: Tool<typeof workflowToolSchema> = {
+    name: "workflow",
+    description: DESCRIPTION,
+    schema: workflowToolSchema,
+    async execute(input, ctx) {
+      const loaded = await scriptOf(input, ctx, deps.homeDir);
+      const host = {
+        children: {
+          runToEnd: (request: Parameters<SubagentRuntime["runToEnd"]>[1], child: ToolContext) =>
+            deps.runtime.runToEnd(deps.scope, request, child),
+          continueToEnd: (taskId: string, prompt: string, child: ToolContext) =>
+            deps.runtime.continueToEnd(deps.scope, taskId, prompt, child),
+        },
+        store: deps.runtime.store,
+        context: ctx,
+      };
+      const run = await startWorkflow(host, {
+        source: loaded.source,
+        typescript: loaded.typescript,
+        args: input.args ?? null,
+        ...(input.resume_run_id === undefined ? {} : { resume: input.resume_run_id }),
+      }).catch((error: unknown) => {
+        throw isAgentryError(error) ? new ToolError(error.message) : error;
+      });
+      const name = loaded.source.meta.name;
+      if (input.run_in_background === false) {
+        const outcome = await run.done;
+        await deps.runtime.store.markDelivered([run.runId]).catch(() => []);
+        return { content: outcomeText(outcome), details: { runId: run.runId, status: outcome.status } };
+      }
+      running.set(run.runId, { sessionId: ctx.agent.sessionId, run });
+      void run.done.finally(() => running.delete(run.runId));
+      return {
+        content: `Workflow ${name} started in the background as run ${run.runId} (a task: task_output, task_cancel and agentry tasks see it). Its result comes as a <task-notification> when it finishes; go on meanwhile.`,
+        details: { runId: run.runId, status: "running", background: true },
+      };
+    },
+  };
+  const runsOf = (sessionId: string) =>
+    [...running.values()].filter((entry) => entry.sessionId === sessionId).map((entry) => entry.run);
+  const hooks: Hooks = {
+    async onTurnEnd({ agent, toolCallsMade, signal }) {
+      if (toolCallsMade) return undefined;
+      // The run ends its turn with a workflow going: wait for one to finish, so the spawner's hooks
+      // (after these) deliver its notification and the agent takes another turn.
+      const runs = runsOf(agent.sessionId);
+      if (runs.length === 0) return undefined;
+      await Promise.race([
+        Promise.race(runs.map((run) => run.done)),
+        new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })),
+      ]);
+      return undefined;
+    },
+    async onRunEnd({ agent }) {
+      const runs = runsOf(agent.sessionId);
+      for (const run of runs) run.cancel("the agent that started it ended");
+      await Promise.allSettled(runs.map((run) => run.done));
+    },
+  };
+  return { tool, hooks };
+}
+
+async function scriptOf(
+  input: z.infer<typeof workflowToolSchema>,
+  ctx: ToolContext,
+  homeDir: string,
+): Promise<LoadedWorkflow> {
+  try {
+    if (input.script !== undefined) {
+      return { source: await parseWorkflowSource(input.script, "workflow-script.js"), typescript: false };
+    }
+    if (input.name !== undefined) {
+      return await loadWorkflow(input.name, { cwd: ctx.workspace, projectDir: ctx.workspace, homeDir });
+    }
+    if (input.resume_run_id !== undefined) {
+      const { header } = await ReplayJournal.open(ctx.workspace, input.resume_run_id);
+      const source = await parseWorkflowSource(header.source, header.origin, {
+        typescript: header.typescript,
+      });
+      return { source, typescript: header.typescript };
+    }
+  } catch (error) {
+    throw isAgentryError(error) ? new ToolError(error.message) : error;
+  }
+  throw new ToolError("Give the workflow's script, the name of a saved workflow, or resume_run_id.");
+}
+
+/** A finished run as the model reads it: status, result (JSON) or error, and what it ran. */
+function outcomeText(outcome: WorkflowOutcome): string {
+  const { agents } = outcome;
+  const lines = [
+    `Workflow ${outcome.name} (run ${outcome.runId}) ${outcome.status}: ${agents.run} agents run, ${agents.replayed} replayed, ${agents.failed} failed.`,
+  ];
+  if (outcome.status === "completed")
+    lines.push(`<result>\n${JSON.stringify(outcome.result ?? null, null, 2)}\n</result>`);
+  else
+    lines.push(
+      `Error: ${outcome.error ?? outcome.status}. Fix the script if needed and run it again with resume_run_id "${outcome.runId}".`,
+    );
+  for (const failure of outcome.failures) lines.push(`Failed item (${failure.where}): ${failure.error}`);
+  return lines.join("\n");
+}
