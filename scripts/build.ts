@@ -30,6 +30,8 @@ async function buildCli(out: string): Promise<void> {
     platform: "node",
     // What placing modules one by one needs (runChunk): main.js may export more than main().
     preserveEntrySignatures: "allow-extension",
+    // The workflow sandbox's engine loads its .wasm beside its own module: it stays in node_modules/.
+    external: (id) => /^(quickjs-emscripten-core|@jitl\/quickjs-)/.test(id),
     plugins: [moduleUrls(), processGlobal(), zodEnglishOnly()],
     logLevel: "warn",
     output: {

@@ -216,3 +216,27 @@ export {
   type ToolResult,
 } from "./tools/tool.ts";
 export { writeTool } from "./tools/write.ts";
+
+// Workflows: confined scripts that orchestrate subagents.
+export { planWorkflow, type WorkflowPlan } from "./workflows/plan-workflow.ts";
+export {
+  type StartedWorkflow,
+  type StartWorkflowOptions,
+  startWorkflow,
+  type WorkflowHost,
+} from "./workflows/run-workflow.ts";
+export { listSavedWorkflows, loadWorkflow, type SavedWorkflow } from "./workflows/saved-workflows.ts";
+export type { WorkflowBudget } from "./workflows/workflow-budget.ts";
+export {
+  WorkflowInputError,
+  WorkflowSandboxError,
+  WorkflowScriptError,
+} from "./workflows/workflow-errors.ts";
+export type { WorkflowEvent, WorkflowOutcome, WorkflowStatus } from "./workflows/workflow-events.ts";
+export {
+  type RunWorkflowOptions,
+  runWorkflow,
+  withWorkflows,
+  workflowHost,
+} from "./workflows/workflow-runner.ts";
+export { parseWorkflowSource, type WorkflowMeta, type WorkflowSource } from "./workflows/workflow-source.ts";

@@ -168,6 +168,26 @@ process.on("exit", () => process.stderr.write(JSON.stringify(loaded)));
     expect(result.stderr).toContain('"subagents.maxDepth" Too small: expected number to be >=0 (got -3)');
   });
 
+  it("`agentry workflow run` runs a script through the bundle: its sandbox (QuickJS wasm) and prelude load from the package", async () => {
+    ws = await makeWorkspace({
+      "count.js":
+        'export const meta = { name: "count" };\nreturn await agent("Count", { schema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } });\n',
+    });
+    const server = await startModelServer([{ text: '{"n": 3}' }]);
+    try {
+      const result = await node(
+        [installed.bin, "workflow", "run", "count.js", "--permission-mode", "bypass"],
+        ws.dir,
+        { ...ws.env, ...providerEnv(server, "anthropic") },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ n: 3 });
+      expect(bodyText(server, 0)).toContain(await promptLine("workflows/structured-output.md"));
+    } finally {
+      await server.close();
+    }
+  });
+
   it("`import('agentry-ai')` loads no module of the CLI and not commander; `agentry-ai/cli` does", async () => {
     await writeFile(
       join(installed.app, "loaded.mjs"),
