@@ -22,6 +22,7 @@ const FIGURES = [
   "startup",
   "task-store",
   "sandbox",
+  "workflow",
 ];
 
 const { values } = parseArgs({
