@@ -33,13 +33,14 @@ export function toolOutputDir(workspace: string): string {
  * See docs/decisions/0002-agentry-gitignore.md.
  */
 export const STATE_GITIGNORE = [
-  "# agentry's state: ignored. Agent definitions (agents/**/*.md) and config.json can be committed.",
+  "# agentry's state: ignored. Agent definitions (agents/**/*.md), saved workflows (workflows/) and config.json can be committed.",
   "/*",
   "!/.gitignore",
   "!/config.json",
   "!/agents/",
   "/agents/*/tasks/",
   "/agents/*/workspace/",
+  "!/workflows/",
   "",
 ].join("\n");
 

@@ -99,14 +99,27 @@ const noPrimitives = {
   failure: () => {},
 };
 
+/**
+ * Node's type stripping parses a module, where a top-level `return` is not allowed: the script is
+ * stripped inside a function (with `export` blanked), then unwrapped. Stripping keeps every offset, so
+ * `export` goes back where it was and line numbers stay the script's own.
+ */
 function stripTypes(text: string, origin: string): string {
+  const meta = META.exec(text);
+  const blanked =
+    meta === null ? text : `${text.slice(0, meta.index)}      ${text.slice(meta.index + "export".length)}`;
+  const prefix = "async function workflow() {";
+  const suffix = "\n}";
+  let stripped: string;
   try {
-    return stripTypeScriptTypes(text, { mode: "strip" });
+    stripped = stripTypeScriptTypes(`${prefix}${blanked}${suffix}`, { mode: "strip" });
   } catch (error) {
     throw new WorkflowScriptError(
       `${origin}: cannot read it as TypeScript (only erasable types are supported): ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  const body = stripped.slice(prefix.length, stripped.length - suffix.length);
+  return meta === null ? body : `${body.slice(0, meta.index)}export${body.slice(meta.index + "export".length)}`;
 }
 
 /**
