@@ -2,6 +2,9 @@ import type { AgentEvent } from "../contracts/events.ts";
 import { emptyUsage } from "../model/messages.ts";
 import type { WorkflowStatus } from "./workflow-events.ts";
 
+/** The `agentType` of the nodes a workflow adds to the tree: groups of agents, not agents. */
+export const WORKFLOW_NODE_TYPES: readonly string[] = ["workflow", "phase"];
+
 /**
  * The workflow and its phases as nodes of the live tree: the workflow under its caller, each phase
  * under it, each agent under its phase (`main/review-code/verify/general-purpose-3`). A UI that draws
@@ -18,7 +21,7 @@ export class PhaseNodes {
     this.runId = runId;
     this.emit = emit;
     this.root = [...callerPath, slug(name, "workflow")];
-    this.start(this.root, "workflow", name);
+    this.start(this.root, WORKFLOW_NODE_TYPES[0] ?? "workflow", name);
   }
 
   /** A phase begins (or is named again): its node exists from now on. */
@@ -36,7 +39,7 @@ export class PhaseNodes {
     for (let n = 2; taken.has(name); n++) name = `${slug(phase, "phase")}-${n}`;
     const path = [...this.root, name];
     this.started.set(phase, path);
-    this.start(path, "phase", phase);
+    this.start(path, WORKFLOW_NODE_TYPES[1] ?? "phase", phase);
     return path;
   }
 

@@ -119,7 +119,9 @@ function stripTypes(text: string, origin: string): string {
     );
   }
   const body = stripped.slice(prefix.length, stripped.length - suffix.length);
-  return meta === null ? body : `${body.slice(0, meta.index)}export${body.slice(meta.index + "export".length)}`;
+  return meta === null
+    ? body
+    : `${body.slice(0, meta.index)}export${body.slice(meta.index + "export".length)}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { WORKFLOW_NODE_TYPES } from "../../workflows/phase-nodes.ts";
 import type { AgentTreeState } from "./agent-tree-state.ts";
 
 export interface TreeTotals {
@@ -19,11 +20,12 @@ export interface TreeTotals {
   modelLimit?: number;
 }
 
-/** Sums over every agent of the tree, the root included. */
+/** Sums over every agent of the tree, the root included (a workflow's own nodes and its phases are groups, not agents). */
 export function treeTotals(state: AgentTreeState): TreeTotals {
+  const agents = state.nodes.filter((node) => !WORKFLOW_NODE_TYPES.includes(node.agentType));
   const totals: TreeTotals = {
-    agents: state.nodes.length,
-    children: state.nodes.filter((node) => node.path.length > 1).length,
+    agents: agents.length,
+    children: agents.filter((node) => node.path.length > 1).length,
     queued: 0,
     running: 0,
     completed: 0,
@@ -34,7 +36,7 @@ export function treeTotals(state: AgentTreeState): TreeTotals {
     waitingForModel: 0,
   };
   if (state.modelLimit !== undefined) totals.modelLimit = state.modelLimit;
-  for (const node of state.nodes) {
+  for (const node of agents) {
     totals[node.status]++;
     if (node.waiting !== undefined && node.status === "running") totals.waitingForModel++;
     totals.tokensIn += node.tokensIn;

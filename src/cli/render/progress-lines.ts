@@ -25,7 +25,7 @@ export function progressLine(event: AgentEvent, after: AgentTreeState): string |
   const node = findNode(after, event.agentPath);
   if (node === undefined) return undefined;
   if (event.type === "agent_start") {
-    const model = node.model === undefined ? "" : ` (${shortModel(node.model)})`;
+    const model = node.model === undefined || node.model === "" ? "" : ` (${shortModel(node.model)})`;
     const what = node.description === undefined ? "" : `: ${oneLine(node.description, 100)}`;
     return `[${node.key}] started ${node.agentType}${model}${what}`;
   }

@@ -44,6 +44,11 @@ test("agentry workflow run runs a saved Claude Code workflow unchanged, by name,
   expect(server.requests.map(promptOf).filter((p) => p.startsWith("Review"))).toHaveLength(2);
   expect(server.requests.map(promptOf).filter((p) => p.startsWith("Verify"))).toHaveLength(4);
   expect(result.stderr).toContain("4 findings to verify");
+  // Off a terminal, the tree is one line per start and end: each agent under its phase, and the
+  // totals count agents, not the workflow's and phases' own nodes.
+  expect(result.stderr).toContain("[claude-review/review] started phase: Review");
+  expect(result.stderr).toMatch(/\[claude-review\/verify\/general-purpose-\d\] started general-purpose \(/);
+  expect(result.stderr).toMatch(/\[total\] 6 agents \(6 done\)/);
 });
 
 test("stream-json carries the workflow's events and its agents' events, each agent under its phase", async () => {
