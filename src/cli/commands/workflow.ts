@@ -11,6 +11,7 @@ import type { WorkflowBudget } from "../../workflows/workflow-budget.ts";
 import type { WorkflowEvent, WorkflowOutcome } from "../../workflows/workflow-events.ts";
 import { workflowHost } from "../../workflows/workflow-runner.ts";
 import { parseWorkflowSource } from "../../workflows/workflow-source.ts";
+import { checkConfig } from "../config/check-config.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
@@ -106,6 +107,7 @@ export async function workflowRunCommand(
 /** `agentry workflow list`. */
 export async function workflowListCommand(options: WorkflowListOptions, io: CliIo): Promise<number> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
+  await checkConfig(workspace, io.env);
   const saved = await listSavedWorkflows(workspace, io.env.HOME || homedir());
   const rows = await Promise.all(
     saved.map(async (workflow) => {
