@@ -1,14 +1,14 @@
 import { newSessionId } from "../agent/session-id.ts";
 import { watchTreeBudget } from "../agent/tree-budget.ts";
 import type { AgentEvent } from "../contracts/events.ts";
-import { emptyUsage } from "../model/messages.ts";
+import { emptyUsage, type Usage } from "../model/messages.ts";
 import { currentOwner } from "../tasks/owner.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { PhaseNodes } from "./phase-nodes.ts";
 import { ReplayJournal, type RunHeader } from "./replay-journal.ts";
 import { finishRunRecord, resumeRunRecord, startRunRecord, watchRunRecord } from "./run-record.ts";
-import { runScript } from "./script-sandbox.ts";
+import { runScript, type SandboxHost } from "./script-sandbox.ts";
 import { WorkflowAgents, type WorkflowChildren } from "./workflow-agents.ts";
 import { AgentCapReached, type WorkflowBudget } from "./workflow-budget.ts";
 import { WorkflowInputError } from "./workflow-errors.ts";
@@ -38,6 +38,8 @@ export interface StartWorkflowOptions {
   resume?: string;
   budget?: WorkflowBudget;
   onEvent?: (event: WorkflowEvent) => void;
+  /** Finds a saved workflow by name, for the script's `workflow(name, args)`. Absent: it fails. */
+  loadWorkflow?: (name: string) => Promise<WorkflowSource>;
 }
 
 export interface StartedWorkflow {
@@ -145,24 +147,24 @@ async function execute(
   let result: unknown;
   let error: string | undefined;
   try {
-    result = await runScript(
-      source.body,
-      {
-        args: options.args ?? null,
-        agent: (payload) => agents.call(payload),
-        phase: (title) => {
-          current = title;
-          phases.enter(title);
-          emitWorkflow({ type: "workflow_phase", runId, title });
-        },
-        log: (message) => emitWorkflow({ type: "workflow_log", runId, message }),
-        failure: (where, message) => {
-          failures.push({ where, error: message });
-          emitWorkflow({ type: "workflow_failure", runId, where, error: message });
-        },
+    const sandbox: SandboxHost = {
+      args: options.args ?? null,
+      agent: (payload) => agents.call(payload),
+      phase: (title) => {
+        current = title;
+        phases.enter(title);
+        emitWorkflow({ type: "workflow_phase", runId, title });
       },
-      { signal, filename: source.origin },
-    );
+      log: (message) => emitWorkflow({ type: "workflow_log", runId, message }),
+      failure: (where, message) => {
+        failures.push({ where, error: message });
+        emitWorkflow({ type: "workflow_failure", runId, where, error: message });
+      },
+      budget: () => ({ total: budget.maxTokens ?? null, spent: tokensOf(watch.usage) }),
+    };
+    const loadNested = options.loadWorkflow ?? (() => Promise.reject(new Error("no saved workflows here")));
+    sandbox.workflow = (payload) => nestedWorkflow(payload, { sandbox, loadNested, signal });
+    result = await runScript(source.body, sandbox, { signal, filename: source.origin });
   } catch (thrown) {
     ({ status, error } = failure(thrown, signal));
   } finally {
@@ -181,6 +183,38 @@ async function execute(
     usage: watch.usage ?? emptyUsage(),
     durationMs: Date.now() - startedAt,
   };
+}
+
+/**
+ * `workflow(name, args)`: a saved workflow run inline, in a sandbox of its own, its agents this run's
+ * (the same journal positions, budget and cap). It gets no `workflow()` itself: one level only.
+ */
+async function nestedWorkflow(
+  payload: string,
+  run: { sandbox: SandboxHost; loadNested: (name: string) => Promise<WorkflowSource>; signal: AbortSignal },
+): Promise<string> {
+  const { name, args } = JSON.parse(payload) as { name: string; args: unknown };
+  try {
+    const nested = await run.loadNested(name);
+    const { workflow: _none, ...host } = run.sandbox;
+    const value = await runScript(
+      nested.body,
+      { ...host, args },
+      { signal: run.signal, filename: nested.origin },
+    );
+    return JSON.stringify({ ok: true, value });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return JSON.stringify({
+      ok: false,
+      error: `workflow("${name}"): ${message}`,
+      stopped: run.signal.aborted,
+    });
+  }
+}
+
+function tokensOf(usage: Usage): number {
+  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
 /** How a run that threw ended: cancelled, over its budget, or failed with the script's error. */

@@ -74,6 +74,34 @@
     );
   }
 
+  // Runs a saved workflow inline (one level: a nested workflow cannot nest another); its agents are
+  // this run's, in its journal and budget.
+  async function workflow(name, input) {
+    if (typeof name !== "string" || name.trim() === "")
+      fail("workflow(name, args)", "name must be a non-empty string");
+    const message = Object.create(null);
+    message.name = name;
+    message.args = input === undefined ? null : input;
+    const reply = parse(await hostAsync("workflow", stringify(message)));
+    if (reply.ok) return reply.value;
+    const error = new Error(reply.error);
+    error.name = reply.stopped ? STOPPED : "WorkflowCallError";
+    throw error;
+  }
+
+  // Claude Code's budget object: the run's token budget (null without one) and what its agents used.
+  const tokens = () => parse(hostCall("budget", "null"));
+  const budget = Object.freeze({
+    get total() {
+      return tokens().total;
+    },
+    spent: () => tokens().spent,
+    remaining: () => {
+      const { total, spent } = tokens();
+      return total === null ? null : Math.max(0, total - spent);
+    },
+  });
+
   function phase(title) {
     if (typeof title !== "string" || title.trim() === "")
       fail("phase(title)", "title must be a non-empty string");
@@ -120,5 +148,7 @@
   define("phase", phase);
   define("log", log);
   define("console", Object.freeze({ log, info: log, warn: log, error: log }));
+  define("workflow", workflow);
+  define("budget", budget);
   define("args", parse(hostCall("args", "null")));
 })();

@@ -84,3 +84,12 @@ async function readWorkflow(path: string, typescript: boolean): Promise<LoadedWo
 async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() === true;
 }
+
+/** What a script's `workflow(name, args)` finds: the saved workflows of these places, by name. */
+export function savedWorkflowLoader(places: {
+  cwd: string;
+  projectDir: string;
+  homeDir: string;
+}): (name: string) => Promise<WorkflowSource> {
+  return async (name) => (await loadWorkflow(name, places)).source;
+}

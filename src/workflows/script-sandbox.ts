@@ -20,6 +20,10 @@ export interface SandboxHost {
   log(message: string): void;
   /** An item of `parallel` or `pipeline` failed; it resolved to null and the others went on. */
   failure(where: string, error: string): void;
+  /** `workflow(name, args)`: `{name, args}` as JSON in, a reply as `agent`'s out. Absent: not allowed here. */
+  workflow?(payload: string): Promise<string>;
+  /** The run's token budget (null without one) and the tokens its agents used so far. */
+  budget?(): { total: number | null; spent: number };
 }
 
 export interface SandboxOptions {
@@ -141,6 +145,8 @@ class SandboxSession {
       switch (name) {
         case "args":
           return context.newString(JSON.stringify(host.args ?? null));
+        case "budget":
+          return context.newString(JSON.stringify(host.budget?.() ?? { total: null, spent: 0 }));
         case "phase":
           host.phase(String(payload));
           return context.undefined;
@@ -158,10 +164,23 @@ class SandboxSession {
     });
     const callAsync = context.newFunction("__hostAsync", (nameHandle, payloadHandle) => {
       const name = context.getString(nameHandle);
-      if (name !== "agent") throw new Error(`unknown host call ${name}`);
+      const payload = context.getString(payloadHandle);
+      const call =
+        name === "agent"
+          ? host.agent(payload)
+          : name === "workflow"
+            ? (host.workflow?.(payload) ??
+              Promise.resolve(
+                JSON.stringify({
+                  ok: false,
+                  error: "workflow() is not available here: workflows nest one level only",
+                }),
+              ))
+            : undefined;
+      if (call === undefined) throw new Error(`unknown host call ${name}`);
       const deferred = context.newPromise();
       this.pending.add(deferred);
-      host.agent(context.getString(payloadHandle)).then(
+      call.then(
         (reply) => this.settle(deferred, reply),
         (error: unknown) => {
           // The host answers every call; a rejection is a bug of ours, which ends the run.

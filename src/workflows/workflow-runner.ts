@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import type { AgentConfig } from "../agent/config.ts";
 import { newSessionId } from "../agent/session-id.ts";
 import type { AgentEvent } from "../contracts/events.ts";
@@ -6,6 +7,7 @@ import { isSpawnTool } from "../subagents/child-tools.ts";
 import type { SubagentOptions, SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { attachSubagents } from "../subagents/with-subagents.ts";
 import { type StartWorkflowOptions, startWorkflow, type WorkflowHost } from "./run-workflow.ts";
+import { savedWorkflowLoader } from "./saved-workflows.ts";
 import type { WorkflowBudget } from "./workflow-budget.ts";
 import type { WorkflowEvent, WorkflowOutcome } from "./workflow-events.ts";
 import { parseWorkflowSource, type WorkflowSource } from "./workflow-source.ts";
@@ -32,6 +34,8 @@ export interface RunWorkflowOptions {
   onEvent?: (event: AgentEvent | WorkflowEvent) => void;
   /** Told the run id as soon as the run's record exists. */
   onStart?: (runId: string) => void;
+  /** Where `workflow(name)` finds saved workflows besides the project (default: the user's home). */
+  homeDir?: string;
 }
 
 /**
@@ -57,6 +61,11 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
       ...(options.resume === undefined ? {} : { resume: options.resume }),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       onEvent: (event) => options.onEvent?.(event),
+      loadWorkflow: savedWorkflowLoader({
+        cwd: options.config.workspace,
+        projectDir: options.config.workspace,
+        homeDir: options.homeDir ?? homedir(),
+      }),
     };
     const run = await startWorkflow(host, start);
     options.onStart?.(run.runId);

@@ -7,7 +7,7 @@ import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { type AnyTool, type Tool, type ToolContext, ToolError } from "../tools/tool.ts";
 import { ReplayJournal } from "./replay-journal.ts";
 import { type StartedWorkflow, startWorkflow } from "./run-workflow.ts";
-import { type LoadedWorkflow, loadWorkflow } from "./saved-workflows.ts";
+import { type LoadedWorkflow, loadWorkflow, savedWorkflowLoader } from "./saved-workflows.ts";
 import type { WorkflowOutcome } from "./workflow-events.ts";
 import { parseWorkflowSource } from "./workflow-source.ts";
 
@@ -78,6 +78,11 @@ export function createWorkflowKit(deps: WorkflowToolDeps): WorkflowKit {
         typescript: loaded.typescript,
         args: input.args ?? null,
         ...(input.resume_run_id === undefined ? {} : { resume: input.resume_run_id }),
+        loadWorkflow: savedWorkflowLoader({
+          cwd: ctx.workspace,
+          projectDir: ctx.workspace,
+          homeDir: deps.homeDir,
+        }),
       }).catch((error: unknown) => {
         throw isAgentryError(error) ? new ToolError(error.message) : error;
       });

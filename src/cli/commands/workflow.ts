@@ -6,7 +6,12 @@ import type { PermissionMode } from "../../permissions/gate.ts";
 import { planWorkflow, type WorkflowPlan } from "../../workflows/plan-workflow.ts";
 import { ReplayJournal } from "../../workflows/replay-journal.ts";
 import { startWorkflow } from "../../workflows/run-workflow.ts";
-import { type LoadedWorkflow, listSavedWorkflows, loadWorkflow } from "../../workflows/saved-workflows.ts";
+import {
+  type LoadedWorkflow,
+  listSavedWorkflows,
+  loadWorkflow,
+  savedWorkflowLoader,
+} from "../../workflows/saved-workflows.ts";
 import type { WorkflowBudget } from "../../workflows/workflow-budget.ts";
 import type { WorkflowEvent, WorkflowOutcome } from "../../workflows/workflow-events.ts";
 import { workflowHost } from "../../workflows/workflow-runner.ts";
@@ -93,6 +98,11 @@ export async function workflowRunCommand(
       ...(options.resume === undefined ? {} : { resume: options.resume }),
       budget: budgetOf(options),
       onEvent: output.workflow,
+      loadWorkflow: savedWorkflowLoader({
+        cwd: io.cwd,
+        projectDir: workspace,
+        homeDir: io.env.HOME || homedir(),
+      }),
     });
     const outcome = await run.done;
     output.finish(outcome);
