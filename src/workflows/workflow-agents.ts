@@ -38,6 +38,11 @@ export interface WorkflowAgentsDeps {
 
 type AgentCallEvent = Extract<WorkflowEvent, { type: "workflow_agent" }>;
 
+/** How one call's child ended, as the call sees it. */
+type ChildResult =
+  | { ok: true; value: unknown; taskId: string }
+  | { ok: false; error: string; taskId?: string };
+
 /** What the sandbox gets back for one call. */
 type Reply = { ok: true; value: unknown } | { ok: false; error: string; stopped?: boolean };
 
@@ -96,7 +101,13 @@ export class WorkflowAgents {
     this.counts.run++;
     const ctx = deps.contextFor(phase);
     deps.onEvent({ ...event, status: "started" });
-    const result = await this.runChild(call, label, schema, ctx, event);
+    // A child that cannot start (an unknown agent, a denied permission, the descendant cap) fails the call.
+    const result: ChildResult = await this.runChild(call, label, schema, ctx, event).catch(
+      (error: unknown) => ({
+        ok: false as const,
+        error: `agent "${label}" could not start: ${error instanceof Error ? error.message : String(error)}`,
+      }),
+    );
     if (!result.ok) {
       if (deps.signal.aborted) return stopped(deps.signal);
       this.counts.failed++;
@@ -114,7 +125,7 @@ export class WorkflowAgents {
     schema: OutputSchema | undefined,
     ctx: ToolContext,
     event: Omit<AgentCallEvent, "status">,
-  ): Promise<{ ok: true; value: unknown; taskId: string } | { ok: false; error: string; taskId?: string }> {
+  ): Promise<ChildResult> {
     const request: TaskRequest = {
       description: label,
       prompt: schema === undefined ? call.prompt : withOutputInstructions(call.prompt, schema),

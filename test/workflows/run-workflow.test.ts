@@ -24,3 +24,29 @@ test("a review workflow fans out reviewers, verifies each finding and returns th
   expect(record).toMatchObject({ status: "COMPLETED", agentType: "workflow" });
   expect(JSON.parse(record?.result ?? "null")).toEqual({ confirmed: ["api-bug", "cli-bug"] });
 });
+
+test("agent() options: tools narrows the child's tools, agent picks its type, and one that cannot start fails only its item", async () => {
+  const workspace = await tempWorkspace();
+  const model = scriptedModel(() => ({ text: "done" }));
+  const { options } = workflowOptions(workspace, model);
+  const outcome = await runWorkflow({
+    ...options,
+    script: `export const meta = { name: "options" };
+return await parallel([
+  () => agent("narrow", { tools: ["read", "grep", "bash"], agent: "explore" }),
+  () => agent("no such agent", { agent: "nope" }),
+]);`,
+  });
+
+  expect(outcome.result).toEqual(["done", null]);
+  expect(outcome.failures).toEqual([
+    {
+      where: "parallel item 1",
+      error: expect.stringMatching(/could not start: Unknown subagent_type "nope"/),
+    },
+  ]);
+  expect(model.requests).toHaveLength(1);
+  // explore has read, grep, glob, list and bash: the call keeps only those it named.
+  expect(model.requests[0]!.tools.map((tool) => tool.name).sort()).toEqual(["bash", "grep", "read"]);
+  expect(model.requests[0]!.system).toContain("You are an exploration agent");
+});
