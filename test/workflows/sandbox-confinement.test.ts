@@ -169,3 +169,88 @@ test("args cannot reach back into the host", async () => {
   });
   expect(args).toEqual({ list: [1, 2] });
 });
+
+test("the script's global object holds the ECMAScript built-ins and the primitives, nothing of the host", async () => {
+  const names = (await run("return Object.getOwnPropertyNames(globalThis);")) as string[];
+  const primitives = [
+    "agent",
+    "args",
+    "budget",
+    "console",
+    "log",
+    "parallel",
+    "phase",
+    "pipeline",
+    "workflow",
+  ];
+  const host = names.filter((name) => !primitives.includes(name) && !(name in ECMASCRIPT_GLOBALS));
+  expect(host).toEqual([]);
+  for (const name of primitives) expect(names).toContain(name);
+});
+
+/** The global names ECMAScript defines (ES2025 and QuickJS's `InternalError`): what the sandbox may have. */
+const ECMASCRIPT_GLOBALS = Object.fromEntries(
+  [
+    "AggregateError",
+    "Array",
+    "ArrayBuffer",
+    "BigInt",
+    "BigInt64Array",
+    "BigUint64Array",
+    "Boolean",
+    "DataView",
+    "Date",
+    "Error",
+    "EvalError",
+    "FinalizationRegistry",
+    "Float16Array",
+    "Float32Array",
+    "Float64Array",
+    "Function",
+    "Infinity",
+    "Int16Array",
+    "Int32Array",
+    "Int8Array",
+    "InternalError",
+    "Iterator",
+    "JSON",
+    "Map",
+    "Math",
+    "NaN",
+    "Number",
+    "Object",
+    "Promise",
+    "Proxy",
+    "RangeError",
+    "ReferenceError",
+    "Reflect",
+    "RegExp",
+    "Set",
+    "SharedArrayBuffer",
+    "String",
+    "Symbol",
+    "SyntaxError",
+    "TypeError",
+    "URIError",
+    "Uint16Array",
+    "Uint32Array",
+    "Uint8Array",
+    "Uint8ClampedArray",
+    "WeakMap",
+    "WeakRef",
+    "WeakSet",
+    "decodeURI",
+    "decodeURIComponent",
+    "encodeURI",
+    "encodeURIComponent",
+    "escape",
+    "eval",
+    "globalThis",
+    "isFinite",
+    "isNaN",
+    "parseFloat",
+    "parseInt",
+    "undefined",
+    "unescape",
+  ].map((name) => [name, true]),
+);
