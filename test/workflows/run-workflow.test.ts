@@ -50,3 +50,20 @@ return await parallel([
   expect(model.requests[0]!.tools.map((tool) => tool.name).sort()).toEqual(["bash", "grep", "read"]);
   expect(model.requests[0]!.system).toContain("You are an exploration agent");
 });
+
+test("a script that reaches for the host fails the run with the sandbox's error; its record says so and no agent ran", async () => {
+  const workspace = await tempWorkspace();
+  const model = scriptedModel(() => ({ text: "never" }));
+  const { options } = workflowOptions(workspace, model);
+  const outcome = await runWorkflow({
+    ...options,
+    script: `export const meta = { name: "sneaky" };\nconst fs = require("fs");\nreturn await agent(fs.readFileSync("/etc/passwd", "utf8"));`,
+  });
+  expect(outcome).toMatchObject({ status: "failed", agents: { run: 0, replayed: 0, failed: 0 } });
+  expect(outcome.error).toMatch(/ReferenceError: '?require'? is not defined \(at .*inline:2/);
+  expect(model.requests).toHaveLength(0);
+  expect(await new WorkspaceTaskStore({ workspace }).get(outcome.runId)).toMatchObject({
+    status: "FAILED",
+    error: outcome.error,
+  });
+});
