@@ -10,7 +10,6 @@ import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
-import { withWorkflows } from "../workflows/workflow-runner.ts";
 import { loadConfigFiles } from "./config/load-config.ts";
 import { resolveSettings, type SettingFlags, type Settings } from "./config/resolve-settings.ts";
 import { damagedSessionError } from "./damaged-session.ts";
@@ -168,9 +167,13 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     });
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);
+    // Loaded only when asked for: a run without workflows reads none of their modules or prompts.
     const orchestrates = options.workflows ?? settings.workflows;
+    const { withWorkflows } = orchestrates
+      ? await import("../workflows/workflow-runner.ts")
+      : { withWorkflows: undefined };
     return {
-      config: orchestrates ? withWorkflows(config, runtime, io.env.HOME || homedir()) : config,
+      config: withWorkflows ? withWorkflows(config, runtime, io.env.HOME || homedir()) : config,
       runtime,
       compaction,
       async close(reason) {
