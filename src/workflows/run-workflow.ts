@@ -74,16 +74,30 @@ export async function startWorkflow(
     await startRunRecord(host, { runId, owner, meta: source.meta });
     journal = ReplayJournal.create(host.context.workspace, runId, header);
   } else {
-    await resumeRunRecord(host.store, runId, owner);
+    // The journal first: a run that cannot be resumed leaves its record as it was.
     journal = (await ReplayJournal.open(host.context.workspace, runId)).journal;
+    await resumeRunRecord(host.store, runId, owner);
     journal.restart(header);
   }
   const controller = new AbortController();
-  const done = execute(host, options, { runId, journal, controller }).then(async (outcome) => {
-    await finishRunRecord(host.store, runId, owner, outcome);
-    options.onEvent?.({ type: "workflow_end", runId, outcome });
-    return outcome;
-  });
+  const done = execute(host, options, { runId, journal, controller })
+    .catch(
+      (error: unknown): WorkflowOutcome => ({
+        runId,
+        name: source.meta.name,
+        status: "failed",
+        error: `internal error: ${error instanceof Error ? error.message : String(error)}`,
+        agents: { run: 0, replayed: 0, failed: 0 },
+        failures: [],
+        usage: emptyUsage(),
+        durationMs: 0,
+      }),
+    )
+    .then(async (outcome) => {
+      await finishRunRecord(host.store, runId, owner, outcome);
+      options.onEvent?.({ type: "workflow_end", runId, outcome });
+      return outcome;
+    });
   return {
     runId,
     done,

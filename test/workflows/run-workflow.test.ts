@@ -67,3 +67,20 @@ test("a script that reaches for the host fails the run with the sandbox's error;
     error: outcome.error,
   });
 });
+
+test("resuming a run id this workspace does not know is a clear error that changes nothing", async () => {
+  const workspace = await tempWorkspace();
+  const model = scriptedModel(() => ({ text: "x" }));
+  const { options } = workflowOptions(workspace, model);
+  await expect(
+    runWorkflow({
+      ...options,
+      script: 'export const meta = { name: "x" };\nreturn 1;',
+      resume: "wf-20260101-000000-nope00",
+    }),
+  ).rejects.toThrow(
+    /No workflow run wf-20260101-000000-nope00 to resume in this workspace .*agentry tasks list/,
+  );
+  expect(await new WorkspaceTaskStore({ workspace }).list({})).toEqual([]);
+  expect(model.requests).toHaveLength(0);
+});
