@@ -5,6 +5,7 @@ import { isAgentryError } from "../errors/agentry-error.ts";
 import type { CallerScope } from "../subagents/caller-scope.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { type AnyTool, type Tool, type ToolContext, ToolError } from "../tools/tool.ts";
+import { planWorkflow, type WorkflowPlan } from "./plan-workflow.ts";
 import { ReplayJournal } from "./replay-journal.ts";
 import { type StartedWorkflow, startWorkflow } from "./run-workflow.ts";
 import { type LoadedWorkflow, loadWorkflow, savedWorkflowLoader } from "./saved-workflows.ts";
@@ -34,6 +35,10 @@ export const workflowToolSchema = z.object({
     .min(1)
     .optional()
     .describe("Run an earlier run again: its finished agent calls are replayed from their results."),
+  dry_run: z
+    .boolean()
+    .optional()
+    .describe("Only return the plan (phases, an estimated agent count) without running anything."),
 });
 
 export interface WorkflowToolDeps {
@@ -63,6 +68,10 @@ export function createWorkflowKit(deps: WorkflowToolDeps): WorkflowKit {
     schema: workflowToolSchema,
     async execute(input, ctx) {
       const loaded = await scriptOf(input, ctx, deps.homeDir);
+      if (input.dry_run === true) {
+        const plan = await planWorkflow(loaded.source, input.args ?? null);
+        return { content: planText(plan), details: { plan } };
+      }
       const host = {
         children: {
           runToEnd: (request: Parameters<SubagentRuntime["runToEnd"]>[1], child: ToolContext) =>
@@ -147,6 +156,18 @@ async function scriptOf(
     throw isAgentryError(error) ? new ToolError(error.message) : error;
   }
   throw new ToolError("Give the workflow's script, the name of a saved workflow, or resume_run_id.");
+}
+
+function planText(plan: WorkflowPlan): string {
+  const phases = plan.phases.map(
+    (phase) => `- ${phase.title}: ${phase.agents} agent${phase.agents === 1 ? "" : "s"}`,
+  );
+  return [
+    `Plan of workflow ${plan.name}: at least ${plan.agents} agent${plan.agents === 1 ? "" : "s"} (work that fans out over agents' results is not counted).`,
+    ...phases,
+    ...(plan.stoppedEarly === undefined ? [] : [`The dry run stopped early: ${plan.stoppedEarly}`]),
+    "Nothing ran. Call workflow again without dry_run to run it.",
+  ].join("\n");
 }
 
 /** A finished run as the model reads it: status, result (JSON) or error, and what it ran. */

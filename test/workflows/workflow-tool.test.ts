@@ -1,12 +1,16 @@
 import { afterEach, expect, test } from "vitest";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { withWorkflows } from "../../src/workflows/workflow-runner.ts";
 import {
   CHILD_MARK,
+  firstUserText,
+  isChildRequest,
   rootTree,
   runTree,
   serverModel,
   tempWorkspace,
+  toolResultsIn,
   wireMessages,
   wireSystem,
   wireTexts,
@@ -69,4 +73,28 @@ test("without opting in, the root has no workflow tool", async () => {
   await runTree(config, "hello");
   await runtime.shutdown();
   expect(wireToolNames(server.requests[0]!.body)).not.toContain("workflow");
+});
+
+test("the tool's dry run returns the plan without starting an agent; run_in_background false returns the result", async () => {
+  const ws = await tempWorkspace();
+  const calls = { root: 0 };
+  const model = scriptedModel((request) => {
+    if (isChildRequest(request)) return { text: reviewAnswer(firstUserText(request.messages)) };
+    calls.root++;
+    const args = { script: REVIEW_SCRIPT, args: { areas: ["api"] } };
+    if (calls.root === 1) return { toolCalls: [{ name: "workflow", args: { ...args, dry_run: true } }] };
+    if (calls.root === 2)
+      return { toolCalls: [{ name: "workflow", args: { ...args, run_in_background: false } }] };
+    return { text: "done" };
+  });
+  const { config, runtime } = rootTree({ workspace: ws, model });
+  const run = await runTree(withWorkflows(config, runtime, ws), "Plan, then run the review workflow.");
+  await runtime.shutdown();
+
+  const results = toolResultsIn(run.session.messages).map((part) => part.content);
+  expect(results[0]).toMatch(/^Plan of workflow review: at least 1 agent \(/);
+  expect(results[0]).toContain("- Review: 1 agent");
+  expect(results[1]).toMatch(/Workflow review \(run wf-\S+\) completed: 3 agents run, 0 replayed, 0 failed/);
+  expect(results[1]).toContain('"confirmed": [\n    "api-bug"\n  ]');
+  expect(model.requests.filter(isChildRequest)).toHaveLength(3);
 });
