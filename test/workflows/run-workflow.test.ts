@@ -1,4 +1,7 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { expect, test } from "vitest";
+import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { firstUserText, tempWorkspace } from "../subagents/support/subagent-harness.ts";
@@ -83,4 +86,34 @@ test("resuming a run id this workspace does not know is a clear error that chang
   );
   expect(await new WorkspaceTaskStore({ workspace }).list({})).toEqual([]);
   expect(model.requests).toHaveLength(0);
+});
+
+test("a workflow's agents keep the caller's permission rules: a denied agent type fails its call, and a child's denied tool stays denied", async () => {
+  const workspace = await tempWorkspace();
+  const model = scriptedModel((request) =>
+    request.messages.length === 1
+      ? { toolCalls: [{ name: "write", args: { path: "out.txt", content: "x" } }] }
+      : { text: "tried" },
+  );
+  const { options } = workflowOptions(workspace, model, {
+    permission: {
+      rules: [
+        ...DEFAULT_RULES,
+        { permission: "task", pattern: "plan", action: "deny" },
+        { permission: "edit", pattern: "*", action: "deny" },
+      ],
+      mode: "bypass",
+    },
+  });
+  const outcome = await runWorkflow({
+    ...options,
+    script: `export const meta = { name: "rules" };
+return await parallel([() => agent("plan it", { agent: "plan" }), () => agent("write out.txt")]);`,
+  });
+
+  expect(outcome.result).toEqual([null, "tried"]);
+  expect(outcome.failures[0]?.error).toMatch(/could not start: .*do not allow starting subagent "plan"/);
+  // The writer's tool list has no write (its rules deny edits), so the call it made was refused.
+  expect(model.requests[0]!.tools.map((tool) => tool.name)).not.toContain("write");
+  expect(existsSync(join(workspace, "out.txt"))).toBe(false);
 });
