@@ -112,7 +112,9 @@ function stripTypes(text: string, origin: string): string {
   const suffix = "\n}";
   let stripped: string;
   try {
-    stripped = stripTypeScriptTypes(`${prefix}${blanked}${suffix}`, { mode: "strip" });
+    stripped = withoutExperimentalWarning(() =>
+      stripTypeScriptTypes(`${prefix}${blanked}${suffix}`, { mode: "strip" }),
+    );
   } catch (error) {
     throw new WorkflowScriptError(
       `${origin}: cannot read it as TypeScript (only erasable types are supported): ${error instanceof Error ? error.message : String(error)}`,
@@ -122,6 +124,23 @@ function stripTypes(text: string, origin: string): string {
   return meta === null
     ? body
     : `${body.slice(0, meta.index)}export${body.slice(meta.index + "export".length)}`;
+}
+
+/**
+ * Node marks `stripTypeScriptTypes` experimental and says so on stderr once per process: noise for a
+ * user who only ran a `.ts` workflow. That one warning is dropped; every other passes through.
+ */
+function withoutExperimentalWarning<T>(run: () => T): T {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String(warning).includes("stripTypeScriptTypes")) return;
+    (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return run();
+  } finally {
+    process.emitWarning = emitWarning;
+  }
 }
 
 /**

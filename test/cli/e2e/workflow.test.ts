@@ -170,3 +170,18 @@ test("agentry run offers the workflow tool only when asked: --workflows, or work
   expect((await runCli(["run", "hi"], { cwd: configured.dir, env: env(configured) })).code).toBe(0);
   expect(tools(2)).toContain("workflow");
 });
+
+test("a TypeScript workflow runs from the CLI with its types stripped, and no experimental warning", async () => {
+  const ws = await makeWorkspace({
+    "count.ts":
+      'interface Shape { n: number }\nexport const meta = { name: "typed" };\nconst answer = (await agent("Count", { schema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } })) as Shape;\nreturn answer.n * 2;\n',
+  });
+  server = await startModelServer({ text: '{"n": 21}' });
+  const result = await runCli(["workflow", "run", "count.ts", "--permission-mode", "bypass"], {
+    cwd: ws.dir,
+    env: { ...ws.env, ...providerEnv(server, "anthropic") },
+  });
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stdout.trim()).toBe("42");
+  expect(result.stderr).not.toContain("ExperimentalWarning");
+});
