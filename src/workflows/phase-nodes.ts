@@ -2,8 +2,11 @@ import type { AgentEvent } from "../contracts/events.ts";
 import { emptyUsage } from "../model/messages.ts";
 import type { WorkflowStatus } from "./workflow-events.ts";
 
+const WORKFLOW_NODE = "workflow";
+const PHASE_NODE = "phase";
+
 /** The `agentType` of the nodes a workflow adds to the tree: groups of agents, not agents. */
-export const WORKFLOW_NODE_TYPES: readonly string[] = ["workflow", "phase"];
+export const WORKFLOW_NODE_TYPES: readonly string[] = [WORKFLOW_NODE, PHASE_NODE];
 
 /**
  * The workflow and its phases as nodes of the live tree: the workflow under its caller, each phase
@@ -21,7 +24,7 @@ export class PhaseNodes {
     this.runId = runId;
     this.emit = emit;
     this.root = [...callerPath, slug(name, "workflow")];
-    this.start(this.root, WORKFLOW_NODE_TYPES[0] ?? "workflow", name);
+    this.start(this.root, WORKFLOW_NODE, name);
   }
 
   /** A phase begins (or is named again): its node exists from now on. */
@@ -39,7 +42,7 @@ export class PhaseNodes {
     for (let n = 2; taken.has(name); n++) name = `${slug(phase, "phase")}-${n}`;
     const path = [...this.root, name];
     this.started.set(phase, path);
-    this.start(path, WORKFLOW_NODE_TYPES[1] ?? "phase", phase);
+    this.start(path, PHASE_NODE, phase);
     return path;
   }
 
