@@ -84,6 +84,7 @@ export type {
 } from "./contracts/events.ts";
 export { EVENT_SCHEMA_VERSION } from "./contracts/events.ts";
 export type { Budget, Outcome, OutcomeBase, OutcomeEnd, OutcomeStatus } from "./contracts/outcome.ts";
+export type { WorkflowEvent, WorkflowOutcome, WorkflowStatus } from "./contracts/workflow-events.ts";
 export {
   AgentryError,
   ERROR_KINDS,
@@ -91,7 +92,6 @@ export {
   errorKind,
   isAgentryError,
 } from "./errors/agentry-error.ts";
-
 // Models.
 export {
   AdaptiveLimiter,
@@ -142,7 +142,6 @@ export {
 } from "./model/registry.ts";
 export { type RetryOptions, withRetry } from "./model/retry.ts";
 export { type LimitedModelOptions, withLimiter } from "./model/with-limiter.ts";
-
 // Permissions.
 export { bashPermissionPatterns } from "./permissions/bash-command.ts";
 export { DEFAULT_RULES } from "./permissions/defaults.ts";
@@ -174,7 +173,6 @@ export {
 } from "./subagents/limits.ts";
 export type { SubagentOptions, SubagentRuntime } from "./subagents/subagent-runtime.ts";
 export { attachSubagents, withSubagents } from "./subagents/with-subagents.ts";
-
 // Task records: the control plane's store (background children, cross-process cancel, recovery).
 export { type SweepOptions, type SweepReport, sweepOrphans } from "./tasks/sweeper.ts";
 export {
@@ -195,7 +193,6 @@ export {
 } from "./tasks/task-record.ts";
 export type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./tasks/task-store.ts";
 export { WorkspaceTaskStore, type WorkspaceTaskStoreOptions } from "./tasks/workspace-task-store.ts";
-
 // Tools.
 export { bashTool } from "./tools/bash.ts";
 export { builtinTools } from "./tools/builtin.ts";
@@ -216,7 +213,6 @@ export {
   type ToolResult,
 } from "./tools/tool.ts";
 export { writeTool } from "./tools/write.ts";
-
 // Workflows: confined scripts that orchestrate subagents.
 export { planWorkflow, type WorkflowPlan } from "./workflows/plan-workflow.ts";
 export {
@@ -232,7 +228,6 @@ export {
   WorkflowSandboxError,
   WorkflowScriptError,
 } from "./workflows/workflow-errors.ts";
-export type { WorkflowEvent, WorkflowOutcome, WorkflowStatus } from "./workflows/workflow-events.ts";
 export {
   type RunWorkflowOptions,
   runWorkflow,

@@ -1,6 +1,7 @@
 import type { CapacityWaitReason } from "../model/capacity.ts";
 import type { AssistantMessage, ToolResultMessage, Usage, UserMessage } from "../model/messages.ts";
 import type { Outcome } from "./outcome.ts";
+import type { WorkflowEvent } from "./workflow-events.ts";
 
 /**
  * One closed union of everything a run reports. Every event carries `agentPath`
@@ -99,6 +100,8 @@ export type AgentEvent = Base &
       }
     | { type: "turn_end"; turn: number; usage: Usage }
     | { type: "agent_end"; outcome: Outcome }
+    /** A workflow's progress (`workflow_start`, `workflow_phase`, `workflow_agent` …), from its own node. */
+    | WorkflowEvent
   );
 
 /** `auto`: the policy found the prompt past its share of the window; `manual`: asked for (`/compact`). */

@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../contracts/events.ts";
+import type { WorkflowStatus } from "../contracts/workflow-events.ts";
 import { emptyUsage } from "../model/messages.ts";
-import type { WorkflowStatus } from "./workflow-events.ts";
 
 const WORKFLOW_NODE = "workflow";
 const PHASE_NODE = "phase";
@@ -20,10 +20,10 @@ export class PhaseNodes {
   private readonly emit: (event: AgentEvent) => void;
   private readonly startedAt = Date.now();
 
-  constructor(runId: string, name: string, callerPath: readonly string[], emit: (event: AgentEvent) => void) {
+  constructor(runId: string, name: string, root: string[], emit: (event: AgentEvent) => void) {
     this.runId = runId;
     this.emit = emit;
-    this.root = [...callerPath, slug(name, "workflow")];
+    this.root = root;
     this.start(this.root, WORKFLOW_NODE, name);
   }
 
@@ -79,6 +79,11 @@ export class PhaseNodes {
       description,
     });
   }
+}
+
+/** The workflow's own node, under its caller's: `[...callerPath, <its name as a path segment>]`. */
+export function workflowPath(callerPath: readonly string[], name: string): string[] {
+  return [...callerPath, slug(name, "workflow")];
 }
 
 /** A path segment (and a task record's parent id): letters, digits and `-`, not starting with one. */

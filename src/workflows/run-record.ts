@@ -1,9 +1,9 @@
+import type { WorkflowOutcome } from "../contracts/workflow-events.ts";
 import { ownerLiveness } from "../tasks/owner.ts";
 import { isFinished } from "../tasks/task-record.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import type { AgentIdentity } from "../tools/tool.ts";
 import { WorkflowInputError } from "./workflow-errors.ts";
-import type { WorkflowOutcome } from "./workflow-events.ts";
 import type { WorkflowMeta } from "./workflow-source.ts";
 
 /** The agentType of a workflow run's task record. */

@@ -1,18 +1,18 @@
 import { newSessionId } from "../agent/session-id.ts";
 import { watchTreeBudget } from "../agent/tree-budget.ts";
 import type { AgentEvent } from "../contracts/events.ts";
+import type { WorkflowEvent, WorkflowOutcome, WorkflowStatus } from "../contracts/workflow-events.ts";
 import { emptyUsage, type Usage } from "../model/messages.ts";
 import { currentOwner } from "../tasks/owner.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import type { ToolContext } from "../tools/tool.ts";
-import { PhaseNodes } from "./phase-nodes.ts";
+import { PhaseNodes, workflowPath } from "./phase-nodes.ts";
 import { ReplayJournal, type RunHeader } from "./replay-journal.ts";
 import { finishRunRecord, resumeRunRecord, startRunRecord, watchRunRecord } from "./run-record.ts";
 import { runScript, type SandboxHost } from "./script-sandbox.ts";
 import { WorkflowAgents, type WorkflowChildren } from "./workflow-agents.ts";
 import { AgentCapReached, type WorkflowBudget } from "./workflow-budget.ts";
 import { WorkflowInputError } from "./workflow-errors.ts";
-import type { WorkflowEvent, WorkflowOutcome, WorkflowStatus } from "./workflow-events.ts";
 import type { WorkflowSource } from "./workflow-source.ts";
 
 /** Where a workflow runs: its caller's tree. */
@@ -37,6 +37,10 @@ export interface StartWorkflowOptions {
   /** Continue this run: finished agent calls are replayed from its journal, the rest run. */
   resume?: string;
   budget?: WorkflowBudget;
+  /**
+   * The workflow's events also as they are: they reach the host's `emit` anyway (with the workflow's
+   * `agentPath`), so this is for a host that wants only them.
+   */
   onEvent?: (event: WorkflowEvent) => void;
   /** Finds a saved workflow by name, for the script's `workflow(name, args)`. Absent: it fails. */
   loadWorkflow?: (name: string) => Promise<WorkflowSource>;
@@ -80,7 +84,12 @@ export async function startWorkflow(
     journal.restart(header);
   }
   const controller = new AbortController();
-  const done = execute(host, options, { runId, journal, controller })
+  const path = workflowPath(host.context.agent.path, source.meta.name);
+  const report = (event: WorkflowEvent) => {
+    options.onEvent?.(event);
+    host.context.emit({ ...event, agentPath: path });
+  };
+  const done = execute(host, options, { runId, journal, controller, path, report })
     .catch(
       (error: unknown): WorkflowOutcome => ({
         runId,
@@ -95,7 +104,7 @@ export async function startWorkflow(
     )
     .then(async (outcome) => {
       await finishRunRecord(host.store, runId, owner, outcome);
-      options.onEvent?.({ type: "workflow_end", runId, outcome });
+      report({ type: "workflow_end", runId, outcome });
       return outcome;
     });
   return {
@@ -113,12 +122,19 @@ export class WorkflowCancelled extends Error {
 async function execute(
   host: WorkflowHost,
   options: StartWorkflowOptions,
-  run: { runId: string; journal: ReplayJournal; controller: AbortController },
+  run: {
+    runId: string;
+    journal: ReplayJournal;
+    controller: AbortController;
+    /** The workflow's node in the tree. */
+    path: string[];
+    report: (event: WorkflowEvent) => void;
+  },
 ): Promise<WorkflowOutcome> {
   const { source } = options;
   const { runId, controller } = run;
   const startedAt = Date.now();
-  const emitWorkflow = (event: WorkflowEvent) => options.onEvent?.(event);
+  const emitWorkflow = run.report;
   const signal = host.signal ? AbortSignal.any([controller.signal, host.signal]) : controller.signal;
   const budget = options.budget ?? {};
   const watch = watchTreeBudget(budget, controller);
@@ -137,7 +153,7 @@ async function execute(
     phases: source.meta.phases.map((phase) => phase.title),
     resumed: options.resume !== undefined,
   });
-  const phases = new PhaseNodes(runId, source.meta.name, host.context.agent.path, emit);
+  const phases = new PhaseNodes(runId, source.meta.name, run.path, emit);
   const failures: WorkflowOutcome["failures"] = [];
   let current: string | undefined;
   const agents = new WorkflowAgents({

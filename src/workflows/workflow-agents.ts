@@ -1,3 +1,4 @@
+import type { WorkflowEvent } from "../contracts/workflow-events.ts";
 import type { TaskRequest } from "../subagents/task-api.ts";
 import { type ChildRunReport, failureReason } from "../subagents/task-result.ts";
 import type { ToolContext } from "../tools/tool.ts";
@@ -11,7 +12,6 @@ import {
   withOutputInstructions,
 } from "./structured-output.ts";
 import { AgentCapReached } from "./workflow-budget.ts";
-import type { WorkflowEvent } from "./workflow-events.ts";
 
 /** How a workflow starts its agents: children of its caller, through the subagent runtime of its tree. */
 export interface WorkflowChildren {

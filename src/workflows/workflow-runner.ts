@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import type { AgentConfig } from "../agent/config.ts";
 import { newSessionId } from "../agent/session-id.ts";
 import type { AgentEvent } from "../contracts/events.ts";
+import type { WorkflowOutcome } from "../contracts/workflow-events.ts";
 import type { CallerScope } from "../subagents/caller-scope.ts";
 import { isSpawnTool } from "../subagents/child-tools.ts";
 import type { SubagentOptions, SubagentRuntime } from "../subagents/subagent-runtime.ts";
@@ -9,7 +10,6 @@ import { attachSubagents } from "../subagents/with-subagents.ts";
 import { type StartWorkflowOptions, startWorkflow, type WorkflowHost } from "./run-workflow.ts";
 import { savedWorkflowLoader } from "./saved-workflows.ts";
 import type { WorkflowBudget } from "./workflow-budget.ts";
-import type { WorkflowEvent, WorkflowOutcome } from "./workflow-events.ts";
 import { parseWorkflowSource, type WorkflowSource } from "./workflow-source.ts";
 import { createWorkflowKit } from "./workflow-tool.ts";
 
@@ -30,8 +30,8 @@ export interface RunWorkflowOptions {
   /** The subagent runtime's options: the agents, models, permissions and limits of the tree. */
   subagents: SubagentOptions;
   signal?: AbortSignal;
-  /** The agents' events (with their `agentPath`: the live tree) and the workflow's own. */
-  onEvent?: (event: AgentEvent | WorkflowEvent) => void;
+  /** The events of the run: its agents' and its own (`workflow_*`), each with its `agentPath`. */
+  onEvent?: (event: AgentEvent) => void;
   /** Told the run id as soon as the run's record exists. */
   onStart?: (runId: string) => void;
   /** Where `workflow(name)` finds saved workflows besides the project (default: the user's home). */
@@ -60,7 +60,6 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
       args: options.args ?? null,
       ...(options.resume === undefined ? {} : { resume: options.resume }),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
-      onEvent: (event) => options.onEvent?.(event),
       loadWorkflow: savedWorkflowLoader({
         cwd: options.config.workspace,
         projectDir: options.config.workspace,

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Hooks } from "../agent/hooks.ts";
+import type { WorkflowOutcome } from "../contracts/workflow-events.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
 import type { CallerScope } from "../subagents/caller-scope.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
@@ -9,7 +10,6 @@ import { planWorkflow, type WorkflowPlan } from "./plan-workflow.ts";
 import { ReplayJournal } from "./replay-journal.ts";
 import { type StartedWorkflow, startWorkflow } from "./run-workflow.ts";
 import { type LoadedWorkflow, loadWorkflow, savedWorkflowLoader } from "./saved-workflows.ts";
-import type { WorkflowOutcome } from "./workflow-events.ts";
 import { parseWorkflowSource } from "./workflow-source.ts";
 
 const DESCRIPTION = readFileSync(new URL("./workflow-tool.md", import.meta.url), "utf8").trim();

@@ -59,6 +59,13 @@ test("the model runs a review workflow with its workflow tool; the result comes 
   expect(starts).toContain("main/review");
   expect(starts.filter((path) => path.startsWith("main/review/review/"))).toHaveLength(2);
   expect(starts.filter((path) => path.startsWith("main/review/verify/"))).toHaveLength(4);
+  // The workflow's own events reach the root's stream from its node (stream-json prints them).
+  const phases = run.events.flatMap((event) => (event.type === "workflow_phase" ? [event] : []));
+  expect(phases.map((event) => [event.agentPath.join("/"), event.title])).toEqual([
+    ["main/review", "Review"],
+    ["main/review", "Verify"],
+  ]);
+  expect(run.events.filter((event) => event.type === "workflow_end")).toHaveLength(1);
   // The run is a task of the root's session, delivered once.
   const records = await new WorkspaceTaskStore({ workspace: ws }).list({ parentSessionId: run.session.id });
   const workflowRun = records.find((record) => record.agentType === "workflow");

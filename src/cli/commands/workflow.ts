@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { EVENT_SCHEMA_VERSION } from "../../contracts/events.ts";
 import type { Outcome } from "../../contracts/outcome.ts";
+import type { WorkflowEvent, WorkflowOutcome } from "../../contracts/workflow-events.ts";
 import { emptyUsage } from "../../model/messages.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { planWorkflow, type WorkflowPlan } from "../../workflows/plan-workflow.ts";
@@ -13,7 +14,6 @@ import {
   savedWorkflowLoader,
 } from "../../workflows/saved-workflows.ts";
 import type { WorkflowBudget } from "../../workflows/workflow-budget.ts";
-import type { WorkflowEvent, WorkflowOutcome } from "../../workflows/workflow-events.ts";
 import { workflowHost } from "../../workflows/workflow-runner.ts";
 import { parseWorkflowSource } from "../../workflows/workflow-source.ts";
 import { checkConfig } from "../config/check-config.ts";
@@ -204,8 +204,9 @@ function workflowOutput(format: OutputFormat, io: CliIo): WorkflowOutput {
   const line = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
   if (format === "stream-json") {
     return {
+      // The workflow's own events come with its agents' (they are AgentEvents with its path).
       agent: { event: (event) => line({ v: EVENT_SCHEMA_VERSION, ...event }), finish: () => {} },
-      workflow: (event) => line({ v: EVENT_SCHEMA_VERSION, ...event }),
+      workflow: () => {},
       finish: () => {},
     };
   }

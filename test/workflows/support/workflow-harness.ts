@@ -5,7 +5,6 @@ import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
 import type { SubagentOptions } from "../../../src/subagents/subagent-runtime.ts";
 import { builtinTools } from "../../../src/tools/builtin.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";
-import type { WorkflowEvent } from "../../../src/workflows/workflow-events.ts";
 import { type RunWorkflowOptions, runWorkflow } from "../../../src/workflows/workflow-runner.ts";
 import { registryWith } from "../../subagents/support/subagent-harness.ts";
 
@@ -35,7 +34,7 @@ export function reviewAnswer(prompt: string): string {
 }
 
 export interface WorkflowRun {
-  events: Array<AgentEvent | WorkflowEvent>;
+  events: AgentEvent[];
   options: Omit<RunWorkflowOptions, "script">;
 }
 
@@ -45,7 +44,7 @@ export function workflowOptions(
   model: Model,
   extra: Partial<SubagentOptions> = {},
 ): WorkflowRun {
-  const events: Array<AgentEvent | WorkflowEvent> = [];
+  const events: AgentEvent[] = [];
   const config: AgentConfig = {
     name: "workflow",
     model,

@@ -1,8 +1,9 @@
 import type { Usage } from "../model/messages.ts";
 
 /**
- * What a workflow run reports as it goes, beside its agents' own events (which carry their
- * `agentPath` and draw the live tree): `--output-format stream-json` prints these as JSON lines.
+ * What a workflow run (`src/workflows/`) reports as it goes, beside its agents' own events. They are
+ * `AgentEvent`s too, sent with the workflow's own `agentPath`, so they reach the root's stream (and
+ * `--output-format stream-json`) from the CLI, the library and the model's `workflow` tool alike.
  */
 export type WorkflowEvent =
   | { type: "workflow_start"; runId: string; name: string; phases: string[]; resumed: boolean }
