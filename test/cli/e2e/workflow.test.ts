@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, expect, test } from "vitest";
-import { wireMessages, wireTexts } from "../../subagents/support/subagent-harness.ts";
+import { CHILD_MARK, wireMessages, wireSystem, wireTexts } from "../../subagents/support/subagent-harness.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
 import { reviewAnswer } from "../../workflows/support/workflow-harness.ts";
 import { makeWorkspace, runCli } from "../support/cli-process.ts";
@@ -184,4 +184,53 @@ test("a TypeScript workflow runs from the CLI with its types stripped, and no ex
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout.trim()).toBe("42");
   expect(result.stderr).not.toContain("ExperimentalWarning");
+});
+
+test("agentry run --workflows: the model runs a saved workflow by name; stream-json shows its phases and agents", async () => {
+  const ws = await makeWorkspace({
+    ".claude/workflows/claude-review.js": await readFile(CLAUDE_REVIEW, "utf8"),
+  });
+  server = await startModelServer((request) => {
+    if (wireSystem(request.body).includes(CHILD_MARK)) return { text: reviewAnswer(promptOf(request)) };
+    const texts = wireMessages(request.body).flatMap(wireTexts).join("\n");
+    if (texts.includes("</result>")) return { text: "The review confirmed api-bug." };
+    return {
+      toolCalls: [
+        {
+          name: "workflow",
+          args: { name: "claude-review", args: { areas: ["api"] }, run_in_background: false },
+        },
+      ],
+    };
+  });
+  const result = await runCli(
+    [
+      "run",
+      "--workflows",
+      "--permission-mode",
+      "bypass",
+      "-o",
+      "stream-json",
+      "Run the claude-review workflow on api.",
+    ],
+    { cwd: ws.dir, env: { ...ws.env, ...providerEnv(server, "anthropic") } },
+  );
+  expect(result.code, result.stderr).toBe(0);
+  const events = result.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { type: string; agentPath?: string[]; title?: string });
+  expect(
+    events.filter((e) => e.type === "workflow_phase").map((e) => [e.agentPath?.join("/"), e.title]),
+  ).toEqual([
+    ["main/claude-review", "Review"],
+    ["main/claude-review", "Verify"],
+  ]);
+  const agents = events.filter((e) => e.type === "agent_start" && e.agentPath?.length === 4);
+  expect(agents.map((e) => e.agentPath?.slice(0, 3).join("/")).sort()).toEqual([
+    "main/claude-review/review",
+    "main/claude-review/verify",
+    "main/claude-review/verify",
+  ]);
+  expect(events.at(-1)).toMatchObject({ type: "result", result: "The review confirmed api-bug." });
 });
