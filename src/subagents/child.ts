@@ -3,7 +3,7 @@ import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import { emptyUsage, type UserMessage } from "../model/messages.ts";
 import { identityLabel } from "../state/process-identity.ts";
-import type { NewTaskRecord, TaskRecord } from "../tasks/task-record.ts";
+import type { ExecutorRef, NewTaskRecord, TaskRecord } from "../tasks/task-record.ts";
 import type { TaskStore, TaskUpdate } from "../tasks/task-store.ts";
 import {
   type ChildEvent,
@@ -85,6 +85,8 @@ export class Child implements ChildIdentity {
    */
   private unrecorded: TaskRecord | undefined;
   private settledWhen: Promise<void> = Promise.resolve();
+  /** Where its activation runs, as last written into its record (remote and queued executors). */
+  private ref: ExecutorRef | undefined;
 
   private constructor(
     identity: ChildIdentity,
@@ -255,6 +257,13 @@ export class Child implements ChildIdentity {
     const taken = this.unrecorded;
     this.unrecorded = undefined;
     return taken;
+  }
+
+  /** Where its activation runs now: written into its record so another process can follow it. */
+  async noteRef(ref: ExecutorRef): Promise<void> {
+    if (JSON.stringify(ref) === JSON.stringify(this.ref)) return;
+    this.ref = ref;
+    await this.write({ ref }, {}, "note where it runs");
   }
 
   /** Its tree is done with it: the executor lets go of what it holds (see `ChildExecutor.close`). */

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import type { UserMessage } from "../model/messages.ts";
+import type { ExecutorRef } from "../tasks/task-record.ts";
 
 /**
  * Where a child runs: in this process (`in-process-executor.ts`), on another agentry or any A2A agent
@@ -33,6 +34,11 @@ export interface FollowInput {
   signal: AbortSignal;
   /** Its events as they come, in order; each carries the child's `agentPath`. */
   emit(event: AgentEvent): void;
+  /**
+   * Told each time its `ref` changes after the start (a remote agent named its task), so the child's
+   * record always says where to follow it from.
+   */
+  onRef?(ref: ActivationRef): void;
 }
 
 export interface ActivationInput extends FollowInput {
@@ -53,8 +59,8 @@ export interface Activation {
   readonly ref?: ActivationRef;
 }
 
-/** An executor's own address of one activation (a remote task id, a job id): plain JSON data. */
-export type ActivationRef = Readonly<Record<string, string>>;
+/** An executor's own address of one activation (a remote task, a queued job): the record's `ref`. */
+export type ActivationRef = ExecutorRef;
 
 export interface ActivationResult {
   outcome: Outcome;

@@ -10,12 +10,14 @@ import { Child } from "./child.ts";
 import { buildChild } from "./child-config.ts";
 import { inProcessExecutor } from "./in-process-executor.ts";
 import { localIdentity } from "./local-child.ts";
+import { buildRemoteChild } from "./remote-child.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
 
 /**
  * Rebuilds a finished child that is not in memory (it ran in an earlier process) from its TaskRecord
  * and its transcript: the same definition, model, path and depth, the caller's rules and tools as they
- * are now, and its whole history. It joins the tree idle. Concurrent calls for one id share one rebuild.
+ * are now, and its whole history — or, for a remote agent, its conversation there (the record's
+ * `ref`). It joins the tree idle. Concurrent calls for one id share one rebuild.
  */
 export function restoreChild(
   deps: SpawnDeps,
@@ -44,6 +46,15 @@ async function rebuild(
       ? [...record.agentPath]
       : [...ctx.agent.path, deps.tree.nextName(definition.name)];
   deps.tree.noteName(definition.name, agentPath.at(-1) ?? "");
+  if (definition.url !== undefined) {
+    const { identity, executor } = buildRemoteChild(deps.remote, deps.build.limits, {
+      ...record,
+      definition,
+      agentPath,
+      ...(record.ref === undefined ? {} : { ref: record.ref }),
+    });
+    return Child.restored(identity, executor, deps.records, record.background);
+  }
   const model = storedModel(deps, caller, record);
   const local = await buildChild(
     deps.build,

@@ -1,7 +1,7 @@
 import { abortReason } from "../agent/abort.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Child } from "./child.ts";
-import type { ActivationResult } from "./executor.ts";
+import type { ActivationRef, ActivationResult } from "./executor.ts";
 import type { Pulse } from "./pulse.ts";
 import type { Semaphore } from "./semaphore.ts";
 import type { TaskControl } from "./task-control.ts";
@@ -54,14 +54,17 @@ export async function runChild(child: Child, request: RunRequest, deps: RunDeps)
     } else {
       await child.start();
       const emit = childEvents(child, request);
+      const onRef = (ref: ActivationRef) => void child.noteRef(ref);
       const activation = child.attach((messages) =>
         child.executor.start({
           ...(request.prompt === undefined ? {} : { prompt: request.prompt }),
           messages,
           signal,
           emit,
+          onRef,
         }),
       );
+      if (activation.ref !== undefined) onRef(activation.ref);
       result = await activation.done;
     }
   } catch (error) {

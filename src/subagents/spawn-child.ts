@@ -12,6 +12,7 @@ import { type ForkMode, forkHistory, parseForkMode } from "./fork.ts";
 import { inProcessExecutor } from "./in-process-executor.ts";
 import { type LocalChild, localIdentity } from "./local-child.ts";
 import { ownChild } from "./own-child.ts";
+import { buildRemoteChild, type RemoteChildBuild } from "./remote-child.ts";
 import { runChild } from "./run-child.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
 import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "./spawnable-agents.ts";
@@ -123,40 +124,53 @@ async function launchChild(
     caller,
     request,
   );
-  const fork = resolveFork(definition, request.fork);
+  const remote = definition.url !== undefined;
+  const fork = remote ? refuseForRemote(definition, request) : resolveFork(definition, request.fork);
   await ctx.ask({
     permission: "task",
     patterns: [definition.name],
     title: `start subagent ${definition.name}: ${request.description}`,
   });
-  const model = resolveModel(deps, caller, definition, request.model);
+  const model = remote ? undefined : resolveModel(deps, caller, definition, request.model);
   deps.tree.reserveDescendant();
   const background = request.background ?? definition.background ?? false;
   const taskId = newSessionId({ prefix: "sub" });
   const agentPath = [...ctx.agent.path, deps.tree.nextName(definition.name)];
-  let local: LocalChild;
+  const who = {
+    taskId,
+    description: request.description,
+    parentSessionId: ctx.agent.sessionId,
+    parentAgentId: ctx.agent.path.at(-1) ?? "main",
+  };
+  let local: LocalChild | undefined;
+  let built: RemoteChildBuild;
   try {
-    local = await buildChild(
-      deps.build,
-      caller,
-      {
-        definition,
-        model,
-        taskId,
-        path: agentPath,
-        depth: ctx.agent.depth + 1,
-        parentWorkspace: ctx.workspace,
-      },
-      () =>
-        Session.create({
-          workspace: deps.sessionsWorkspace,
-          agentName: definition.name,
-          model: model.id,
-          parentSessionId: ctx.agent.sessionId,
-          id: taskId,
-          persist: deps.persistSessions,
-        }),
-    );
+    if (model === undefined)
+      built = buildRemoteChild(deps.remote, deps.build.limits, { ...who, definition, agentPath });
+    else {
+      local = await buildChild(
+        deps.build,
+        caller,
+        {
+          definition,
+          model,
+          taskId,
+          path: agentPath,
+          depth: ctx.agent.depth + 1,
+          parentWorkspace: ctx.workspace,
+        },
+        () =>
+          Session.create({
+            workspace: deps.sessionsWorkspace,
+            agentName: definition.name,
+            model: model.id,
+            parentSessionId: ctx.agent.sessionId,
+            id: taskId,
+            persist: deps.persistSessions,
+          }),
+      );
+      built = { identity: localIdentity(local, who), executor: inProcessExecutor(local, deps.build.warn) };
+    }
   } catch (error) {
     deps.tree.releaseDescendant();
     throw error;
@@ -166,27 +180,20 @@ async function launchChild(
   const slot = deps.run.slots.tryAcquire();
   let child: Child;
   try {
-    const who = {
-      taskId,
-      description: request.description,
-      parentSessionId: ctx.agent.sessionId,
-      parentAgentId: ctx.agent.path.at(-1) ?? "main",
-    };
-    child = await Child.create(
-      localIdentity(local, who),
-      inProcessExecutor(local, deps.build.warn),
-      deps.records,
-      { background, running: slot !== undefined },
-    );
+    child = await Child.create(built.identity, built.executor, deps.records, {
+      background,
+      running: slot !== undefined,
+    });
   } catch (error) {
     slot?.();
     deps.tree.releaseDescendant();
-    await local.workspace.finish().catch(() => {});
+    await local?.workspace.finish().catch(() => {});
     throw error;
   }
   deps.tree.add(child);
-  for (const message of forkHistory(deps.tree.transcriptOf(ctx.agent.sessionId) ?? [], fork))
-    await local.session.append(message);
+  if (local !== undefined)
+    for (const message of forkHistory(deps.tree.transcriptOf(ctx.agent.sessionId) ?? [], fork))
+      await local.session.append(message);
   const done = runChild(
     child,
     {
@@ -217,6 +224,22 @@ function narrowed(definition: AgentDefinition, caller: CallerScope, request: Tas
   return result;
 }
 
+/**
+ * A remote agent runs on its own model with its own history: a call that asks for another model or
+ * for a fork of the caller's conversation is refused rather than silently ignored.
+ */
+function refuseForRemote(definition: AgentDefinition, request: TaskRequest): ForkMode {
+  if (request.model !== undefined)
+    throw new ToolError(
+      `Agent "${definition.name}" is a remote (A2A) agent at ${definition.url}: it runs on its own server's model, so model cannot be chosen. Call it again without model.`,
+    );
+  if (request.fork !== undefined && resolveFork(definition, request.fork) !== "none")
+    throw new ToolError(
+      `Agent "${definition.name}" is a remote (A2A) agent at ${definition.url}: it cannot see your conversation, so it cannot be forked. Call it again without fork, with a prompt that says everything it needs.`,
+    );
+  return "none";
+}
+
 function resolveDefinition(registry: AgentRegistry, caller: CallerScope, type: string): AgentDefinition {
   const available = () => {
     const names = spawnableAgents(registry, caller.gate.rules).map((d) => d.name);
@@ -227,11 +250,6 @@ function resolveDefinition(registry: AgentRegistry, caller: CallerScope, type: s
   if (!isSubagent(definition)) {
     throw new ToolError(
       `Agent "${definition.name}" is a primary agent and cannot run as a subagent. ${available()}`,
-    );
-  }
-  if (definition.url !== undefined) {
-    throw new ToolError(
-      `Agent "${definition.name}" is a remote (A2A) agent at ${definition.url}; remote subagents are not supported in this version. ${available()}`,
     );
   }
   if (!canSpawn(caller.gate.rules, definition.name)) {

@@ -3,6 +3,7 @@ import type { Model } from "../model/model.ts";
 import type { ChildRecordKeeping } from "./child.ts";
 import type { BuildDeps } from "./child-config.ts";
 import type { ChildTree } from "./child-tree.ts";
+import type { RemoteExecutors } from "./remote-executors.ts";
 import type { RunDeps } from "./run-child.ts";
 
 /** What starting, continuing and rebuilding children takes from their tree. */
@@ -21,4 +22,6 @@ export interface SpawnDeps {
   timeoutMs: number;
   /** Sweeps the store for orphans now. */
   sweep: () => Promise<void>;
+  /** Runs children of remote (`url`) agents; absent, they are refused. */
+  remote?: RemoteExecutors;
 }

@@ -7,13 +7,11 @@ import type { Ruleset } from "../permissions/types.ts";
 export const DEFAULT_SUBAGENT_TYPE = "general-purpose";
 
 /**
- * The agents `rules` allow spawning through `task`: local subagents, not hidden, sorted by name.
- * Remote (A2A, `url`) agents are not offered: this version cannot run them.
+ * The agents `rules` allow spawning through `task`: subagents (local, and remote ones with a `url`),
+ * not hidden, sorted by name.
  */
 export function spawnableAgents(registry: AgentRegistry, rules: Ruleset): AgentDefinition[] {
-  const candidates = registry
-    .list({ mode: "subagent" })
-    .filter((definition) => definition.hidden !== true && definition.url === undefined);
+  const candidates = registry.list({ mode: "subagent" }).filter((definition) => definition.hidden !== true);
   const allowed = new Set(
     filterSpawnable(
       rules,

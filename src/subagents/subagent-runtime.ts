@@ -17,6 +17,7 @@ import { ChildTree } from "./child-tree.ts";
 import { resolveLimits, type SubagentLimits } from "./limits.ts";
 import { refuseAtDepthLimit } from "./own-child.ts";
 import { Pulse } from "./pulse.ts";
+import type { RemoteExecutors } from "./remote-executors.ts";
 import type { RunDeps } from "./run-child.ts";
 import { Semaphore } from "./semaphore.ts";
 import { continueToEnd, runChildToEnd } from "./spawn-child.ts";
@@ -58,6 +59,8 @@ export interface SubagentOptions {
    * options (each its own, after its other hooks). Default: none.
    */
   compaction?: CompactionOptions;
+  /** Runs the children of remote (`url`) agents (the A2A client); without it they are refused. */
+  remote?: RemoteExecutors;
 }
 
 /**
@@ -148,6 +151,7 @@ export class SubagentRuntime {
       persistSessions: options.persistSessions ?? true,
       timeoutMs: limits.timeoutMs,
       sweep: () => this.sweepNow(),
+      ...(options.remote === undefined ? {} : { remote: options.remote }),
     };
     this.spawn = spawn;
     this.tasks = treeTaskApi({

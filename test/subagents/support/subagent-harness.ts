@@ -19,6 +19,7 @@ import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
 import type { AskHandler, PermissionMode } from "../../../src/permissions/gate.ts";
 import type { Ruleset } from "../../../src/permissions/types.ts";
 import type { SubagentLimits } from "../../../src/subagents/limits.ts";
+import type { RemoteExecutors } from "../../../src/subagents/remote-executors.ts";
 import type { SubagentRuntime } from "../../../src/subagents/subagent-runtime.ts";
 import { attachSubagents } from "../../../src/subagents/with-subagents.ts";
 import type { TaskStore } from "../../../src/tasks/task-store.ts";
@@ -63,6 +64,8 @@ export interface TreeOptions {
   taskStore?: TaskStore;
   /** Default: a process warning. */
   onWarning?: (message: string) => void;
+  /** Runs remote (`url`) agents: the A2A client. Default: none (they are refused). */
+  remote?: RemoteExecutors;
   /** Automatic compaction for the tree. Default: none. */
   compaction?: CompactionOptions;
 }
@@ -98,6 +101,7 @@ export function rootTree(options: TreeOptions): { config: AgentConfig; runtime: 
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
+    ...(options.remote === undefined ? {} : { remote: options.remote }),
   });
 }
 
