@@ -1,0 +1,145 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Message, StreamResponse } from "@a2a-js/sdk";
+import type { Client } from "@a2a-js/sdk/client";
+import type { RemoteAgent } from "./remote-agent.ts";
+import { describeRemoteFailure, RemoteAgentError } from "./remote-errors.ts";
+import type { TaskEnd, TaskTracker } from "./task-tracker.ts";
+
+/** How often a task is polled when the agent does not stream, at first and at most. */
+const POLL_FIRST_MS = 100;
+const POLL_MAX_MS = 1_000;
+
+export interface ExchangeInput {
+  agent: RemoteAgent;
+  /** Stops the exchange: cancelled, interrupted, out of budget or stalled. */
+  signal: AbortSignal;
+  tracker: TaskTracker;
+  /** Any sign of progress: an event, a new state. */
+  onActivity(): void;
+  /** The remote task's id, once the agent named it. */
+  onTask(taskId: string): void;
+}
+
+/**
+ * Sends `message` and follows the task it starts until it completes, fails, is cancelled or asks for
+ * input. With an agent that streams: SendStreamingMessage, and when that stream breaks before the
+ * end, SubscribeToTask once, then GetTask polling. Otherwise: SendMessage with `returnImmediately`
+ * (the task id at once), then GetTask polling. Throws `RemoteAgentError` when the agent cannot be
+ * reached or the task cannot be followed any more; an abort of `signal` rejects with its reason.
+ */
+export async function sendAndFollow(message: Message, input: ExchangeInput): Promise<TaskEnd> {
+  const client = await input.agent.client();
+  const request = {
+    tenant: "",
+    message,
+    configuration: {
+      acceptedOutputModes: [],
+      taskPushNotificationConfig: undefined,
+      returnImmediately: !(await input.agent.streams()),
+    },
+    metadata: undefined,
+  };
+  const options = { signal: input.signal };
+  if (await input.agent.streams()) {
+    const cut = await drain(client.sendMessageStream(request, options), input);
+    if ("state" in cut) return cut;
+    return recover(client, input, cut.error);
+  }
+  const first = await client.sendMessage(request, options);
+  const end = input.tracker.apply(
+    "messageId" in first ? { $case: "message", value: first } : { $case: "task", value: first },
+  );
+  noteTask(input);
+  return end ?? poll(client, input);
+}
+
+/**
+ * Follows a task started earlier (by this process before a restart, or another one): SubscribeToTask
+ * when the agent streams, GetTask polling otherwise or when that fails.
+ */
+export async function follow(taskId: string, input: ExchangeInput): Promise<TaskEnd> {
+  const client = await input.agent.client();
+  input.tracker.taskId = taskId;
+  if (await input.agent.streams()) {
+    const cut = await drain(
+      client.resubscribeTask({ tenant: "", id: taskId }, { signal: input.signal }),
+      input,
+    );
+    if ("state" in cut) return cut;
+  }
+  return poll(client, input);
+}
+
+/** Asks the agent to cancel a task; false when it could not (finished already, unreachable). */
+export async function cancelRemote(agent: RemoteAgent, taskId: string): Promise<boolean> {
+  try {
+    const client = await agent.client();
+    await client.cancelTask(
+      { tenant: "", id: taskId, metadata: undefined },
+      { signal: AbortSignal.timeout(agent.timeoutMs) },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads a stream to the task's end; `{ error }` when it broke off first (the error, or a plain close). */
+async function drain(
+  stream: AsyncGenerator<StreamResponse, void, undefined>,
+  input: ExchangeInput,
+): Promise<TaskEnd | { error: unknown }> {
+  try {
+    for await (const event of stream) {
+      input.onActivity();
+      if (event.payload === undefined) continue;
+      const end = input.tracker.apply(event.payload);
+      noteTask(input);
+      if (end !== undefined) return end;
+    }
+    return { error: new Error("the stream ended before the task did") };
+  } catch (error) {
+    if (input.signal.aborted) throw input.signal.reason;
+    // No task yet: there is nothing to follow again, the request itself failed.
+    if (input.tracker.taskId === undefined) throw error;
+    return { error };
+  }
+}
+
+/** A stream broke mid-task: subscribe again once, then poll; a task out of reach fails clearly. */
+async function recover(client: Client, input: ExchangeInput, cut: unknown): Promise<TaskEnd> {
+  const taskId = input.tracker.taskId ?? "";
+  const { url } = input.agent;
+  try {
+    const again = await drain(
+      client.resubscribeTask({ tenant: "", id: taskId }, { signal: input.signal }),
+      input,
+    );
+    if ("state" in again) return again;
+    return await poll(client, input);
+  } catch (error) {
+    if (input.signal.aborted) throw input.signal.reason;
+    throw new RemoteAgentError(
+      `the stream of task ${taskId} from the remote agent at ${url} broke off before the task ended (${describeRemoteFailure(url, cut)}), and the task could not be reached again: ${describeRemoteFailure(url, error)}`,
+      "system",
+      { cause: error },
+    );
+  }
+}
+
+/** GetTask until the task reaches a stop state; each call bounded by the agent's timeout. */
+async function poll(client: Client, input: ExchangeInput): Promise<TaskEnd> {
+  const id = input.tracker.taskId ?? "";
+  let delay = POLL_FIRST_MS;
+  while (true) {
+    await sleep(delay, undefined, { signal: input.signal });
+    delay = Math.min(POLL_MAX_MS, delay * 2);
+    const task = await client.getTask({ tenant: "", id, historyLength: undefined }, { signal: input.signal });
+    const end = input.tracker.applyTask(task);
+    if (end !== undefined) return end;
+  }
+}
+
+function noteTask(input: ExchangeInput): void {
+  if (input.tracker.taskId) input.onTask(input.tracker.taskId);
+}
