@@ -49,6 +49,10 @@ export async function wireSubagents(
   const { settings, env } = options;
   const modelOptions = options.limiters === undefined ? {} : { limiters: options.limiters };
   const rootTools = root.tools;
+  // The A2A client loads only when an agent has a url: most runs never call a remote agent.
+  const remote = registry.list().some((definition) => definition.url !== undefined)
+    ? (await import("../remote/remote-executors.ts")).a2aExecutors({ env })
+    : undefined;
   const { config, runtime } = attachSubagents(root, {
     registry,
     createModel: (id) => createModel(id, settings.providers, env, modelOptions),
@@ -57,6 +61,7 @@ export async function wireSubagents(
     limits: settings.subagents,
     ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+    ...(remote === undefined ? {} : { remote }),
   });
   return { config, runtime, diagnostics: registry.diagnostics };
 }

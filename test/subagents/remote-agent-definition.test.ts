@@ -7,19 +7,36 @@ import { spawnableAgents } from "../../src/subagents/spawnable-agents.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 describe("remote (url) agents", () => {
-  it("load with a warning, are not offered to task, and are not widened into local agents", async () => {
+  it("load without a warning and are offered to task, with their url and headers", async () => {
     const project = await tempDir("agentry-remote-");
     await mkdir(join(project, ".agentry", "agents"), { recursive: true });
     await writeFile(
       join(project, ".agentry", "agents", "far.md"),
-      "---\nname: far\ndescription: a remote helper\nurl: https://agents.example.com/far\n---\nremote\n",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${VARIABLE}, as agent files write it
+      "---\nname: far\ndescription: a remote helper\nurl: https://agents.example.com/far\nheaders:\n  Authorization: Bearer ${FAR_TOKEN}\n---\n",
+    );
+    const loaded = await loadAgentDefinitions({ projectDir: project, homeDir: project });
+    expect(loaded.diagnostics.filter((d) => d.file.endsWith("far.md"))).toEqual([]);
+    const registry = new AgentRegistry(loaded);
+    expect(registry.get("far")).toMatchObject({
+      url: "https://agents.example.com/far",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${VARIABLE}, as agent files write it
+      headers: { Authorization: "Bearer ${FAR_TOKEN}" },
+    });
+    expect(spawnableAgents(registry, []).map((d) => d.name)).toContain("far");
+  });
+
+  it("refuse a url that is not http(s), naming the key", async () => {
+    const project = await tempDir("agentry-remote-");
+    await mkdir(join(project, ".agentry", "agents"), { recursive: true });
+    await writeFile(
+      join(project, ".agentry", "agents", "far.md"),
+      "---\nname: far\ndescription: a remote helper\nurl: file:///etc/passwd\n---\n",
     );
     const loaded = await loadAgentDefinitions({ projectDir: project, homeDir: project });
     const diagnostic = loaded.diagnostics.find((d) => d.file.endsWith("far.md"));
-    expect(diagnostic?.severity).toBe("warning");
-    expect(diagnostic?.message).toContain("remote (A2A) agents are not supported");
-    const registry = new AgentRegistry(loaded);
-    expect(registry.get("far")?.url).toBe("https://agents.example.com/far");
-    expect(spawnableAgents(registry, []).map((d) => d.name)).not.toContain("far");
+    expect(diagnostic).toMatchObject({ severity: "error" });
+    expect(diagnostic?.message).toContain("url must be an absolute http(s) URL");
+    expect(new AgentRegistry(loaded).get("far")).toBeUndefined();
   });
 });

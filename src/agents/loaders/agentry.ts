@@ -28,15 +28,10 @@ const HANDLERS: Readonly<Record<string, KeyHandler>> = {
   temperature: f.temperature,
   color: f.color,
   url: (value, draft, ctx, key) => {
-    if (typeof value === "string" && URL.canParse(value)) {
+    // A remote (A2A) agent: `task` runs it through the A2A client (src/remote/).
+    if (typeof value === "string" && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol))
       draft.url = value;
-      ctx.report(
-        "warning",
-        "remote (A2A) agents are not supported in this version",
-        "kept the definition, but `task` will not offer or start it",
-        key,
-      );
-    } else ctx.fail(`${key} must be an absolute URL`, key);
+    else ctx.fail(`${key} must be an absolute http(s) URL`, key);
   },
   headers: (value, draft, ctx, key) => {
     const entries = typeof value === "object" && value !== null ? Object.entries(value) : undefined;

@@ -208,7 +208,8 @@ export function finish(draft: Draft, ctx: LoadContext, promptFile?: string): Loa
     ctx.fail("no description: the parent agent picks subagents by their description", "description");
     return { diagnostics: ctx.diagnostics };
   }
-  if ((fields.prompt ?? "") === "" && promptFile === undefined) {
+  // A remote agent's prompt lives on its server: none here is expected.
+  if ((fields.prompt ?? "") === "" && promptFile === undefined && fields.url === undefined) {
     ctx.report("warning", "empty prompt", "the agent runs with only the harness preamble");
   }
   const parsed = AgentDefinitionSchema.safeParse(fields);
