@@ -1,0 +1,188 @@
+import { timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  DefaultRequestHandler,
+  defaultServerCallContextBuilder,
+  InMemoryTaskStore,
+  JsonRpcTransportHandler,
+} from "@a2a-js/sdk/server";
+import { ServedAgentExecutor } from "./served-agent-executor.ts";
+import type { ServedAgents } from "./served-agents.ts";
+import { servedCard } from "./served-card.ts";
+import type { ServedRecords } from "./served-records.ts";
+
+/** A request body larger than this is refused (413): A2A messages are prompts, not uploads. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export interface ServeA2aOptions {
+  agents: ServedAgents;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Every request must carry `Authorization: Bearer <token>`. */
+  token: string;
+  records?: ServedRecords;
+  /** agentry's version, in the cards. */
+  version: string;
+  /** One line per task and per refused request (never a token). */
+  log(line: string): void;
+}
+
+export interface A2aServer {
+  /** `http://host:port`. */
+  url: string;
+  /** The URL of one served agent (`<url>/agents/<name>`): its JSON-RPC endpoint, its card under it. */
+  agentUrl(name: string): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves agents over A2A v1.0 JSON-RPC (with SSE for SendStreamingMessage and SubscribeToTask) on
+ * node:http, through the official SDK's request handler: each agent at `/agents/<name>`, its card at
+ * `/agents/<name>/.well-known/agent-card.json`. Every request, the cards included, needs the bearer
+ * token; without it, or with another, the answer is 401 and nothing runs.
+ */
+export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
+  const expected = Buffer.from(`Bearer ${options.token}`);
+  const endpoints = new Map<string, { handler: JsonRpcTransportHandler; card: unknown }>();
+  const executors: ServedAgentExecutor[] = [];
+  let base = "";
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      options.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) sendJson(response, 500, { error: "internal error" });
+      else response.destroy();
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const given = Buffer.from(request.headers.authorization ?? "");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      options.log(
+        `refused ${request.method} ${pathOf(request)}: ${given.length === 0 ? "no" : "a wrong"} bearer token`,
+      );
+      response.setHeader("www-authenticate", "Bearer");
+      return sendJson(response, 401, { error: "a bearer token is required (Authorization: Bearer <token>)" });
+    }
+    const match = /^\/agents\/([^/]+)(\/\.well-known\/agent-card\.json)?$/.exec(pathOf(request));
+    const endpoint = match === null ? undefined : endpoints.get(decodeURIComponent(match[1] ?? ""));
+    if (match === null || endpoint === undefined)
+      return sendJson(response, 404, {
+        error: "no such agent",
+        agents: [...endpoints.keys()].map((name) => `/agents/${name}`),
+      });
+    if (match[2] !== undefined) {
+      if (request.method !== "GET") return sendJson(response, 405, { error: "GET the card" });
+      return sendJson(response, 200, endpoint.card);
+    }
+    if (request.method !== "POST") return sendJson(response, 405, { error: "A2A JSON-RPC takes POST" });
+    const body = await readBody(request);
+    if (body === undefined)
+      return sendJson(response, 413, { error: `the request is larger than ${MAX_BODY_BYTES} bytes` });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      return sendJson(response, 200, {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32700, message: "the body is not a JSON-RPC request object" },
+      });
+    const version = request.headers["a2a-version"];
+    const context = defaultServerCallContextBuilder({
+      extensions: undefined,
+      user: undefined,
+      headers: request.headers,
+      requestedVersion: (Array.isArray(version) ? version[0] : version) ?? "1.0",
+    });
+    const result = await endpoint.handler.handle(parsed as Record<string, unknown>, context);
+    if (!isAsyncIterable(result)) return sendJson(response, 200, result);
+    response.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
+    const closed = new Promise<void>((resolve) => response.once("close", resolve));
+    const iterator = result[Symbol.asyncIterator]();
+    while (true) {
+      const next = await Promise.race([iterator.next(), closed.then(() => undefined)]);
+      if (next === undefined || next.done === true) break;
+      response.write(`data: ${JSON.stringify(next.value)}\n\n`);
+    }
+    // The client went away: let the SDK's stream end (the task runs on; GetTask still finds it).
+    void iterator.return?.();
+    response.end();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  base = `http://${host}:${address.port}`;
+  for (const agent of options.agents.agents) {
+    const url = `${base}/agents/${encodeURIComponent(agent.name)}`;
+    const card = servedCard(agent, url, options.version);
+    const executor = new ServedAgentExecutor({
+      agent,
+      agents: options.agents,
+      url,
+      log: options.log,
+      ...(options.records === undefined ? {} : { records: options.records }),
+    });
+    executors.push(executor);
+    endpoints.set(agent.name, {
+      card,
+      handler: new JsonRpcTransportHandler(
+        new DefaultRequestHandler(card, new InMemoryTaskStore(), executor),
+      ),
+    });
+  }
+  return {
+    url: base,
+    agentUrl: (name) => `${base}/agents/${encodeURIComponent(name)}`,
+    async close() {
+      await Promise.all(executors.map((executor) => executor.close()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function pathOf(request: IncomingMessage): string {
+  return new URL(request.url ?? "/", "http://localhost").pathname;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify(body));
+}
+
+/** The body as text, or undefined past `MAX_BODY_BYTES`. */
+function readBody(request: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve(undefined);
+        request.destroy();
+      } else chunks.push(chunk);
+    });
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
+}

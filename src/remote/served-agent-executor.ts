@@ -1,0 +1,251 @@
+import { randomUUID } from "node:crypto";
+import { type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
+import type { AgentEvent as AgentryEvent } from "../contracts/events.ts";
+import type { Outcome } from "../contracts/outcome.ts";
+import type { UserMessage } from "../model/messages.ts";
+import { formatDuration } from "../text/format-duration.ts";
+import { isEmptyMessage, textPart, userMessageOf } from "./a2a-parts.ts";
+import { type ForwardedEvent, forwardable, progressMetadata } from "./progress-metadata.ts";
+import type { ServedAgentInfo, ServedAgents, ServedChild } from "./served-agents.ts";
+import type { ServedRecords } from "./served-records.ts";
+
+/** How long forwarded events gather before one status update carries them. */
+const BATCH_MS = 50;
+/** A task that works quietly (a long model call) still says WORKING this often: clients watch for stalls. */
+const HEARTBEAT_MS = 5_000;
+
+export interface ServedAgentOptions {
+  agent: ServedAgentInfo;
+  agents: ServedAgents;
+  /** The agent's JSON-RPC URL, written into its tasks' records. */
+  url: string;
+  records?: ServedRecords;
+  /** One line per task: started, and how it ended. */
+  log(line: string): void;
+}
+
+/**
+ * One served agent as the SDK's `AgentExecutor`: each A2A context is a conversation (a child with its
+ * history, opened on its first message), each message a task that runs one activation of it. The
+ * agent's progress goes out as WORKING updates carrying agentry metadata; its answer as an artifact
+ * and COMPLETED; a failure, a limit or a refusal as FAILED with the reason; CancelTask stops it.
+ * One task at a time per context: a message to a busy context is REJECTED with the reason.
+ */
+export class ServedAgentExecutor implements AgentExecutor {
+  private readonly options: ServedAgentOptions;
+  private readonly conversations = new Map<string, Promise<ServedChild>>();
+  private readonly busy = new Map<string, string>();
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(options: ServedAgentOptions) {
+    this.options = options;
+  }
+
+  cancelTask = async (taskId: string): Promise<void> => {
+    this.running.get(taskId)?.abort("cancelled by the A2A client (CancelTask)");
+  };
+
+  execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const { taskId, contextId, userMessage } = context;
+    const { agent, log } = this.options;
+    const task: Task = context.task ?? {
+      id: taskId,
+      contextId,
+      status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+      artifacts: [],
+      history: [userMessage],
+      metadata: undefined,
+    };
+    bus.publish(AgentEvent.task(task));
+    const update = (state: TaskState, text?: string, metadata?: Record<string, unknown>) =>
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: {
+            state,
+            message: text === undefined ? undefined : agentMessage(text, contextId, taskId),
+            timestamp: now(),
+          },
+          metadata,
+        }),
+      );
+    const other = this.busy.get(contextId);
+    const message = userMessageOf(userMessage);
+    if (other !== undefined || isEmptyMessage(message)) {
+      update(
+        TaskState.TASK_STATE_REJECTED,
+        other !== undefined
+          ? `context ${contextId} is busy with task ${other}: wait for it to end, or cancel it, then send again`
+          : "the message has no text to act on",
+      );
+      bus.finished();
+      return;
+    }
+    this.busy.set(contextId, taskId);
+    const abort = new AbortController();
+    this.running.set(taskId, abort);
+    const started = Date.now();
+    log(`task ${taskId} (${agent.name}, context ${contextId}): started`);
+    let outcome: Outcome | undefined;
+    let failure: string | undefined;
+    const records = this.options.records;
+    try {
+      update(TaskState.TASK_STATE_WORKING);
+      const child = await this.conversation(contextId);
+      await records?.start({ taskId, contextId, url: this.options.url, agent: agent.name, child, message });
+      const progress = new ProgressBatcher(child.agentPath, (events) =>
+        update(TaskState.TASK_STATE_WORKING, undefined, progressMetadata({ events })),
+      );
+      const heartbeat = setInterval(() => update(TaskState.TASK_STATE_WORKING), HEARTBEAT_MS);
+      try {
+        const activation = child.executor.start({
+          ...openingOf(message),
+          signal: abort.signal,
+          emit: (event) => progress.add(event),
+        });
+        outcome = (await activation.done).outcome;
+      } finally {
+        clearInterval(heartbeat);
+        progress.flush();
+      }
+    } catch (error) {
+      failure = `agentry could not run agent ${agent.name}: ${error instanceof Error ? error.message : String(error)}`;
+    } finally {
+      this.running.delete(taskId);
+      this.busy.delete(contextId);
+    }
+    const end = endOf(outcome, failure);
+    if (end.state === TaskState.TASK_STATE_COMPLETED && outcome !== undefined) {
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          taskId,
+          contextId,
+          artifact: {
+            artifactId: randomUUID(),
+            name: "answer",
+            description: "",
+            parts: [textPart(outcome.text)],
+            metadata: undefined,
+            extensions: [],
+          },
+          append: false,
+          lastChunk: true,
+          metadata: undefined,
+        }),
+      );
+    }
+    const totals =
+      outcome === undefined ? undefined : progressMetadata({ usage: outcome.usage, turns: outcome.turns });
+    update(end.state, end.text, totals);
+    await records
+      ?.finish(taskId, outcome, failure)
+      .catch((error: unknown) => log(`task ${taskId}: could not record its end: ${String(error)}`));
+    log(`task ${taskId} (${agent.name}): ${end.label} after ${formatDuration(Date.now() - started)}`);
+    bus.finished();
+  };
+
+  private conversation(contextId: string): Promise<ServedChild> {
+    let found = this.conversations.get(contextId);
+    if (found === undefined) {
+      found = this.options.agents.open(this.options.agent.name, { contextId });
+      // A conversation that could not open is not kept: the next message tries again.
+      found.catch(() => this.conversations.delete(contextId));
+      this.conversations.set(contextId, found);
+    }
+    return found;
+  }
+
+  /** Lets go of every conversation's child (the server stops). */
+  async close(): Promise<void> {
+    for (const abort of this.running.values()) abort.abort("agentry serve is stopping");
+    const children = await Promise.allSettled(this.conversations.values());
+    for (const child of children) if (child.status === "fulfilled") child.value.executor.close?.();
+  }
+}
+
+/** Gathers the served agent's events for a short while, so a burst goes out as one update. */
+class ProgressBatcher {
+  private readonly path: readonly string[];
+  private readonly send: (events: ForwardedEvent[]) => void;
+  private pending: ForwardedEvent[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(path: readonly string[], send: (events: ForwardedEvent[]) => void) {
+    this.path = path;
+    this.send = send;
+  }
+
+  add(event: AgentryEvent): void {
+    const forwarded = forwardable(event, this.path);
+    if (forwarded === undefined) return;
+    this.pending.push(forwarded);
+    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const events = this.pending;
+    this.pending = [];
+    this.send(events);
+  }
+}
+
+/**
+ * A message as an activation's input: its first text is the prompt, each other part a message of its
+ * own after it, as a local child gets a prompt and the messages sent before it started.
+ */
+function openingOf(message: UserMessage): { prompt: string; messages: UserMessage[] } {
+  const first = message.content.findIndex((part) => part.type === "text");
+  const head = message.content[first];
+  const prompt = head?.type === "text" ? head.text : "";
+  const rest = message.content.filter((_, index) => index !== first);
+  return { prompt, messages: rest.map((part) => ({ role: "user", content: [part] })) };
+}
+
+function endOf(
+  outcome: Outcome | undefined,
+  failure: string | undefined,
+): { state: TaskState; text?: string; label: string } {
+  if (outcome === undefined)
+    return { state: TaskState.TASK_STATE_FAILED, text: failure ?? "it did not run", label: "failed" };
+  switch (outcome.status) {
+    case "completed":
+      return { state: TaskState.TASK_STATE_COMPLETED, label: "completed" };
+    case "aborted":
+      return { state: TaskState.TASK_STATE_CANCELED, text: outcome.reason, label: "cancelled" };
+    case "error":
+      return { state: TaskState.TASK_STATE_FAILED, text: outcome.error, label: "failed" };
+    case "max_turns":
+      return {
+        state: TaskState.TASK_STATE_FAILED,
+        text: `it reached its turn limit (${outcome.turns} turns)`,
+        label: "failed (turn limit)",
+      };
+    case "budget_exceeded":
+      return { state: TaskState.TASK_STATE_FAILED, text: outcome.reason, label: "failed (budget)" };
+  }
+}
+
+function agentMessage(text: string, contextId: string, taskId: string): Message {
+  return {
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+const now = () => new Date().toISOString();

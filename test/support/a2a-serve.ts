@@ -1,0 +1,69 @@
+import { Session } from "../../src/agent/session.ts";
+import { builtinAgents } from "../../src/agents/builtin-agents.ts";
+import type { Model } from "../../src/model/model.ts";
+import { type A2aServer, serveA2a } from "../../src/remote/a2a-http-server.ts";
+import type { ServedAgents } from "../../src/remote/served-agents.ts";
+import type { ServedRecords } from "../../src/remote/served-records.ts";
+import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
+import { inProcessExecutor } from "../../src/subagents/in-process-executor.ts";
+import { nodeOperations } from "../../src/tools/node-operations.ts";
+import { tempDir } from "./temp-dir.ts";
+
+export const SERVE_TOKEN = "test-token-0123456789";
+
+/**
+ * `agentry serve`'s server with one agent, `explore`, whose every conversation runs on `model` (a
+ * scripted model) with no tools: the A2A side of agentry without the CLI's wiring.
+ */
+export async function serveScripted(
+  model: Model,
+  options: { records?: ServedRecords; log?: (line: string) => void } = {},
+): Promise<A2aServer & { workspace: string }> {
+  const workspace = await tempDir("agentry-serve-");
+  const definition = builtinAgents().find((agent) => agent.name === "explore")!;
+  let conversations = 0;
+  const agents: ServedAgents = {
+    agents: [{ name: "explore", description: definition.description }],
+    async open(name, { contextId }) {
+      const agentPath = ["a2a", `${name}-${++conversations}`];
+      const session = await Session.create({ workspace, agentName: name, model: model.id, persist: false });
+      const executor = inProcessExecutor(
+        {
+          definition,
+          rules: [],
+          session,
+          workspace: await prepareChildWorkspace({
+            mode: "shared",
+            parentWorkspace: workspace,
+            agentName: name,
+            taskId: contextId,
+          }),
+          config: {
+            name,
+            model,
+            systemPrompt: "You are served over A2A in a test.",
+            tools: [],
+            workspace,
+            ops: nodeOperations,
+            agentPath,
+            depth: 1,
+          },
+        },
+        (message) => {
+          throw new Error(`unexpected warning: ${message}`);
+        },
+      );
+      return { executor, agentPath, sessionId: session.id, model: model.id };
+    },
+  };
+  const server = await serveA2a({
+    agents,
+    host: "127.0.0.1",
+    port: 0,
+    token: SERVE_TOKEN,
+    version: "test",
+    log: options.log ?? (() => {}),
+    ...(options.records === undefined ? {} : { records: options.records }),
+  });
+  return { ...server, workspace };
+}
