@@ -96,10 +96,12 @@ export class ServedAgentExecutor implements AgentExecutor {
     let outcome: Outcome | undefined;
     let failure: string | undefined;
     const records = this.options.records;
+    let recorded = false;
     try {
       update(TaskState.TASK_STATE_WORKING);
       const child = await this.conversation(contextId);
       await records?.start({ taskId, contextId, url: this.options.url, agent: agent.name, child, message });
+      recorded = records !== undefined;
       const progress = new ProgressBatcher(child.agentPath, (events) =>
         update(TaskState.TASK_STATE_WORKING, undefined, progressMetadata({ events })),
       );
@@ -121,6 +123,11 @@ export class ServedAgentExecutor implements AgentExecutor {
       this.running.delete(taskId);
       this.busy.delete(contextId);
     }
+    // Recorded before the client hears of the end, so `agentry tasks` never shows it running after.
+    if (recorded)
+      await records
+        ?.finish(taskId, outcome, failure)
+        .catch((error: unknown) => log(`task ${taskId}: could not record its end: ${String(error)}`));
     const end = endOf(outcome, failure);
     if (end.state === TaskState.TASK_STATE_COMPLETED && outcome !== undefined) {
       bus.publish(
@@ -144,9 +151,6 @@ export class ServedAgentExecutor implements AgentExecutor {
     const totals =
       outcome === undefined ? undefined : progressMetadata({ usage: outcome.usage, turns: outcome.turns });
     update(end.state, end.text, totals);
-    await records
-      ?.finish(taskId, outcome, failure)
-      .catch((error: unknown) => log(`task ${taskId}: could not record its end: ${String(error)}`));
     log(`task ${taskId} (${agent.name}): ${end.label} after ${formatDuration(Date.now() - started)}`);
     bus.finished();
   };

@@ -3,9 +3,10 @@ import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Model } from "../../src/model/model.ts";
 import { type A2aServer, serveA2a } from "../../src/remote/a2a-http-server.ts";
 import type { ServedAgents } from "../../src/remote/served-agents.ts";
-import type { ServedRecords } from "../../src/remote/served-records.ts";
+import { ServedRecords } from "../../src/remote/served-records.ts";
 import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
 import { inProcessExecutor } from "../../src/subagents/in-process-executor.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
 import { tempDir } from "./temp-dir.ts";
 
@@ -17,7 +18,7 @@ export const SERVE_TOKEN = "test-token-0123456789";
  */
 export async function serveScripted(
   model: Model,
-  options: { records?: ServedRecords; log?: (line: string) => void } = {},
+  options: { record?: boolean; log?: (line: string) => void } = {},
 ): Promise<A2aServer & { workspace: string }> {
   const workspace = await tempDir("agentry-serve-");
   const definition = builtinAgents().find((agent) => agent.name === "explore")!;
@@ -63,7 +64,12 @@ export async function serveScripted(
     token: SERVE_TOKEN,
     version: "test",
     log: options.log ?? (() => {}),
-    ...(options.records === undefined ? {} : { records: options.records }),
+    ...(options.record === true ? { records: new ServedRecords(taskStore(workspace), "test-host:1") } : {}),
   });
   return { ...server, workspace };
+}
+
+/** The task store of a served workspace, as `agentry tasks list` there reads it. */
+export function taskStore(workspace: string): WorkspaceTaskStore {
+  return new WorkspaceTaskStore({ workspace });
 }
