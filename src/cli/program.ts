@@ -6,6 +6,7 @@ import { registerDemoCommand } from "./commands/demo.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerMcpCommand } from "./commands/mcp.ts";
 import { registerRunCommand } from "./commands/run-command.ts";
+import { registerServeCommand } from "./commands/serve-command.ts";
 import { registerSessionsCommand } from "./commands/sessions-command.ts";
 import { registerTasksCommand } from "./commands/tasks.ts";
 import { registerWorkflowCommand } from "./commands/workflow-command.ts";
@@ -37,6 +38,7 @@ const COMMANDS: ReadonlyArray<(program: Command, deps: CommandDeps) => Command> 
   registerTasksCommand,
   registerWorkflowCommand,
   registerMcpCommand,
+  registerServeCommand,
   registerDoctorCommand,
 ];
 

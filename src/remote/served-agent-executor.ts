@@ -105,7 +105,10 @@ export class ServedAgentExecutor implements AgentExecutor {
       const progress = new ProgressBatcher(child.agentPath, (events) =>
         update(TaskState.TASK_STATE_WORKING, undefined, progressMetadata({ events })),
       );
-      const heartbeat = setInterval(() => update(TaskState.TASK_STATE_WORKING), HEARTBEAT_MS);
+      const heartbeat = setInterval(() => {
+        update(TaskState.TASK_STATE_WORKING);
+        if (recorded) records?.beat(taskId).catch(() => {});
+      }, HEARTBEAT_MS);
       try {
         const activation = child.executor.start({
           ...openingOf(message),

@@ -51,6 +51,11 @@ export class ServedRecords {
     });
   }
 
+  /** The task is still running here: its heartbeat, so no sweeper takes it for an orphan. */
+  async beat(taskId: string): Promise<void> {
+    await this.store.heartbeat([taskId]);
+  }
+
   async finish(taskId: string, outcome: Outcome | undefined, failure: string | undefined): Promise<void> {
     await this.store.update(taskId, finished(outcome, failure));
   }

@@ -1,0 +1,211 @@
+import type { ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import type { TaskRecord } from "../../../src/tasks/task-record.ts";
+import { remoteExecutor } from "../../support/a2a-client.ts";
+import { type ModelServer, startModelServer } from "../../support/model-server.ts";
+import { waitFor } from "../../support/processes.ts";
+import { finished, makeWorkspace, runCli, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
+import { providerEnv } from "../support/provider-env.ts";
+
+/**
+ * `agentry serve` as a process: it refuses a public address without a token, prints its agents'
+ * URLs and a generated token, refuses requests without it, runs tasks into the workspace's records,
+ * and another agentry delegates to it (foreground; background cancelled by `agentry tasks cancel`).
+ */
+const cleanup: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+interface Served {
+  process: ChildProcess;
+  ws: TestWorkspace;
+  url(agent: string): string;
+  token: string;
+  stderr(): string;
+}
+
+async function startServe(model: ModelServer, env: Record<string, string> = {}): Promise<Served> {
+  const ws = await makeWorkspace();
+  const child = spawnCli(["serve", "--port", "0"], {
+    cwd: ws.dir,
+    env: { ...ws.env, ...providerEnv(model, "anthropic"), ...env },
+  });
+  const exited = finished(child);
+  cleanup.push(async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exited;
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  await waitFor(
+    () => /^explore\t\S+$/m.test(stdout) && /token/.test(stderr + (env.AGENTRY_SERVE_TOKEN ?? "")),
+    20_000,
+    `agentry serve to start (stderr: ${stderr})`,
+  );
+  const urls = new Map(
+    stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t") as [string, string]),
+  );
+  const token = env.AGENTRY_SERVE_TOKEN ?? /token .*: (\S+)$/m.exec(stderr)?.[1] ?? "";
+  return { process: child, ws, url: (agent) => urls.get(agent) ?? "", token, stderr: () => stderr };
+}
+
+describe("agentry serve", () => {
+  it("refuses --host 0.0.0.0 without a token, at start", async () => {
+    const ws = await makeWorkspace();
+    const result = await runCli(["serve", "--host", "0.0.0.0", "--port", "0"], { cwd: ws.dir, env: ws.env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("refuses to listen on 0.0.0.0 without a token");
+    expect(result.stderr).toContain("AGENTRY_SERVE_TOKEN");
+  });
+
+  it("serves the agents with a generated token, runs a task into the workspace's records, and stops on SIGTERM", async () => {
+    const model = await startModelServer([{ text: "served answer" }]);
+    cleanup.push(() => model.close());
+    const served = await startServe(model);
+    expect(served.url("explore")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/agents\/explore$/);
+    expect(served.token.length).toBeGreaterThanOrEqual(16);
+
+    const denied = await fetch(served.url("explore"), { method: "POST", body: "{}" });
+    expect(denied.status).toBe(401);
+
+    const executor = remoteExecutor(served.url("explore"), {
+      headers: { Authorization: `Bearer ${served.token}` },
+    });
+    const { outcome } = await executor.start({
+      prompt: "What is here?",
+      messages: [],
+      signal: new AbortController().signal,
+      emit: () => {},
+    }).done;
+    expect(outcome).toMatchObject({ status: "completed", text: "served answer" });
+
+    const listed = await runCli(["tasks", "list", "--json"], { cwd: served.ws.dir, env: served.ws.env });
+    const [record] = JSON.parse(listed.stdout) as TaskRecord[];
+    expect(record).toMatchObject({ agentType: "explore", status: "COMPLETED", result: "served answer" });
+    expect(record?.ref).toMatchObject({ kind: "a2a", url: served.url("explore") });
+    expect(served.stderr()).toMatch(/task \S+ \(explore, context \S+\): started/);
+    expect(served.stderr()).toMatch(/task \S+ \(explore\): completed after/);
+    expect(served.stderr()).not.toContain("401");
+
+    served.process.kill("SIGTERM");
+    const exit = await finished(served.process);
+    expect(exit.code).toBe(0);
+  });
+});
+
+describe("agentry to agentry over A2A", () => {
+  const remoteAgentFile = (url: string) =>
+    `---\nname: far\ndescription: An agent on another agentry.\nurl: ${url}\nheaders:\n  Authorization: Bearer \${FAR_TOKEN}\n---\n`;
+
+  it("a parent run delegates to agentry serve in another process, in the foreground", async () => {
+    const remoteModel = await startModelServer([{ text: "the far side says 42" }]);
+    cleanup.push(() => remoteModel.close());
+    const token = "a-long-enough-token-0123456789";
+    const served = await startServe(remoteModel, { AGENTRY_SERVE_TOKEN: token });
+    const parentModel = await startModelServer([
+      {
+        toolCalls: [
+          {
+            name: "task",
+            args: { description: "Ask far", prompt: "What is the answer?", subagent_type: "far" },
+          },
+        ],
+      },
+      (request) => ({
+        text: `parent heard: ${JSON.stringify(request.body).includes("the far side says 42")}`,
+      }),
+    ]);
+    cleanup.push(() => parentModel.close());
+    const parent = await makeWorkspace({ ".agentry/agents/far.md": remoteAgentFile(served.url("explore")) });
+
+    const result = await runCli(["run", "--permission-mode", "bypass", "Delegate it"], {
+      cwd: parent.dir,
+      env: { ...parent.env, ...providerEnv(parentModel, "anthropic"), FAR_TOKEN: token },
+    });
+    expect(result.stderr).not.toContain(token);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("parent heard: true");
+    const listed = await runCli(["tasks", "list", "--json"], { cwd: parent.dir, env: parent.env });
+    const [record] = JSON.parse(listed.stdout) as TaskRecord[];
+    expect(record).toMatchObject({
+      agentType: "far",
+      status: "COMPLETED",
+      model: `a2a:${served.url("explore")}`,
+    });
+    expect(record?.ref).toMatchObject({ kind: "a2a", url: served.url("explore") });
+  });
+
+  it("a background remote child is cancelled from a third process (agentry tasks cancel) within 2 s, on both sides", async () => {
+    const remoteModel = await startModelServer([{ text: "too late", delayMs: 60_000 }]);
+    cleanup.push(() => remoteModel.close());
+    const token = "a-long-enough-token-0123456789";
+    const served = await startServe(remoteModel, { AGENTRY_SERVE_TOKEN: token });
+    const parentModel = await startModelServer([
+      {
+        toolCalls: [
+          {
+            name: "task",
+            args: {
+              description: "Ask far",
+              prompt: "Take your time",
+              subagent_type: "far",
+              run_in_background: true,
+            },
+          },
+        ],
+      },
+      { text: "started it" },
+      { text: "heard back" },
+    ]);
+    cleanup.push(() => parentModel.close());
+    const parent = await makeWorkspace({ ".agentry/agents/far.md": remoteAgentFile(served.url("explore")) });
+    const run = spawnCli(["run", "--permission-mode", "bypass", "Delegate it"], {
+      cwd: parent.dir,
+      env: { ...parent.env, ...providerEnv(parentModel, "anthropic"), FAR_TOKEN: token },
+    });
+    const ran = finished(run);
+    cleanup.push(async () => {
+      if (run.exitCode === null) run.kill("SIGTERM");
+      await ran;
+    });
+
+    const records = async (ws: TestWorkspace) =>
+      JSON.parse(
+        (await runCli(["tasks", "list", "--json"], { cwd: ws.dir, env: ws.env })).stdout,
+      ) as TaskRecord[];
+    let child: TaskRecord | undefined;
+    await waitFor(
+      async () => {
+        child = (await records(parent)).find(
+          (r) => r.status === "RUNNING" && r.ref?.kind === "a2a" && r.ref.taskId,
+        );
+        return child !== undefined && (await records(served.ws)).some((r) => r.status === "RUNNING");
+      },
+      20_000,
+      "the remote child to run on both sides",
+    );
+    const started = Date.now();
+    const cancel = await runCli(["tasks", "cancel", child!.taskId], { cwd: parent.dir, env: parent.env });
+    expect(cancel.code).toBe(0);
+    await waitFor(
+      async () =>
+        (await records(parent)).some((r) => r.taskId === child!.taskId && r.status === "CANCELLED") &&
+        (await records(served.ws)).every((r) => r.status === "CANCELLED"),
+      5_000,
+      "both records to be CANCELLED",
+    );
+    expect(Date.now() - started).toBeLessThan(2_000 + 1_000 /* the two tasks list processes */);
+    const exit = await ran;
+    expect(exit.code).toBe(0);
+  });
+});
