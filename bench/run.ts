@@ -23,6 +23,7 @@ const FIGURES = [
   "task-store",
   "sandbox",
   "workflow",
+  "remote",
 ];
 
 const { values } = parseArgs({
