@@ -1,4 +1,5 @@
 import type { Usage, UserMessage } from "../model/messages.ts";
+import { runsAt } from "../tasks/runs-at.ts";
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
 import { formatCount } from "../text/format-count.ts";
 import { formatDuration } from "../text/format-duration.ts";
@@ -22,7 +23,8 @@ export function progressOf(tree: ChildTree, taskId: string): TaskProgress | unde
 export function taskLine(record: TaskRecord, now = Date.now()): string {
   const reason = record.reason === undefined ? "" : ` (${record.reason})`;
   const mode = record.background ? " · background" : "";
-  return `- ${record.taskId} · ${record.agentType} · ${record.status}${reason} · ${formatDuration(elapsed(record, now))}${mode} · "${record.description}"`;
+  const where = record.ref === undefined ? "" : ` · ${runsAt(record.ref)}`;
+  return `- ${record.taskId} · ${record.agentType} · ${record.status}${reason} · ${formatDuration(elapsed(record, now))}${mode}${where} · "${record.description}"`;
 }
 
 /** A task's status, progress and, once it finished, its result or error: what task_output and task_wait show. */
@@ -32,6 +34,7 @@ export function taskReport(record: TaskRecord, progress?: TaskProgress, now = Da
     `<task task_id="${record.taskId}" agent="${record.agentType}" status="${record.status}"${reason}>`,
     `description: ${record.description}`,
   ];
+  if (record.ref !== undefined) lines.push(`runs at: ${runsAt(record.ref)}`);
   if (!isFinished(record.status)) {
     const parts = [`elapsed ${formatDuration(progress?.elapsedMs ?? elapsed(record, now))}`];
     if (progress) {

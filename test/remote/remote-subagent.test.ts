@@ -76,6 +76,35 @@ describe("remote subagents through task", () => {
     await runtime.shutdown();
   });
 
+  it("task_list and task_output name the remote agent's URL and its task", async () => {
+    const { server, runtime, config } = await remoteTree([{ reply: "listed" }], (request, turn) => {
+      const results = toolResultsIn(request.messages);
+      if (turn === 0) return delegate("WORK");
+      if (turn === 1) {
+        const taskId = /(sub-[a-z0-9-]+)/.exec(results[0]?.content ?? "")?.[1];
+        return {
+          toolCalls: [
+            { name: "task_list", args: {} },
+            { name: "task_output", args: { task_id: taskId } },
+          ],
+        };
+      }
+      return {
+        text: results
+          .slice(-2)
+          .map((result) => result.content)
+          .join("\n---\n"),
+      };
+    });
+
+    const run = await runTree(config, "ROOT");
+    const where = `remote A2A agent ${server.url}, task ${server.messages[0]?.taskId}, context ${server.messages[0]?.contextId}`;
+    const [list, output] = run.outcome.text.split("\n---\n");
+    expect(list).toContain(where);
+    expect(output).toContain(`runs at: ${where}`);
+    await runtime.shutdown();
+  });
+
   it("INPUT_REQUIRED is the child's answer; task_send answers it in the same remote task", async () => {
     const { server, runtime, config } = await remoteTree(
       [{ inputRequired: "Which file?" }, { reply: "fixed a.ts" }],

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { runsAt } from "../../tasks/runs-at.ts";
 import type { TaskFileError } from "../../tasks/task-errors.ts";
 import type { TaskRecord } from "../../tasks/task-record.ts";
 import { isFinished, TASK_STATUSES, type TaskStatus } from "../../tasks/task-status.ts";
@@ -335,10 +336,12 @@ function describe(record: TaskRecord, now: number): string {
     ["agent", record.agentType],
     ["description", record.description],
     ["model", record.model],
+    ["runs at", record.ref === undefined ? undefined : runsAt(record.ref)],
     ["path", record.agentPath?.join("/")],
     ["background", record.background ? "yes" : "no"],
     ["parent", `${record.parentAgentId} (session ${record.parentSessionId})`],
-    ["transcript", `agentry sessions show ${record.childSessionId}`],
+    // A remote child's transcript is with its agent, not here.
+    ["transcript", record.ref?.kind === "a2a" ? undefined : `agentry sessions show ${record.childSessionId}`],
     ["owner", record.owner],
     ["created", `${record.createdAt} (${age(now - Date.parse(record.createdAt))} ago)`],
     ["heartbeat", `${record.updatedAt} (${age(now - Date.parse(record.updatedAt))} ago)`],

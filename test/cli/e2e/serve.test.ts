@@ -143,6 +143,11 @@ describe("agentry to agentry over A2A", () => {
       model: `a2a:${served.url("explore")}`,
     });
     expect(record?.ref).toMatchObject({ kind: "a2a", url: served.url("explore") });
+    const shown = await runCli(["tasks", "show", record!.taskId], { cwd: parent.dir, env: parent.env });
+    expect(shown.stdout).toMatch(
+      new RegExp(`runs at: +remote A2A agent ${served.url("explore")}, task [0-9a-f-]{36}, context`),
+    );
+    expect(shown.stdout).not.toContain("transcript:");
   });
 
   it("a background remote child is cancelled from a third process (agentry tasks cancel) within 2 s, on both sides", async () => {
