@@ -63,9 +63,11 @@ export function registerAgentsCommand(program: Command, { io, result }: CommandD
       .summary("print every problem found in agent files")
       .description(
         "Print every problem found in agent files (file:line: severity: what is wrong → what was done " +
-          "about it). Exit 0 when every file loaded (warnings allowed), 1 when a file could not be " +
-          "loaded, 2 on invalid --agents JSON.",
-      ),
+          "about it). With --online, also fetch the card of every remote (A2A) agent. Exit 0 when every " +
+          "file loaded (warnings allowed) and every card was read, 1 when a file could not be loaded or a " +
+          "card could not be read, 2 on invalid --agents JSON.",
+      )
+      .option("--online", "also fetch and read the card of every remote (A2A) agent"),
   ).action(async (options: AgentsOptions) => {
     const { agentsCheckCommand } = await import("./agents.ts");
     result.exitCode = await agentsCheckCommand(options, io);

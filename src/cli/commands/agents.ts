@@ -13,6 +13,8 @@ export interface AgentsOptions {
   cwd?: string;
   json?: boolean;
   agents?: string;
+  /** `check`: fetch each remote agent's card. */
+  online?: boolean;
 }
 
 /** `agentry agents list`: every agent a run can use, what it may do, and where it came from. */
@@ -31,8 +33,9 @@ export async function agentsListCommand(options: AgentsOptions, io: CliIo): Prom
     const facts = [
       agent.source.kind,
       agent.mode,
-      agent.model ?? "parent's model",
-      ...restrictions(effectiveAccess(agent), agent),
+      ...(agent.url === undefined
+        ? [agent.model ?? "parent's model", ...restrictions(effectiveAccess(agent), agent)]
+        : [`remote (A2A) at ${agent.url}`]),
       ...(agent.source.path === undefined ? [] : [displayPath(agent.source.path, workspace)]),
     ];
     return `${agent.name.padEnd(nameWidth)}  ${firstLine(agent.description)}\n${" ".repeat(nameWidth + 2)}${facts.join(" · ")}`;
@@ -55,14 +58,20 @@ export async function agentsShowCommand(name: string, options: AgentsOptions, io
     throw new UsageError(`No agent named "${name}". Known agents: ${known}. See: agentry agents list`);
   }
   const { rules: _rules, ...effective } = effectiveAccess(agent);
+  const shown = agent.headers === undefined ? agent : { ...agent, headers: shownHeaders(agent.headers) };
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ ...agent, effective })}\n`);
+    io.stdout.write(`${JSON.stringify({ ...shown, effective })}\n`);
+    return EXIT_CODES.completed;
+  }
+  if (agent.url !== undefined) {
+    const { prompt: _prompt, description, ...rest } = shown;
+    io.stdout.write(
+      `${fieldLines(rest).join("\n")}\nruns: on the remote A2A agent at ${agent.url} (its own model, tools and sandbox)\ndescription:\n${indent(description)}\n`,
+    );
     return EXIT_CODES.completed;
   }
   const { prompt, description, ...rest } = agent;
-  const fields = Object.entries(rest)
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+  const fields = fieldLines(rest);
   const access = [
     `read-only: ${effective.readOnly ? "yes" : "no"}`,
     `sandbox: ${
@@ -80,18 +89,34 @@ export async function agentsShowCommand(name: string, options: AgentsOptions, io
   return EXIT_CODES.completed;
 }
 
-/** `agentry agents check`: every diagnostic of every agent file; exits 1 when any is an error. */
+/**
+ * `agentry agents check`: every diagnostic of every agent file; with `--online`, also whether each
+ * remote agent's card can be fetched and read. Exits 1 when any is an error.
+ */
 export async function agentsCheckCommand(options: AgentsOptions, io: CliIo): Promise<number> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
   const registry = await registryFor(options, io);
   const diagnostics = registry.diagnostics;
+  const remote = registry.list().filter((agent) => agent.url !== undefined);
+  const cards = options.online === true && remote.length > 0 ? await checkCards(remote, io.env) : [];
+  const unreachable = cards.filter((card) => !card.ok).length;
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ agents: registry.list().length, diagnostics })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ agents: registry.list().length, diagnostics, ...(options.online ? { cards } : {}) })}\n`,
+    );
   } else {
     io.stdout.write(`${formatDiagnostics(diagnostics, { cwd: workspace })}\n`);
+    for (const card of cards)
+      io.stdout.write(
+        card.ok
+          ? `${card.agent}: card read at ${card.url}: ${card.card}\n`
+          : `${card.agent}: error: ${card.error}\n`,
+      );
     io.stdout.write(`${registry.list().length} agents loaded.\n`);
+    if (remote.length > 0 && options.online !== true)
+      io.stdout.write(`${remote.length} remote agent(s) not contacted; add --online to fetch their cards.\n`);
   }
-  return hasErrors(diagnostics) ? EXIT_CODES.error : EXIT_CODES.completed;
+  return hasErrors(diagnostics) || unreachable > 0 ? EXIT_CODES.error : EXIT_CODES.completed;
 }
 
 async function registryFor(options: AgentsOptions, io: CliIo) {
@@ -156,3 +181,48 @@ function indent(text: string): string {
     .map((line) => `  ${line}`)
     .join("\n");
 }
+
+function fieldLines(fields: Record<string, unknown>): string[] {
+  return Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+}
+
+/** Headers as they may be shown: `${VARIABLE}` references as written, literal values hidden. */
+function shownHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      /\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(value) ? value : "(a literal value, not shown)",
+    ]),
+  );
+}
+
+type CardCheck =
+  | { agent: string; url: string; ok: true; card: string }
+  | { agent: string; url: string; ok: false; error: string };
+
+/** Fetches every remote agent's card at once, each bounded by the client's timeout. */
+async function checkCards(
+  agents: readonly AgentDefinition[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<CardCheck[]> {
+  const { a2aExecutors } = await import("../../remote/remote-executors.ts");
+  const { cardDescription } = await import("../../remote/agent-card.ts");
+  const { describeRemoteFailure } = await import("../../remote/remote-errors.ts");
+  const client = a2aExecutors({ env, timeoutMs: CARD_TIMEOUT_MS });
+  return Promise.all(
+    agents.map(async (agent): Promise<CardCheck> => {
+      const url = agent.url ?? "";
+      try {
+        const card = await client.agent(agent).card();
+        return { agent: agent.name, url, ok: true, card: `${card.name} — ${cardDescription(card)}` };
+      } catch (error) {
+        return { agent: agent.name, url, ok: false, error: describeRemoteFailure(url, error) };
+      }
+    }),
+  );
+}
+
+/** How long `agents check --online` waits for one card. */
+const CARD_TIMEOUT_MS = 10_000;
