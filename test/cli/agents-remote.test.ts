@@ -36,7 +36,7 @@ const agentFile = (name: string, url: string, header: string) =>
   `---\nname: ${name}\ndescription: A remote helper.\nurl: ${url}\nheaders:\n  Authorization: ${header}\n---\n`;
 
 describe("agents commands with remote agents", () => {
-  it("list shows where a remote agent runs; show hides literal header values and keeps ${VARIABLE}s", async () => {
+  it("list shows where a remote agent runs; show hides literal header values and keeps variable references", async () => {
     const ws = await makeWorkspace({
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${VARIABLE}, as agent files write it
       ".agentry/agents/far.md": agentFile("far", "https://agents.example.com/far", "Bearer ${FAR_TOKEN}"),
