@@ -101,6 +101,29 @@ describe("agentry serve", () => {
     const exit = await finished(served.process);
     expect(exit.code).toBe(0);
   });
+  it("a permission ask of a served agent never hangs: the permission mode decides it (default: denied)", async () => {
+    const model = await startModelServer([
+      { toolCalls: [{ name: "bash", args: { command: "touch made-by-served-agent" } }] },
+      (request) => ({
+        text: `bash was ${JSON.stringify(request.body).includes("denied") ? "denied" : "run"}`,
+      }),
+    ]);
+    cleanup.push(() => model.close());
+    const served = await startServe(model);
+    const executor = remoteExecutor(served.url("general-purpose"), {
+      headers: { Authorization: `Bearer ${served.token}` },
+    });
+    const started = Date.now();
+    const { outcome } = await executor.start({
+      prompt: "Make a file.",
+      messages: [],
+      signal: new AbortController().signal,
+      emit: () => {},
+    }).done;
+    expect(outcome).toMatchObject({ status: "completed", text: "bash was denied" });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect(served.ws.read("made-by-served-agent")).rejects.toThrow();
+  });
 });
 
 describe("agentry to agentry over A2A", () => {
