@@ -8,6 +8,7 @@ import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
 import { inProcessExecutor } from "../../src/subagents/in-process-executor.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
+import type { AnyTool } from "../../src/tools/tool.ts";
 import { tempDir } from "./temp-dir.ts";
 
 export const SERVE_TOKEN = "test-token-0123456789";
@@ -18,7 +19,7 @@ export const SERVE_TOKEN = "test-token-0123456789";
  */
 export async function serveScripted(
   model: Model,
-  options: { record?: boolean; log?: (line: string) => void } = {},
+  options: { record?: boolean; log?: (line: string) => void; tools?: AnyTool[] } = {},
 ): Promise<A2aServer & { workspace: string }> {
   const workspace = await tempDir("agentry-serve-");
   const definition = builtinAgents().find((agent) => agent.name === "explore")!;
@@ -43,7 +44,7 @@ export async function serveScripted(
             name,
             model,
             systemPrompt: "You are served over A2A in a test.",
-            tools: [],
+            tools: options.tools ?? [],
             workspace,
             ops: nodeOperations,
             agentPath,
