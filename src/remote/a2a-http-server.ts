@@ -7,10 +7,14 @@ import {
   InMemoryTaskStore,
   JsonRpcTransportHandler,
 } from "@a2a-js/sdk/server";
+import { Semaphore } from "../subagents/semaphore.ts";
 import { ServedAgentExecutor } from "./served-agent-executor.ts";
 import type { ServedAgents } from "./served-agents.ts";
 import { servedCard } from "./served-card.ts";
 import type { ServedRecords } from "./served-records.ts";
+
+/** Served tasks at once when `maxConcurrent` is not given. */
+const DEFAULT_MAX_CONCURRENT = 4;
 
 /** A request body larger than this is refused (413): A2A messages are prompts, not uploads. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -23,6 +27,8 @@ export interface ServeA2aOptions {
   /** Every request must carry `Authorization: Bearer <token>`. */
   token: string;
   records?: ServedRecords;
+  /** Tasks that run at once, over every served agent; more wait their turn (default 4). */
+  maxConcurrent?: number;
   /** agentry's version, in the cards. */
   version: string;
   /** One line per task and per refused request (never a token). */
@@ -47,6 +53,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   const expected = Buffer.from(`Bearer ${options.token}`);
   const endpoints = new Map<string, { handler: JsonRpcTransportHandler; card: unknown }>();
   const executors: ServedAgentExecutor[] = [];
+  const slots = new Semaphore(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
   let base = "";
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -136,6 +143,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
       agents: options.agents,
       url,
       log: options.log,
+      slots,
       ...(options.records === undefined ? {} : { records: options.records }),
     });
     executors.push(executor);

@@ -9,6 +9,7 @@ import {
 import type { AgentEvent as AgentryEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import type { UserMessage } from "../model/messages.ts";
+import type { Semaphore } from "../subagents/semaphore.ts";
 import { formatDuration } from "../text/format-duration.ts";
 import { isEmptyMessage, textPart, userMessageOf } from "./a2a-parts.ts";
 import { type ForwardedEvent, forwardable, progressMetadata } from "./progress-metadata.ts";
@@ -26,6 +27,8 @@ export interface ServedAgentOptions {
   /** The agent's JSON-RPC URL, written into its tasks' records. */
   url: string;
   records?: ServedRecords;
+  /** Shared by every served agent: at most this many tasks run at once; the others wait, WORKING. */
+  slots?: Semaphore;
   /** One line per task: started, and how it ended. */
   log(line: string): void;
 }
@@ -97,18 +100,21 @@ export class ServedAgentExecutor implements AgentExecutor {
     let failure: string | undefined;
     const records = this.options.records;
     let recorded = false;
-    try {
+    // WORKING at once and every few seconds, also while waiting for a slot: clients watch for stalls.
+    update(TaskState.TASK_STATE_WORKING);
+    const heartbeat = setInterval(() => {
       update(TaskState.TASK_STATE_WORKING);
+      if (recorded) records?.beat(taskId).catch(() => {});
+    }, HEARTBEAT_MS);
+    let release: (() => void) | undefined;
+    try {
+      release = await this.options.slots?.acquire(abort.signal);
       const child = await this.conversation(contextId);
       await records?.start({ taskId, contextId, url: this.options.url, agent: agent.name, child, message });
       recorded = records !== undefined;
       const progress = new ProgressBatcher(child.agentPath, (events) =>
         update(TaskState.TASK_STATE_WORKING, undefined, progressMetadata({ events })),
       );
-      const heartbeat = setInterval(() => {
-        update(TaskState.TASK_STATE_WORKING);
-        if (recorded) records?.beat(taskId).catch(() => {});
-      }, HEARTBEAT_MS);
       try {
         const activation = child.executor.start({
           ...openingOf(message),
@@ -117,12 +123,15 @@ export class ServedAgentExecutor implements AgentExecutor {
         });
         outcome = (await activation.done).outcome;
       } finally {
-        clearInterval(heartbeat);
         progress.flush();
       }
     } catch (error) {
-      failure = `agentry could not run agent ${agent.name}: ${error instanceof Error ? error.message : String(error)}`;
+      failure = abort.signal.aborted
+        ? undefined
+        : `agentry could not run agent ${agent.name}: ${error instanceof Error ? error.message : String(error)}`;
     } finally {
+      clearInterval(heartbeat);
+      release?.();
       this.running.delete(taskId);
       this.busy.delete(contextId);
     }
@@ -222,8 +231,11 @@ function endOf(
   outcome: Outcome | undefined,
   failure: string | undefined,
 ): { state: TaskState; text?: string; label: string } {
+  // No outcome and no failure: cancelled while it waited for a slot.
+  if (outcome === undefined && failure === undefined)
+    return { state: TaskState.TASK_STATE_CANCELED, text: "cancelled before it started", label: "cancelled" };
   if (outcome === undefined)
-    return { state: TaskState.TASK_STATE_FAILED, text: failure ?? "it did not run", label: "failed" };
+    return { state: TaskState.TASK_STATE_FAILED, text: failure ?? "", label: "failed" };
   switch (outcome.status) {
     case "completed":
       return { state: TaskState.TASK_STATE_COMPLETED, label: "completed" };

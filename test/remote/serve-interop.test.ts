@@ -143,6 +143,32 @@ describe("agentry serve driven by the official SDK client", () => {
     expect(Date.now() - before).toBeLessThan(2_000);
   });
 
+  it("runs at most maxConcurrent tasks at once; one waiting for its turn is WORKING and can be cancelled", async () => {
+    const model = scriptedModel([{ text: "slow", delayMs: 10_000 }]);
+    const server = await serveScripted(model, { maxConcurrent: 1 });
+    servers.push(server);
+    const client = await sdkClient(server.agentUrl("explore"), SERVE_TOKEN);
+    const first = await client.sendMessage(request(userMessage("first", randomUUID()), true));
+    while (model.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = await client.sendMessage(request(userMessage("second", randomUUID()), true));
+    const secondId = "id" in second ? second.id : "";
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(model.requests).toHaveLength(1);
+    expect((await client.getTask({ tenant: "", id: secondId, historyLength: 0 })).status?.state).toBe(
+      TaskState.TASK_STATE_WORKING,
+    );
+
+    await client.cancelTask({ tenant: "", id: secondId, metadata: undefined });
+    await client.cancelTask({ tenant: "", id: "id" in first ? first.id : "", metadata: undefined });
+    let state: TaskState | undefined;
+    for (let i = 0; i < 100 && state !== TaskState.TASK_STATE_CANCELED; i++) {
+      state = (await client.getTask({ tenant: "", id: secondId, historyLength: 0 })).status?.state;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(model.requests).toHaveLength(1);
+  });
+
   it("records each task in the workspace's TaskStore, with the agent's URL and the remote ids", async () => {
     const model = scriptedModel([{ text: "recorded" }]);
     const server = await serveScripted(model, { record: true });

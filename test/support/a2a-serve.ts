@@ -19,7 +19,7 @@ export const SERVE_TOKEN = "test-token-0123456789";
  */
 export async function serveScripted(
   model: Model,
-  options: { record?: boolean; log?: (line: string) => void; tools?: AnyTool[] } = {},
+  options: { record?: boolean; log?: (line: string) => void; tools?: AnyTool[]; maxConcurrent?: number } = {},
 ): Promise<A2aServer & { workspace: string }> {
   const workspace = await tempDir("agentry-serve-");
   const definition = builtinAgents().find((agent) => agent.name === "explore")!;
@@ -65,6 +65,7 @@ export async function serveScripted(
     token: SERVE_TOKEN,
     version: "test",
     log: options.log ?? (() => {}),
+    ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
     ...(options.record === true ? { records: new ServedRecords(taskStore(workspace), "test-host:1") } : {}),
   });
   return { ...server, workspace };

@@ -42,6 +42,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
       port: options.port,
       token,
       version,
+      maxConcurrent: wired.runtime.limits.maxConcurrent,
       records: new ServedRecords(wired.runtime.store, wired.runtime.owner),
       log,
     }).catch((error: unknown) => {
