@@ -51,7 +51,10 @@ export async function wireSubagents(
   const rootTools = root.tools;
   // The A2A client loads only when an agent has a url: most runs never call a remote agent.
   const remote = registry.list().some((definition) => definition.url !== undefined)
-    ? (await import("../remote/remote-executors.ts")).a2aExecutors({ env })
+    ? (await import("../remote/remote-executors.ts")).a2aExecutors({
+        env,
+        ...(settings.remoteTimeoutMs === undefined ? {} : { timeoutMs: settings.remoteTimeoutMs }),
+      })
     : undefined;
   const { config, runtime } = attachSubagents(root, {
     registry,

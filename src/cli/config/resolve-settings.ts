@@ -55,6 +55,8 @@ export interface Settings {
   /** `modelConcurrency` (project keys over user keys), `max` from `--max-concurrency` or its variable first. */
   modelConcurrency: ModelConcurrency;
   bashTimeoutSeconds: number | undefined;
+  /** `remote.timeoutMs`: how long a remote (A2A) agent may take to begin an answer; undefined = 30 s. */
+  remoteTimeoutMs: number | undefined;
   compaction: CompactionSettings;
   /** Whether the root agent gets the opt-in `workflow` tool (`workflows.enabled`, project over user). */
   workflows: boolean;
@@ -110,6 +112,7 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
     toolOutputLimit:
       layers.find((l) => l.config.toolOutputLimit)?.config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
     bashTimeoutSeconds: layers.find((l) => l.config.bashTimeoutSeconds)?.config.bashTimeoutSeconds,
+    remoteTimeoutMs: layers.find((l) => l.config.remote?.timeoutMs)?.config.remote?.timeoutMs,
     subagents: Object.assign({}, ...lowestFirst.map((layer) => definedOnly(layer.config.subagents ?? {}))),
     modelConcurrency: modelConcurrency(lowestFirst, flags, env),
     compaction: compactionSettings(lowestFirst),

@@ -144,6 +144,8 @@ export const configFileSchema = z.strictObject({
       model: nonEmptyString.exactOptional(),
     })
     .exactOptional(),
+  /** Remote (A2A) agents: how long a request may take to begin its answer (and a card to arrive). */
+  remote: z.strictObject({ timeoutMs: positiveInt.exactOptional() }).exactOptional(),
   /** MCP servers whose tools the agent and its subagents get: name → `{command, args, env, cwd}` or `{type: "http", url, headers}`. */
   mcpServers: mcpServersSchema.exactOptional(),
   /** Default timeout of a bash command when the model does not set one (the tool caps it at 600). */
