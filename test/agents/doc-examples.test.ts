@@ -93,6 +93,14 @@ const PROMISES: Record<string, (agent: AgentDefinition, can: Can) => void> = {
     expect(can.bash("git log -5")).toBe("allow");
     expect(can.bash("rm -rf src")).toBe("deny");
   },
+  reviewer: (agent) => {
+    // A remote (A2A) agent: its url, and its token only as a variable to expand.
+    expect(agent).toMatchObject({
+      url: "https://agents.example.com/agents/reviewer",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${VARIABLE}, as agent files write it
+      headers: { Authorization: "Bearer ${REVIEWER_TOKEN}" },
+    });
+  },
   researcher: (agent) => {
     expect(agent).toMatchObject({ maxTurns: 15, workspace: { mode: "isolated", path: "agents/researcher" } });
     expect(agent.prompt).toContain("AGENTS.md of the research folder");
