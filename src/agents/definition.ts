@@ -88,6 +88,12 @@ export const AgentSourceSchema = z.object({
 });
 export type AgentSource = z.infer<typeof AgentSourceSchema>;
 
+/**
+ * The description of a remote (`url`) agent whose file gives none: a run replaces it with its agent
+ * card's description (`src/cli/wire-subagents.ts`), and keeps it when the card cannot be read.
+ */
+export const CARD_DESCRIPTION = "A remote A2A agent (its description comes from its agent card).";
+
 /** Agent names double as path segments (`.agentry/agents/<name>/workspace/`), so they stay filename-safe. */
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 

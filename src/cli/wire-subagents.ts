@@ -56,6 +56,11 @@ export async function wireSubagents(
         ...(settings.remoteTimeoutMs === undefined ? {} : { timeoutMs: settings.remoteTimeoutMs }),
       })
     : undefined;
+  if (remote !== undefined) {
+    const { describeFromCards } = await import("../remote/card-descriptions.ts");
+    const warn = options.onWarning ?? ((message: string) => process.emitWarning(message));
+    await describeFromCards(registry, (definition) => remote.agent(definition), warn);
+  }
   const { config, runtime } = attachSubagents(root, {
     registry,
     createModel: (id) => createModel(id, settings.providers, env, modelOptions),

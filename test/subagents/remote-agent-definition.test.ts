@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AgentRegistry } from "../../src/agents/agent-registry.ts";
+import { CARD_DESCRIPTION } from "../../src/agents/definition.ts";
 import { loadAgentDefinitions } from "../../src/agents/discover.ts";
 import { spawnableAgents } from "../../src/subagents/spawnable-agents.ts";
 import { tempDir } from "../support/temp-dir.ts";
@@ -38,5 +39,20 @@ describe("remote (url) agents", () => {
     expect(diagnostic).toMatchObject({ severity: "error" });
     expect(diagnostic?.message).toContain("url must be an absolute http(s) URL");
     expect(new AgentRegistry(loaded).get("far")).toBeUndefined();
+  });
+
+  it("may leave out description (its card gives it in a run); a local agent still may not", async () => {
+    const project = await tempDir("agentry-remote-");
+    await mkdir(join(project, ".agentry", "agents"), { recursive: true });
+    await writeFile(
+      join(project, ".agentry", "agents", "far.md"),
+      "---\nname: far\nurl: https://agents.example.com/far\n---\n",
+    );
+    await writeFile(join(project, ".agentry", "agents", "near.md"), "---\nname: near\n---\nDo things.\n");
+    const loaded = await loadAgentDefinitions({ projectDir: project, homeDir: project });
+    const registry = new AgentRegistry(loaded);
+    expect(registry.get("far")?.description).toBe(CARD_DESCRIPTION);
+    expect(registry.get("near")).toBeUndefined();
+    expect(loaded.diagnostics.find((d) => d.file.endsWith("near.md"))?.message).toContain("no description");
   });
 });

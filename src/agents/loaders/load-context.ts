@@ -1,5 +1,10 @@
 import { basename, extname } from "node:path";
-import { AGENT_NAME_PATTERN, type AgentDefinition, AgentDefinitionSchema } from "../definition.ts";
+import {
+  AGENT_NAME_PATTERN,
+  type AgentDefinition,
+  AgentDefinitionSchema,
+  CARD_DESCRIPTION,
+} from "../definition.ts";
 import { type Diagnostic, diagnostic, type Severity } from "../diagnostics.ts";
 import { applyLimits, type PermissionLimit } from "./permission-limits.ts";
 import { classifyKey, type RestrictionKey } from "./restriction-keys.ts";
@@ -204,7 +209,10 @@ export function finish(draft: Draft, ctx: LoadContext, promptFile?: string): Loa
     }
     fields.permission = permission;
   }
-  if (fields.description === undefined || fields.description.trim() === "") {
+  if ((fields.description === undefined || fields.description.trim() === "") && fields.url !== undefined) {
+    // A remote agent describes itself: a run reads its card's description (`CARD_DESCRIPTION`).
+    fields.description = CARD_DESCRIPTION;
+  } else if (fields.description === undefined || fields.description.trim() === "") {
     ctx.fail("no description: the parent agent picks subagents by their description", "description");
     return { diagnostics: ctx.diagnostics };
   }
