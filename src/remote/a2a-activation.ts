@@ -169,6 +169,7 @@ export class A2aActivation implements Activation {
       tracker,
       onActivity: () => limits.activity(),
       onTask: (taskId) => this.noteTask(taskId),
+      onLateTask: (taskId) => void cancelRemote(agent, taskId),
     };
     try {
       let end: TaskEnd;

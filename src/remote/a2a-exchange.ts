@@ -18,6 +18,8 @@ export interface ExchangeInput {
   onActivity(): void;
   /** The remote task's id, once the agent named it. */
   onTask(taskId: string): void;
+  /** The id of a task the agent named only after the exchange was stopped: it should be cancelled. */
+  onLateTask?(taskId: string): void;
 }
 
 /**
@@ -45,7 +47,19 @@ export async function sendAndFollow(message: Message, input: ExchangeInput): Pro
     if ("state" in cut) return cut;
     return recover(client, input, cut.error);
   }
-  const first = await client.sendMessage(request, options);
+  // Not aborted with the exchange: a task the agent creates after an abort must still be learnt of,
+  // to be cancelled (remoteFetch bounds the wait). The exchange itself stops waiting at once.
+  const sent = client.sendMessage(request);
+  const first = await whileNotAborted(sent, input.signal).catch((error: unknown) => {
+    if (input.signal.aborted)
+      sent.then(
+        (late) => {
+          if (!("messageId" in late) && late.id) input.onLateTask?.(late.id);
+        },
+        () => {},
+      );
+    throw error;
+  });
   const end = input.tracker.apply(
     "messageId" in first ? { $case: "message", value: first } : { $case: "task", value: first },
   );
@@ -138,6 +152,16 @@ async function poll(client: Client, input: ExchangeInput): Promise<TaskEnd> {
     const end = input.tracker.applyTask(task);
     if (end !== undefined) return end;
   }
+}
+
+/** `promise`, or a rejection with `signal`'s reason as soon as it aborts. */
+function whileNotAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 function noteTask(input: ExchangeInput): void {

@@ -87,6 +87,8 @@ describe.each(kinds)("A2A client against an SDK agent, %s", (_, start, streaming
 
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(outcome).toMatchObject({ status: "aborted", reason: "cancelled by its parent (task_cancel)" });
+    // At once when the agent had named its task, else as soon as it does (a2a-faults.test.ts).
+    await until(() => server.cancelled.length > 0);
     expect(server.cancelled).toEqual([server.messages[0]?.taskId]);
   });
 

@@ -93,6 +93,29 @@ describe("A2A client faults", () => {
     expect(error).toContain("could not be reached again");
   });
 
+  it("a task the agent names only after the child was cancelled is cancelled too", async () => {
+    const server = await startA2aServer([{ hang: true }], { streaming: false });
+    const proxy = await startFaultProxy(server.url, "slow-answers");
+    closing.push(server, proxy);
+    const controller = new AbortController();
+    const activation = remoteExecutor(proxy.url).start({
+      prompt: "a long task",
+      messages: [],
+      signal: controller.signal,
+      emit: () => {},
+    });
+    while (server.messages.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const started = Date.now();
+    controller.abort("cancelled by its parent (task_cancel)");
+    const { outcome } = await activation.done;
+    expect(Date.now() - started).toBeLessThan(300);
+    expect(outcome).toMatchObject({ status: "aborted" });
+    // Its answer (with the task's id) arrives after the abort: the task is cancelled then.
+    while (server.cancelled.length === 0 && Date.now() - started < 3_000)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.cancelled).toEqual([server.messages[0]?.taskId]);
+  });
+
   it("an agent that streams nothing for stallTimeoutMs is stalled, and asked to cancel", async () => {
     const server = await startA2aServer([{ hang: true }]);
     closing.push(server);

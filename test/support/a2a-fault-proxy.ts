@@ -12,8 +12,16 @@ import { readBody } from "./a2a-server.ts";
  * - `cut-then-down`: the first streamed answer is cut after its first event; every later call has its
  *   connection destroyed (the agent went away mid-task).
  * - `garbage`: every call gets 200 with a body that is not JSON-RPC.
+ * - `slow-answers`: every call reaches the agent at once, its answer comes back 500 ms later.
  */
-export type Fault = "pass" | "http-500" | "silent" | "cut-once" | "cut-then-down" | "garbage";
+export type Fault =
+  | "pass"
+  | "http-500"
+  | "silent"
+  | "cut-once"
+  | "cut-then-down"
+  | "garbage"
+  | "slow-answers";
 
 export interface FaultProxy {
   url: string;
@@ -65,12 +73,13 @@ export async function startFaultProxy(target: string, fault: Fault): Promise<Fau
       headers: { "content-type": "application/json", ...copyHeaders(request) },
       body,
     });
+    if (fault === "slow-answers") await new Promise((resolve) => setTimeout(resolve, 500));
     const streamed = answer.headers.get("content-type")?.startsWith("text/event-stream") === true;
     response.writeHead(answer.status, {
       "content-type": answer.headers.get("content-type") ?? "application/json",
     });
     if (answer.body === null) return void response.end();
-    if (!streamed || cut || fault === "pass") {
+    if (!streamed || cut || fault === "pass" || fault === "slow-answers") {
       for await (const chunk of answer.body) response.write(chunk);
       response.end();
       return;
