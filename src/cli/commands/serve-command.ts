@@ -1,10 +1,12 @@
 import { type Command, Option } from "commander";
-import { SERVE_TOKEN_ENV } from "../serve-token.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import { cwdOption, permissionModeOption, positiveInteger } from "./options.ts";
 import type { ServeOptions } from "./serve.ts";
 
 export const DEFAULT_SERVE_PORT = 4180;
+
+// Spelled out, not imported from serve-token.ts: registering a command loads nothing else.
+const SERVE_TOKEN_ENV = "AGENTRY_SERVE_TOKEN";
 
 const SERVE_HELP = `
 Each agent (built-in and from agent files) is its own A2A v1.0 agent: JSON-RPC with SSE
