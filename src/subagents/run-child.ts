@@ -33,6 +33,8 @@ export interface RunRequest {
   reopened?: Promise<void>;
   /** A running slot taken already (its record was created RUNNING). */
   slot?: () => void;
+  /** Take up the activation this ref names (`ChildExecutor.follow`, after a restart) instead of starting one. */
+  follow?: ActivationRef;
 }
 
 /**
@@ -55,14 +57,17 @@ export async function runChild(child: Child, request: RunRequest, deps: RunDeps)
       await child.start();
       const emit = childEvents(child, request);
       const onRef = (ref: ActivationRef) => void child.noteRef(ref);
+      const { follow } = request;
       const activation = child.attach((messages) =>
-        child.executor.start({
-          ...(request.prompt === undefined ? {} : { prompt: request.prompt }),
-          messages,
-          signal,
-          emit,
-          onRef,
-        }),
+        follow !== undefined && child.executor.follow !== undefined
+          ? child.executor.follow(follow, { signal, emit, onRef })
+          : child.executor.start({
+              ...(request.prompt === undefined ? {} : { prompt: request.prompt }),
+              messages,
+              signal,
+              emit,
+              onRef,
+            }),
       );
       if (activation.ref !== undefined) onRef(activation.ref);
       result = await activation.done;

@@ -17,6 +17,8 @@ export interface SpawnerHookDeps {
   waitForChildren: boolean;
   /** The orphan sweep of a run's start (once per tree). */
   sweepOnce: () => Promise<void>;
+  /** After the sweep: take up the remote children of a root session that outlived their process. */
+  adoptOnce?: (sessionId: string) => Promise<void>;
   warn: (message: string) => void;
 }
 
@@ -47,7 +49,10 @@ export function spawnerHooks(deps: SpawnerHookDeps): Hooks {
   return {
     async beforeModelCall({ agent, messages }) {
       deps.tree.trackTranscript(agent.sessionId, messages);
-      if (agent.depth === 0) await deps.sweepOnce();
+      if (agent.depth === 0) {
+        await deps.sweepOnce();
+        await deps.adoptOnce?.(agent.sessionId);
+      }
       const delivered = await takeNotifications(deps, agent);
       if (!controlling.has(agent.sessionId) && (await hasBackgroundChild(deps, agent)))
         controlling.add(agent.sessionId);

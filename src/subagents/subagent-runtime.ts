@@ -11,6 +11,7 @@ import { sweepOrphans } from "../tasks/sweeper.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../tasks/workspace-task-store.ts";
 import type { AnyTool, ToolContext } from "../tools/tool.ts";
+import { adoptRemoteChildren } from "./adopt-remote.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
 import { ChildTree } from "./child-tree.ts";
@@ -87,6 +88,8 @@ export class SubagentRuntime {
   private readonly spawn: SpawnDeps;
   private readonly warn: (message: string) => void;
   private sweep: Promise<void> | undefined;
+  /** Root sessions whose orphaned remote children were looked for (`adopt-remote.ts`). */
+  private readonly adopting = new Map<string, Promise<void>>();
 
   constructor(options: SubagentOptions, sessionsWorkspace: string) {
     const limits = resolveLimits(options.limits);
@@ -130,6 +133,9 @@ export class SubagentRuntime {
           settled,
           waitForChildren: options.waitForChildren ?? true,
           sweepOnce: () => this.sweepOnce(),
+          ...(options.remote === undefined
+            ? {}
+            : { adoptOnce: (sessionId: string) => this.adoptOnce(sessionId) }),
           warn,
         }),
       );
@@ -233,6 +239,20 @@ export class SubagentRuntime {
   private sweepOnce(): Promise<void> {
     this.sweep ??= this.sweepNow();
     return this.sweep;
+  }
+
+  /** Once per root session: its remote children that outlived their process are followed again. */
+  private adoptOnce(sessionId: string): Promise<void> {
+    let pending = this.adopting.get(sessionId);
+    if (pending === undefined) {
+      pending = adoptRemoteChildren(this.spawn, sessionId, () => {}).catch((error: unknown) =>
+        this.warn(
+          `could not take up remote tasks: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+      this.adopting.set(sessionId, pending);
+    }
+    return pending ?? Promise.resolve();
   }
 
   private async sweepNow(): Promise<void> {
