@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { TaskRecord } from "../../../src/tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../../src/tasks/workspace-task-store.ts";
 import { remoteExecutor } from "../../support/a2a-client.ts";
+import { startA2aServer } from "../../support/a2a-server.ts";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
 import { waitFor } from "../../support/processes.ts";
 import { finished, makeWorkspace, runCli, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
@@ -240,5 +241,61 @@ describe("agentry to agentry over A2A", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     const exit = await ran;
     expect(exit.code).toBe(0);
+  });
+
+  it("a background remote child outlives a killed parent: run --resume follows it and hears its answer", async () => {
+    const remote = await startA2aServer([{ reply: "the late answer", delayMs: 2_000 }]);
+    cleanup.push(() => remote.close());
+    // One step for every request: the first run delegates and says so; the resumed one waits for news.
+    const parentModel = await startModelServer((request, call) => {
+      if (call === 0)
+        return {
+          toolCalls: [
+            {
+              name: "task",
+              args: {
+                description: "Ask far",
+                prompt: "Take your time",
+                subagent_type: "far",
+                run_in_background: true,
+              },
+            },
+          ],
+        };
+      if (call === 1) return { text: "started it" };
+      return {
+        text: JSON.stringify(request.body).includes("the late answer") ? "heard the late answer" : "waiting",
+      };
+    });
+    cleanup.push(() => parentModel.close());
+    const parent = await makeWorkspace({
+      ".agentry/agents/far.md": `---\nname: far\ndescription: A slow remote agent.\nurl: ${remote.url}\n---\n`,
+    });
+    const env = { ...parent.env, ...providerEnv(parentModel, "anthropic") };
+    const first = spawnCli(["run", "--permission-mode", "bypass", "Delegate it"], { cwd: parent.dir, env });
+    const firstExit = finished(first);
+    const store = new WorkspaceTaskStore({ workspace: parent.dir });
+    let sessionId = "";
+    await waitFor(
+      async () => {
+        const [record] = await store.list();
+        sessionId = record?.parentSessionId ?? "";
+        return record?.ref?.kind === "a2a" && record.ref.taskId !== undefined;
+      },
+      15_000,
+      "the remote child to be named",
+    );
+    first.kill("SIGKILL");
+    await firstExit;
+
+    const resumed = await runCli(["run", "--permission-mode", "bypass", "--resume", sessionId, "Any news?"], {
+      cwd: parent.dir,
+      env,
+    });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain("heard the late answer");
+    expect(remote.messages).toHaveLength(1);
+    const [record] = await store.list();
+    expect(record).toMatchObject({ status: "COMPLETED", result: "the late answer" });
   });
 });
