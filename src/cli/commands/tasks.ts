@@ -311,7 +311,18 @@ function statusText(record: TaskRecord): string {
 }
 
 export function tasksTable(records: readonly TaskRecord[], now: number): string {
-  const header = ["TASK ID", "STATUS", "AGENT", "AGE", "BG", "PARENT SESSION", "DESCRIPTION"];
+  // Where a task runs, only when one runs elsewhere (a remote agent, a queue): most listings have none.
+  const where = records.some((r) => r.ref !== undefined);
+  const header = [
+    "TASK ID",
+    "STATUS",
+    "AGENT",
+    "AGE",
+    "BG",
+    "PARENT SESSION",
+    ...(where ? ["RUNS AT"] : []),
+    "DESCRIPTION",
+  ];
   const rows = records.map((r) => [
     r.taskId,
     statusText(r),
@@ -319,6 +330,7 @@ export function tasksTable(records: readonly TaskRecord[], now: number): string 
     age(now - Date.parse(r.createdAt)),
     r.background ? "yes" : "no",
     r.parentSessionId,
+    ...(where ? [r.ref === undefined ? "-" : runsAt(r.ref)] : []),
     r.description,
   ]);
   return formatTable(header, rows);

@@ -168,6 +168,11 @@ describe("agentry to agentry over A2A", () => {
       model: `a2a:${served.url("explore")}`,
     });
     expect(record?.ref).toMatchObject({ kind: "a2a", url: served.url("explore") });
+    const table = await runCli(["tasks", "list"], { cwd: parent.dir, env: parent.env });
+    expect(table.stdout).toMatch(/^TASK ID .* RUNS AT +DESCRIPTION$/m);
+    expect(table.stdout).toContain(
+      `remote A2A agent ${served.url("explore")}, task ${record?.ref?.kind === "a2a" ? record.ref.taskId : ""}`,
+    );
     const shown = await runCli(["tasks", "show", record!.taskId], { cwd: parent.dir, env: parent.env });
     expect(shown.stdout).toMatch(
       new RegExp(`runs at: +remote A2A agent ${served.url("explore")}, task [0-9a-f-]{36}, context`),
