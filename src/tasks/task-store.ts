@@ -38,7 +38,20 @@ export interface TaskStore {
    * even when two callers race. Unknown ids throw `TaskNotFoundError` before anything is written.
    */
   markDelivered(taskIds: readonly string[]): Promise<TaskRecord[]>;
+  /**
+   * Calls `listener` soon after records change, in this process or another, so a caller can react
+   * without polling. Optional: a backend that cannot push has none, and its callers poll. Returns the
+   * function that ends the watch.
+   */
+  watch?(listener: (change: TaskChange) => void): () => void;
 }
+
+/** What a watcher of a store hears. */
+export type TaskChange =
+  /** These records were written. */
+  | { kind: "changed"; taskIds: readonly string[] }
+  /** Changes may have been missed (the connection was lost, and is back): read again what matters. */
+  | { kind: "resync" };
 
 export type TaskUpdate = TaskPatch | ((record: TaskRecord) => TaskPatch);
 

@@ -21,6 +21,12 @@ export const BUBBLEWRAP: Component = {
   purpose: "the command sandbox",
 };
 
+export const REDIS: Component = {
+  command: "redis-server",
+  debianPackage: "redis-server",
+  purpose: "the fleet's task store and queue",
+};
+
 /** The absolute path of `component`'s command on this machine's PATH, if it is there. */
 export function commandPath(component: Component): string | undefined {
   const found = spawnSync("sh", ["-c", `command -v ${component.command}`], { encoding: "utf8" });
