@@ -97,6 +97,7 @@ async function localChild(workspace: string, model: Model, id: string) {
     {
       definition,
       rules: [],
+      mode: "default",
       session,
       workspace: await prepareChildWorkspace({
         mode: "shared",

@@ -80,6 +80,10 @@ const outcome = z.discriminatedUnion("status", [
   }),
 ]);
 
+/** A message and an outcome as stored: also what crosses to and from a queue worker. */
+export const messageSchema = message;
+export const outcomeSchema = outcome;
+
 export const headerSchema = z.object({
   type: z.literal("header"),
   version: z.literal(TRANSCRIPT_VERSION),

@@ -13,7 +13,7 @@ import type { AnyTool } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { childRules } from "./child-rules.ts";
 import { childTools } from "./child-tools.ts";
-import { type ChildWorkspace, prepareChildWorkspace } from "./child-workspace.ts";
+import { type ChildWorkspace, type ChildWorkspaceOptions, prepareChildWorkspace } from "./child-workspace.ts";
 import type { SubagentLimits } from "./limits.ts";
 import type { LocalChild } from "./local-child.ts";
 import type { SpawnKit } from "./spawn-kit.ts";
@@ -32,6 +32,8 @@ export interface BuildDeps {
   warn: (message: string) => void;
   /** The tree's automatic compaction, which every child gets. */
   compaction?: CompactionOptions;
+  /** Makes a child's workspace (default `prepareChildWorkspace`; a placement may make it elsewhere). */
+  prepareWorkspace?: (options: ChildWorkspaceOptions) => Promise<ChildWorkspace>;
 }
 
 /** Who a child is: enough to build it the first time, and to rebuild it from its TaskRecord later. */
@@ -60,7 +62,7 @@ export async function buildChild(
   // An unreadable permission or a workspace that cannot be made throws an AgentryError, which the
   // loop shows the model as it is.
   const rules = childRules(deps.baseRules, caller.gate.rules, definition);
-  const workspace: ChildWorkspace = await prepareChildWorkspace({
+  const workspace: ChildWorkspace = await (deps.prepareWorkspace ?? prepareChildWorkspace)({
     mode: definition.workspace?.mode ?? "shared",
     parentWorkspace: setup.parentWorkspace,
     agentName: definition.name,
@@ -101,7 +103,7 @@ export async function buildChild(
   const config: AgentConfig = {
     name: definition.name,
     model,
-    systemPrompt: systemPrompt(definition, workspace.path),
+    systemPrompt: childSystemPrompt(definition, workspace.path),
     tools: kit ? [...own.tools, ...kit.tools] : own.tools,
     hooks: [
       ...(kit ? [kit.hooks] : []),
@@ -131,7 +133,7 @@ export async function buildChild(
     await workspace.finish().catch(() => {});
     throw error;
   }
-  return { definition, config, rules, session, workspace };
+  return { definition, config, rules, mode: gate.mode, session, workspace };
 }
 
 /** A child's commands inherit its caller's environment list and run in a sandbox never wider than the caller's. */
@@ -163,7 +165,8 @@ function missingMcpServers(definition: AgentDefinition, pool: readonly { name: s
     .filter((name) => !pool.some((tool) => tool.name.startsWith(`mcp__${name}__`)));
 }
 
-function systemPrompt(definition: AgentDefinition, workspace: string): string {
+/** A child's system prompt: its definition's prompt, then the harness preamble naming its workspace. */
+export function childSystemPrompt(definition: Pick<AgentDefinition, "prompt">, workspace: string): string {
   const preamble = PREAMBLE.replace("{{workspace}}", workspace);
   return [definition.prompt.trim(), preamble].filter((part) => part !== "").join("\n\n");
 }

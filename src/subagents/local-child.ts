@@ -1,6 +1,7 @@
 import { type AgentConfig, DEFAULT_MAX_TURNS } from "../agent/config.ts";
 import type { Session } from "../agent/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
+import type { PermissionMode } from "../permissions/modes.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { ChildIdentity } from "./child.ts";
 import type { ChildWorkspace } from "./child-workspace.ts";
@@ -12,6 +13,8 @@ export interface LocalChild {
   config: AgentConfig;
   /** Its permission rules (its definition's plus every deny of its parent). */
   rules: Ruleset;
+  /** The run's permission mode, which its gate applies to what its rules leave open. */
+  mode: PermissionMode;
   /** Its conversation: it keeps its history between activations. */
   session: Session;
   workspace: ChildWorkspace;

@@ -8,7 +8,6 @@ import { type ToolContext, ToolError } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { Child } from "./child.ts";
 import { buildChild } from "./child-config.ts";
-import { inProcessExecutor } from "./in-process-executor.ts";
 import { localIdentity } from "./local-child.ts";
 import { buildRemoteChild } from "./remote-child.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
@@ -88,7 +87,7 @@ async function rebuild(
   );
   return Child.restored(
     localIdentity(local, record),
-    inProcessExecutor(local, deps.build.warn),
+    deps.executorFor(local),
     deps.records,
     record.background,
   );

@@ -9,7 +9,6 @@ import type { CallerScope } from "./caller-scope.ts";
 import { Child } from "./child.ts";
 import { buildChild } from "./child-config.ts";
 import { type ForkMode, forkHistory, parseForkMode } from "./fork.ts";
-import { inProcessExecutor } from "./in-process-executor.ts";
 import { type LocalChild, localIdentity } from "./local-child.ts";
 import { ownChild } from "./own-child.ts";
 import { buildRemoteChild, type RemoteChildBuild } from "./remote-child.ts";
@@ -169,7 +168,7 @@ async function launchChild(
             persist: deps.persistSessions,
           }),
       );
-      built = { identity: localIdentity(local, who), executor: inProcessExecutor(local, deps.build.warn) };
+      built = { identity: localIdentity(local, who), executor: deps.executorFor(local) };
     }
   } catch (error) {
     deps.tree.releaseDescendant();

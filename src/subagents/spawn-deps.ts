@@ -3,6 +3,8 @@ import type { Model } from "../model/model.ts";
 import type { ChildRecordKeeping } from "./child.ts";
 import type { BuildDeps } from "./child-config.ts";
 import type { ChildTree } from "./child-tree.ts";
+import type { ChildExecutor } from "./executor.ts";
+import type { LocalChild } from "./local-child.ts";
 import type { RemoteExecutors } from "./remote-executors.ts";
 import type { RunDeps } from "./run-child.ts";
 
@@ -12,6 +14,8 @@ export interface SpawnDeps {
   records: ChildRecordKeeping;
   run: RunDeps;
   build: BuildDeps;
+  /** Where a child built here runs (`ChildPlacement.executor`; default: this process). */
+  executorFor: (local: LocalChild) => ChildExecutor;
   registry: AgentRegistry;
   /** Builds a model from an id or alias. */
   createModel: (id: string) => Model;

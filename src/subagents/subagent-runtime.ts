@@ -14,7 +14,9 @@ import type { AnyTool, ToolContext } from "../tools/tool.ts";
 import { adoptRemoteChildren } from "./adopt-remote.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
+import type { ChildPlacement } from "./child-placement.ts";
 import { ChildTree } from "./child-tree.ts";
+import { inProcessExecutor } from "./in-process-executor.ts";
 import { resolveLimits, type SubagentLimits } from "./limits.ts";
 import { refuseAtDepthLimit } from "./own-child.ts";
 import { Pulse } from "./pulse.ts";
@@ -53,6 +55,11 @@ export interface SubagentOptions {
    * interactive UI that returns to its prompt instead may turn it off.
    */
   waitForChildren?: boolean;
+  /**
+   * Where children run (default: in this process). A queue of workers, say: each child is still built
+   * here, and its placement's executor runs it.
+   */
+  placement?: ChildPlacement;
   /** Where problems of the control plane go (a heartbeat that failed …). Default: a process warning. */
   onWarning?: (message: string) => void;
   /**
@@ -116,6 +123,7 @@ export class SubagentRuntime {
       warn,
     });
     const settled = new Pulse();
+    const { placement } = options;
     const records: ChildRecordKeeping = { store: this.store, owner: this.owner, warn };
     const run: RunDeps = {
       slots: this.slots,
@@ -150,7 +158,11 @@ export class SubagentRuntime {
         spawnKitFor,
         warn,
         ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
+        ...(placement?.workspace === undefined
+          ? {}
+          : { prepareWorkspace: (where) => placement.workspace!(where) }),
       },
+      executorFor: (local) => placement?.executor(local) ?? inProcessExecutor(local, warn),
       registry: this.registry,
       createModel: options.createModel,
       sessionsWorkspace,

@@ -24,6 +24,7 @@ executorConformance("in-process", {
       {
         definition,
         rules: [],
+        mode: "default",
         session,
         workspace: await prepareChildWorkspace({
           mode: "shared",

@@ -33,6 +33,7 @@ export async function serveScripted(
         {
           definition,
           rules: [],
+          mode: "default",
           session,
           workspace: await prepareChildWorkspace({
             mode: "shared",
