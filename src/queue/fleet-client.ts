@@ -1,0 +1,164 @@
+import { Queue, QueueEvents } from "bullmq";
+import { Redis } from "ioredis";
+import { connectRedis, type RedisTarget, redisOptions, redisTarget } from "../tasks/redis-connection.ts";
+import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
+import { DEFAULT_QUEUE } from "./fleet-keys.ts";
+
+export interface FleetClientOptions {
+  /** `redis://host:port/db`: the fleet's server (its task store lives there too). */
+  url: string;
+  /** The BullMQ queue children go to (default `agentry`). */
+  queue?: string;
+  /** How many times a child is started before a lost worker (killed, cut off) fails it (default 2). */
+  attempts?: number;
+  /** The git remote worktree children's snapshots and branches go through (default: `origin`). */
+  remote?: string;
+  /** How long a worker keeps a child whose parent stopped renewing its lease (default 30 s). */
+  leaseMs?: number;
+  /** How long Redis may be unreachable before queued children end with an error (default 5 s). */
+  lostAfterMs?: number;
+  /** Namespace of agentry's own keys (default `agentry`). */
+  prefix?: string;
+}
+
+export const DEFAULT_ATTEMPTS = 2;
+
+/**
+ * The parent's side of a fleet, shared by all its queued children: a command connection (mailboxes,
+ * leases), one subscriber for every child's events, the BullMQ queue jobs are added to and its event
+ * stream (how a job's end is heard). `open` checks the server is there; `close` ends it all.
+ */
+export class FleetClient {
+  readonly target: RedisTarget;
+  readonly queueName: string;
+  readonly attempts: number;
+  readonly remote: string;
+  readonly prefix: string;
+  readonly leaseMs: number;
+  readonly commands: Redis;
+  readonly queue: Queue;
+  readonly events: QueueEvents;
+  private readonly subscriber: Redis;
+  /** BullMQ does not close a connection it was given: `close` does. */
+  private readonly bullConnections: Redis[];
+  private readonly handlers = new Map<string, (message: string) => void>();
+  private readonly leases = new Set<string>();
+  private readonly leaseTimer: NodeJS.Timeout;
+  private readonly lostListeners = new Set<(error: string) => void>();
+  private lostTimer: NodeJS.Timeout | undefined;
+  private lostError: string | undefined;
+
+  static async open(options: FleetClientOptions): Promise<FleetClient> {
+    const target = redisTarget(options.url);
+    const commands = await connectRedis(target, { name: "agentry-fleet" });
+    let subscriber: Redis | undefined;
+    try {
+      subscriber = await connectRedis(target, { name: "agentry-fleet-events" });
+      return new FleetClient(options, target, commands, subscriber);
+    } catch (error) {
+      commands.disconnect();
+      subscriber?.disconnect();
+      throw error;
+    }
+  }
+
+  private constructor(options: FleetClientOptions, target: RedisTarget, commands: Redis, subscriber: Redis) {
+    this.target = target;
+    this.queueName = options.queue ?? DEFAULT_QUEUE;
+    this.attempts = options.attempts ?? DEFAULT_ATTEMPTS;
+    this.remote = options.remote ?? "origin";
+    this.prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.commands = commands;
+    this.subscriber = subscriber;
+    const queueConnection = bullConnection(target, "agentry-fleet-queue");
+    const eventsConnection = bullConnection(target, "agentry-fleet-queue-events");
+    this.bullConnections = [queueConnection, eventsConnection];
+    this.queue = new Queue(this.queueName, { connection: queueConnection });
+    this.queue.on("error", () => {});
+    this.events = new QueueEvents(this.queueName, { connection: eventsConnection });
+    this.events.on("error", () => {});
+    subscriber.on("message", (channel: string, message: string) => this.handlers.get(channel)?.(message));
+    this.leaseTimer = setInterval(() => void this.renewLeases(), Math.max(100, this.leaseMs / 3));
+    this.leaseTimer.unref();
+    this.watchConnection(options.lostAfterMs ?? 5_000);
+  }
+
+  /** Waits until the job event stream is read, so no job's end can be missed. */
+  async ready(): Promise<void> {
+    await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady()]);
+  }
+
+  /** Calls `handler` with each message on `channel` from the moment this resolves. */
+  async subscribe(channel: string, handler: (message: string) => void): Promise<() => void> {
+    this.handlers.set(channel, handler);
+    await this.subscriber.subscribe(channel);
+    return () => {
+      if (this.handlers.get(channel) !== handler) return;
+      this.handlers.delete(channel);
+      void this.subscriber.unsubscribe(channel).catch(() => {});
+    };
+  }
+
+  /** Keeps `key` alive (a job's lease) until the returned function is called. */
+  async holdLease(key: string): Promise<() => void> {
+    this.leases.add(key);
+    await this.commands.set(key, "1", "PX", this.leaseMs);
+    return () => {
+      this.leases.delete(key);
+      void this.commands.del(key).catch(() => {});
+    };
+  }
+
+  /**
+   * Calls `listener` once Redis has been unreachable for `lostAfterMs` (with what to tell the user),
+   * and at once if it is already. Returns the function that stops listening.
+   */
+  onLost(listener: (error: string) => void): () => void {
+    if (this.lostError !== undefined) listener(this.lostError);
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.leaseTimer);
+    clearTimeout(this.lostTimer);
+    await Promise.allSettled([this.events.close(), this.queue.close()]);
+    for (const client of [this.subscriber, this.commands, ...this.bullConnections])
+      await client.quit().catch(() => client.disconnect());
+  }
+
+  private async renewLeases(): Promise<void> {
+    if (this.leases.size === 0) return;
+    const pipeline = this.commands.pipeline();
+    for (const key of this.leases) pipeline.set(key, "1", "PX", this.leaseMs);
+    await pipeline.exec().catch(() => {});
+  }
+
+  private watchConnection(lostAfterMs: number): void {
+    this.commands.on("close", () => {
+      if (this.lostTimer !== undefined || this.lostError !== undefined) return;
+      this.lostTimer = setTimeout(() => {
+        this.lostTimer = undefined;
+        this.lostError = `lost the connection to Redis at ${this.target.label} for more than ${Math.round(lostAfterMs / 1000)} s`;
+        for (const listener of [...this.lostListeners]) listener(this.lostError);
+      }, lostAfterMs);
+      this.lostTimer.unref();
+    });
+    this.commands.on("ready", () => {
+      clearTimeout(this.lostTimer);
+      this.lostTimer = undefined;
+      this.lostError = undefined;
+    });
+  }
+}
+
+/**
+ * A connection for BullMQ, which requires commands that wait through a reconnection (its blocking
+ * reads would fail otherwise). BullMQ duplicates it where it needs more than one.
+ */
+export function bullConnection(target: RedisTarget, name: string): Redis {
+  const client = new Redis(target.url, { ...redisOptions({ name, role: "blocking" }), lazyConnect: false });
+  client.on("error", () => {});
+  return client;
+}

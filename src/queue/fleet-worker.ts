@@ -1,0 +1,136 @@
+import { hostname } from "node:os";
+import { type Job, UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import { connectRedis, type RedisTarget, redisTarget } from "../tasks/redis-connection.ts";
+import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
+import { bullConnection, DEFAULT_ATTEMPTS } from "./fleet-client.ts";
+import { DEFAULT_QUEUE } from "./fleet-keys.ts";
+import { type JobData, type JobResult, jobDataSchema, problemOf } from "./job-data.ts";
+import { runQueuedChild, type WorkerRuntime } from "./run-queued-child.ts";
+
+export interface FleetWorkerOptions {
+  /** `redis://host:port/db`: the fleet's server. */
+  url: string;
+  queue?: string;
+  /** How many children it runs at once (default 1). */
+  concurrency?: number;
+  /**
+   * How many times a child is started before a lost worker fails it (default 2): a worker that dies
+   * mid-child (killed, cut off) is noticed when its lock expires, and the child starts again elsewhere.
+   */
+  attempts?: number;
+  /** How long a job's lock lasts without renewal, i.e. how soon a dead worker is noticed (default 30 s). */
+  lockMs?: number;
+  prefix?: string;
+  /** One line per job (its start and its end), for the person running the worker. */
+  log?: (line: string) => void;
+}
+
+/**
+ * A machine's share of a fleet: takes queued children from BullMQ and runs each with this machine's
+ * models, tools and sandbox (`runQueuedChild`). BullMQ's lock is its heartbeat: a job whose worker
+ * stopped renewing it is stalled and started again, up to `attempts` starts in all, then it fails with
+ * the reason. `close` stops taking jobs and finishes the ones it holds.
+ */
+export class FleetWorker {
+  readonly name: string;
+  private readonly worker: Worker<JobData, JobResult>;
+  private readonly commands: Redis;
+  private readonly subscriber: Redis;
+  private readonly bull: Redis;
+  private readonly handlers = new Map<string, () => void>();
+
+  static async start(options: FleetWorkerOptions, runtime: WorkerRuntime): Promise<FleetWorker> {
+    const target = redisTarget(options.url);
+    const commands = await connectRedis(target, { name: "agentry-worker" });
+    const subscriber = await connectRedis(target, { name: "agentry-worker-control" }).catch((error) => {
+      commands.disconnect();
+      throw error;
+    });
+    const worker = new FleetWorker(options, runtime, target, commands, subscriber);
+    await worker.worker.waitUntilReady();
+    return worker;
+  }
+
+  private constructor(
+    options: FleetWorkerOptions,
+    runtime: WorkerRuntime,
+    target: RedisTarget,
+    commands: Redis,
+    subscriber: Redis,
+  ) {
+    this.name = `${hostname()}:${process.pid}`;
+    this.commands = commands;
+    this.subscriber = subscriber;
+    subscriber.on("message", (channel: string) => this.handlers.get(channel)?.());
+    const queue = options.queue ?? DEFAULT_QUEUE;
+    const prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
+    const lockMs = options.lockMs ?? 30_000;
+    const log = options.log ?? (() => {});
+    const connections = {
+      commands,
+      subscribe: (channel: string, handler: () => void) => this.subscribe(channel, handler),
+      queue,
+      prefix,
+      worker: this.name,
+      leaseCheckMs: 1_000,
+    };
+    this.bull = bullConnection(target, "agentry-worker-queue");
+    this.worker = new Worker<JobData, JobResult>(
+      queue,
+      async (job: Job<JobData, JobResult>) => {
+        const parsed = jobDataSchema.safeParse(job.data);
+        if (!parsed.success)
+          throw new UnrecoverableError(
+            `this worker cannot read the job (${problemOf(parsed.error)}): are the parent and the workers the same agentry version?`,
+          );
+        const data = parsed.data as JobData;
+        const id = job.id ?? "?";
+        log(`job ${id} ${data.agentPath.join("/")} started (attempt ${job.attemptsStarted})`);
+        const started = Date.now();
+        const result = await runQueuedChild(data, id, runtime, connections);
+        const { outcome } = result;
+        const detail = outcome.status === "error" ? `: ${outcome.error}` : "";
+        log(
+          `job ${id} ${data.agentPath.join("/")} ${outcome.status} after ${Date.now() - started} ms, ${outcome.turns} turns${detail}`,
+        );
+        return result;
+      },
+      {
+        connection: this.bull,
+        concurrency: options.concurrency ?? 1,
+        lockDuration: lockMs,
+        stalledInterval: Math.max(500, Math.floor(lockMs / 2)),
+        // A stalled job starts again until it has started `attempts` times, then it fails.
+        maxStalledCount: Math.max(0, (options.attempts ?? DEFAULT_ATTEMPTS) - 1),
+        // Nothing is retried after an error thrown by the processor: a child's failure is its outcome.
+        removeOnComplete: { age: 3600 },
+        removeOnFail: { age: 24 * 3600 },
+      },
+    );
+    this.worker.on("error", () => {});
+    this.worker.on("failed", (job, error) => {
+      if (job) log(`job ${job.id} failed: ${error.message}`);
+    });
+  }
+
+  /**
+   * Stops taking jobs and waits for the running ones to end (`force`: lets go of them at once; BullMQ
+   * then hands them to another worker once their locks expire).
+   */
+  async close(force = false): Promise<void> {
+    await this.worker.close(force).catch(() => {});
+    for (const client of [this.subscriber, this.commands, this.bull])
+      await client.quit().catch(() => client.disconnect());
+  }
+
+  private async subscribe(channel: string, handler: () => void): Promise<() => void> {
+    this.handlers.set(channel, handler);
+    await this.subscriber.subscribe(channel);
+    return () => {
+      if (this.handlers.get(channel) !== handler) return;
+      this.handlers.delete(channel);
+      void this.subscriber.unsubscribe(channel).catch(() => {});
+    };
+  }
+}

@@ -1,0 +1,60 @@
+import { randomBytes } from "node:crypto";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { AgentryError } from "../errors/agentry-error.ts";
+import { ensureStateDir, stateDir } from "../state/state-dir.ts";
+import type { ChildWorkspace } from "../subagents/child-workspace.ts";
+import type { JobWorkspace } from "./job-data.ts";
+
+/** A child's workspace that a worker cannot use: the set-up (shared disk, mode) must change. */
+export class FleetWorkspaceError extends AgentryError {
+  override readonly name = "FleetWorkspaceError";
+  readonly kind = "user";
+}
+
+const TOKEN_FILE = "workspace-id";
+
+/** Where a queued child works, as its job says it: its folder and the token proving it is the same one. */
+export async function jobWorkspace(workspace: ChildWorkspace): Promise<JobWorkspace> {
+  if (workspace.mode === "worktree")
+    throw new FleetWorkspaceError(
+      "A worktree child cannot run on a queue yet: give its agent `workspace: shared` (with the workspace on a disk every worker mounts at the same path) or run it without --queue.",
+    );
+  return { mode: workspace.mode, path: workspace.path, workspaceId: await workspaceToken(workspace.path) };
+}
+
+/** The folder's token (`.agentry/workspace-id`), made on first use. */
+async function workspaceToken(folder: string): Promise<string> {
+  const file = join(stateDir(folder), TOKEN_FILE);
+  const existing = await readFile(file, "utf8").catch(() => undefined);
+  if (existing !== undefined && existing.trim().length >= 8) return existing.trim();
+  ensureStateDir(folder, stateDir(folder));
+  const token = randomBytes(12).toString("hex");
+  // `wx`: of two parents making it at once, one wins and both read its token.
+  await writeFile(file, `${token}\n`, { flag: "wx" }).catch(() => {});
+  return (await readFile(file, "utf8")).trim();
+}
+
+/**
+ * The folder a worker runs the child in: the job's, when this machine sees it with the same token.
+ * Anything else refuses the job, naming what to set up (fail closed: never another folder).
+ */
+export async function workerWorkspace(workspace: JobWorkspace): Promise<string> {
+  const isDir = await stat(workspace.path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  const token = isDir
+    ? await readFile(join(stateDir(workspace.path), TOKEN_FILE), "utf8").then(
+        (text) => text.trim(),
+        () => undefined,
+      )
+    : undefined;
+  if (token === workspace.workspaceId) return workspace.path;
+  const what = !isDir
+    ? "does not exist on this worker"
+    : "is not the parent's folder here (its .agentry/workspace-id differs or is missing)";
+  throw new FleetWorkspaceError(
+    `The child's ${workspace.mode} workspace ${workspace.path} ${what}: a queued ${workspace.mode} child needs its parent's workspace on a shared disk, mounted at the same path on every worker.`,
+  );
+}
