@@ -21,6 +21,7 @@ import { selectModel } from "./select-model.ts";
 import { wireAgent } from "./wire-agent.ts";
 import { wireCommands } from "./wire-commands.ts";
 import { wireCompaction } from "./wire-compaction.ts";
+import { type FleetFlags, wireFleet } from "./wire-fleet.ts";
 import { mcpInstructions, wireMcp } from "./wire-mcp.ts";
 import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
 import { resolveWorkspace } from "./workspace.ts";
@@ -95,6 +96,8 @@ export interface WireRootOptions {
   limiters?: ModelLimiters;
   /** Give the root the `workflow` tool (`--workflows`); default: the config's `workflows.enabled`. */
   workflows?: boolean;
+  /** `--store` and `--queue`: task records and children on Redis (`wireFleet`). */
+  fleet?: FleetFlags;
 }
 
 /** What `wireRoot` built. Call `close()` when the run or session ends. */
@@ -131,6 +134,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     io,
   });
   commandsPending.catch(() => {});
+  const fleet = await wireFleet(options.fleet ?? {}, io.env);
   const servers = {
     ...settings.mcpServers,
     ...(await loadMcpConfigFlags(options.mcpConfig ?? [], workspace)),
@@ -139,6 +143,9 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     workspace,
     io,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+  }).catch(async (error: unknown) => {
+    await fleet.close();
+    throw error;
   });
   try {
     const instructions = mcpInstructions(mcp);
@@ -164,6 +171,8 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
       ...(options.limiters === undefined ? {} : { limiters: options.limiters }),
       ...(settings.compaction.enabled ? { compaction } : {}),
+      ...(fleet.taskStore === undefined ? {} : { taskStore: fleet.taskStore }),
+      ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),
     });
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);
@@ -181,11 +190,13 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
           await runtime.shutdown(reason);
         } finally {
           await mcp?.close();
+          await fleet.close();
         }
       },
     };
   } catch (error) {
     await mcp?.close();
+    await fleet.close();
     throw error;
   }
 }

@@ -9,6 +9,7 @@ import { registerRunCommand } from "./commands/run-command.ts";
 import { registerServeCommand } from "./commands/serve-command.ts";
 import { registerSessionsCommand } from "./commands/sessions-command.ts";
 import { registerTasksCommand } from "./commands/tasks.ts";
+import { registerWorkerCommand } from "./commands/worker.ts";
 import { registerWorkflowCommand } from "./commands/workflow-command.ts";
 import type { CliIo } from "./io.ts";
 
@@ -37,6 +38,7 @@ const COMMANDS: ReadonlyArray<(program: Command, deps: CommandDeps) => Command> 
   registerDemoCommand,
   registerTasksCommand,
   registerWorkflowCommand,
+  registerWorkerCommand,
   registerMcpCommand,
   registerServeCommand,
   registerDoctorCommand,

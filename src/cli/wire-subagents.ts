@@ -6,8 +6,10 @@ import { type Diagnostic, hasErrors } from "../agents/diagnostics.ts";
 import { loadAgentDefinitions } from "../agents/discover.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
+import type { ChildPlacement } from "../subagents/child-placement.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { attachSubagents } from "../subagents/with-subagents.ts";
+import type { TaskStore } from "../tasks/task-store.ts";
 import type { Settings } from "./config/resolve-settings.ts";
 
 export interface WireSubagentsOptions {
@@ -23,6 +25,10 @@ export interface WireSubagentsOptions {
   limiters?: ModelLimiters;
   /** Automatic compaction for the root and every child (`wireCompaction`); none when undefined. */
   compaction?: CompactionOptions;
+  /** Where task records live (`wireFleet`; default: the workspace). */
+  taskStore?: TaskStore;
+  /** Where children run (`wireFleet`; default: this process). */
+  placement?: ChildPlacement;
 }
 
 /** The agents a run can delegate to: built-ins, user and project files, then `--agents`. */
@@ -70,6 +76,8 @@ export async function wireSubagents(
     ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     ...(remote === undefined ? {} : { remote }),
+    ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
+    ...(options.placement === undefined ? {} : { placement: options.placement }),
   });
   return { config, runtime, diagnostics: registry.diagnostics };
 }

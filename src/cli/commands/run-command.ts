@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { queueOption, storeOption } from "../fleet-flags.ts";
 import { OUTPUT_FORMATS } from "../render/renderer.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import {
@@ -22,6 +23,7 @@ Examples:
   $ agentry run --resume 20250114-093012-k3f9qa "Now add tests for it"
   $ agentry run --permission-mode bypass --cwd ../other-repo "Run the tests and fix failures"
   $ agentry run --max-cost 2 --timeout 900 "Fix the flaky test"   # budgets of the whole tree
+  $ agentry run --store redis://fleet:6379/0 --queue "Review every package"  # children on workers
   $ agentry run --agents '{"reviewer": {"description": "Reviews diffs", "prompt": "…"}}' "Review the last commit"
 
 Subagents: the agent delegates to the agents of \`agentry agents list\` with its task
@@ -100,6 +102,8 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
         'extra subagents as JSON, e.g. \'{"reviewer": {"description": "…", "prompt": "…", "tools": ["read"]}}\'; they override agent files',
       ),
     )
+    .addOption(storeOption())
+    .addOption(queueOption())
     .addHelpText("after", RUN_EXAMPLES)
     .action(async (prompt: string, options: RunOptions) => {
       const { runCommand } = await import("./run.ts");

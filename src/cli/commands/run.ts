@@ -34,6 +34,9 @@ export interface RunOptions {
   maxTokens?: number;
   maxCost?: number;
   timeout?: number;
+  /** `--store` and `--queue`: a fleet on Redis. */
+  store?: string;
+  queue?: string | boolean;
 }
 
 /** `agentry run <prompt>`: one non-interactive run of the root agent. Returns the exit code. */
@@ -106,6 +109,10 @@ async function runSession(
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
     ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
+    fleet: {
+      ...(options.store === undefined ? {} : { store: options.store }),
+      ...(options.queue === undefined ? {} : { queue: options.queue }),
+    },
   }).catch((error: unknown) => {
     disposeInterrupts();
     throw error;

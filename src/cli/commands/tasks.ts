@@ -9,6 +9,7 @@ import { loadConfiguredSettings } from "../config/check-config.ts";
 import type { Env } from "../config/config-locations.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
+import { storeOption, storeUrl } from "../fleet-flags.ts";
 import type { CliIo } from "../io.ts";
 import { age, formatTable } from "../render/table.ts";
 import type { CommandDeps } from "./command-deps.ts";
@@ -17,6 +18,8 @@ import { cwdOption } from "./options.ts";
 interface CommonOptions {
   cwd?: string;
   json?: boolean;
+  /** `--store`: the fleet's Redis instead of the workspace's files. */
+  store?: string;
 }
 
 const POLL_MS = 100;
@@ -30,7 +33,9 @@ export const DEFAULT_ORPHAN_TIMEOUT_S = 30;
 const TASKS_HELP = `
 A task is one subagent run: its record (status, owner process, heartbeat, result) lives in
 <workspace>/.agentry/agents/<parent>/tasks/<session>.json and is shared by every process on the
-workspace, so these commands work while \`agentry run\` is running in another terminal.
+workspace, so these commands work while \`agentry run\` is running in another terminal. With
+--store redis://host:port/db (or AGENTRY_REDIS_URL) they read the fleet's records on Redis instead:
+every task of every machine that runs with the same store.
 
 Statuses: PENDING (queued), RUNNING, COMPLETED, FAILED, CANCELLED. A FAILED or CANCELLED task says
 why in its reason: orphaned (its process died or stopped heartbeating), stalled, budget, timeout,
@@ -79,6 +84,7 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
         "silent are marked FAILED (orphaned) first.",
     )
     .addOption(cwdOption())
+    .addOption(storeOption())
     .addOption(
       new Option(
         "-s, --status <status>",
@@ -94,7 +100,7 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
     )
     .addHelpText("after", "\nExit 0; 2 on a bad option or an unreadable config.\n")
     .action(async (options: CommonOptions & { status?: TaskStatus; limit?: number }) => {
-      result.exitCode = await listTasks(await open(io, options.cwd), options, io);
+      result.exitCode = await withStore(io, options, (ws) => listTasks(ws, options, io));
     });
   tasks
     .command("show")
@@ -104,10 +110,11 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
     )
     .argument("<task-id>", "the task id (see: agentry tasks list)")
     .addOption(cwdOption())
+    .addOption(storeOption())
     .option("--json", "print the record as one JSON object")
     .addHelpText("after", "\nExit 0; 2 when there is no such task.\n")
     .action(async (id: string, options: CommonOptions) => {
-      result.exitCode = await showTask(await open(io, options.cwd), id, options, io);
+      result.exitCode = await withStore(io, options, (ws) => showTask(ws, id, options, io));
     });
   tasks
     .command("cancel")
@@ -119,6 +126,7 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
     )
     .argument("<task-id>", "the task id (see: agentry tasks list)")
     .addOption(cwdOption())
+    .addOption(storeOption())
     .addOption(
       new Option("--wait <seconds>", "how long to wait for the owner to confirm")
         .argParser(seconds)
@@ -130,7 +138,7 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
         "2 when there is no such task.\n",
     )
     .action(async (id: string, options: CommonOptions & { wait: number }) => {
-      result.exitCode = await cancelTask(await open(io, options.cwd), id, options.wait, io);
+      result.exitCode = await withStore(io, options, (ws) => cancelTask(ws, id, options.wait, io));
     });
   tasks
     .command("wait")
@@ -141,6 +149,7 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
     )
     .argument("<task-id>", "the task id (see: agentry tasks list)")
     .addOption(cwdOption())
+    .addOption(storeOption())
     .addOption(
       new Option(
         "--timeout <seconds>",
@@ -154,7 +163,7 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
         "2 when there is no such task.\n",
     )
     .action(async (id: string, options: CommonOptions & { timeout?: number }) => {
-      result.exitCode = await waitTask(await open(io, options.cwd), id, options, io);
+      result.exitCode = await withStore(io, options, (ws) => waitTask(ws, id, options, io));
     });
   return tasks;
 }
@@ -162,13 +171,28 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
 interface Opened {
   workspace: string;
   store: TaskStore;
+  close(): Promise<void>;
   /** Marks orphans FAILED; problems reading files go to stderr. */
   sweep(): Promise<void>;
   /** Every record, newest first, after marking the orphans among them FAILED; problems go to stderr. */
   listSwept(): Promise<TaskRecord[]>;
 }
 
-async function open(io: CliIo, cwd: string | undefined): Promise<Opened> {
+/** Runs a subcommand on the store `--store`/`AGENTRY_REDIS_URL` names (else the workspace's), then closes it. */
+async function withStore(
+  io: CliIo,
+  options: CommonOptions,
+  command: (opened: Opened) => Promise<number>,
+): Promise<number> {
+  const opened = await open(io, options.cwd, storeUrl(options.store, io.env));
+  try {
+    return await command(opened);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function open(io: CliIo, cwd: string | undefined, redisUrl: string | undefined): Promise<Opened> {
   const [{ resolveWorkspace }, { WorkspaceTaskStore }, { failOrphans, sweepOrphans }] = await Promise.all([
     import("../workspace.ts"),
     import("../../tasks/workspace-task-store.ts"),
@@ -176,10 +200,14 @@ async function open(io: CliIo, cwd: string | undefined): Promise<Opened> {
   ]);
   const workspace = await resolveWorkspace(cwd, io.cwd);
   const staleAfterMs = await orphanTimeoutMs(workspace, io.env);
-  const store = new WorkspaceTaskStore({ workspace });
+  const store: TaskStore & { close?: () => Promise<void> } =
+    redisUrl === undefined
+      ? new WorkspaceTaskStore({ workspace })
+      : await (await import("../../tasks/redis-task-store.ts")).RedisTaskStore.connect(redisUrl);
   return {
     workspace,
     store,
+    close: async () => await store.close?.(),
     async sweep() {
       const report = await sweepOrphans(store, { staleAfterMs });
       for (const error of report.unreadable) warnUnreadable(io, error);

@@ -1,0 +1,62 @@
+import { FleetWorker } from "../../queue/fleet-worker.ts";
+import { UsageError } from "../errors.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+import { storeUrl } from "../fleet-flags.ts";
+import type { CliIo } from "../io.ts";
+import { loadRunSettings } from "../prepare-run.ts";
+import { wireWorkerRuntime } from "../wire-worker.ts";
+
+export interface WorkerOptions {
+  redis?: string;
+  queue?: string;
+  concurrency: number;
+  attempts: number;
+  lockTimeout: number;
+  cwd?: string;
+}
+
+/** `agentry worker`: runs queued children until SIGTERM or SIGINT. Returns the exit code. */
+export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<number> {
+  const url = storeUrl(options.redis, io.env);
+  if (url === undefined)
+    throw new UsageError(
+      "agentry worker needs the fleet's Redis: give --redis redis://host:port/db or set AGENTRY_REDIS_URL.",
+    );
+  const { settings, limiters } = await loadRunSettings(
+    { ...(options.cwd === undefined ? {} : { cwd: options.cwd }) },
+    io,
+  );
+  const runtime = await wireWorkerRuntime(settings, io, limiters);
+  const log = (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const worker = await FleetWorker.start(
+    {
+      url,
+      ...(options.queue === undefined ? {} : { queue: options.queue }),
+      concurrency: options.concurrency,
+      attempts: options.attempts,
+      lockMs: Math.round(options.lockTimeout * 1000),
+      log,
+    },
+    runtime,
+  );
+  log(
+    `worker ${worker.name} takes jobs from queue "${options.queue ?? "agentry"}" (concurrency ${options.concurrency})`,
+  );
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        log(`${signal} again: letting go of the running jobs`);
+        void worker.close(true).then(resolve);
+        return;
+      }
+      stopping = true;
+      log(`${signal}: finishing the running jobs (again to let go of them)`);
+      void worker.close().then(resolve);
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+  log(`worker ${worker.name} stopped`);
+  return EXIT_CODES.completed;
+}

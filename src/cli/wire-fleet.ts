@@ -1,0 +1,58 @@
+import type { ChildPlacement } from "../subagents/child-placement.ts";
+import type { TaskStore } from "../tasks/task-store.ts";
+import type { Env } from "./config/config-locations.ts";
+import { UsageError } from "./errors.ts";
+import { storeUrl } from "./fleet-flags.ts";
+
+export interface FleetFlags {
+  /** `--store` */
+  store?: string;
+  /** `--queue [name]`: true without a name. */
+  queue?: string | boolean;
+}
+
+/** Where a run keeps its task records and runs its children; the defaults are this workspace and process. */
+export interface WiredFleet {
+  taskStore?: TaskStore;
+  placement?: ChildPlacement;
+  close(): Promise<void>;
+}
+
+/**
+ * The run's fleet, from `--store`/`AGENTRY_REDIS_URL` and `--queue`: task records on Redis, and
+ * children on its queue. Redis that cannot be reached fails now, before any model is called.
+ */
+export async function wireFleet(flags: FleetFlags, env: Env): Promise<WiredFleet> {
+  const url = storeUrl(flags.store, env);
+  const queue = flags.queue === true ? undefined : flags.queue || undefined;
+  const queued = flags.queue !== undefined && flags.queue !== false;
+  if (url === undefined) {
+    if (queued)
+      throw new UsageError(
+        "--queue needs the fleet's Redis: give --store redis://host:port/db or set AGENTRY_REDIS_URL.",
+      );
+    return { close: async () => {} };
+  }
+  const [{ RedisTaskStore }, fleet] = await Promise.all([
+    import("../tasks/redis-task-store.ts"),
+    queued ? import("../queue/fleet-client.ts") : undefined,
+  ]);
+  const taskStore = await RedisTaskStore.connect(url);
+  if (fleet === undefined) return { taskStore, close: () => taskStore.close() };
+  try {
+    const client = await fleet.FleetClient.open({ url, ...(queue === undefined ? {} : { queue }) });
+    await client.ready();
+    const { queuePlacement } = await import("../queue/queue-placement.ts");
+    return {
+      taskStore,
+      placement: queuePlacement(client),
+      async close() {
+        await client.close();
+        await taskStore.close();
+      },
+    };
+  } catch (error) {
+    await taskStore.close();
+    throw error;
+  }
+}

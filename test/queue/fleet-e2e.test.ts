@@ -1,0 +1,187 @@
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import type { TaskRecord } from "../../src/tasks/task-record.ts";
+import {
+  type CliResult,
+  finished,
+  makeWorkspace,
+  runCli,
+  spawnCli,
+  type TestWorkspace,
+} from "../cli/support/cli-process.ts";
+import { providerEnv } from "../cli/support/provider-env.ts";
+import { wireMessages, wireTexts, wireToolNames } from "../subagents/support/subagent-harness.ts";
+import { describeWith, REDIS } from "../support/components.ts";
+import { type ModelServer, type RecordedRequest, startModelServer } from "../support/model-server.ts";
+import { until } from "../support/processes.ts";
+import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+
+// A fleet on one machine: a Redis of the test's own, a parent `agentry run --queue`, two `agentry
+// worker` processes each started in its own folder (their own config, as on other machines), and a
+// third process that lists and cancels tasks. The children work in the parent's workspace, which the
+// workers see at the same path (a shared disk, simulated by one machine).
+
+const CHILDREN = 12;
+const LOCK_S = 2;
+
+interface Worker {
+  process: ChildProcess;
+  exit: Promise<CliResult>;
+  /** Its stderr so far (one line per job). */
+  log(): string;
+}
+
+describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks --store", () => {
+  let redis: RedisServer;
+  let server: ModelServer;
+  let ws: TestWorkspace;
+  let env: Record<string, string>;
+  /** How a child answers its prompt (the tests set it); the root is scripted below. */
+  let child: (prompt: string, attempt: number) => { text: string; delayMs?: number };
+  let childPrompts: string[] = [];
+  let workers: Worker[] = [];
+  let queue: string;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    server = await startModelServer((request) => answer(request));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await redis?.stop();
+  });
+  afterEach(async () => {
+    for (const worker of workers) worker.process.kill("SIGKILL");
+    await Promise.all(workers.map((worker) => worker.exit));
+    workers = [];
+  });
+
+  /** The root delegates `PROMPTS` (from its user message) at once, then reports what came back. */
+  function answer(request: RecordedRequest) {
+    const texts = wireMessages(request.body).flatMap(wireTexts);
+    if (!wireToolNames(request.body).includes("task")) {
+      const prompt = texts[0] ?? "";
+      childPrompts.push(prompt);
+      return child(prompt, childPrompts.filter((seen) => seen === prompt).length);
+    }
+    const last = texts.at(-1) ?? "";
+    const wanted = /^delegate (\d+) as (\w+)$/.exec(texts[0] ?? "");
+    if (wanted && texts.length === 1)
+      return {
+        toolCalls: Array.from({ length: Number(wanted[1]) }, (_, index) => ({
+          name: "task",
+          args: { description: `job ${index}`, prompt: `${wanted[2]}-${index}`, subagent_type: "explore" },
+        })),
+      };
+    return { text: `root saw: ${last.length > 0 ? texts.slice(1).join(" | ") : "nothing"}` };
+  }
+
+  async function setUp() {
+    ws = await makeWorkspace();
+    queue = `q${randomBytes(4).toString("hex")}`;
+    env = { ...ws.env, ...providerEnv(server, "anthropic"), AGENTRY_REDIS_URL: redis.url };
+    childPrompts = [];
+  }
+
+  async function startWorker(name: string): Promise<Worker> {
+    const home = join(ws.dir, "..", name);
+    await mkdir(home, { recursive: true });
+    const args = ["worker", "--queue", queue, "--concurrency", "4", "--lock-timeout", String(LOCK_S)];
+    const process = spawnCli(args, { cwd: home, env: { ...env, HOME: home } });
+    let log = "";
+    process.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      log += chunk;
+    });
+    const worker = { process, exit: finished(process), log: () => log };
+    workers.push(worker);
+    expect(await until(() => log.includes("takes jobs"), 20_000)).toBe(true);
+    return worker;
+  }
+
+  const parent = (prompt: string) =>
+    spawnCli(["run", "--queue", queue, "--permission-mode", "bypass", prompt], { cwd: ws.dir, env });
+
+  async function tasks(...args: string[]): Promise<CliResult> {
+    return runCli(["tasks", ...args], { cwd: join(ws.dir, ".."), env: { ...env, AGENTRY_REDIS_URL: "" } });
+  }
+
+  async function listed(): Promise<TaskRecord[]> {
+    const result = await tasks("list", "--json", "--store", redis.url);
+    expect(result.stderr).toBe("");
+    // The tests share one Redis: each sees the tasks of its own queue.
+    return (JSON.parse(result.stdout) as TaskRecord[]).filter(
+      (record) => record.ref?.kind === "queue" && record.ref.queue === queue,
+    );
+  }
+
+  it(`delegates ${CHILDREN} children to two workers; every result arrives; a third process lists them`, async () => {
+    await setUp();
+    child = (prompt) => ({ text: `answer to ${prompt}`, delayMs: 200 });
+    const [first, second] = [await startWorker("machine-a"), await startWorker("machine-b")];
+
+    const result = await finished(parent(`delegate ${CHILDREN} as item`));
+
+    expect(result.stderr).not.toMatch(/error/i);
+    expect(result.code).toBe(0);
+    for (let index = 0; index < CHILDREN; index++) expect(result.stdout).toContain(`answer to item-${index}`);
+    const jobs = (log: string) => (log.match(/ completed after /g) ?? []).length;
+    expect(jobs(first.log()) + jobs(second.log())).toBe(CHILDREN);
+    expect(jobs(first.log())).toBeGreaterThan(0);
+    expect(jobs(second.log())).toBeGreaterThan(0);
+    const records = await listed();
+    expect(records).toHaveLength(CHILDREN);
+    expect(records.every((record) => record.status === "COMPLETED" && record.ref?.kind === "queue")).toBe(
+      true,
+    );
+  }, 90_000);
+
+  it("a third process cancels a queued child running on a worker: it stops within 2 s", async () => {
+    await setUp();
+    child = (prompt) => ({ text: `answer to ${prompt}`, delayMs: 60_000 });
+    await startWorker("machine-a");
+    const run = finished(parent("delegate 1 as slow"));
+    expect(await until(() => childPrompts.includes("slow-0"), 20_000)).toBe(true);
+    const [running] = await listed();
+    expect(running).toMatchObject({ status: "RUNNING" });
+
+    const started = Date.now();
+    const cancelled = await tasks("cancel", running!.taskId, "--store", redis.url);
+    const elapsed = Date.now() - started;
+
+    expect(cancelled.code).toBe(0);
+    expect(elapsed).toBeLessThan(2_000 + 1_500); // 2 s, plus the CLI's own start-up
+    const [after] = await listed();
+    expect(after).toMatchObject({ status: "CANCELLED" });
+    const result = await run;
+    expect(result.code).toBe(0);
+    expect(workers[0]!.log()).toMatch(/job \S+ main\/explore-1 aborted/);
+  }, 60_000);
+
+  it("a worker killed (-9) mid-child: the child finishes on the other worker, with exactly one result", async () => {
+    await setUp();
+    child = (prompt, attempt) => ({
+      text: `answer to ${prompt} (attempt ${attempt})`,
+      delayMs: attempt === 1 ? 4_000 : 100,
+    });
+    const [first, second] = [await startWorker("machine-a"), await startWorker("machine-b")];
+    const run = finished(parent("delegate 1 as fragile"));
+    // Killed while its child waits for the model: mid-child.
+    expect(await until(() => childPrompts.includes("fragile-0"), 20_000)).toBe(true);
+    const [victim, survivor] = first.log().includes("started") ? [first, second] : [second, first];
+
+    victim.process.kill("SIGKILL");
+    const result = await run;
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("answer to fragile-0 (attempt 2)");
+    expect(result.stdout).not.toContain("(attempt 1)");
+    expect(survivor.log()).toMatch(/started \(attempt 2\)/);
+    expect((survivor.log().match(/ completed after /g) ?? []).length).toBe(1);
+    const records = await listed();
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ status: "COMPLETED" });
+  }, 60_000);
+});
