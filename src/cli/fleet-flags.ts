@@ -11,8 +11,8 @@ export const storeOption = () =>
 /** `--queue`, as `run` takes it. */
 export const queueOption = () =>
   new Option(
-    "--queue [name]",
-    "run subagents as jobs on a Redis queue (default name: agentry) that `agentry worker` processes take; needs --store or AGENTRY_REDIS_URL",
+    "--queue <name>",
+    "run subagents as jobs on this Redis queue (agentry worker's default: agentry), which `agentry worker` processes take; needs --store or AGENTRY_REDIS_URL",
   );
 
 /** The Redis of the fleet: `--store`, else `AGENTRY_REDIS_URL`; undefined keeps the workspace's store. */

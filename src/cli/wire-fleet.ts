@@ -7,8 +7,8 @@ import { storeUrl } from "./fleet-flags.ts";
 export interface FleetFlags {
   /** `--store` */
   store?: string;
-  /** `--queue [name]`: true without a name. */
-  queue?: string | boolean;
+  /** `--queue <name>` */
+  queue?: string;
 }
 
 /** Where a run keeps its task records and runs its children; the defaults are this workspace and process. */
@@ -24,23 +24,20 @@ export interface WiredFleet {
  */
 export async function wireFleet(flags: FleetFlags, env: Env): Promise<WiredFleet> {
   const url = storeUrl(flags.store, env);
-  const queue = flags.queue === true ? undefined : flags.queue || undefined;
-  const queued = flags.queue !== undefined && flags.queue !== false;
+  const { queue } = flags;
   if (url === undefined) {
-    if (queued)
+    if (queue !== undefined)
       throw new UsageError(
         "--queue needs the fleet's Redis: give --store redis://host:port/db or set AGENTRY_REDIS_URL.",
       );
     return { close: async () => {} };
   }
-  const [{ RedisTaskStore }, fleet] = await Promise.all([
-    import("../tasks/redis-task-store.ts"),
-    queued ? import("../queue/fleet-client.ts") : undefined,
-  ]);
+  const { RedisTaskStore } = await import("../tasks/redis-task-store.ts");
   const taskStore = await RedisTaskStore.connect(url);
-  if (fleet === undefined) return { taskStore, close: () => taskStore.close() };
+  if (queue === undefined) return { taskStore, close: () => taskStore.close() };
   try {
-    const client = await fleet.FleetClient.open({ url, ...(queue === undefined ? {} : { queue }) });
+    const { FleetClient } = await import("../queue/fleet-client.ts");
+    const client = await FleetClient.open({ url, queue });
     await client.ready();
     const { queuePlacement } = await import("../queue/queue-placement.ts");
     return {

@@ -23,7 +23,7 @@ Examples:
   $ agentry run --resume 20250114-093012-k3f9qa "Now add tests for it"
   $ agentry run --permission-mode bypass --cwd ../other-repo "Run the tests and fix failures"
   $ agentry run --max-cost 2 --timeout 900 "Fix the flaky test"   # budgets of the whole tree
-  $ agentry run --store redis://fleet:6379/0 --queue "Review every package"  # children on workers
+  $ agentry run --store redis://fleet:6379/0 --queue agentry "Review every package"  # children on workers
   $ agentry run --agents '{"reviewer": {"description": "Reviews diffs", "prompt": "…"}}' "Review the last commit"
 
 Subagents: the agent delegates to the agents of \`agentry agents list\` with its task

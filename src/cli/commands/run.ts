@@ -36,7 +36,7 @@ export interface RunOptions {
   timeout?: number;
   /** `--store` and `--queue`: a fleet on Redis. */
   store?: string;
-  queue?: string | boolean;
+  queue?: string;
 }
 
 /** `agentry run <prompt>`: one non-interactive run of the root agent. Returns the exit code. */

@@ -17,6 +17,8 @@ runs; a second one lets go of them at once (they start again on another worker).
 outright is noticed when its lock expires (--lock-timeout) and its children start again elsewhere,
 --attempts starts in all.
 
+The set-up of a fleet, its faults and a docker compose file: docs/fleet.md.
+
 Examples:
   $ agentry worker --redis redis://fleet:6379/0 --concurrency 4
   $ AGENTRY_REDIS_URL=redis://fleet:6379/0 agentry worker
