@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { connectRedis, type RedisTarget, redisOptions, redisTarget } from "../tasks/redis-connection.ts";
 import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
 import { DEFAULT_QUEUE } from "./fleet-keys.ts";
+import { letGo } from "./let-go.ts";
 
 export interface FleetClientOptions {
   /** `redis://host:port/db`: the fleet's server (its task store lives there too). */
@@ -123,9 +124,11 @@ export class FleetClient {
   async close(): Promise<void> {
     clearInterval(this.leaseTimer);
     clearTimeout(this.lostTimer);
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
-    for (const client of [this.subscriber, this.commands, ...this.bullConnections])
-      await client.quit().catch(() => client.disconnect());
+    await letGo(Promise.allSettled([this.events.close(), this.queue.close()]), [
+      this.subscriber,
+      this.commands,
+      ...this.bullConnections,
+    ]);
   }
 
   private async renewLeases(): Promise<void> {

@@ -6,6 +6,7 @@ import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
 import { bullConnection, DEFAULT_ATTEMPTS } from "./fleet-client.ts";
 import { DEFAULT_QUEUE } from "./fleet-keys.ts";
 import { type JobData, type JobResult, jobDataSchema, problemOf } from "./job-data.ts";
+import { letGo } from "./let-go.ts";
 import { runQueuedChild, type WorkerRuntime } from "./run-queued-child.ts";
 
 export interface FleetWorkerOptions {
@@ -119,9 +120,11 @@ export class FleetWorker {
    * then hands them to another worker once their locks expire).
    */
   async close(force = false): Promise<void> {
-    await this.worker.close(force).catch(() => {});
-    for (const client of [this.subscriber, this.commands, this.bull])
-      await client.quit().catch(() => client.disconnect());
+    // With Redis gone, running jobs cannot be finished properly: let go of them at once.
+    const down = this.commands.status !== "ready";
+    const closing = this.worker.close(force || down);
+    if (!(force || down)) await closing.catch(() => {});
+    await letGo(closing, [this.subscriber, this.commands, this.bull]);
   }
 
   private async subscribe(channel: string, handler: () => void): Promise<() => void> {

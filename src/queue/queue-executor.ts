@@ -267,7 +267,13 @@ async function withFollowing(
     try {
       value = await Promise.race([job.waitUntilFinished(client.events), lost]);
     } catch (error) {
-      throw new Error(`its job ${jobId} failed: ${messageOf(error)}`);
+      const reason = messageOf(error);
+      // BullMQ's words when a job's worker was lost on each of its allowed starts.
+      if (reason.includes("stalled more than allowable limit"))
+        throw new Error(
+          `its worker was lost (killed, or cut off from Redis) on every start it was allowed (job ${jobId}; BullMQ: ${reason})`,
+        );
+      throw new Error(`its job ${jobId} failed: ${reason}`);
     }
     const parsed = jobResultSchema.safeParse(value);
     if (!parsed.success)

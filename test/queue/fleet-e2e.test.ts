@@ -86,10 +86,19 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
     childPrompts = [];
   }
 
-  async function startWorker(name: string): Promise<Worker> {
+  async function startWorker(name: string, ...more: string[]): Promise<Worker> {
     const home = join(ws.dir, "..", name);
     await mkdir(home, { recursive: true });
-    const args = ["worker", "--queue", queue, "--concurrency", "4", "--lock-timeout", String(LOCK_S)];
+    const args = [
+      "worker",
+      "--queue",
+      queue,
+      "--concurrency",
+      "4",
+      "--lock-timeout",
+      String(LOCK_S),
+      ...more,
+    ];
     const process = spawnCli(args, { cwd: home, env: { ...env, HOME: home } });
     let log = "";
     process.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
@@ -184,4 +193,48 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ status: "COMPLETED" });
   }, 60_000);
+
+  it("a child whose worker is lost on every start it is allowed ends FAILED, saying so", async () => {
+    await setUp();
+    child = (prompt) => ({ text: `answer to ${prompt}`, delayMs: 60_000 });
+    const [first, second] = [
+      await startWorker("machine-a", "--attempts", "1"),
+      await startWorker("machine-b", "--attempts", "1"),
+    ];
+    const run = finished(parent("delegate 1 as doomed"));
+    expect(await until(() => childPrompts.includes("doomed-0"), 20_000)).toBe(true);
+    const victim = first.log().includes("started") ? first : second;
+
+    victim.process.kill("SIGKILL");
+    const result = await run;
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("its worker was lost (killed, or cut off from Redis)");
+    expect(childPrompts.filter((prompt) => prompt === "doomed-0")).toHaveLength(1);
+    const [record] = await listed();
+    expect(record).toMatchObject({ status: "FAILED" });
+    expect(record?.error).toContain("its worker was lost");
+  }, 60_000);
+
+  it("Redis not there: run --queue, worker and tasks --store fail at once, naming the server", async () => {
+    await setUp();
+    const gone = await startRedisServer();
+    await gone.stop();
+    const options = { cwd: ws.dir, env: { ...env, AGENTRY_REDIS_URL: gone.url } };
+    const requestsBefore = server.requests.length;
+
+    const results = await Promise.all([
+      runCli(["run", "--queue", queue, "do it"], options),
+      runCli(["worker"], options),
+      runCli(["tasks", "list"], options),
+    ]);
+
+    for (const result of results) {
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`Cannot reach Redis at ${gone.url}`);
+      expect(result.durationMs).toBeLessThan(10_000); // the connection's 3 s timeout, no retry loop
+    }
+    // Nothing was asked of a model: the run failed before its first call.
+    expect(server.requests.length).toBe(requestsBefore);
+  }, 30_000);
 });

@@ -1,0 +1,133 @@
+import { randomBytes } from "node:crypto";
+import { Job } from "bullmq";
+import { afterEach, expect, it } from "vitest";
+import { Session } from "../../src/agent/session.ts";
+import { builtinAgents } from "../../src/agents/builtin-agents.ts";
+import type { Model } from "../../src/model/model.ts";
+import { FleetClient } from "../../src/queue/fleet-client.ts";
+import { FleetWorker } from "../../src/queue/fleet-worker.ts";
+import { jobResultSchema } from "../../src/queue/job-data.ts";
+import { queueExecutor } from "../../src/queue/queue-executor.ts";
+import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
+import type { LocalChild } from "../../src/subagents/local-child.ts";
+import { RedisUnavailableError } from "../../src/tasks/redis-connection.ts";
+import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { nodeOperations } from "../../src/tools/node-operations.ts";
+import { describeWith, REDIS } from "../support/components.ts";
+import { until } from "../support/processes.ts";
+import { startRedisServer } from "../support/redis-server.ts";
+import { tempDir } from "../support/temp-dir.ts";
+
+// What a fleet does when Redis, a worker or a parent goes away. Each test has its own Redis.
+
+describeWith(REDIS, "queued children when Redis or the parent goes away", () => {
+  const closers: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+  });
+
+  async function fleet(options: { leaseMs?: number; lostAfterMs?: number } = {}) {
+    const redis = await startRedisServer();
+    closers.push(() => redis.stop());
+    const queue = `q${randomBytes(4).toString("hex")}`;
+    const models = new Map<string, Model>();
+    const worker = await FleetWorker.start(
+      { url: redis.url, queue },
+      {
+        createModel: (id) => models.get(id)!,
+        tools: () => [],
+        commands: async () => undefined,
+      },
+    );
+    closers.push(() => worker.close(true));
+    const client = await FleetClient.open({ url: redis.url, queue, ...options });
+    closers.push(() => client.close());
+    const workspace = await tempDir("agentry-fleet-faults-");
+    const child = async (replies: ScriptedReply[]) => {
+      const model = scriptedModel(replies, { id: `scripted:${randomBytes(6).toString("hex")}` });
+      models.set(model.id, model);
+      const local = await localChild(model, workspace);
+      return { local, model, executor: queueExecutor(local, client) };
+    };
+    return { redis, queue, client, child };
+  }
+
+  it("Redis lost mid-run: the child ends with an error naming the server; its transcript stays valid", async () => {
+    const { redis, child } = await fleet({ lostAfterMs: 300 });
+    const { local, model, executor } = await child([{ text: "never seen", delayMs: 10_000 }]);
+    const activation = executor.start(input("a long task"));
+    expect(await until(() => model.requests.length === 1, 5_000)).toBe(true);
+
+    await redis.kill();
+    const { outcome } = await activation.done;
+
+    expect(outcome.status).toBe("error");
+    expect(outcome.status === "error" && outcome.error).toContain(
+      `lost the connection to Redis at ${redis.url}`,
+    );
+    // Only the prompt: nothing half-done was appended, so the conversation can be continued.
+    expect(local.session.messages.map((message) => message.role)).toEqual(["user"]);
+  });
+
+  it("a parent that stops renewing its lease (it died) has its child stopped by the worker", async () => {
+    const { client, queue, child } = await fleet({ leaseMs: 600 });
+    const { model, executor } = await child([{ text: "never seen", delayMs: 20_000 }]);
+    const activation = executor.start(input("a long task"));
+    expect(await until(() => model.requests.length === 1, 5_000)).toBe(true);
+    const jobId = activation.ref?.kind === "queue" ? activation.ref.jobId : "";
+
+    // The parent's connection goes: no more renewals, as when its process is killed.
+    client.commands.disconnect();
+    const observer = await FleetClient.open({ url: client.target.url, queue });
+    closers.push(() => observer.close());
+    const job = await Job.fromId(observer.queue, jobId);
+    const result = jobResultSchema.parse(await job!.waitUntilFinished(observer.events, 10_000));
+
+    expect(result.outcome).toMatchObject({
+      status: "aborted",
+      reason: "its parent stopped following it (its lease expired)",
+    });
+  });
+
+  it("Redis not there at the start: a clear error, at once", async () => {
+    const redis = await startRedisServer();
+    await redis.stop();
+    const started = Date.now();
+    const opened = FleetClient.open({ url: redis.url });
+
+    await expect(opened).rejects.toThrow(RedisUnavailableError);
+    await expect(opened).rejects.toThrow(`Cannot reach Redis at ${redis.url}`);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+function input(prompt: string) {
+  return { prompt, messages: [], signal: new AbortController().signal, emit: () => {} };
+}
+
+async function localChild(model: Model, workspace: string): Promise<LocalChild> {
+  const definition = builtinAgents().find((agent) => agent.name === "explore")!;
+  const session = await Session.create({ workspace, agentName: "explore", model: model.id, persist: false });
+  return {
+    definition,
+    rules: [],
+    mode: "default",
+    session,
+    workspace: await prepareChildWorkspace({
+      mode: "shared",
+      parentWorkspace: workspace,
+      agentName: "explore",
+      taskId: session.id,
+    }),
+    config: {
+      name: "explore",
+      model,
+      systemPrompt: "You are a subagent of a test.",
+      tools: [],
+      workspace,
+      ops: nodeOperations,
+      agentPath: ["main", "explore-1"],
+      depth: 1,
+    },
+  };
+}
