@@ -14,12 +14,15 @@ export class FleetWorkspaceError extends AgentryError {
 
 const TOKEN_FILE = "workspace-id";
 
+export function worktreeRefused(): FleetWorkspaceError {
+  return new FleetWorkspaceError(
+    "A worktree child cannot run on a queue yet: give its agent `workspace: shared` (with the workspace on a disk every worker mounts at the same path) or run it without --queue.",
+  );
+}
+
 /** Where a queued child works, as its job says it: its folder and the token proving it is the same one. */
 export async function jobWorkspace(workspace: ChildWorkspace): Promise<JobWorkspace> {
-  if (workspace.mode === "worktree")
-    throw new FleetWorkspaceError(
-      "A worktree child cannot run on a queue yet: give its agent `workspace: shared` (with the workspace on a disk every worker mounts at the same path) or run it without --queue.",
-    );
+  if (workspace.mode === "worktree") throw worktreeRefused();
   return { mode: workspace.mode, path: workspace.path, workspaceId: await workspaceToken(workspace.path) };
 }
 

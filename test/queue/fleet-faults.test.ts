@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Job } from "bullmq";
 import { afterEach, expect, it } from "vitest";
@@ -8,6 +9,7 @@ import { FleetClient } from "../../src/queue/fleet-client.ts";
 import { FleetWorker } from "../../src/queue/fleet-worker.ts";
 import { jobResultSchema } from "../../src/queue/job-data.ts";
 import { queueExecutor } from "../../src/queue/queue-executor.ts";
+import { queuePlacement } from "../../src/queue/queue-placement.ts";
 import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
 import type { LocalChild } from "../../src/subagents/local-child.ts";
 import { RedisUnavailableError } from "../../src/tasks/redis-connection.ts";
@@ -99,12 +101,43 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
     await expect(opened).rejects.toThrow(`Cannot reach Redis at ${redis.url}`);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
+
+  it("a worktree child is refused before any worktree is made, saying what to do", async () => {
+    const { client } = await fleet();
+    const repo = await tempDir("agentry-fleet-repo-");
+    execFileSync("git", ["init", "-q", repo]);
+    execFileSync("git", [
+      "-C",
+      repo,
+      "-c",
+      "user.email=t@e.st",
+      "-c",
+      "user.name=t",
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "init",
+    ]);
+    const placement = queuePlacement(client);
+
+    const made = placement.workspace!({
+      mode: "worktree",
+      parentWorkspace: repo,
+      agentName: "explore",
+      taskId: "sub-1",
+    });
+
+    await expect(made).rejects.toThrow("A worktree child cannot run on a queue yet");
+    expect(
+      execFileSync("git", ["-C", repo, "worktree", "list"], { encoding: "utf8" }).trim().split("\n"),
+    ).toHaveLength(1);
+  });
 });
 
 function input(prompt: string) {
   return { prompt, messages: [], signal: new AbortController().signal, emit: () => {} };
 }
-
 async function localChild(model: Model, workspace: string): Promise<LocalChild> {
   const definition = builtinAgents().find((agent) => agent.name === "explore")!;
   const session = await Session.create({ workspace, agentName: "explore", model: model.id, persist: false });
