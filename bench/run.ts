@@ -24,6 +24,7 @@ const FIGURES = [
   "sandbox",
   "workflow",
   "remote",
+  "queue",
 ];
 
 const { values } = parseArgs({

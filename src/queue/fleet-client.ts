@@ -79,6 +79,9 @@ export class FleetClient {
     this.queue.on("error", () => {});
     this.events = new QueueEvents(this.queueName, { connection: eventsConnection });
     this.events.on("error", () => {});
+    // Each child following its job (waitUntilFinished) listens on both: a parent may have hundreds.
+    this.queue.setMaxListeners(0);
+    this.events.setMaxListeners(0);
     subscriber.on("message", (channel: string, message: string) => this.handlers.get(channel)?.(message));
     this.leaseTimer = setInterval(() => void this.renewLeases(), Math.max(100, this.leaseMs / 3));
     this.leaseTimer.unref();

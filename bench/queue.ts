@@ -1,0 +1,154 @@
+// Queued children (BullMQ on a local redis-server): the queue's overhead per child beyond the model's
+// time, and the throughput of many short children over several worker processes.
+//   node bench/queue.ts [--runs 30]
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { Session } from "../src/agent/session.ts";
+import { builtinAgents } from "../src/agents/builtin-agents.ts";
+import type { Model } from "../src/model/model.ts";
+import { FleetClient } from "../src/queue/fleet-client.ts";
+import { queueExecutor } from "../src/queue/queue-executor.ts";
+import { prepareChildWorkspace } from "../src/subagents/child-workspace.ts";
+import type { ChildExecutor } from "../src/subagents/executor.ts";
+import { inProcessExecutor } from "../src/subagents/in-process-executor.ts";
+import type { LocalChild } from "../src/subagents/local-child.ts";
+import { nodeOperations } from "../src/tools/node-operations.ts";
+import { type BenchArgs, benchMain } from "./support/bench-main.ts";
+import { instantModel } from "./support/instant-model.ts";
+import { startRedis } from "./support/redis.ts";
+import { type Row, row } from "./support/row.ts";
+import { tempDir } from "./support/temp-dir.ts";
+
+export interface QueueOptions extends BenchArgs {
+  /** Children in the throughput run (default 200), over `workers` processes (default 4). */
+  children?: number;
+  workers?: number;
+  /** Runs of the throughput measurement (default 3). */
+  throughputRuns?: number;
+}
+
+const FIGURE = "queue (BullMQ)";
+const WORKER_MAIN = fileURLToPath(new URL("./support/queue-worker-main.ts", import.meta.url));
+
+export async function measureQueue(options: QueueOptions = {}): Promise<Row[]> {
+  const runs = options.runs ?? 30;
+  const children = options.children ?? 200;
+  const workerCount = options.workers ?? 4;
+  const { dir, remove } = await tempDir("queue");
+  const redis = await startRedis(dir);
+  const queue = `bench-${randomBytes(4).toString("hex")}`;
+  const workers: Array<() => void> = [];
+  const client = await FleetClient.open({ url: redis.url, queue });
+  try {
+    await client.ready();
+    const model = instantModel(() => ({ text: "done" }));
+    // Overhead: one child at a time, its model instant; the same child in this process is the baseline.
+    workers.push(await startWorker(redis.url, queue, 1));
+    const local = async () => localChild(model, dir);
+    const inProcess = await timeChildren(async () => inProcessExecutor(await local(), () => {}), runs);
+    const queued = await timeChildren(async () => queueExecutor(await local(), client), runs);
+    const baseline = median(inProcess);
+    // Throughput: every child at once over `workerCount` processes.
+    for (let i = 1; i < workerCount; i++) workers.push(await startWorker(redis.url, queue, 1));
+    const rates: number[] = [];
+    for (let run = 0; run < (options.throughputRuns ?? 3); run++) {
+      const executors = await Promise.all(
+        Array.from({ length: children }, async () => queueExecutor(await local(), client)),
+      );
+      const started = performance.now();
+      const outcomes = await Promise.all(executors.map((executor) => executor.start(input()).done));
+      const seconds = (performance.now() - started) / 1000;
+      const failed = outcomes.filter((result) => result.outcome.status !== "completed");
+      if (failed.length > 0)
+        throw new Error(`${failed.length} children did not complete: ${JSON.stringify(failed[0])}`);
+      rates.push(children / seconds);
+    }
+    return [
+      row(
+        FIGURE,
+        "overhead per child beyond the model (median)",
+        "ms",
+        queued.map((ms) => ms - baseline),
+        {
+          goal: { max: 20 },
+          note: `Start to result of one child through the queue (job added, taken by a worker process, events streamed back over pub/sub, result read) minus the same child run in this process (median ${baseline.toFixed(2)} ms); the model answers at once; redis-server on loopback; ${runs} children one after another.`,
+        },
+      ),
+      row(FIGURE, `throughput, ${children} children over ${workerCount} workers`, "children/s", rates, {
+        note: `${children} one-turn children started at once, ${workerCount} worker processes (concurrency 1 each, on this machine's CPUs), one parent process.`,
+      }),
+    ];
+  } finally {
+    await client.close();
+    for (const stop of workers) stop();
+    await redis.stop();
+    await remove();
+  }
+}
+
+async function timeChildren(make: () => Promise<ChildExecutor>, runs: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const executor = await make();
+    const started = performance.now();
+    const { outcome } = await executor.start(input()).done;
+    const elapsed = performance.now() - started;
+    if (outcome.status !== "completed")
+      throw new Error(`a child ended ${outcome.status}: ${JSON.stringify(outcome)}`);
+    if (i >= 3) samples.push(elapsed); // the first ones warm up connections and the JIT
+  }
+  return samples;
+}
+
+function input() {
+  return { prompt: "Which test runner?", messages: [], signal: new AbortController().signal, emit: () => {} };
+}
+
+async function localChild(model: Model, workspace: string): Promise<LocalChild> {
+  const definition = builtinAgents().find((agent) => agent.name === "explore")!;
+  const session = await Session.create({ workspace, agentName: "explore", model: model.id, persist: false });
+  return {
+    definition,
+    rules: [],
+    mode: "default",
+    session,
+    workspace: await prepareChildWorkspace({
+      mode: "shared",
+      parentWorkspace: workspace,
+      agentName: "explore",
+      taskId: session.id,
+    }),
+    config: {
+      name: "explore",
+      model,
+      systemPrompt: "You are a subagent.",
+      tools: [],
+      workspace,
+      ops: nodeOperations,
+      agentPath: ["main", "explore-1"],
+      depth: 1,
+    },
+  };
+}
+
+async function startWorker(url: string, queue: string, concurrency: number): Promise<() => void> {
+  const child = spawn(process.execPath, [WORKER_MAIN, url, queue, String(concurrency)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout });
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`a bench worker exited with ${code}`)));
+    lines.once("line", () => resolve());
+  });
+  child.removeAllListeners("exit");
+  return () => child.kill("SIGTERM");
+}
+
+function median(samples: readonly number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+await benchMain(import.meta, measureQueue);
