@@ -1,4 +1,6 @@
-import { hostname } from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { connectRedis, type RedisTarget, redisTarget } from "../tasks/redis-connection.ts";
@@ -40,15 +42,18 @@ export class FleetWorker {
   private readonly subscriber: Redis;
   private readonly bull: Redis;
   private readonly handlers = new Map<string, () => void>();
+  private readonly cacheDir: string;
 
   static async start(options: FleetWorkerOptions, runtime: WorkerRuntime): Promise<FleetWorker> {
     const target = redisTarget(options.url);
+    // Its own folder: two workers of one machine never share a repository cache.
+    const cacheDir = await mkdtemp(join(tmpdir(), "agentry-worker-"));
     const commands = await connectRedis(target, { name: "agentry-worker" });
     const subscriber = await connectRedis(target, { name: "agentry-worker-control" }).catch((error) => {
       commands.disconnect();
       throw error;
     });
-    const worker = new FleetWorker(options, runtime, target, commands, subscriber);
+    const worker = new FleetWorker(options, runtime, target, commands, subscriber, cacheDir);
     await worker.worker.waitUntilReady();
     return worker;
   }
@@ -59,7 +64,9 @@ export class FleetWorker {
     target: RedisTarget,
     commands: Redis,
     subscriber: Redis,
+    cacheDir: string,
   ) {
+    this.cacheDir = cacheDir;
     this.name = `${hostname()}:${process.pid}`;
     this.commands = commands;
     this.subscriber = subscriber;
@@ -75,6 +82,7 @@ export class FleetWorker {
       prefix,
       worker: this.name,
       leaseCheckMs: 1_000,
+      cacheDir,
     };
     this.bull = bullConnection(target, "agentry-worker-queue");
     this.worker = new Worker<JobData, JobResult>(
@@ -125,6 +133,7 @@ export class FleetWorker {
     const closing = this.worker.close(force || down);
     if (!(force || down)) await closing.catch(() => {});
     await letGo(closing, [this.subscriber, this.commands, this.bull]);
+    await rm(this.cacheDir, { recursive: true, force: true }).catch(() => {});
   }
 
   private async subscribe(channel: string, handler: () => void): Promise<() => void> {

@@ -18,16 +18,29 @@ export const JOB_VERSION = 1;
 
 const userMessage = messageSchema.refine((message) => message.role === "user", "must be a user message");
 
-const workspaceSchema = z.object({
-  /**
-   * `shared` or `isolated`: a folder of the parent's machine, which the worker must see at the same
-   * path (a shared disk). Worktree children are not queued yet: they would need the workspace pushed.
-   */
-  mode: z.enum(["shared", "isolated"]),
-  path: z.string().startsWith("/"),
-  /** The token in `<path>/.agentry/workspace-id`: proves the worker sees the same folder, not a namesake. */
-  workspaceId: z.string().min(8),
-});
+const workspaceSchema = z.discriminatedUnion("mode", [
+  z.object({
+    /** `shared` or `isolated`: a folder of the parent's machine, which the worker must see at the same path. */
+    mode: z.enum(["shared", "isolated"]),
+    path: z.string().startsWith("/"),
+    /** The token in `<path>/.agentry/workspace-id`: proves the worker sees the same folder, not a namesake. */
+    workspaceId: z.string().min(8),
+  }),
+  z.object({
+    /** A snapshot of the parent's workspace, pushed to a git remote both machines reach. */
+    mode: z.literal("worktree"),
+    /** The remote's URL, as the parent reaches it (a path, ssh or https). */
+    remote: z.string().min(1),
+    /** The commit the parent made of its workspace (uncommitted changes included). */
+    snapshot: z.string().regex(/^[0-9a-f]{40,64}$/),
+    /** The hidden ref it was pushed to. */
+    snapshotRef: z.string().startsWith("refs/agentry/"),
+    /** Where the child's work goes; a continuation starts from it when it exists on the remote. */
+    branch: z.string().startsWith("agentry/"),
+    /** The parent's workspace relative to its repository's top (the child works in the same sub-folder). */
+    inner: z.string(),
+  }),
+]);
 export type JobWorkspace = z.infer<typeof workspaceSchema>;
 
 export const jobDataSchema = z.object({

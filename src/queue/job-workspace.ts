@@ -1,28 +1,30 @@
 import { randomBytes } from "node:crypto";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { AgentryError } from "../errors/agentry-error.ts";
 import { ensureStateDir, stateDir } from "../state/state-dir.ts";
 import type { ChildWorkspace } from "../subagents/child-workspace.ts";
+import { FleetWorkspaceError } from "./fleet-workspace-error.ts";
+import { snapshotWorkspace } from "./git-snapshot.ts";
 import type { JobWorkspace } from "./job-data.ts";
-
-/** A child's workspace that a worker cannot use: the set-up (shared disk, mode) must change. */
-export class FleetWorkspaceError extends AgentryError {
-  override readonly name = "FleetWorkspaceError";
-  readonly kind = "user";
-}
 
 const TOKEN_FILE = "workspace-id";
 
-export function worktreeRefused(): FleetWorkspaceError {
-  return new FleetWorkspaceError(
-    "A worktree child cannot run on a queue yet: give its agent `workspace: shared` (with the workspace on a disk every worker mounts at the same path) or run it without --queue.",
-  );
+/** Who the child is and which remote its worktree travels through (a name of the parent's repository, or a URL). */
+export interface JobWorkspaceContext {
+  taskId: string;
+  remote: string;
 }
 
-/** Where a queued child works, as its job says it: its folder and the token proving it is the same one. */
-export async function jobWorkspace(workspace: ChildWorkspace): Promise<JobWorkspace> {
-  if (workspace.mode === "worktree") throw worktreeRefused();
+/**
+ * Where a queued child works, as its job says it: a shared or isolated folder and the token proving
+ * it is the same one; for a worktree child, a snapshot of the parent's workspace pushed to the remote
+ * (its `path` is the parent's workspace: the queue placement makes no worktree here).
+ */
+export async function jobWorkspace(
+  workspace: ChildWorkspace,
+  context: JobWorkspaceContext,
+): Promise<JobWorkspace> {
+  if (workspace.mode === "worktree") return snapshotWorkspace(workspace.path, context.taskId, context.remote);
   return { mode: workspace.mode, path: workspace.path, workspaceId: await workspaceToken(workspace.path) };
 }
 
@@ -42,7 +44,9 @@ async function workspaceToken(folder: string): Promise<string> {
  * The folder a worker runs the child in: the job's, when this machine sees it with the same token.
  * Anything else refuses the job, naming what to set up (fail closed: never another folder).
  */
-export async function workerWorkspace(workspace: JobWorkspace): Promise<string> {
+export async function workerWorkspace(
+  workspace: Exclude<JobWorkspace, { mode: "worktree" }>,
+): Promise<string> {
   const isDir = await stat(workspace.path).then(
     (info) => info.isDirectory(),
     () => false,

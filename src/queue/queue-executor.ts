@@ -89,7 +89,10 @@ class QueueActivation implements Activation {
     const started = Date.now();
     try {
       if (input.prompt !== undefined) await session.append(userText(input.prompt));
-      const workspace = await jobWorkspace(this.local.workspace);
+      const workspace = await jobWorkspace(this.local.workspace, {
+        taskId: session.id,
+        remote: this.client.remote,
+      });
       let messages = [...input.messages];
       while (true) {
         const result = await runJob(

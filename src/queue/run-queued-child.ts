@@ -21,6 +21,7 @@ import { jobKeys } from "./fleet-keys.ts";
 import { JOB_VERSION, type JobData, type JobResult } from "./job-data.ts";
 import { workerWorkspace } from "./job-workspace.ts";
 import { closeMailbox, type MailboxEntry, parseEntry, readEntries } from "./mailbox.ts";
+import { remoteWorktree } from "./remote-worktree.ts";
 import type { StreamMessage } from "./stream-message.ts";
 
 /** What a worker runs children with: its own models, tools and sandbox — never the parent's keys. */
@@ -55,6 +56,8 @@ export interface JobConnections {
   worker: string;
   /** How often the parent's lease is checked (it is gone: the child is stopped). */
   leaseCheckMs: number;
+  /** This worker's own folder: worktree children's repositories and worktrees. */
+  cacheDir: string;
 }
 
 /**
@@ -78,7 +81,7 @@ export async function runQueuedChild(
   const stop = new AbortController();
   let local: LocalChild;
   try {
-    local = await buildQueuedChild(data, runtime);
+    local = await buildQueuedChild(data, runtime, await queuedWorkspace(data, jobId, connections.cacheDir));
   } catch (error) {
     await publish({ type: "end" });
     return result(connections, errorOutcome(error, data.sessionId, started), [], []);
@@ -137,8 +140,12 @@ export async function runQueuedChild(
 }
 
 /** The child as its job describes it, with this worker's model, tools, gate and sandbox. */
-async function buildQueuedChild(data: JobData, runtime: WorkerRuntime): Promise<LocalChild> {
-  const path = await workerWorkspace(data.workspace);
+async function buildQueuedChild(
+  data: JobData,
+  runtime: WorkerRuntime,
+  workspace: ChildWorkspace,
+): Promise<LocalChild> {
+  const { path } = workspace;
   const model = runtime.createModel(data.model);
   const rules: Ruleset = data.rules;
   const gate = createPermissionGate({ rules, mode: data.mode });
@@ -190,13 +197,15 @@ async function buildQueuedChild(data: JobData, runtime: WorkerRuntime): Promise<
     persist: false,
   });
   for (const message of data.history) await session.append(message);
-  const workspace: ChildWorkspace = {
-    mode: data.workspace.mode,
-    path,
-    reopen: async () => {},
-    finish: async () => ({}),
-  };
   return { definition, config, rules, mode: data.mode, session, workspace };
+}
+
+/** The job's workspace here: the parent's folder (a shared disk), or a worktree from its snapshot. */
+async function queuedWorkspace(data: JobData, jobId: string, cacheDir: string): Promise<ChildWorkspace> {
+  const job = data.workspace;
+  if (job.mode === "worktree") return remoteWorktree(job, cacheDir, jobId);
+  const path = await workerWorkspace(job);
+  return { mode: job.mode, path, reopen: async () => {}, finish: async () => ({}) };
 }
 
 /** A cancel as the loop must see it: a run limit stays a limit, so a budget ends `budget_exceeded`. */

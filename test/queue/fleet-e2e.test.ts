@@ -1,4 +1,4 @@
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -18,6 +18,7 @@ import { describeWith, REDIS } from "../support/components.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../support/model-server.ts";
 import { until } from "../support/processes.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import type { ServerReply } from "../support/server-reply.ts";
 
 // A fleet on one machine: a Redis of the test's own, a parent `agentry run --queue`, two `agentry
 // worker` processes each started in its own folder (their own config, as on other machines), and a
@@ -40,7 +41,7 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
   let ws: TestWorkspace;
   let env: Record<string, string>;
   /** How a child answers its prompt (the tests set it); the root is scripted below. */
-  let child: (prompt: string, attempt: number) => { text: string; delayMs?: number };
+  let child: (prompt: string, attempt: number, texts: string[]) => ServerReply;
   let childPrompts: string[] = [];
   let workers: Worker[] = [];
   let queue: string;
@@ -65,15 +66,19 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
     if (!wireToolNames(request.body).includes("task")) {
       const prompt = texts[0] ?? "";
       childPrompts.push(prompt);
-      return child(prompt, childPrompts.filter((seen) => seen === prompt).length);
+      return child(prompt, childPrompts.filter((seen) => seen === prompt).length, texts);
     }
     const last = texts.at(-1) ?? "";
-    const wanted = /^delegate (\d+) as (\w+)$/.exec(texts[0] ?? "");
+    const wanted = /^delegate (\d+) as (\w+)(?: with ([\w-]+))?$/.exec(texts[0] ?? "");
     if (wanted && texts.length === 1)
       return {
         toolCalls: Array.from({ length: Number(wanted[1]) }, (_, index) => ({
           name: "task",
-          args: { description: `job ${index}`, prompt: `${wanted[2]}-${index}`, subagent_type: "explore" },
+          args: {
+            description: `job ${index}`,
+            prompt: `${wanted[2]}-${index}`,
+            subagent_type: wanted[3] ?? "explore",
+          },
         })),
       };
     return { text: `root saw: ${last.length > 0 ? texts.slice(1).join(" | ") : "nothing"}` };
@@ -110,8 +115,8 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
     return worker;
   }
 
-  const parent = (prompt: string) =>
-    spawnCli(["run", "--queue", queue, "--permission-mode", "bypass", prompt], { cwd: ws.dir, env });
+  const parent = (prompt: string, ...more: string[]) =>
+    spawnCli(["run", "--queue", queue, "--permission-mode", "bypass", ...more, prompt], { cwd: ws.dir, env });
 
   async function tasks(...args: string[]): Promise<CliResult> {
     return runCli(["tasks", ...args], { cwd: join(ws.dir, ".."), env: { ...env, AGENTRY_REDIS_URL: "" } });
@@ -126,26 +131,72 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
     );
   }
 
-  it(`delegates ${CHILDREN} children to two workers; every result arrives; a third process lists them`, async () => {
+  it(`delegates ${CHILDREN} worktree children to two workers without a shared disk; every result arrives; a third process lists them`, async () => {
     await setUp();
-    child = (prompt) => ({ text: `answer to ${prompt}`, delayMs: 200 });
+    // The parent's checkout, its remote a bare repository: the only thing parent and workers share.
+    const remote = join(ws.dir, "..", "remote.git");
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", ["-c", "user.email=t@e.st", "-c", "user.name=t", ...args], {
+        cwd,
+        encoding: "utf8",
+      }).trim();
+    git(join(ws.dir, ".."), "init", "-q", "--bare", remote);
+    await ws.write("notes.txt", "committed note\n");
+    git(ws.dir, "init", "-q");
+    git(ws.dir, "add", "notes.txt");
+    git(ws.dir, "commit", "-q", "-m", "init");
+    git(ws.dir, "remote", "add", "origin", remote);
+    await ws.write("notes.txt", "uncommitted note\n");
+    child = (prompt, _attempt, texts) =>
+      texts.length === 1
+        ? {
+            toolCalls: [
+              { name: "read", args: { path: "notes.txt" } },
+              { name: "write", args: { path: `out-${prompt}.txt`, content: `from ${prompt}\n` } },
+            ],
+          }
+        : {
+            text: `answer to ${prompt}: ${texts.some((text) => text.includes("uncommitted note")) ? "saw" : "missed"} the uncommitted note`,
+          };
     const [first, second] = [await startWorker("machine-a"), await startWorker("machine-b")];
+    const builder = {
+      builder: {
+        description: "Builds",
+        prompt: "Build.",
+        tools: ["read", "write"],
+        workspace: { mode: "worktree" },
+      },
+    };
 
-    const result = await finished(parent(`delegate ${CHILDREN} as item`));
+    const result = await finished(
+      parent(`delegate ${CHILDREN} as item with builder`, "--agents", JSON.stringify(builder)),
+    );
 
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    for (let index = 0; index < CHILDREN; index++) expect(result.stdout).toContain(`answer to item-${index}`);
+    for (let index = 0; index < CHILDREN; index++)
+      expect(result.stdout).toContain(`answer to item-${index}: saw the uncommitted note`);
     const jobs = (log: string) => (log.match(/ completed after /g) ?? []).length;
     expect(jobs(first.log()) + jobs(second.log())).toBe(CHILDREN);
     expect(jobs(first.log())).toBeGreaterThan(0);
     expect(jobs(second.log())).toBeGreaterThan(0);
     const records = await listed();
     expect(records).toHaveLength(CHILDREN);
-    expect(records.every((record) => record.status === "COMPLETED" && record.ref?.kind === "queue")).toBe(
-      true,
-    );
-  }, 90_000);
+    expect(records.every((record) => record.status === "COMPLETED")).toBe(true);
+    // Each child's work is on its own branch of the remote, made from the snapshot (uncommitted note
+    // included); the parent's checkout and index are as they were.
+    for (const record of records) {
+      const branch = `agentry/${record.taskId}`;
+      expect(result.stdout).toContain(branch);
+      const files = git(remote, "ls-tree", "--name-only", branch).split("\n");
+      expect(files).toContain("notes.txt");
+      expect(files.filter((file) => file.startsWith("out-"))).toHaveLength(1);
+      expect(git(remote, "show", `${branch}:notes.txt`)).toBe("uncommitted note");
+    }
+    expect(git(ws.dir, "status", "--porcelain", "--", ".", ":(exclude).agentry")).toBe("M notes.txt");
+    expect(git(ws.dir, "branch", "--list", "agentry/*")).toBe("");
+    expect(git(ws.dir, "worktree", "list").split("\n")).toHaveLength(1);
+  }, 120_000);
 
   it("a third process cancels a queued child running on a worker: it stops within 2 s", async () => {
     await setUp();

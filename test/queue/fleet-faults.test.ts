@@ -102,7 +102,7 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
-  it("a worktree child is refused before any worktree is made, saying what to do", async () => {
+  it("a worktree child makes no worktree on the parent, and without a git remote it is refused, saying what to add", async () => {
     const { client } = await fleet();
     const repo = await tempDir("agentry-fleet-repo-");
     execFileSync("git", ["init", "-q", repo]);
@@ -120,15 +120,20 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
       "init",
     ]);
     const placement = queuePlacement(client);
-
-    const made = placement.workspace!({
+    const options = {
       mode: "worktree",
       parentWorkspace: repo,
       agentName: "explore",
       taskId: "sub-1",
-    });
+    } as const;
 
-    await expect(made).rejects.toThrow("A worktree child cannot run on a queue yet");
+    await expect(placement.workspace!(options)).rejects.toThrow(
+      `has no remote "origin": add one (git remote add origin <url>)`,
+    );
+    execFileSync("git", ["-C", repo, "remote", "add", "origin", await tempDir("agentry-fleet-remote-")]);
+    const made = await placement.workspace!(options);
+
+    expect(made).toMatchObject({ mode: "worktree", path: repo });
     expect(
       execFileSync("git", ["-C", repo, "worktree", "list"], { encoding: "utf8" }).trim().split("\n"),
     ).toHaveLength(1);

@@ -1,7 +1,8 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FleetWorkspaceError, jobWorkspace, workerWorkspace } from "../../src/queue/job-workspace.ts";
+import { FleetWorkspaceError } from "../../src/queue/fleet-workspace-error.ts";
+import { jobWorkspace, workerWorkspace } from "../../src/queue/job-workspace.ts";
 import type { ChildWorkspace } from "../../src/subagents/child-workspace.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -12,19 +13,26 @@ const shared = (path: string): ChildWorkspace => ({
   finish: async () => ({}),
 });
 
+/** The job of a shared child (never a worktree one: `shared` makes none). */
+async function sharedJob(folder: string) {
+  const job = await jobWorkspace(shared(folder), { taskId: "sub-1", remote: "origin" });
+  if (job.mode === "worktree") throw new Error("a shared child's job names a worktree");
+  return job;
+}
+
 describe("a queued child's workspace across machines", () => {
   it("the worker takes the folder whose token matches, the same one on every call", async () => {
     const folder = await tempDir("agentry-job-ws-");
-    const sent = await jobWorkspace(shared(folder));
+    const sent = await sharedJob(folder);
 
     expect(sent).toMatchObject({ mode: "shared", path: folder });
-    expect((await jobWorkspace(shared(folder))).workspaceId).toBe(sent.workspaceId);
+    expect((await sharedJob(folder)).workspaceId).toBe(sent.workspaceId);
     expect(await workerWorkspace(sent)).toBe(folder);
   });
 
   it("refuses a folder this machine does not have, naming it and the shared disk it needs", async () => {
     const folder = await tempDir("agentry-job-ws-");
-    const sent = await jobWorkspace(shared(folder));
+    const sent = await sharedJob(folder);
     await rm(folder, { recursive: true });
 
     const taken = workerWorkspace(sent);
@@ -35,19 +43,12 @@ describe("a queued child's workspace across machines", () => {
 
   it("refuses a namesake: the same path holding another folder (its token differs or is missing)", async () => {
     const folder = await tempDir("agentry-job-ws-");
-    const sent = await jobWorkspace(shared(folder));
+    const sent = await sharedJob(folder);
     await writeFile(join(folder, ".agentry", "workspace-id"), "someone-elses-token\n");
     await expect(workerWorkspace(sent)).rejects.toThrow("is not the parent's folder here");
 
     await rm(join(folder, ".agentry"), { recursive: true });
     await mkdir(join(folder, ".agentry"));
     await expect(workerWorkspace(sent)).rejects.toThrow("is not the parent's folder here");
-  });
-
-  it("refuses a worktree child, saying what to do instead", async () => {
-    const folder = await tempDir("agentry-job-ws-");
-    await expect(jobWorkspace({ ...shared(folder), mode: "worktree" })).rejects.toThrow(
-      "A worktree child cannot run on a queue yet",
-    );
   });
 });

@@ -9,8 +9,10 @@ each with the same loop, tools, permissions and OS sandbox as in its parent's pr
 machine's model providers and keys (jobs carry no keys). Its config and environment are read from
 --cwd (default: here): providers, sandbox settings.
 
-A child in a shared (or isolated) workspace needs its parent's workspace at the same path on this
-machine (a shared disk); a job whose folder is not here ends with an error saying so.
+A worktree child needs no shared disk: it starts from a snapshot its parent pushed to the git remote
+origin of its repository, and its branch agentry/<task-id> is pushed back there. A child in a shared
+(or isolated) workspace needs its parent's workspace at the same path on this machine (a shared
+disk); a job whose folder is not here ends with an error saying so.
 
 It logs one line per job on stderr. SIGTERM or Ctrl-C: it stops taking jobs and finishes the ones it
 runs; a second one lets go of them at once (they start again on another worker). A worker killed
