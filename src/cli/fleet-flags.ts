@@ -15,8 +15,11 @@ export const queueOption = () =>
     "run subagents as jobs on this Redis queue (agentry worker's default: agentry), which `agentry worker` processes take; needs --store or AGENTRY_REDIS_URL",
   );
 
-/** The Redis of the fleet: `--store`, else `AGENTRY_REDIS_URL`; undefined keeps the workspace's store. */
-export function storeUrl(flag: string | undefined, env: Env): string | undefined {
-  const value = flag ?? env.AGENTRY_REDIS_URL;
+/**
+ * The Redis of the fleet: `--store`, else `AGENTRY_REDIS_URL`, else the user config's `fleet.redis`;
+ * undefined keeps the workspace's store.
+ */
+export function storeUrl(flag: string | undefined, env: Env, configured?: string): string | undefined {
+  const value = flag ?? (env.AGENTRY_REDIS_URL?.trim() ? env.AGENTRY_REDIS_URL : undefined) ?? configured;
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }

@@ -134,7 +134,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     io,
   });
   commandsPending.catch(() => {});
-  const fleet = await wireFleet(options.fleet ?? {}, io.env);
+  const fleet = await wireFleet(options.fleet ?? {}, io.env, settings.fleet);
   const servers = {
     ...settings.mcpServers,
     ...(await loadMcpConfigFlags(options.mcpConfig ?? [], workspace)),

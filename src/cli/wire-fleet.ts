@@ -1,6 +1,7 @@
 import type { ChildPlacement } from "../subagents/child-placement.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import type { Env } from "./config/config-locations.ts";
+import type { FleetSettings } from "./config/fleet-settings.ts";
 import { UsageError } from "./errors.ts";
 import { storeUrl } from "./fleet-flags.ts";
 
@@ -19,16 +20,16 @@ export interface WiredFleet {
 }
 
 /**
- * The run's fleet, from `--store`/`AGENTRY_REDIS_URL` and `--queue`: task records on Redis, and
+ * The run's fleet, from `--store`/`AGENTRY_REDIS_URL`/`fleet.redis` and `--queue`/`fleet.queue`: task records on Redis, and
  * children on its queue. Redis that cannot be reached fails now, before any model is called.
  */
-export async function wireFleet(flags: FleetFlags, env: Env): Promise<WiredFleet> {
-  const url = storeUrl(flags.store, env);
-  const { queue } = flags;
+export async function wireFleet(flags: FleetFlags, env: Env, configured: FleetSettings): Promise<WiredFleet> {
+  const url = storeUrl(flags.store, env, configured.redis);
+  const queue = flags.queue ?? configured.queue;
   if (url === undefined) {
     if (queue !== undefined)
       throw new UsageError(
-        "--queue needs the fleet's Redis: give --store redis://host:port/db or set AGENTRY_REDIS_URL.",
+        "A queue (--queue or fleet.queue) needs the fleet's Redis: give --store redis://host:port/db, set AGENTRY_REDIS_URL or fleet.redis in your user config.",
       );
     return { close: async () => {} };
   }

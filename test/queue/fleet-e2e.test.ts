@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";
@@ -288,4 +288,29 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
     // Nothing was asked of a model: the run failed before its first call.
     expect(server.requests.length).toBe(requestsBefore);
   }, 30_000);
+
+  it("the user's config names the fleet (fleet.redis, fleet.queue); a project's fleet is ignored, with a warning", async () => {
+    await setUp();
+    child = (prompt) => ({ text: `answer to ${prompt}` });
+    const worker = await startWorker("machine-a");
+    const userConfig = join(ws.home, ".config", "agentry", "config.json");
+    await mkdir(join(userConfig, ".."), { recursive: true });
+    await writeFile(userConfig, JSON.stringify({ fleet: { redis: redis.url, queue } }));
+    await ws.write("agentry.json", JSON.stringify({ fleet: { redis: "redis://attacker.example:6379/0" } }));
+    const { AGENTRY_REDIS_URL: _, ...withoutVariable } = env;
+
+    const result = await finished(
+      spawnCli(["run", "--permission-mode", "bypass", "delegate 1 as configured"], {
+        cwd: ws.dir,
+        env: withoutVariable,
+      }),
+    );
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      "agentry.json: fleet ignored: a project's config cannot send work to a Redis or a queue",
+    );
+    expect(result.stdout).toContain("answer to configured-0");
+    expect(worker.log()).toMatch(/job \S+ main\/explore-1 completed/);
+  }, 60_000);
 });

@@ -6,7 +6,6 @@ import type { TaskRecord } from "../../tasks/task-record.ts";
 import { isFinished, TASK_STATUSES, type TaskStatus } from "../../tasks/task-status.ts";
 import type { TaskStore } from "../../tasks/task-store.ts";
 import { loadConfiguredSettings } from "../config/check-config.ts";
-import type { Env } from "../config/config-locations.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { storeOption, storeUrl } from "../fleet-flags.ts";
@@ -184,7 +183,7 @@ async function withStore(
   options: CommonOptions,
   command: (opened: Opened) => Promise<number>,
 ): Promise<number> {
-  const opened = await open(io, options.cwd, storeUrl(options.store, io.env));
+  const opened = await open(io, options.cwd, options.store);
   try {
     return await command(opened);
   } finally {
@@ -192,14 +191,16 @@ async function withStore(
   }
 }
 
-async function open(io: CliIo, cwd: string | undefined, redisUrl: string | undefined): Promise<Opened> {
+async function open(io: CliIo, cwd: string | undefined, storeFlag: string | undefined): Promise<Opened> {
   const [{ resolveWorkspace }, { WorkspaceTaskStore }, { failOrphans, sweepOrphans }] = await Promise.all([
     import("../workspace.ts"),
     import("../../tasks/workspace-task-store.ts"),
     import("../../tasks/sweeper.ts"),
   ]);
   const workspace = await resolveWorkspace(cwd, io.cwd);
-  const staleAfterMs = await orphanTimeoutMs(workspace, io.env);
+  const settings = await loadConfiguredSettings(workspace, io.env);
+  const staleAfterMs = settings?.subagents.orphanTimeoutMs ?? DEFAULT_ORPHAN_TIMEOUT_S * 1000;
+  const redisUrl = storeUrl(storeFlag, io.env, settings?.fleet.redis);
   const store: TaskStore & { close?: () => Promise<void> } =
     redisUrl === undefined
       ? new WorkspaceTaskStore({ workspace })
@@ -221,12 +222,6 @@ async function open(io: CliIo, cwd: string | undefined, redisUrl: string | undef
       return all.map((record) => after.get(record.taskId) ?? record);
     },
   };
-}
-
-/** `subagents.orphanTimeoutMs` as configured (an invalid config is exit 2, as in every command). */
-async function orphanTimeoutMs(workspace: string, env: Env): Promise<number> {
-  const settings = await loadConfiguredSettings(workspace, env);
-  return settings?.subagents.orphanTimeoutMs ?? DEFAULT_ORPHAN_TIMEOUT_S * 1000;
 }
 
 async function listTasks(

@@ -17,21 +17,22 @@ export interface WorkerOptions {
 
 /** `agentry worker`: runs queued children until SIGTERM or SIGINT. Returns the exit code. */
 export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<number> {
-  const url = storeUrl(options.redis, io.env);
-  if (url === undefined)
-    throw new UsageError(
-      "agentry worker needs the fleet's Redis: give --redis redis://host:port/db or set AGENTRY_REDIS_URL.",
-    );
   const { settings, limiters } = await loadRunSettings(
     { ...(options.cwd === undefined ? {} : { cwd: options.cwd }) },
     io,
   );
+  const url = storeUrl(options.redis, io.env, settings.fleet.redis);
+  const queue = options.queue ?? settings.fleet.queue;
+  if (url === undefined)
+    throw new UsageError(
+      "agentry worker needs the fleet's Redis: give --redis redis://host:port/db, set AGENTRY_REDIS_URL or fleet.redis in your user config.",
+    );
   const runtime = await wireWorkerRuntime(settings, io, limiters);
   const log = (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const worker = await FleetWorker.start(
     {
       url,
-      ...(options.queue === undefined ? {} : { queue: options.queue }),
+      ...(queue === undefined ? {} : { queue }),
       concurrency: options.concurrency,
       attempts: options.attempts,
       lockMs: Math.round(options.lockTimeout * 1000),
@@ -40,7 +41,7 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
     runtime,
   );
   log(
-    `worker ${worker.name} takes jobs from queue "${options.queue ?? "agentry"}" (concurrency ${options.concurrency})`,
+    `worker ${worker.name} takes jobs from queue "${queue ?? "agentry"}" (concurrency ${options.concurrency})`,
   );
   await new Promise<void>((resolve) => {
     let stopping = false;

@@ -6,6 +6,7 @@ import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from "../../sandbox/po
 import type { SubagentLimits } from "../../subagents/limits.ts";
 import { UsageError } from "../errors.ts";
 import { SETTINGS_ENV } from "./config-locations.ts";
+import { type FleetSettings, fleetSettings } from "./fleet-settings.ts";
 import type { ConfigLayer, Env, LoadedConfig } from "./load-config.ts";
 import { PERMISSION_MODES } from "./schema.ts";
 
@@ -64,6 +65,8 @@ export interface Settings {
   mcpServers: Record<string, McpServerConfig>;
   /** The OS sandbox of commands: what may widen it comes from the user only, never from the project. */
   sandbox: SandboxSettings;
+  /** Where a fleet is (`fleet`): from the user's config only. */
+  fleet: FleetSettings;
   /** The config files that were read, for diagnostics. */
   files: string[];
   /** Settings that were read but not applied, and why (printed as warnings). */
@@ -121,6 +124,7 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
       false,
     mcpServers: Object.assign({}, ...lowestFirst.map((layer) => layer.config.mcpServers ?? {})),
     sandbox: sandboxSettings(loaded, env, warnings),
+    fleet: fleetSettings(loaded, warnings),
     files: lowestFirst.map((layer) => layer.path),
     warnings,
   };

@@ -151,6 +151,16 @@ export const configFileSchema = z.strictObject({
   /** Default timeout of a bash command when the model does not set one (the tool caps it at 600). */
   /** The OS sandbox of commands: network hosts, extra hidden or writable paths, inherited env vars. */
   sandbox: sandboxSchema.exactOptional(),
+  /** A fleet (user config only): `redis` for task records and queued children, `queue` to queue children on. */
+  fleet: z
+    .strictObject({
+      redis: z
+        .string({ error: "must be a redis:// URL" })
+        .regex(/^rediss?:\/\//, { error: "must be a redis:// URL" })
+        .exactOptional(),
+      queue: nonEmptyString.exactOptional(),
+    })
+    .exactOptional(),
   bashTimeoutSeconds: z
     .number({ error: "must be a number of seconds between 1 and 600" })
     .min(1, { error: "must be a number of seconds between 1 and 600" })
