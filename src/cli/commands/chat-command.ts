@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { queueOption, storeOption } from "../fleet-flags.ts";
 import type { ChatOptions } from "./chat.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import {
@@ -80,6 +81,8 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
       ),
     )
     .addOption(maxConcurrencyOption())
+    .addOption(storeOption())
+    .addOption(queueOption())
     .addHelpText("after", CHAT_HELP)
     .action(async (options: ChatOptions) => {
       const { chatCommand } = await import("./chat.ts");

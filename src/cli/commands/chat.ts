@@ -22,6 +22,9 @@ export interface ChatOptions {
   permissionMode?: PermissionMode;
   agents?: string;
   mcpConfig?: string[];
+  /** `--store` and `--queue`: a fleet on Redis. */
+  store?: string;
+  queue?: string;
 }
 
 const PROMPT = "› ";
@@ -77,6 +80,10 @@ async function chatWith(
     ...(terminal ? { onAsk: terminal.ask } : {}),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
+    fleet: {
+      ...(options.store === undefined ? {} : { store: options.store }),
+      ...(options.queue === undefined ? {} : { queue: options.queue }),
+    },
   }).finally(disposeStarting);
   const { config, runtime, compaction, close } = wired;
   if (starting.signal.aborted) {
