@@ -194,6 +194,11 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
       expect(git(remote, "show", `${branch}:notes.txt`)).toBe("uncommitted note");
     }
     expect(git(ws.dir, "status", "--porcelain", "--", ".", ":(exclude).agentry")).toBe("M notes.txt");
+    const shown = await tasks("show", records[0]!.taskId, "--json", "--store", redis.url);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ status: "COMPLETED", ref: { kind: "queue", queue } });
+    const missing = await tasks("show", "sub-nope", "--store", redis.url);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`No task "sub-nope" in the fleet's store at ${redis.url}`);
     expect(git(ws.dir, "branch", "--list", "agentry/*")).toBe("");
     expect(git(ws.dir, "worktree", "list").split("\n")).toHaveLength(1);
   }, 120_000);

@@ -169,6 +169,8 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
 
 interface Opened {
   workspace: string;
+  /** What the store is, for messages: the workspace, or the fleet's Redis. */
+  where: string;
   store: TaskStore;
   close(): Promise<void>;
   /** Marks orphans FAILED; problems reading files go to stderr. */
@@ -201,12 +203,14 @@ async function open(io: CliIo, cwd: string | undefined, storeFlag: string | unde
   const settings = await loadConfiguredSettings(workspace, io.env);
   const staleAfterMs = settings?.subagents.orphanTimeoutMs ?? DEFAULT_ORPHAN_TIMEOUT_S * 1000;
   const redisUrl = storeUrl(storeFlag, io.env, settings?.fleet.redis);
-  const store: TaskStore & { close?: () => Promise<void> } =
+  const redis =
     redisUrl === undefined
-      ? new WorkspaceTaskStore({ workspace })
+      ? undefined
       : await (await import("../../tasks/redis-task-store.ts")).RedisTaskStore.connect(redisUrl);
+  const store: TaskStore & { close?: () => Promise<void> } = redis ?? new WorkspaceTaskStore({ workspace });
   return {
     workspace,
+    where: redis === undefined ? workspace : `the fleet's store at ${redis.target.label}`,
     store,
     close: async () => await store.close?.(),
     async sweep() {
@@ -239,7 +243,7 @@ async function listTasks(
   }
   if (records.length === 0) {
     const which = options.status === undefined ? "" : ` with status ${options.status}`;
-    io.stderr.write(`No tasks${which} in ${ws.workspace}.\n`);
+    io.stderr.write(`No tasks${which} in ${ws.where}.\n`);
     return EXIT_CODES.completed;
   }
   io.stdout.write(tasksTable(records, Date.now()));
@@ -325,7 +329,7 @@ async function find(ws: Opened, id: string): Promise<TaskRecord> {
     throw new UsageError(error instanceof Error ? error.message : String(error), { cause: error });
   });
   if (!record)
-    throw new UsageError(`No task "${id}" in ${ws.workspace}. List the tasks with: agentry tasks list`);
+    throw new UsageError(`No task "${id}" in ${ws.where}. List the tasks with: agentry tasks list`);
   return record;
 }
 
