@@ -17,7 +17,7 @@ export interface TaskControlOptions {
 /**
  * The owner's side of cross-process control, running only while this process has active tasks: it
  * heartbeats their records (`updatedAt`), polls them for `cancelRequested` (set by `agentry tasks
- * cancel`), takes back a task another process wrongly judged orphaned, and now and then sweeps the
+ * cancel`; at once when the store can `watch`), takes back a task another process wrongly judged orphaned, and now and then sweeps the
  * store for orphans. Timers never keep the process alive.
  */
 export class TaskControl {
@@ -26,7 +26,10 @@ export class TaskControl {
   private readonly cancelSeen = new Set<string>();
   private stopHeartbeat: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private unwatch: (() => void) | undefined;
   private polling = false;
+  /** A change was heard during a poll: poll again after it. */
+  private again = false;
   private lastSweep = Date.now();
 
   constructor(options: TaskControlOptions) {
@@ -52,6 +55,8 @@ export class TaskControl {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.unwatch?.();
+    this.unwatch = undefined;
     const stopHeartbeat = this.stopHeartbeat;
     this.stopHeartbeat = undefined;
     await stopHeartbeat?.();
@@ -68,6 +73,10 @@ export class TaskControl {
     );
     this.timer = setInterval(() => void this.tick(), limits.cancelPollMs);
     this.timer.unref();
+    // A store that pushes changes (Redis) is heard at once; the poll stays, should a notice be lost.
+    this.unwatch = store.watch?.((change) => {
+      if (change.kind === "resync" || change.taskIds.some((id) => this.active.has(id))) void this.tick();
+    });
   }
 
   /**
@@ -87,8 +96,12 @@ export class TaskControl {
   }
 
   private async tick(): Promise<void> {
-    if (this.polling) return;
+    if (this.polling) {
+      this.again = true;
+      return;
+    }
     this.polling = true;
+    this.again = false;
     try {
       for (const taskId of this.activeIds) {
         if (this.cancelSeen.has(taskId)) continue;
@@ -110,5 +123,6 @@ export class TaskControl {
     } finally {
       this.polling = false;
     }
+    if (this.again) await this.tick();
   }
 }

@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { TaskControl } from "../../src/subagents/task-control.ts";
+import { RedisTaskStore } from "../../src/tasks/redis-task-store.ts";
+import { describeWith, REDIS } from "../support/components.ts";
+import { until, waitFor } from "../support/processes.ts";
+import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import { newTask } from "../tasks/task-store.conformance.ts";
+
+// With a store that pushes changes (Redis), the owner hears another process's cancel request at
+// once, not at its next poll.
+
+describeWith(REDIS, "TaskControl on a store that can watch", () => {
+  let server: RedisServer;
+  const stores: RedisTaskStore[] = [];
+  const open = async () => {
+    const store = await RedisTaskStore.connect(server.url);
+    stores.push(store);
+    return store;
+  };
+  beforeEach(async () => {
+    server = await startRedisServer();
+  });
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+    await server.stop();
+  });
+
+  it("hears a cancel request from another process at once, long before its next poll", async () => {
+    const owned = await open();
+    const other = await open();
+    const cancelled: string[] = [];
+    const control = new TaskControl({
+      store: owned,
+      owner: "owner-1",
+      limits: { heartbeatMs: 60_000, cancelPollMs: 60_000, orphanTimeoutMs: 120_000 },
+      onCancelRequested: (taskId) => cancelled.push(taskId),
+      warn: (message) => {
+        throw new Error(message);
+      },
+    });
+    const task = await owned.create(newTask("t-cancel"));
+    control.track(task.taskId);
+    // The watch is live once a change from elsewhere reaches this store.
+    const heard: string[] = [];
+    const stop = owned.watch((change) => {
+      if (change.kind === "changed") heard.push(...change.taskIds);
+    });
+    await waitFor(
+      async () => {
+        await other.heartbeat([task.taskId]).catch(() => {});
+        return heard.length > 0;
+      },
+      5_000,
+      "the watch to subscribe",
+    );
+    stop();
+
+    const started = Date.now();
+    await other.requestCancel(task.taskId);
+
+    expect(await until(() => cancelled.length > 0, 2_000)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(cancelled).toEqual([task.taskId]);
+    await control.stop();
+  });
+});
