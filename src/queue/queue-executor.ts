@@ -261,8 +261,8 @@ async function withFollowing(
     await begin();
     if (input.signal.aborted) onAbort();
     else input.signal.addEventListener("abort", onAbort, { once: true });
-    const job = await Job.fromId(client.queue, jobId);
-    if (job === undefined) throw new Error(`its job ${jobId} is not on queue "${client.queueName}" any more`);
+    const job = await findJob(client, jobId);
+    if (job === undefined) throw new Error(`its job ${jobId} is not on queue "${client.queueName}"`);
     const lost = new Promise<never>((_, reject) => {
       stopLost = client.onLost((error) => reject(new Error(error)));
     });
@@ -289,6 +289,38 @@ async function withFollowing(
     releaseLease();
     unsubscribe();
   }
+}
+
+/** How long a follower waits for a job its starter has not added yet. */
+const ADDED_WITHIN_MS = 10_000;
+
+/**
+ * The job, or undefined when it is not on the queue: a follower may look before the process that
+ * started the activation added it, so it waits for BullMQ's `added` event (a while at most).
+ */
+async function findJob(client: FleetClient, jobId: string): Promise<Job | undefined> {
+  const found = await Job.fromId(client.queue, jobId);
+  if (found !== undefined) return found;
+  return new Promise((resolve) => {
+    let settled = false;
+    const look = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      client.events.off("added", onAdded);
+      Job.fromId(client.queue, jobId).then(resolve, () => resolve(undefined));
+    };
+    const onAdded = (args: { jobId: string }) => {
+      if (args.jobId === jobId) look();
+    };
+    const timer = setTimeout(look, ADDED_WITHIN_MS);
+    client.events.on("added", onAdded);
+    // Added between the first look and the listener: look again now.
+    void Job.fromId(client.queue, jobId).then(
+      (job) => job !== undefined && look(),
+      () => {},
+    );
+  });
 }
 
 /** A cancel as the worker's loop must see it: a run limit stays a limit (a budget ends `budget_exceeded`). */
