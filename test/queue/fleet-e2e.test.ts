@@ -69,6 +69,11 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
       return child(prompt, childPrompts.filter((seen) => seen === prompt).length, texts);
     }
     const last = texts.at(-1) ?? "";
+    const again = /^continue (sub-\S+)$/.exec(last);
+    if (again)
+      return {
+        toolCalls: [{ name: "task", args: { description: "more", prompt: "and more", task_id: again[1] } }],
+      };
     const wanted = /^delegate (\d+) as (\w+)(?: with ([\w-]+))?$/.exec(texts[0] ?? "");
     if (wanted && texts.length === 1)
       return {
@@ -317,5 +322,24 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
     );
     expect(result.stdout).toContain("answer to configured-0");
     expect(worker.log()).toMatch(/job \S+ main\/explore-1 completed/);
+  }, 60_000);
+
+  it("a queued child is continued after its parent's restart (--resume): its next job carries its conversation", async () => {
+    await setUp();
+    child = (prompt, _attempt, texts) => ({
+      text: texts.length === 1 ? `answer to ${prompt}` : `again, after: ${texts.join(" / ")}`,
+    });
+    await startWorker("machine-a");
+    const first = await finished(parent("delegate 1 as kept", "--output-format", "json"));
+    expect(first.code).toBe(0);
+    const { sessionId } = JSON.parse(first.stdout) as { sessionId: string };
+    const [record] = await listed();
+
+    const second = await finished(parent(`continue ${record!.taskId}`, "--resume", sessionId));
+
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("again, after: kept-0 / answer to kept-0 / and more");
+    const [after] = await listed();
+    expect(after).toMatchObject({ taskId: record!.taskId, status: "COMPLETED" });
   }, 60_000);
 });
