@@ -1,18 +1,18 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { runsAt } from "../../tasks/runs-at.ts";
-import type { TaskFileError } from "../../tasks/task-errors.ts";
 import type { TaskRecord } from "../../tasks/task-record.ts";
 import { isFinished, TASK_STATUSES, type TaskStatus } from "../../tasks/task-status.ts";
-import type { TaskStore } from "../../tasks/task-store.ts";
-import { loadConfiguredSettings } from "../config/check-config.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
-import { storeOption, storeUrl } from "../fleet-flags.ts";
+import { storeOption } from "../fleet-flags.ts";
 import type { CliIo } from "../io.ts";
 import { age, formatTable } from "../render/table.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import { cwdOption } from "./options.ts";
+import { type TaskChanges, taskChanges } from "./task-changes.ts";
+import { DEFAULT_ORPHAN_TIMEOUT_S, type Opened, withStore } from "./tasks-store.ts";
+
+export { DEFAULT_ORPHAN_TIMEOUT_S };
 
 interface CommonOptions {
   cwd?: string;
@@ -26,8 +26,6 @@ const POLL_MS = 100;
 // Registering must stay cheap (`agentry --version` builds every command), and `tasks list` must be
 // quick over thousands of records, so neither loads zod: the store reads without it, and the config
 // (whose schema is zod) loads only when a config file or setting exists.
-/** `DEFAULT_SUBAGENT_LIMITS.orphanTimeoutMs`, in seconds (test/cli/tasks-command.test.ts pins it). */
-export const DEFAULT_ORPHAN_TIMEOUT_S = 30;
 
 const TASKS_HELP = `
 A task is one subagent run: its record (status, owner process, heartbeat, result) lives in
@@ -167,67 +165,6 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
   return tasks;
 }
 
-interface Opened {
-  workspace: string;
-  /** What the store is, for messages: the workspace, or the fleet's Redis. */
-  where: string;
-  store: TaskStore;
-  close(): Promise<void>;
-  /** Marks orphans FAILED; problems reading files go to stderr. */
-  sweep(): Promise<void>;
-  /** Every record, newest first, after marking the orphans among them FAILED; problems go to stderr. */
-  listSwept(): Promise<TaskRecord[]>;
-}
-
-/** Runs a subcommand on the store `--store`/`AGENTRY_REDIS_URL` names (else the workspace's), then closes it. */
-async function withStore(
-  io: CliIo,
-  options: CommonOptions,
-  command: (opened: Opened) => Promise<number>,
-): Promise<number> {
-  const opened = await open(io, options.cwd, options.store);
-  try {
-    return await command(opened);
-  } finally {
-    await opened.close();
-  }
-}
-
-async function open(io: CliIo, cwd: string | undefined, storeFlag: string | undefined): Promise<Opened> {
-  const [{ resolveWorkspace }, { WorkspaceTaskStore }, { failOrphans, sweepOrphans }] = await Promise.all([
-    import("../workspace.ts"),
-    import("../../tasks/workspace-task-store.ts"),
-    import("../../tasks/sweeper.ts"),
-  ]);
-  const workspace = await resolveWorkspace(cwd, io.cwd);
-  const settings = await loadConfiguredSettings(workspace, io.env);
-  const staleAfterMs = settings?.subagents.orphanTimeoutMs ?? DEFAULT_ORPHAN_TIMEOUT_S * 1000;
-  const redisUrl = storeUrl(storeFlag, io.env, settings?.fleet.redis);
-  const redis =
-    redisUrl === undefined
-      ? undefined
-      : await (await import("../../tasks/redis-task-store.ts")).RedisTaskStore.connect(redisUrl);
-  const store: TaskStore & { close?: () => Promise<void> } = redis ?? new WorkspaceTaskStore({ workspace });
-  return {
-    workspace,
-    where: redis === undefined ? workspace : `the fleet's store at ${redis.target.label}`,
-    store,
-    close: async () => await store.close?.(),
-    async sweep() {
-      const report = await sweepOrphans(store, { staleAfterMs });
-      for (const error of report.unreadable) warnUnreadable(io, error);
-    },
-    async listSwept() {
-      // One read of every file serves both the sweep and the listing.
-      const all = await store.list({ onUnreadable: (error) => warnUnreadable(io, error) });
-      const orphaned = await failOrphans(store, all, { staleAfterMs });
-      if (orphaned.length === 0) return all;
-      const after = new Map(orphaned.map((record) => [record.taskId, record]));
-      return all.map((record) => after.get(record.taskId) ?? record);
-    },
-  };
-}
-
 async function listTasks(
   ws: Opened,
   options: CommonOptions & { status?: TaskStatus; limit?: number },
@@ -275,11 +212,27 @@ async function cancelTask(ws: Opened, id: string, waitSeconds: number, io: CliIo
     io.stdout.write(`Task ${id} had already finished: ${statusText(before)}. Nothing to cancel.\n`);
     return EXIT_CODES.completed;
   }
+  const changes = taskChanges(ws.store, id);
+  try {
+    return await confirmCancel(ws, id, before, waitSeconds, changes, io);
+  } finally {
+    changes.stop();
+  }
+}
+
+async function confirmCancel(
+  ws: Opened,
+  id: string,
+  before: TaskRecord,
+  waitSeconds: number,
+  changes: TaskChanges,
+  io: CliIo,
+): Promise<number> {
   await ws.store.requestCancel(id);
   const deadline = Date.now() + waitSeconds * 1000;
   let record = before;
   while (Date.now() < deadline) {
-    await sleep(POLL_MS);
+    await changes.next(Math.min(changes.watching ? 1000 : POLL_MS, Math.max(0, deadline - Date.now())));
     // A dead owner never confirms: the sweep fails its task instead.
     await ws.sweep();
     record = (await ws.store.get(id)) ?? record;
@@ -309,13 +262,18 @@ async function waitTask(
   const deadline =
     options.timeout === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeout * 1000;
   let lastSweep = 0;
-  while (!isFinished(record.status) && Date.now() < deadline) {
-    await sleep(Math.min(250, Math.max(0, deadline - Date.now())));
-    if (Date.now() - lastSweep >= 1000) {
-      lastSweep = Date.now();
-      await ws.sweep();
+  const changes = taskChanges(ws.store, id);
+  try {
+    while (!isFinished(record.status) && Date.now() < deadline) {
+      await changes.next(Math.min(changes.watching ? 1000 : 250, Math.max(0, deadline - Date.now())));
+      if (Date.now() - lastSweep >= 1000) {
+        lastSweep = Date.now();
+        await ws.sweep();
+      }
+      record = (await ws.store.get(id)) ?? record;
     }
-    record = (await ws.store.get(id)) ?? record;
+  } finally {
+    changes.stop();
   }
   const timedOut = !isFinished(record.status);
   if (options.json) io.stdout.write(`${JSON.stringify({ timedOut, task: record })}\n`);
@@ -396,8 +354,4 @@ function describe(record: TaskRecord, now: number): string {
   if (record.result !== undefined && record.result.trim() !== "")
     lines.push("", record.status === "COMPLETED" ? "result:" : "last text:", record.result.trim());
   return `${lines.join("\n")}\n`;
-}
-
-function warnUnreadable(io: CliIo, error: TaskFileError): void {
-  io.stderr.write(`warning: ${error.message}\n`);
 }

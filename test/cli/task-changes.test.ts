@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { taskChanges } from "../../src/cli/commands/task-changes.ts";
+import { RedisTaskStore } from "../../src/tasks/redis-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { describeWith, REDIS } from "../support/components.ts";
+import { waitFor } from "../support/processes.ts";
+import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import { tempDir } from "../support/temp-dir.ts";
+import { newTask } from "../tasks/task-store.conformance.ts";
+
+// `tasks wait` and `tasks cancel` wake when their task changes on a store that pushes changes, and
+// read again after the poll interval on one that does not.
+
+it("on the workspace's files it waits the poll interval", async () => {
+  const store = new WorkspaceTaskStore({ workspace: await tempDir("agentry-changes-") });
+  const changes = taskChanges(store, "t1");
+  const started = Date.now();
+  await changes.next(200);
+  expect(changes.watching).toBe(false);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+  changes.stop();
+});
+
+describeWith(REDIS, "on Redis", () => {
+  let server: RedisServer;
+  const stores: RedisTaskStore[] = [];
+  beforeEach(async () => {
+    server = await startRedisServer();
+  });
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+    await server.stop();
+  });
+
+  it("wakes as soon as another process changes the task, not at the end of the interval", async () => {
+    const [mine, other] = [
+      await RedisTaskStore.connect(server.url),
+      await RedisTaskStore.connect(server.url),
+    ];
+    stores.push(mine, other);
+    const task = await other.create(newTask("t-wait"));
+    const changes = taskChanges(mine, task.taskId);
+    expect(changes.watching).toBe(true);
+    // Live once a change is heard.
+    await waitFor(
+      async () => {
+        await other.heartbeat([task.taskId]);
+        await changes.next(100);
+        const started = Date.now();
+        await other.heartbeat([task.taskId]);
+        await changes.next(5_000);
+        return Date.now() - started < 1_000;
+      },
+      10_000,
+      "the watch to subscribe",
+    );
+
+    const started = Date.now();
+    setTimeout(() => void other.requestCancel(task.taskId), 50);
+    await changes.next(10_000);
+
+    expect(Date.now() - started).toBeLessThan(1_000);
+    changes.stop();
+  });
+});
