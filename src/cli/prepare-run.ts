@@ -134,7 +134,9 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     io,
   });
   commandsPending.catch(() => {});
-  const fleet = await wireFleet(options.fleet ?? {}, io.env, settings.fleet);
+  const fleet = await wireFleet(options.fleet ?? {}, io.env, settings.fleet, (message) =>
+    io.stderr.write(`warning: ${message}\n`),
+  );
   const servers = {
     ...settings.mcpServers,
     ...(await loadMcpConfigFlags(options.mcpConfig ?? [], workspace)),

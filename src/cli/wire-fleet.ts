@@ -23,7 +23,12 @@ export interface WiredFleet {
  * The run's fleet, from `--store`/`AGENTRY_REDIS_URL`/`fleet.redis` and `--queue`/`fleet.queue`: task records on Redis, and
  * children on its queue. Redis that cannot be reached fails now, before any model is called.
  */
-export async function wireFleet(flags: FleetFlags, env: Env, configured: FleetSettings): Promise<WiredFleet> {
+export async function wireFleet(
+  flags: FleetFlags,
+  env: Env,
+  configured: FleetSettings,
+  warn: (message: string) => void,
+): Promise<WiredFleet> {
   const url = storeUrl(flags.store, env, configured.redis);
   const queue = flags.queue ?? configured.queue;
   if (url === undefined) {
@@ -38,7 +43,7 @@ export async function wireFleet(flags: FleetFlags, env: Env, configured: FleetSe
   if (queue === undefined) return { taskStore, close: () => taskStore.close() };
   try {
     const { FleetClient } = await import("../queue/fleet-client.ts");
-    const client = await FleetClient.open({ url, queue });
+    const client = await FleetClient.open({ url, queue, warn: (message) => warn(message) });
     await client.ready();
     const { queuePlacement } = await import("../queue/queue-placement.ts");
     return {

@@ -20,6 +20,10 @@ export interface FleetClientOptions {
   lostAfterMs?: number;
   /** Namespace of agentry's own keys (default `agentry`). */
   prefix?: string;
+  /** How long a job may wait for a worker before `warn` says so (default 15 s). */
+  unclaimedWarnMs?: number;
+  /** Where problems that do not end a child go (no worker took its job yet …). Default: none. */
+  warn?: (message: string) => void;
 }
 
 export const DEFAULT_ATTEMPTS = 2;
@@ -36,6 +40,8 @@ export class FleetClient {
   readonly remote: string;
   readonly prefix: string;
   readonly leaseMs: number;
+  readonly unclaimedWarnMs: number;
+  readonly warn: (message: string) => void;
   readonly commands: Redis;
   readonly queue: Queue;
   readonly events: QueueEvents;
@@ -70,6 +76,8 @@ export class FleetClient {
     this.remote = options.remote ?? "origin";
     this.prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.unclaimedWarnMs = options.unclaimedWarnMs ?? 15_000;
+    this.warn = options.warn ?? (() => {});
     this.commands = commands;
     this.subscriber = subscriber;
     const queueConnection = bullConnection(target, "agentry-fleet-queue");

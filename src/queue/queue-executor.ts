@@ -1,7 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Job } from "bullmq";
 import { DEFAULT_MAX_TURNS } from "../agent/config.ts";
-import { RunLimitExceeded } from "../agent/run-limits.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import { emptyUsage, type UserMessage, userText } from "../model/messages.ts";
 import type {
@@ -15,13 +13,10 @@ import type {
 import type { LocalChild } from "../subagents/local-child.ts";
 import type { FleetClient } from "./fleet-client.ts";
 import { type JobKeys, jobKeys } from "./fleet-keys.ts";
-import { JOB_VERSION, type JobData, type JobResult, jobResultSchema, problemOf } from "./job-data.ts";
+import { type Following, followJob } from "./follow-job.ts";
+import { JOB_VERSION, type JobData, type JobResult } from "./job-data.ts";
 import { jobWorkspace } from "./job-workspace.ts";
 import { type CancelReason, type MailboxEntry, pushEntry } from "./mailbox.ts";
-import { parseStreamMessage } from "./stream-message.ts";
-
-/** How long after its job ended the parent waits for the last of a child's events (they travel apart). */
-const LAST_EVENTS_MS = 1_000;
 
 /**
  * Runs a child built here as BullMQ jobs, one per activation, on whichever worker takes it. The child's
@@ -34,7 +29,7 @@ export function queueExecutor(local: LocalChild, client: FleetClient): ChildExec
   return {
     kind: "queue",
     start: (input) => new QueueActivation(local, client, input),
-    follow: (ref, input) => followJob(local, client, ref, input),
+    follow: (ref, input) => followActivation(local, client, ref, input),
     close: () => local.session.close(),
   };
 }
@@ -95,13 +90,13 @@ class QueueActivation implements Activation {
       });
       let messages = [...input.messages];
       while (true) {
-        const result = await runJob(
-          this.client,
-          this.jobId,
-          jobData(this.local, messages, workspace),
+        const jobId = this.jobId;
+        const result = await addAndFollow(this.client, jobData(this.local, messages, workspace), {
+          jobId,
+          sessionId: session.id,
           input,
-          (reason) => this.push(this.jobId, { type: "cancel", reason }),
-        );
+          cancel: (reason) => this.push(jobId, { type: "cancel", reason }),
+        });
         for (const message of result.messages) await session.append(message);
         await this.sending;
         const unread = [...result.unread, ...this.late.splice(0)];
@@ -166,29 +161,26 @@ function jobData(
   };
 }
 
-/**
- * Adds one job and follows it to its result: its events reach `emit` in order, a cancel reaches its
- * worker through `cancel`, and its lease is held while it runs. A job that failed (its worker was lost
- * more often than allowed, its data was refused) or Redis lost for too long ends it with an error.
- */
-async function runJob(
+/** Adds one job, once its follower listens, and follows it to its result (`followJob`). */
+function addAndFollow(
   client: FleetClient,
-  jobId: string,
   data: JobData,
-  input: FollowInput,
-  cancel: (reason: CancelReason) => void,
+  following: Omit<Following, "begin">,
 ): Promise<JobResult> {
-  return withFollowing(client, jobId, input, cancel, async () => {
-    await client.queue.add("child", data, {
-      jobId,
-      removeOnComplete: { age: 3600 },
-      removeOnFail: { age: 24 * 3600 },
-    });
+  return followJob(client, {
+    ...following,
+    begin: async () => {
+      await client.queue.add("child", data, {
+        jobId: following.jobId,
+        removeOnComplete: { age: 3600 },
+        removeOnFail: { age: 24 * 3600 },
+      });
+    },
   });
 }
 
 /** Follows an activation another executor (or process) started, to the same result. */
-function followJob(
+function followActivation(
   local: LocalChild,
   client: FleetClient,
   ref: ActivationRef,
@@ -209,7 +201,13 @@ function followJob(
       const cancel = (reason: CancelReason) => {
         void pushEntry(client.commands, keys, { type: "cancel", reason }).catch(() => {});
       };
-      const result = await withFollowing(client, ref.jobId, input, cancel, async () => {});
+      const result = await followJob(client, {
+        jobId: ref.jobId,
+        sessionId: local.session.id,
+        input,
+        cancel,
+        begin: async () => {},
+      });
       for (const message of result.messages) await local.session.append(message);
       return toActivationResult(result);
     } catch (error) {
@@ -234,102 +232,6 @@ function followJob(
         void pushEntry(client.commands, keys, { type: "interrupt" }).catch(() => {});
     },
   };
-}
-
-async function withFollowing(
-  client: FleetClient,
-  jobId: string,
-  input: FollowInput,
-  cancel: (reason: CancelReason) => void,
-  begin: () => Promise<void>,
-): Promise<JobResult> {
-  const keys = jobKeys(client.queueName, jobId, client.prefix);
-  let ended!: () => void;
-  const lastEvent = new Promise<void>((resolve) => {
-    ended = resolve;
-  });
-  const unsubscribe = await client.subscribe(keys.events, (text) => {
-    const message = parseStreamMessage(text);
-    if (message?.type === "event") input.emit(message.event);
-    else if (message?.type === "end") ended();
-  });
-  const releaseLease = await client.holdLease(keys.lease);
-  const onAbort = () => cancel(cancelReason(input.signal.reason));
-  let stopLost: (() => void) | undefined;
-  try {
-    await client.ready();
-    await begin();
-    if (input.signal.aborted) onAbort();
-    else input.signal.addEventListener("abort", onAbort, { once: true });
-    const job = await findJob(client, jobId);
-    if (job === undefined) throw new Error(`its job ${jobId} is not on queue "${client.queueName}"`);
-    const lost = new Promise<never>((_, reject) => {
-      stopLost = client.onLost((error) => reject(new Error(error)));
-    });
-    let value: unknown;
-    try {
-      value = await Promise.race([job.waitUntilFinished(client.events), lost]);
-    } catch (error) {
-      const reason = messageOf(error);
-      // BullMQ's words when a job's worker was lost on each of its allowed starts.
-      if (reason.includes("stalled more than allowable limit"))
-        throw new Error(
-          `its worker was lost (killed, or cut off from Redis) on every start it was allowed (job ${jobId}; BullMQ: ${reason})`,
-        );
-      throw new Error(`its job ${jobId} failed: ${reason}`);
-    }
-    const parsed = jobResultSchema.safeParse(value);
-    if (!parsed.success)
-      throw new Error(`its worker returned a result this agentry cannot read (${problemOf(parsed.error)})`);
-    await Promise.race([lastEvent, new Promise((resolve) => setTimeout(resolve, LAST_EVENTS_MS).unref())]);
-    return parsed.data as JobResult;
-  } finally {
-    stopLost?.();
-    input.signal.removeEventListener("abort", onAbort);
-    releaseLease();
-    unsubscribe();
-  }
-}
-
-/** How long a follower waits for a job its starter has not added yet. */
-const ADDED_WITHIN_MS = 10_000;
-
-/**
- * The job, or undefined when it is not on the queue: a follower may look before the process that
- * started the activation added it, so it waits for BullMQ's `added` event (a while at most).
- */
-async function findJob(client: FleetClient, jobId: string): Promise<Job | undefined> {
-  const found = await Job.fromId(client.queue, jobId);
-  if (found !== undefined) return found;
-  return new Promise((resolve) => {
-    let settled = false;
-    const look = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      client.events.off("added", onAdded);
-      Job.fromId(client.queue, jobId).then(resolve, () => resolve(undefined));
-    };
-    const onAdded = (args: { jobId: string }) => {
-      if (args.jobId === jobId) look();
-    };
-    const timer = setTimeout(look, ADDED_WITHIN_MS);
-    client.events.on("added", onAdded);
-    // Added between the first look and the listener: look again now.
-    void Job.fromId(client.queue, jobId).then(
-      (job) => job !== undefined && look(),
-      () => {},
-    );
-  });
-}
-
-/** A cancel as the worker's loop must see it: a run limit stays a limit (a budget ends `budget_exceeded`). */
-function cancelReason(reason: unknown): CancelReason {
-  if (reason instanceof RunLimitExceeded)
-    return { kind: "limit", limit: reason.limit, message: reason.message };
-  if (typeof reason === "string" && reason !== "") return { kind: "text", text: reason };
-  if (reason instanceof Error && reason.name !== "AbortError") return { kind: "text", text: reason.message };
-  return { kind: "text", text: "aborted" };
 }
 
 function toActivationResult(result: JobResult): ActivationResult {

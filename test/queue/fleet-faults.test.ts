@@ -91,6 +91,39 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
     });
   });
 
+  it("a job no worker takes is said so after a while; cancelled, it leaves the queue and ends at once", async () => {
+    const { redis } = await fleet();
+    const warnings: string[] = [];
+    const lonely = await FleetClient.open({
+      url: redis.url,
+      queue: "nobody-listens",
+      unclaimedWarnMs: 300,
+      warn: (message) => warnings.push(message),
+    });
+    closers.push(() => lonely.close());
+    const model = scriptedModel([{ text: "never asked" }]);
+    const controller = new AbortController();
+    const activation = queueExecutor(await localChild(model, await tempDir("agentry-lonely-")), lonely).start(
+      {
+        ...input("a task"),
+        signal: controller.signal,
+      },
+    );
+
+    expect(await until(() => warnings.length > 0, 5_000)).toBe(true);
+    expect(warnings[0]).toMatch(
+      /^no worker has taken job \S+ from queue "nobody-listens" at redis:\/\/127\.0\.0\.1:\d+\/0 in 0 s: start one with `agentry worker --redis redis:\/\/127\.0\.0\.1:\d+\/0 --queue nobody-listens`$/,
+    );
+    const started = Date.now();
+    controller.abort("cancelled by its parent (task_cancel)");
+    const { outcome } = await activation.done;
+
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(outcome).toMatchObject({ status: "aborted", reason: "cancelled by its parent (task_cancel)" });
+    expect(await lonely.queue.getJobCounts("waiting", "active")).toEqual({ waiting: 0, active: 0 });
+    expect(model.requests).toHaveLength(0);
+  });
+
   it("Redis not there at the start: a clear error, at once", async () => {
     const redis = await startRedisServer();
     await redis.stop();
