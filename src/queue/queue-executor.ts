@@ -105,6 +105,8 @@ class QueueActivation implements Activation {
           return toActivationResult(result);
         messages = unread;
         this.jobId = newJobId(session.id);
+        // The child's record follows it to its next job.
+        input.onRef?.({ kind: "queue", queue: this.client.queueName, jobId: this.jobId });
       }
     } catch (error) {
       return { outcome: errorOutcome(messageOf(error), session.id, started) };
