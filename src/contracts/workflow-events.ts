@@ -11,8 +11,11 @@ export type WorkflowEvent =
   | {
       type: "workflow_agent";
       runId: string;
-      /** The call's place in the order the script made its calls (the replay cache's key). */
-      position: number;
+      /**
+       * The call's place in the script's structure, the replay cache's key: "2" is the body's third
+       * call, "3.1.2/0" the first call of stage 2 of item 1 of the pipeline at ordinal 3.
+       */
+      position: string;
       label: string;
       phase?: string;
       /** `replayed`: its result came from the run's journal, without a model call. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { WORKSPACE_MODES } from "../agents/definition.ts";
+import { isPosition } from "./replay-position.ts";
 
 /**
  * The options of `agent(prompt, options)`. Claude Code's keys (`label`, `phase`, `schema`, `model`,
@@ -21,6 +22,8 @@ const agentOptionsSchema = z.looseObject({
 
 /** One `agent()` call, its options checked. */
 export interface AgentCall {
+  /** Its replay position, from the sandbox's prelude (see replay-position.ts). */
+  position: string;
   prompt: string;
   label: string | undefined;
   phase: string | undefined;
@@ -33,8 +36,11 @@ export interface AgentCall {
 
 /** Reads what the script passed (JSON from the sandbox); throws a message the script's error shows. */
 export function parseAgentCall(payload: string): AgentCall {
-  const raw = JSON.parse(payload) as { prompt?: unknown; options?: unknown };
+  const raw = JSON.parse(payload) as { position?: unknown; prompt?: unknown; options?: unknown };
   if (typeof raw.prompt !== "string") throw new Error("agent(prompt, options): prompt must be a string");
+  if (typeof raw.position !== "string" || !isPosition(raw.position)) {
+    throw new Error(`internal error: agent() came without a valid replay position (${String(raw.position)})`);
+  }
   const parsed = agentOptionsSchema.safeParse(raw.options ?? {});
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
@@ -44,6 +50,7 @@ export function parseAgentCall(payload: string): AgentCall {
   }
   const options = parsed.data;
   return {
+    position: raw.position,
     prompt: raw.prompt,
     label: options.label,
     phase: options.phase,

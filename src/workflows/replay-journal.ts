@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { appendLine, ensureStateDir, stateDir } from "../state/state-dir.ts";
+import { isPosition, mayFeed } from "./replay-position.ts";
 import { WorkflowInputError } from "./workflow-errors.ts";
 
 /** `.agentry/workflow-runs/`: one journal per run id. */
@@ -9,29 +10,34 @@ export function workflowRunsDir(workspace: string): string {
   return join(stateDir(workspace), "workflow-runs");
 }
 
-const JOURNAL_VERSION = 1;
+/** 2: positions by the script's structure (replay-position.ts); 1: numbers, the order of the calls. */
+const JOURNAL_VERSION = 2;
 
 /** What a run was started with, so `--resume` can run it again without the file. */
 const runLine = z.object({
   type: z.literal("run"),
-  version: z.literal(JOURNAL_VERSION),
+  version: z.union([z.literal(1), z.literal(JOURNAL_VERSION)]),
   name: z.string(),
   origin: z.string(),
   typescript: z.boolean(),
   source: z.string(),
   args: z.unknown(),
 });
-const callLine = z.object({ type: z.literal("call"), position: z.number().int().min(0), key: z.string() });
+const position = z.union([
+  z.number().int().min(0).transform(String),
+  z.string().refine(isPosition, "not a replay position"),
+]);
+const callLine = z.object({ type: z.literal("call"), position, key: z.string() });
 const resultLine = z.object({
   type: z.literal("result"),
-  position: z.number().int().min(0),
+  position,
   key: z.string(),
   value: z.unknown(),
   taskId: z.string().optional(),
 });
 const journalLine = z.discriminatedUnion("type", [runLine, callLine, resultLine]);
 
-export type RunHeader = Omit<z.infer<typeof runLine>, "type" | "version">;
+export type RunHeader = Omit<z.output<typeof runLine>, "type" | "version">;
 
 interface Entry {
   key: string;
@@ -44,18 +50,20 @@ export type ReplayDecision = { kind: "replay"; value: unknown } | { kind: "run" 
 
 /**
  * The positional cache of a workflow run: every `agent()` call is written when it starts (its position
- * in the order the script made the calls, and the key of its prompt and options) and when it has a
- * result. A resumed run replays a call whose position holds the same key and a result; from the first
- * position whose key differs (the script was edited there), every call runs again, since what follows
- * may depend on it. A call that never finished runs again without changing that. Lines are appended
- * one at a time, so a killed process loses at most the call it was writing.
+ * in the script's structure — replay-position.ts — and the key of its prompt and options) and when it
+ * has a result. A resumed run replays a call whose position holds the same key and a result, unless a
+ * call that may have fed it (before it in its scope, or an earlier stage of its pipeline item) changed
+ * its key: the script was edited there, so what follows may differ. A call that never finished runs
+ * again without changing that. Each line is on disk before the call counts as finished (a result line
+ * before its value reaches the script), so a killed process loses at most the calls it was running.
  */
 export class ReplayJournal {
   readonly path: string;
-  private readonly previous: Map<number, Entry>;
-  private diverged = false;
+  private readonly previous: Map<string, Entry>;
+  /** The positions of this run whose key differs from the journal's: what they may feed runs again. */
+  private readonly changed: string[] = [];
 
-  private constructor(path: string, previous: Map<number, Entry>) {
+  private constructor(path: string, previous: Map<string, Entry>) {
     this.path = path;
     this.previous = previous;
   }
@@ -86,7 +94,7 @@ export class ReplayJournal {
           : `Cannot read the journal of workflow run ${runId} (${path}): ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    const entries = new Map<number, Entry>();
+    const entries = new Map<string, Entry>();
     let header: RunHeader | undefined;
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
@@ -117,16 +125,17 @@ export class ReplayJournal {
   }
 
   /** Decides a call and records that it was made. */
-  call(position: number, key: string): ReplayDecision {
+  call(position: string, key: string): ReplayDecision {
     const before = this.previous.get(position);
-    if (before !== undefined && before.key !== key) this.diverged = true;
-    if (!this.diverged && before?.done === true) return { kind: "replay", value: before.value };
+    const fed = this.changed.some((changed) => mayFeed(changed, position));
+    if (before !== undefined && before.key !== key) this.changed.push(position);
+    else if (!fed && before?.done === true) return { kind: "replay", value: before.value };
     this.write({ type: "call", position, key });
     return { kind: "run" };
   }
 
   /** Records a call's result, for a later resume. */
-  finished(position: number, key: string, value: unknown, taskId: string | undefined): void {
+  finished(position: string, key: string, value: unknown, taskId: string | undefined): void {
     this.write({
       type: "result",
       position,

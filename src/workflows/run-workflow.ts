@@ -217,19 +217,20 @@ async function execute(
 
 /**
  * `workflow(name, args)`: a saved workflow run inline, in a sandbox of its own, its agents this run's
- * (the same journal positions, budget and cap). It gets no `workflow()` itself: one level only.
+ * (their journal positions under the `workflow()` call's, the same budget and cap). It gets no
+ * `workflow()` itself: one level only.
  */
 async function nestedWorkflow(
   payload: string,
   run: { sandbox: SandboxHost; loadNested: (name: string) => Promise<WorkflowSource>; signal: AbortSignal },
 ): Promise<string> {
-  const { name, args } = JSON.parse(payload) as { name: string; args: unknown };
+  const { name, args, position } = JSON.parse(payload) as { name: string; args: unknown; position: string };
   try {
     const nested = await run.loadNested(name);
     const { workflow: _none, ...host } = run.sandbox;
     const value = await runScript(
       nested.body,
-      { ...host, args },
+      { ...host, args, scope: position },
       { signal: run.signal, filename: nested.origin },
     );
     return JSON.stringify({ ok: true, value });

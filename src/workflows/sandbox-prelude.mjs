@@ -18,16 +18,43 @@
     throw new TypeError(`${what}: ${why}`);
   };
 
+  // Replay positions. A call's position is where it sits in the script's structure, not when it was
+  // made: the scope it runs in (the script's body, an item of a parallel, an item's stage of a
+  // pipeline, a nested workflow) and its ordinal among the calls of that scope. "3.1.2/0" is the first
+  // call of stage 2 of item 1 of the pipeline at ordinal 3 of the body, whatever order the children
+  // finished in. QuickJS has no async context, so the scope is a variable: set while a stage or item
+  // starts, and set back by each primitive when its await resumes (a job queue drains one host reply at
+  // a time, so what runs then continues that call's scope).
+  let scope = parse(hostCall("scope", "null"));
+  const ordinals = Object.create(null);
+  const site = () => {
+    const ordinal = ordinals[scope] ?? 0;
+    ordinals[scope] = ordinal + 1;
+    return scope === "" ? `${ordinal}` : `${scope}/${ordinal}`;
+  };
+  const within = (inner, work) => {
+    const outer = scope;
+    scope = inner;
+    try {
+      return typeof work === "function" ? work() : work;
+    } finally {
+      scope = outer;
+    }
+  };
+
   async function agent(prompt, options) {
     if (typeof prompt !== "string" || prompt.trim() === "")
       fail("agent(prompt, options)", "prompt must be a non-empty string");
     if (options !== undefined && (options === null || typeof options !== "object"))
       fail("agent(prompt, options)", "options must be an object");
     // A wrapper without a prototype: a toJSON planted on Object.prototype cannot swap the prompt.
+    const own = scope;
     const message = Object.create(null);
+    message.position = site();
     message.prompt = prompt;
     message.options = options ?? {};
     const reply = parse(await hostAsync("agent", stringify(message)));
+    scope = own;
     if (reply.ok) return reply.value;
     const error = new Error(reply.error);
     error.name = reply.stopped ? STOPPED : "AgentCallError";
@@ -46,25 +73,29 @@
 
   async function parallel(tasks) {
     if (!Array.isArray(tasks)) fail("parallel(tasks)", "tasks must be an array of functions");
-    return Promise.all(
-      tasks.map((task, index) =>
-        settle(() => (typeof task === "function" ? task() : task), `parallel item ${index}`),
-      ),
+    const own = scope;
+    const at = site();
+    const values = await Promise.all(
+      tasks.map((task, index) => settle(() => within(`${at}.${index}`, task), `parallel item ${index}`)),
     );
+    scope = own;
+    return values;
   }
 
   async function pipeline(items, ...stages) {
     if (!Array.isArray(items)) fail("pipeline(items, ...stages)", "items must be an array");
     if (stages.length === 0 || stages.some((stage) => typeof stage !== "function"))
       fail("pipeline(items, ...stages)", "give at least one stage, each a function");
+    const own = scope;
+    const at = site();
     // Each item moves to its next stage as soon as its previous one is done: no barrier between stages.
-    return Promise.all(
+    const values = await Promise.all(
       items.map(async (item, index) => {
         let value = item;
         for (let stage = 0; stage < stages.length; stage++) {
           const current = value;
           value = await settle(
-            () => stages[stage](current, item, index),
+            () => within(`${at}.${index}.${stage}`, () => stages[stage](current, item, index)),
             `pipeline item ${index}, stage ${stage + 1}`,
           );
           if (value === null) return null;
@@ -72,6 +103,8 @@
         return value;
       }),
     );
+    scope = own;
+    return values;
   }
 
   // Runs a saved workflow inline (one level: a nested workflow cannot nest another); its agents are
@@ -79,10 +112,13 @@
   async function workflow(name, input) {
     if (typeof name !== "string" || name.trim() === "")
       fail("workflow(name, args)", "name must be a non-empty string");
+    const own = scope;
     const message = Object.create(null);
+    message.position = site();
     message.name = name;
     message.args = input === undefined ? null : input;
     const reply = parse(await hostAsync("workflow", stringify(message)));
+    scope = own;
     if (reply.ok) return reply.value;
     const error = new Error(reply.error);
     error.name = reply.stopped ? STOPPED : "WorkflowCallError";

@@ -24,6 +24,11 @@ export interface SandboxHost {
   workflow?(payload: string): Promise<string>;
   /** The run's token budget (null without one) and the tokens its agents used so far. */
   budget?(): { total: number | null; spent: number };
+  /**
+   * The scope of the script's calls, the prefix of their replay positions: "" for a run's script, the
+   * position of the `workflow()` call for a nested one (default "").
+   */
+  scope?: string;
 }
 
 export interface SandboxOptions {
@@ -145,6 +150,8 @@ class SandboxSession {
       switch (name) {
         case "args":
           return context.newString(JSON.stringify(host.args ?? null));
+        case "scope":
+          return context.newString(JSON.stringify(host.scope ?? ""));
         case "budget":
           return context.newString(JSON.stringify(host.budget?.() ?? { total: null, spent: 0 }));
         case "phase":

@@ -47,13 +47,12 @@ type ChildResult =
 type Reply = { ok: true; value: unknown } | { ok: false; error: string; stopped?: boolean };
 
 /**
- * The host side of `agent()`: each call gets its position, is replayed from the journal when it may
+ * The host side of `agent()`: each call, at the position the prelude gave it, is replayed from the journal when it may
  * be, else runs a child and — with a `schema` — validates its final reply, giving it one corrective
  * turn before failing with the validation error.
  */
 export class WorkflowAgents {
   readonly counts = { run: 0, replayed: 0, failed: 0 };
-  private next = 0;
   private readonly deps: WorkflowAgentsDeps;
 
   constructor(deps: WorkflowAgentsDeps) {
@@ -62,9 +61,7 @@ export class WorkflowAgents {
 
   /** One `agent()` call, JSON in and out; never rejects. */
   async call(payload: string): Promise<string> {
-    // Taken before anything awaits: the position is the order the script made its calls in.
-    const position = this.next++;
-    const reply = await this.answer(position, payload).catch(
+    const reply = await this.answer(payload).catch(
       (error: unknown): Reply => ({
         ok: false,
         error: error instanceof Error ? error.message : String(error),
@@ -73,9 +70,10 @@ export class WorkflowAgents {
     return JSON.stringify(reply);
   }
 
-  private async answer(position: number, payload: string): Promise<Reply> {
+  private async answer(payload: string): Promise<Reply> {
     const { deps } = this;
     const call = parseAgentCall(payload);
+    const { position } = call;
     const schema = call.schema === undefined ? undefined : compileSchema(call.schema);
     const phase = call.phase ?? deps.currentPhase();
     const label = call.label ?? summary(call.prompt);
