@@ -1,7 +1,8 @@
+import { closeSync, openSync, writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { appendLine, ensureStateDir, stateDir } from "../state/state-dir.ts";
+import { ensureStateDir, stateDir } from "../state/state-dir.ts";
 import { isPosition, mayFeed } from "./replay-position.ts";
 import { WorkflowInputError } from "./workflow-errors.ts";
 
@@ -54,14 +55,17 @@ export type ReplayDecision = { kind: "replay"; value: unknown } | { kind: "run" 
  * has a result. A resumed run replays a call whose position holds the same key and a result, unless a
  * call that may have fed it (before it in its scope, or an earlier stage of its pipeline item) changed
  * its key: the script was edited there, so what follows may differ. A call that never finished runs
- * again without changing that. Each line is on disk before the call counts as finished (a result line
- * before its value reaches the script), so a killed process loses at most the calls it was running.
+ * again without changing that. Each line is written (one `write` to the file, kept open in append
+ * mode for the run) before the call counts as finished — a result line before its value reaches the
+ * script — so a killed process loses at most the calls it was running.
  */
 export class ReplayJournal {
   readonly path: string;
   private readonly previous: Map<string, Entry>;
   /** The positions of this run whose key differs from the journal's: what they may feed runs again. */
   private readonly changed: string[] = [];
+  /** The journal's file, open for appending from the first line to `close()`. */
+  private fd: number | undefined;
 
   private constructor(path: string, previous: Map<string, Entry>) {
     this.path = path;
@@ -145,8 +149,19 @@ export class ReplayJournal {
     });
   }
 
+  /** Closes the file; a line written after reopens it. */
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+
   private write(line: z.input<typeof journalLine>): void {
-    appendLine(this.path, JSON.stringify(line));
+    // Opened once, not per line (an open and a close per line cost more than the write): a run writes
+    // two lines per agent call, in bursts when a stage of many items ends at once.
+    this.fd ??= openSync(this.path, "a");
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
+    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done);
   }
 }
 

@@ -9,8 +9,14 @@ import type { WorkflowMeta } from "./workflow-source.ts";
 /** The agentType of a workflow run's task record. */
 export const WORKFLOW_AGENT_TYPE = "workflow";
 
-/** How often a running workflow beats and looks for a cancel from another process. */
-const WATCH_MS = 1_000;
+/** How often a running workflow looks for a cancel from another process (a read of its record). */
+const CANCEL_POLL_MS = 1_000;
+/**
+ * How often it writes its heartbeat: a locked, fsync'd rewrite of the task file its agents' records
+ * are in, so it is kept as rare as the children's own (the subagent limits' default `heartbeatMs`),
+ * well inside the 30 s after which a silent record counts as orphaned.
+ */
+const HEARTBEAT_MS = 2_000;
 
 /** A new run's record: RUNNING, in the background of its caller, owned by this process. */
 export async function startRunRecord(
@@ -93,19 +99,22 @@ export async function finishRunRecord(
 /** Beats for the run while it works and calls `onCancel` once another process asked for a cancel. */
 export function watchRunRecord(store: TaskStore, runId: string, onCancel: () => void): () => void {
   let busy = false;
+  let lastBeat = Date.now();
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    store
-      .heartbeat([runId])
-      .then(([record]) => {
+    const beat = Date.now() - lastBeat >= HEARTBEAT_MS - CANCEL_POLL_MS / 2;
+    if (beat) lastBeat = Date.now();
+    const look = beat ? store.heartbeat([runId]).then(([record]) => record) : store.get(runId);
+    look
+      .then((record) => {
         if (record?.cancelRequested) onCancel();
       })
       .catch(() => {})
       .finally(() => {
         busy = false;
       });
-  }, WATCH_MS);
+  }, CANCEL_POLL_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -103,6 +103,7 @@ export async function startWorkflow(
       }),
     )
     .then(async (outcome) => {
+      journal.close();
       await finishRunRecord(host.store, runId, owner, outcome);
       report({ type: "workflow_end", runId, outcome });
       return outcome;
