@@ -5,6 +5,7 @@ import type { Model } from "../model.ts";
 import type { ModelPrice } from "../pricing.ts";
 import { withCacheBreakpoints } from "./anthropic-cache.ts";
 import { ANTHROPIC_DEFAULT_BASE_URL } from "./endpoints.ts";
+import { httpFetch } from "./http-fetch.ts";
 import { anthropicRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 import type { ReasoningData } from "./stream-assembler.ts";
@@ -25,7 +26,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     apiKey: options.apiKey,
     // Always explicit: the SDK would otherwise read ANTHROPIC_BASE_URL itself, without adding /v1.
     baseURL: versioned(options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch ?? httpFetch,
   });
   return sdkModel({
     id: `anthropic:${options.model}`,

@@ -2,6 +2,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { Model } from "../model.ts";
 import type { ModelPrice } from "../pricing.ts";
 import type { ErrorHints } from "./describe-error.ts";
+import { httpFetch } from "./http-fetch.ts";
 import { openaiRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 
@@ -31,7 +32,7 @@ export function openaiCompatibleModel(options: OpenAICompatibleModelOptions): Mo
     includeUsage: true,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch ?? httpFetch,
   });
   return sdkModel({
     id: options.id,

@@ -3,6 +3,7 @@ import type { Model } from "../model.ts";
 import type { ModelPrice } from "../pricing.ts";
 import type { ErrorHints } from "./describe-error.ts";
 import { OPENAI_DEFAULT_BASE_URL, type OpenAIApi } from "./endpoints.ts";
+import { httpFetch } from "./http-fetch.ts";
 import { reasoningItemOf, reasoningItemOptions } from "./openai-reasoning-item.ts";
 import { withResponsesOptions } from "./openai-responses-options.ts";
 import { openaiRateLimits } from "./rate-limit-headers.ts";
@@ -28,7 +29,7 @@ export function openaiModel(options: OpenAIModelOptions): Model {
   const provider = createOpenAI({
     apiKey: options.apiKey,
     baseURL: (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, ""),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch ?? httpFetch,
   });
   const common = { id: `openai:${options.model}`, price: options.price };
   const hints: ErrorHints = {
