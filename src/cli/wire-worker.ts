@@ -20,6 +20,7 @@ export async function wireWorkerRuntime(
   settings: Settings,
   io: CliIo,
   limiters: ModelLimiters,
+  options: { allowBypass: boolean },
 ): Promise<WorkerRuntime> {
   const env = [...DEFAULT_COMMAND_ENV, ...settings.sandbox.env];
   const support = settings.sandbox.enabled ? await detectSandbox({ path: io.env.PATH ?? "" }) : undefined;
@@ -41,6 +42,7 @@ export async function wireWorkerRuntime(
     createModel: (id) => createModel(id, settings.providers, io.env, { limiters }),
     tools: () => builtinTools({ bash }),
     redact: createRedactor(io.env),
+    allowBypass: options.allowBypass,
     async commands(input) {
       if (backend === undefined) return { env };
       const base = await policyForAgent({

@@ -34,6 +34,12 @@ export interface WorkerRuntime {
   commands(input: ChildCommandsInput): Promise<CommandPolicy | undefined>;
   /** Hides this machine's secrets in tool output. */
   redact?: (text: string) => string;
+  /**
+   * Whether a job may run in `bypass` mode. Whoever can write to the fleet's Redis writes the jobs, so
+   * by default a worker does not take a job's word for it: `bypass` runs as `accept-edits` and no
+   * command leaves the OS sandbox (`jobPermissions`). `agentry worker --allow-bypass` turns this off.
+   */
+  allowBypass?: boolean;
 }
 
 export interface ChildCommandsInput {
@@ -139,6 +145,22 @@ export async function runQueuedChild(
   }
 }
 
+/**
+ * The rules and mode a job's child runs with on this worker: the job's, narrowed unless the worker
+ * allows bypass — `bypass` becomes `accept-edits` (edits allowed, commands the sandbox covers allowed,
+ * anything else asked, and there is nobody to ask) and leaving the sandbox is denied, last so it wins.
+ */
+export function jobPermissions(
+  data: Pick<JobData, "rules" | "mode">,
+  allowBypass: boolean,
+): { rules: Ruleset; mode: PermissionMode } {
+  if (allowBypass) return { rules: data.rules, mode: data.mode };
+  return {
+    rules: [...data.rules, { permission: "unsandboxed", pattern: "*", action: "deny" }],
+    mode: data.mode === "bypass" ? "accept-edits" : data.mode,
+  };
+}
+
 /** The child as its job describes it, with this worker's model, tools, gate and sandbox. */
 async function buildQueuedChild(
   data: JobData,
@@ -147,14 +169,14 @@ async function buildQueuedChild(
 ): Promise<LocalChild> {
   const { path } = workspace;
   const model = runtime.createModel(data.model);
-  const rules: Ruleset = data.rules;
-  const gate = createPermissionGate({ rules, mode: data.mode });
+  const { rules, mode } = jobPermissions(data, runtime.allowBypass === true);
+  const gate = createPermissionGate({ rules, mode });
   const wanted = new Set(data.tools);
   const tools = runtime.tools().filter((tool) => wanted.has(tool.name) && !isSpawnTool(tool.name));
   const commandPolicy = await runtime.commands({
     workspace: path,
     rules,
-    mode: data.mode,
+    mode,
     readOnly: data.readOnly,
     ...(data.agent.allowedHosts === undefined ? {} : { allowedHosts: data.agent.allowedHosts }),
   });
@@ -197,7 +219,7 @@ async function buildQueuedChild(
     persist: false,
   });
   for (const message of data.history) await session.append(message);
-  return { definition, config, rules, mode: data.mode, session, workspace };
+  return { definition, config, rules, mode, session, workspace };
 }
 
 /** The job's workspace here: the parent's folder (a shared disk), or a worktree from its snapshot. */

@@ -12,6 +12,7 @@ export interface WorkerOptions {
   concurrency: number;
   attempts: number;
   lockTimeout: number;
+  allowBypass?: boolean;
   cwd?: string;
 }
 
@@ -27,7 +28,9 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
     throw new UsageError(
       "agentry worker needs the fleet's Redis: give --redis redis://host:port/db, set AGENTRY_REDIS_URL or fleet.redis in your user config.",
     );
-  const runtime = await wireWorkerRuntime(settings, io, limiters);
+  const runtime = await wireWorkerRuntime(settings, io, limiters, {
+    allowBypass: options.allowBypass === true,
+  });
   const log = (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const worker = await FleetWorker.start(
     {

@@ -14,6 +14,10 @@ origin of its repository, and its branch agentry/<task-id> is pushed back there.
 (or isolated) workspace needs its parent's workspace at the same path on this machine (a shared
 disk); a job whose folder is not here ends with an error saying so.
 
+Whoever can write to the fleet's Redis writes the jobs, so a worker narrows what a job asks for: a
+child in bypass mode runs as accept-edits (edits and sandboxed commands allowed, nothing else, as
+nobody is there to ask) and no command leaves the OS sandbox, unless --allow-bypass is given.
+
 It logs one line per job on stderr. SIGTERM or Ctrl-C: it stops taking jobs and finishes the ones it
 runs; a second one lets go of them at once (they start again on another worker). A worker killed
 outright is noticed when its lock expires (--lock-timeout) and its children start again elsewhere,
@@ -50,6 +54,12 @@ export function registerWorkerCommand(program: Command, deps: CommandDeps): Comm
       new Option("--lock-timeout <seconds>", "how soon a worker that died is noticed")
         .argParser(positiveNumber)
         .default(30),
+    )
+    .addOption(
+      new Option(
+        "--allow-bypass",
+        "let jobs run in bypass mode; without it a job in bypass runs as accept-edits and no command leaves the sandbox",
+      ),
     )
     .addOption(cwdOption())
     .addHelpText("after", WORKER_HELP)
