@@ -3,7 +3,7 @@
 // - dist/cli/main.js and dist/cli/chunks/: the CLI bundled by rolldown with its dependencies, so
 //   `agentry run` loads a few dozen files instead of ~385 modules (bin/agentry.js runs it when no
 //   src/ lies beside it). Bundling the dependencies too is measured faster than importing them.
-// - dist/index.js, dist/testing/index.js and dist/chunks/: the library, bundled with its dependencies
+// - dist/index.js, dist/testing/index.js, dist/remote/index.js and dist/chunks/: the library, bundled with its dependencies
 //   left as imports (a consumer's zod and AI SDK are the ones agentry uses), and a .d.ts per module.
 // - the .md prompts at their src/ paths (see moduleUrls).
 // The checkout itself never runs dist/: see docs/decisions/0004-bundled-package.md.
@@ -98,6 +98,7 @@ async function buildLibrary(out: string): Promise<void> {
       index: join(SRC, "index.ts"),
       "testing/index": join(SRC, "testing/index.ts"),
       "cli/index": join(SRC, "cli/index.ts"),
+      "remote/index": join(SRC, "remote/index.ts"),
     },
     platform: "node",
     // Bare specifiers (`zod`, `@ai-sdk/openai`, `node:fs`) stay imports; our own modules are bundled.

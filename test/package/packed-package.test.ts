@@ -59,6 +59,8 @@ describe("the packed package", () => {
         "dist/testing/index.d.ts",
         "dist/cli/index.js",
         "dist/cli/index.d.ts",
+        "dist/remote/index.js",
+        "dist/remote/index.d.ts",
         "dist/agent/system-prompt.md",
         "dist/tools/read.md",
         "dist/agents/prompts/explore.md",
@@ -91,6 +93,7 @@ describe("the packed package", () => {
       ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
       "./testing": { types: "./dist/testing/index.d.ts", default: "./dist/testing/index.js" },
       "./cli": { types: "./dist/cli/index.d.ts", default: "./dist/cli/index.js" },
+      "./remote": { types: "./dist/remote/index.d.ts", default: "./dist/remote/index.js" },
       "./package.json": "./package.json",
     });
   });
@@ -206,8 +209,11 @@ console.log(JSON.stringify(loaded));
     const library = await loadedBy("agentry-ai");
     expect(library.some((url) => url.includes("/agentry-ai/dist/index.js"))).toBe(true);
     expect(library.filter((url) => url.includes("/dist/cli/") || url.includes("commander"))).toEqual([]);
+    expect(library.filter((url) => url.includes("@a2a-js"))).toEqual([]);
     const cli = await loadedBy("agentry-ai/cli");
     expect(cli.some((url) => url.includes("commander"))).toBe(true);
+    const remote = await loadedBy("agentry-ai/remote");
+    expect(remote.some((url) => url.includes("@a2a-js/sdk"))).toBe(true);
   });
 
   it("exports the same library API as the sources", async () => {
@@ -218,6 +224,10 @@ console.log(JSON.stringify(loaded));
       pathToFileURL(join(installed.packageDir, "dist/testing/index.js")).href
     )) as object;
     expect(Object.keys(testing)).toEqual(["scriptedModel"]);
+    const remote = (await import(
+      pathToFileURL(join(installed.packageDir, "dist/remote/index.js")).href
+    )) as object;
+    expect(Object.keys(remote)).toEqual(["a2aExecutors"]);
   });
 
   it("runs a consumer's agent by the package name, and its declarations type-check that consumer", async () => {
