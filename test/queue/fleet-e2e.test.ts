@@ -342,4 +342,28 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
     const [after] = await listed();
     expect(after).toMatchObject({ taskId: record!.taskId, status: "COMPLETED" });
   }, 60_000);
+  it("agentry workflow run --queue: each agent() of the workflow runs on a worker", async () => {
+    await setUp();
+    const worker = await startWorker("w-flow");
+    child = (prompt) => ({ text: `answer to ${prompt}` });
+    await writeFile(
+      join(ws.dir, "flow.js"),
+      [
+        'export const meta = { name: "flow", description: "two agents on the fleet" };',
+        'const answers = await parallel(["flow-one", "flow-two"].map((p) => () => agent(p, { label: p })));',
+        'return answers.join(" + ");',
+      ].join("\n"),
+    );
+    const result = await runCli(
+      ["workflow", "run", "flow.js", "--queue", queue, "--permission-mode", "bypass"],
+      {
+        cwd: ws.dir,
+        env,
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("answer to flow-one + answer to flow-two");
+    expect(worker.log().match(/ started \(attempt/g)).toHaveLength(2);
+    expect(childPrompts.sort()).toEqual(["flow-one", "flow-two"]);
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { queueOption, storeOption } from "../fleet-flags.ts";
 import { OUTPUT_FORMATS } from "../render/renderer.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import {
@@ -28,6 +29,7 @@ Examples:
   $ agentry workflow run review --dry-run               # phases and agent count, no tokens spent
   $ agentry workflow run review --max-agents 40 --max-cost 5
   $ agentry workflow run --resume wf-20250114-093012-k3f9qa    # replays the finished agent calls
+  $ agentry workflow run review --store redis://fleet:6379/0 --queue agentry   # agents on workers
   $ agentry workflow run review.js --resume wf-20250114-093012-k3f9qa   # after editing the script
   $ agentry tasks list                                   # runs are tasks: show, cancel them there
 
@@ -96,6 +98,8 @@ export function registerWorkflowCommand(program: Command, { io, result }: Comman
     .addOption(maxConcurrencyOption())
     .addOption(mcpConfigOption())
     .addOption(new Option("--agents <json>", "extra subagents as JSON; they override agent files"))
+    .addOption(storeOption())
+    .addOption(queueOption())
     .action(async (reference: string | undefined, options: WorkflowRunOptions) => {
       const { workflowRunCommand } = await import("./workflow.ts");
       result.exitCode = await workflowRunCommand(reference, options, io);

@@ -43,6 +43,9 @@ export interface WorkflowRunOptions {
   maxConcurrency?: number;
   mcpConfig?: string[];
   agents?: string;
+  /** `--store` and `--queue`: task records and agents on a fleet's Redis. */
+  store?: string;
+  queue?: string;
 }
 
 export interface WorkflowListOptions {
@@ -79,6 +82,10 @@ export async function workflowRunCommand(
     limiters,
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
+    fleet: {
+      ...(options.store === undefined ? {} : { store: options.store }),
+      ...(options.queue === undefined ? {} : { queue: options.queue }),
+    },
   }).catch((error: unknown) => {
     disposeInterrupts();
     throw error;
