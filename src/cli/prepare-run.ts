@@ -100,6 +100,28 @@ export interface WireRootOptions {
   fleet?: FleetFlags;
 }
 
+/** The flags `run`, `chat` and `workflow run` take alike and hand to `wireRoot` as they are. */
+export interface SharedWiringFlags {
+  agents?: string;
+  mcpConfig?: string[];
+  store?: string;
+  queue?: string;
+}
+
+/** `--agents`, `--mcp-config`, `--store` and `--queue` as `wireRoot` options, the absent ones left out. */
+export function sharedWiring(
+  flags: SharedWiringFlags,
+): Pick<WireRootOptions, "agents" | "mcpConfig" | "fleet"> {
+  return {
+    ...(flags.agents === undefined ? {} : { agents: flags.agents }),
+    ...(flags.mcpConfig === undefined ? {} : { mcpConfig: flags.mcpConfig }),
+    fleet: {
+      ...(flags.store === undefined ? {} : { store: flags.store }),
+      ...(flags.queue === undefined ? {} : { queue: flags.queue }),
+    },
+  };
+}
+
 /** What `wireRoot` built. Call `close()` when the run or session ends. */
 export interface WiredRoot {
   config: AgentConfig;

@@ -1,8 +1,8 @@
 import { type CallFeedback, type FeedbackSource, feedbackOf } from "./capacity.ts";
 import { failedMessage } from "./errors.ts";
 import { PushModelStream } from "./event-stream.ts";
-import type { AssistantMessage } from "./messages.ts";
 import type { Model, ModelRequest, ModelStream } from "./model.ts";
+import { relayStream } from "./relay-stream.ts";
 import type { RetryAfterSource } from "./retry.ts";
 
 /** Passes the inner call's `retry-after` and feedback on, as the adapter's own stream would. */
@@ -72,19 +72,5 @@ async function forward(
   }
   const inner = model.stream(request, signal);
   out.inner = inner;
-  let final: AssistantMessage | undefined;
-  try {
-    for await (const event of inner) {
-      if (event.type === "done") {
-        final = event.message;
-        break;
-      }
-      out.push(event);
-    }
-    final ??= await inner.result();
-  } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    final = failedMessage({ model: id, stopReason: "error", errorMessage: text });
-  }
-  out.end(final);
+  out.end(await relayStream(inner, out, id));
 }

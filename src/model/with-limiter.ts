@@ -4,6 +4,7 @@ import { failedMessage } from "./errors.ts";
 import { PushModelStream } from "./event-stream.ts";
 import type { AssistantMessage } from "./messages.ts";
 import type { Model, ModelEvent, ModelRequest, ModelStream } from "./model.ts";
+import { relayStream } from "./relay-stream.ts";
 import type { RetryAfterSource } from "./retry.ts";
 
 export interface LimitedModelOptions {
@@ -75,21 +76,8 @@ async function send(
   }
   const inner = model.stream(request, signal);
   out.inner = inner;
-  let final: AssistantMessage | undefined;
-  try {
-    for await (const event of inner) {
-      if (event.type === "done") {
-        final = event.message;
-        break;
-      }
-      out.push(event);
-    }
-    final ??= await inner.result();
-  } catch (error) {
-    // The contract says streams never throw; a broken one must not keep its slot forever.
-    const text = error instanceof Error ? error.message : String(error);
-    final = failedMessage({ model: model.id, stopReason: "error", errorMessage: text });
-  }
+  // A stream that broke the contract and threw still ends here: it must not keep its slot forever.
+  const final = await relayStream(inner, out, model.id);
   permit.release(callResult(final, feedbackOf(inner)));
   out.end(final);
 }

@@ -2,6 +2,7 @@ import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { connectRedis, type RedisTarget, redisOptions, redisTarget } from "../tasks/redis-connection.ts";
 import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
+import { ChannelHandlers } from "./channel-handlers.ts";
 import { DEFAULT_QUEUE } from "./fleet-keys.ts";
 import { letGo } from "./let-go.ts";
 
@@ -48,7 +49,7 @@ export class FleetClient {
   private readonly subscriber: Redis;
   /** BullMQ does not close a connection it was given: `close` does. */
   private readonly bullConnections: Redis[];
-  private readonly handlers = new Map<string, (message: string) => void>();
+  private readonly channels: ChannelHandlers;
   private readonly leases = new Set<string>();
   private readonly leaseTimer: NodeJS.Timeout;
   private readonly lostListeners = new Set<(error: string) => void>();
@@ -90,7 +91,7 @@ export class FleetClient {
     // Each child following its job (waitUntilFinished) listens on both: a parent may have hundreds.
     this.queue.setMaxListeners(0);
     this.events.setMaxListeners(0);
-    subscriber.on("message", (channel: string, message: string) => this.handlers.get(channel)?.(message));
+    this.channels = new ChannelHandlers(subscriber);
     this.leaseTimer = setInterval(() => void this.renewLeases(), Math.max(100, this.leaseMs / 3));
     this.leaseTimer.unref();
     this.watchConnection(options.lostAfterMs ?? 5_000);
@@ -102,14 +103,8 @@ export class FleetClient {
   }
 
   /** Calls `handler` with each message on `channel` from the moment this resolves. */
-  async subscribe(channel: string, handler: (message: string) => void): Promise<() => void> {
-    this.handlers.set(channel, handler);
-    await this.subscriber.subscribe(channel);
-    return () => {
-      if (this.handlers.get(channel) !== handler) return;
-      this.handlers.delete(channel);
-      void this.subscriber.unsubscribe(channel).catch(() => {});
-    };
+  subscribe(channel: string, handler: (message: string) => void): Promise<() => void> {
+    return this.channels.subscribe(channel, handler);
   }
 
   /** Keeps `key` alive (a job's lease) until the returned function is called. */

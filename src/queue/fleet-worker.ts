@@ -5,6 +5,7 @@ import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { connectRedis, type RedisTarget, redisTarget } from "../tasks/redis-connection.ts";
 import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
+import { ChannelHandlers } from "./channel-handlers.ts";
 import { bullConnection, DEFAULT_ATTEMPTS } from "./fleet-client.ts";
 import { DEFAULT_QUEUE } from "./fleet-keys.ts";
 import { type JobData, type JobResult, jobDataSchema, problemOf } from "./job-data.ts";
@@ -41,7 +42,7 @@ export class FleetWorker {
   private readonly commands: Redis;
   private readonly subscriber: Redis;
   private readonly bull: Redis;
-  private readonly handlers = new Map<string, () => void>();
+  private readonly channels: ChannelHandlers;
   private readonly cacheDir: string;
 
   static async start(options: FleetWorkerOptions, runtime: WorkerRuntime): Promise<FleetWorker> {
@@ -70,7 +71,7 @@ export class FleetWorker {
     this.name = `${hostname()}:${process.pid}`;
     this.commands = commands;
     this.subscriber = subscriber;
-    subscriber.on("message", (channel: string) => this.handlers.get(channel)?.());
+    this.channels = new ChannelHandlers(subscriber);
     const queue = options.queue ?? DEFAULT_QUEUE;
     const prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
     const lockMs = options.lockMs ?? 30_000;
@@ -136,13 +137,7 @@ export class FleetWorker {
     await rm(this.cacheDir, { recursive: true, force: true }).catch(() => {});
   }
 
-  private async subscribe(channel: string, handler: () => void): Promise<() => void> {
-    this.handlers.set(channel, handler);
-    await this.subscriber.subscribe(channel);
-    return () => {
-      if (this.handlers.get(channel) !== handler) return;
-      this.handlers.delete(channel);
-      void this.subscriber.unsubscribe(channel).catch(() => {});
-    };
+  private subscribe(channel: string, handler: () => void): Promise<() => void> {
+    return this.channels.subscribe(channel, () => handler());
   }
 }

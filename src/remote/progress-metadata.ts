@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { outcomeSchema } from "../agent/transcript-schema.ts";
 import type { AgentEvent } from "../contracts/events.ts";
-import type { Outcome } from "../contracts/outcome.ts";
 import type { Usage } from "../model/messages.ts";
 import { usageSchema } from "../model/usage-schema.ts";
 
@@ -18,30 +18,6 @@ export const PROGRESS_KEY = "agentry";
 export type ForwardedEvent = z.infer<typeof forwardedEventSchema>;
 
 const path = z.array(z.string()).max(32);
-const outcomeBase = {
-  text: z.string(),
-  turns: z.number(),
-  usage: usageSchema,
-  durationMs: z.number(),
-  sessionId: z.string(),
-};
-const outcomeSchema = z.discriminatedUnion("status", [
-  z.object({ ...outcomeBase, status: z.literal("completed") }),
-  z.object({ ...outcomeBase, status: z.literal("max_turns") }),
-  z.object({ ...outcomeBase, status: z.literal("aborted"), reason: z.string() }),
-  z.object({
-    ...outcomeBase,
-    status: z.literal("error"),
-    error: z.string(),
-    reason: z.literal("stalled").exactOptional(),
-  }),
-  z.object({
-    ...outcomeBase,
-    status: z.literal("budget_exceeded"),
-    reason: z.string(),
-    budget: z.enum(["tokens", "time", "tree"]).exactOptional(),
-  }),
-]) satisfies z.ZodType<Outcome>;
 
 const forwardedEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("turn_start"), path, turn: z.number() }),

@@ -9,7 +9,7 @@ import { TerminalTurn } from "../chat/terminal-turn.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
-import { loadRunSettings, selectSessionAndModel, wireRoot } from "../prepare-run.ts";
+import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
 import { colorEnabled } from "../render/style.ts";
 import { selectModel } from "../select-model.ts";
 
@@ -78,12 +78,7 @@ async function chatWith(
     io,
     limiters,
     ...(terminal ? { onAsk: terminal.ask } : {}),
-    ...(options.agents === undefined ? {} : { agents: options.agents }),
-    ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
-    fleet: {
-      ...(options.store === undefined ? {} : { store: options.store }),
-      ...(options.queue === undefined ? {} : { queue: options.queue }),
-    },
+    ...sharedWiring(options),
   }).finally(disposeStarting);
   const { config, runtime, compaction, close } = wired;
   if (starting.signal.aborted) {

@@ -8,7 +8,7 @@ import { exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import { terminalAsk } from "../permission-prompt.ts";
-import { loadRunSettings, selectSessionAndModel, wireRoot } from "../prepare-run.ts";
+import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
 import { readPrompt } from "../read-prompt.ts";
 import type { OutputFormat } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
@@ -106,13 +106,8 @@ async function runSession(
       : {}),
     ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
     ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
-    ...(options.agents === undefined ? {} : { agents: options.agents }),
-    ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
     ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
-    fleet: {
-      ...(options.store === undefined ? {} : { store: options.store }),
-      ...(options.queue === undefined ? {} : { queue: options.queue }),
-    },
+    ...sharedWiring(options),
   }).catch((error: unknown) => {
     disposeInterrupts();
     throw error;

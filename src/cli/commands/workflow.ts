@@ -21,7 +21,7 @@ import { UsageError } from "../errors.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
-import { loadRunSettings, selectSessionAndModel, wireRoot } from "../prepare-run.ts";
+import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
 import type { OutputFormat, Renderer } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
 import { formatTable } from "../render/table.ts";
@@ -80,12 +80,7 @@ export async function workflowRunCommand(
     model,
     io,
     limiters,
-    ...(options.agents === undefined ? {} : { agents: options.agents }),
-    ...(options.mcpConfig === undefined ? {} : { mcpConfig: options.mcpConfig }),
-    fleet: {
-      ...(options.store === undefined ? {} : { store: options.store }),
-      ...(options.queue === undefined ? {} : { queue: options.queue }),
-    },
+    ...sharedWiring(options),
   }).catch((error: unknown) => {
     disposeInterrupts();
     throw error;
