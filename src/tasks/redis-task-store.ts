@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { cancelMark, deliveredMark, heartbeatMark, type RecordMark } from "./record-marks.ts";
 import { connectRedis, type RedisTarget, redisCommand, redisTarget } from "./redis-connection.ts";
 import { DEFAULT_REDIS_PREFIX, type RedisTaskKeys, redisTaskKeys } from "./redis-keys.ts";
 import { type LoadReply, loadSession, loadSessions } from "./redis-scripts.ts";
@@ -9,7 +10,6 @@ import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors
 import { parseTaskFile } from "./task-file.ts";
 import { freezeRecord } from "./task-file-cache.ts";
 import type { NewTaskRecord, TaskRecord } from "./task-record.ts";
-import { isFinished } from "./task-status.ts";
 import type { TaskChange, TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
 import { checkId } from "./workspace-layout.ts";
 
@@ -144,26 +144,16 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async requestCancel(taskId: string): Promise<TaskRecord> {
-    const [record] = await this.patchMany([taskId], (record) =>
-      isFinished(record.status) || record.cancelRequested ? undefined : { ...record, cancelRequested: true },
-    );
+    const [record] = await this.patchMany([taskId], cancelMark);
     return record ?? (await this.get(taskId))!;
   }
 
-  async heartbeat(taskIds: readonly string[]): Promise<TaskRecord[]> {
-    const at = this.now().toISOString();
-    return this.patchMany(taskIds, (record) =>
-      isFinished(record.status) ? undefined : { ...record, updatedAt: at },
-    );
+  heartbeat(taskIds: readonly string[]): Promise<TaskRecord[]> {
+    return this.patchMany(taskIds, heartbeatMark(this.now().toISOString()));
   }
 
-  async markDelivered(taskIds: readonly string[]): Promise<TaskRecord[]> {
-    const at = this.now().toISOString();
-    return this.patchMany(taskIds, (record) =>
-      isFinished(record.status) && record.deliveredAt === undefined
-        ? { ...record, deliveredAt: at }
-        : undefined,
-    );
+  markDelivered(taskIds: readonly string[]): Promise<TaskRecord[]> {
+    return this.patchMany(taskIds, deliveredMark(this.now().toISOString()));
   }
 
   watch(listener: (change: TaskChange) => void): () => void {
@@ -180,10 +170,7 @@ export class RedisTaskStore implements TaskStore {
    * Applies `change` to each named record, one write per session; returns the records it changed.
    * Every id is resolved first, so an unknown id fails before anything is written.
    */
-  private async patchMany(
-    taskIds: readonly string[],
-    change: (record: TaskRecord) => TaskRecord | undefined,
-  ): Promise<TaskRecord[]> {
+  private async patchMany(taskIds: readonly string[], change: RecordMark): Promise<TaskRecord[]> {
     const bySession = new Map<string, Set<string>>();
     for (const taskId of taskIds) {
       const key = await this.require(taskId);

@@ -1,12 +1,12 @@
 import { dirname } from "node:path";
 import { ensureStateDir } from "../state/state-dir.ts";
 import type { FileLockOptions } from "./file-lock.ts";
+import { cancelMark, deliveredMark, heartbeatMark, type RecordMark } from "./record-marks.ts";
 import { checkListQuery, selectTasks } from "./select-tasks.ts";
 import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors.ts";
 import { serializeTaskFile } from "./task-file.ts";
 import { freezeRecord, readTaskFileFresh, TaskFileCache } from "./task-file-cache.ts";
 import type { NewTaskRecord, TaskRecord } from "./task-record.ts";
-import { isFinished } from "./task-status.ts";
 import type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
 import { checkId, findTaskFiles, taskFilePath } from "./workspace-layout.ts";
 
@@ -111,36 +111,23 @@ export class WorkspaceTaskStore implements TaskStore {
   }
 
   async requestCancel(taskId: string): Promise<TaskRecord> {
-    const [record] = await this.patchMany([taskId], (record) =>
-      isFinished(record.status) || record.cancelRequested ? undefined : { ...record, cancelRequested: true },
-    );
+    const [record] = await this.patchMany([taskId], cancelMark);
     return record ?? (await this.get(taskId))!;
   }
 
-  async heartbeat(taskIds: readonly string[]): Promise<TaskRecord[]> {
-    const at = this.now().toISOString();
-    return this.patchMany(taskIds, (record) =>
-      isFinished(record.status) ? undefined : { ...record, updatedAt: at },
-    );
+  heartbeat(taskIds: readonly string[]): Promise<TaskRecord[]> {
+    return this.patchMany(taskIds, heartbeatMark(this.now().toISOString()));
   }
 
-  async markDelivered(taskIds: readonly string[]): Promise<TaskRecord[]> {
-    const at = this.now().toISOString();
-    return this.patchMany(taskIds, (record) =>
-      isFinished(record.status) && record.deliveredAt === undefined
-        ? { ...record, deliveredAt: at }
-        : undefined,
-    );
+  markDelivered(taskIds: readonly string[]): Promise<TaskRecord[]> {
+    return this.patchMany(taskIds, deliveredMark(this.now().toISOString()));
   }
 
   /**
    * Applies `change` to each named record, one locked write per file; returns the records it changed.
    * Every id is resolved first, so an unknown id fails before anything is written.
    */
-  private async patchMany(
-    taskIds: readonly string[],
-    change: (record: TaskRecord) => TaskRecord | undefined,
-  ): Promise<TaskRecord[]> {
+  private async patchMany(taskIds: readonly string[], change: RecordMark): Promise<TaskRecord[]> {
     const byFile = new Map<string, Set<string>>();
     for (const taskId of taskIds) {
       const path = await this.require(taskId);
