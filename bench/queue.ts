@@ -5,16 +5,11 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { Session } from "../src/agent/session.ts";
-import { builtinAgents } from "../src/agents/builtin-agents.ts";
-import type { Model } from "../src/model/model.ts";
 import { FleetClient } from "../src/queue/fleet-client.ts";
 import { queueExecutor } from "../src/queue/queue-executor.ts";
-import { prepareChildWorkspace } from "../src/subagents/child-workspace.ts";
 import type { ChildExecutor } from "../src/subagents/executor.ts";
 import { inProcessExecutor } from "../src/subagents/in-process-executor.ts";
-import type { LocalChild } from "../src/subagents/local-child.ts";
-import { nodeOperations } from "../src/tools/node-operations.ts";
+import { testLocalChild } from "../test/support/local-child.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
 import { instantModel } from "./support/instant-model.ts";
 import { startRedis } from "./support/redis.ts";
@@ -46,7 +41,7 @@ export async function measureQueue(options: QueueOptions = {}): Promise<Row[]> {
     const model = instantModel(() => ({ text: "done" }));
     // Overhead: one child at a time, its model instant; the same child in this process is the baseline.
     workers.push(await startWorker(redis.url, queue, 1));
-    const local = async () => localChild(model, dir);
+    const local = async () => testLocalChild(model, dir);
     const inProcess = await timeChildren(async () => inProcessExecutor(await local(), () => {}), runs);
     const queued = await timeChildren(async () => queueExecutor(await local(), client), runs);
     const baseline = median(inProcess);
@@ -104,33 +99,6 @@ async function timeChildren(make: () => Promise<ChildExecutor>, runs: number): P
 
 function input() {
   return { prompt: "Which test runner?", messages: [], signal: new AbortController().signal, emit: () => {} };
-}
-
-async function localChild(model: Model, workspace: string): Promise<LocalChild> {
-  const definition = builtinAgents().find((agent) => agent.name === "explore")!;
-  const session = await Session.create({ workspace, agentName: "explore", model: model.id, persist: false });
-  return {
-    definition,
-    rules: [],
-    mode: "default",
-    session,
-    workspace: await prepareChildWorkspace({
-      mode: "shared",
-      parentWorkspace: workspace,
-      agentName: "explore",
-      taskId: session.id,
-    }),
-    config: {
-      name: "explore",
-      model,
-      systemPrompt: "You are a subagent.",
-      tools: [],
-      workspace,
-      ops: nodeOperations,
-      agentPath: ["main", "explore-1"],
-      depth: 1,
-    },
-  };
 }
 
 async function startWorker(url: string, queue: string, concurrency: number): Promise<() => void> {

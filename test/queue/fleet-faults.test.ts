@@ -2,20 +2,16 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Job } from "bullmq";
 import { afterEach, expect, it } from "vitest";
-import { Session } from "../../src/agent/session.ts";
-import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Model } from "../../src/model/model.ts";
 import { FleetClient } from "../../src/queue/fleet-client.ts";
 import { FleetWorker } from "../../src/queue/fleet-worker.ts";
 import { jobResultSchema } from "../../src/queue/job-data.ts";
 import { queueExecutor } from "../../src/queue/queue-executor.ts";
 import { queuePlacement } from "../../src/queue/queue-placement.ts";
-import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
-import type { LocalChild } from "../../src/subagents/local-child.ts";
 import { RedisUnavailableError } from "../../src/tasks/redis-connection.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
-import { nodeOperations } from "../../src/tools/node-operations.ts";
 import { describeWith, REDIS } from "../support/components.ts";
+import { testLocalChild } from "../support/local-child.ts";
 import { until } from "../support/processes.ts";
 import { startRedisServer } from "../support/redis-server.ts";
 import { tempDir } from "../support/temp-dir.ts";
@@ -48,7 +44,7 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
     const child = async (replies: ScriptedReply[]) => {
       const model = scriptedModel(replies, { id: `scripted:${randomBytes(6).toString("hex")}` });
       models.set(model.id, model);
-      const local = await localChild(model, workspace);
+      const local = await testLocalChild(model, workspace);
       return { local, model, executor: queueExecutor(local, client) };
     };
     return { redis, queue, client, child };
@@ -103,12 +99,13 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
     closers.push(() => lonely.close());
     const model = scriptedModel([{ text: "never asked" }]);
     const controller = new AbortController();
-    const activation = queueExecutor(await localChild(model, await tempDir("agentry-lonely-")), lonely).start(
-      {
-        ...input("a task"),
-        signal: controller.signal,
-      },
-    );
+    const activation = queueExecutor(
+      await testLocalChild(model, await tempDir("agentry-lonely-")),
+      lonely,
+    ).start({
+      ...input("a task"),
+      signal: controller.signal,
+    });
 
     expect(await until(() => warnings.length > 0, 5_000)).toBe(true);
     expect(warnings[0]).toMatch(
@@ -175,30 +172,4 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
 
 function input(prompt: string) {
   return { prompt, messages: [], signal: new AbortController().signal, emit: () => {} };
-}
-async function localChild(model: Model, workspace: string): Promise<LocalChild> {
-  const definition = builtinAgents().find((agent) => agent.name === "explore")!;
-  const session = await Session.create({ workspace, agentName: "explore", model: model.id, persist: false });
-  return {
-    definition,
-    rules: [],
-    mode: "default",
-    session,
-    workspace: await prepareChildWorkspace({
-      mode: "shared",
-      parentWorkspace: workspace,
-      agentName: "explore",
-      taskId: session.id,
-    }),
-    config: {
-      name: "explore",
-      model,
-      systemPrompt: "You are a subagent of a test.",
-      tools: [],
-      workspace,
-      ops: nodeOperations,
-      agentPath: ["main", "explore-1"],
-      depth: 1,
-    },
-  };
 }

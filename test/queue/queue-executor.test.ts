@@ -1,17 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
-import { Session } from "../../src/agent/session.ts";
-import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Model } from "../../src/model/model.ts";
 import { FleetClient } from "../../src/queue/fleet-client.ts";
 import { FleetWorker } from "../../src/queue/fleet-worker.ts";
 import { queueExecutor } from "../../src/queue/queue-executor.ts";
-import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
-import type { LocalChild } from "../../src/subagents/local-child.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
-import { nodeOperations } from "../../src/tools/node-operations.ts";
 import { executorConformance } from "../subagents/executor.conformance.ts";
 import { describeWith, REDIS } from "../support/components.ts";
+import { testLocalChild } from "../support/local-child.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -49,39 +45,6 @@ describeWith(REDIS, "queue executor", () => {
     return client;
   };
 
-  /** A child as its parent builds it: its session and workspace here, its model known to the worker. */
-  const localChild = async (model: Model, workspace: string): Promise<LocalChild> => {
-    const definition = builtinAgents().find((agent) => agent.name === "explore")!;
-    const session = await Session.create({
-      workspace,
-      agentName: "explore",
-      model: model.id,
-      persist: false,
-    });
-    return {
-      definition,
-      rules: [],
-      mode: "default",
-      session,
-      workspace: await prepareChildWorkspace({
-        mode: "shared",
-        parentWorkspace: workspace,
-        agentName: "explore",
-        taskId: session.id,
-      }),
-      config: {
-        name: "explore",
-        model,
-        systemPrompt: "You are a subagent of a test.",
-        tools: [],
-        workspace,
-        ops: nodeOperations,
-        agentPath: ["main", "explore-1"],
-        depth: 1,
-      },
-    };
-  };
-
   executorConformance("queue", {
     follows: true,
     async child(replies) {
@@ -90,10 +53,10 @@ describeWith(REDIS, "queue executor", () => {
       models.set(model.id, model);
       const client = await open();
       return {
-        executor: queueExecutor(await localChild(model, workspace), client),
+        executor: queueExecutor(await testLocalChild(model, workspace), client),
         agentPath: ["main", "explore-1"],
         requests: () => model.requests,
-        reopen: async () => queueExecutor(await localChild(model, workspace), await open()),
+        reopen: async () => queueExecutor(await testLocalChild(model, workspace), await open()),
       };
     },
   });

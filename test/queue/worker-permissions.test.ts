@@ -2,19 +2,14 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { Session } from "../../src/agent/session.ts";
-import { builtinAgents } from "../../src/agents/builtin-agents.ts";
-import type { Model } from "../../src/model/model.ts";
 import { FleetClient } from "../../src/queue/fleet-client.ts";
 import { FleetWorker } from "../../src/queue/fleet-worker.ts";
 import { queueExecutor } from "../../src/queue/queue-executor.ts";
 import { jobPermissions } from "../../src/queue/run-queued-child.ts";
-import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
-import type { LocalChild } from "../../src/subagents/local-child.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { builtinTools } from "../../src/tools/builtin.ts";
-import { nodeOperations } from "../../src/tools/node-operations.ts";
 import { describeWith, REDIS } from "../support/components.ts";
+import { testLocalChild } from "../support/local-child.ts";
 import { startRedisServer } from "../support/redis-server.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -60,7 +55,11 @@ describeWith(REDIS, "a worker's ceiling on what a job may do", () => {
     closers.push(() => worker.close(true));
     const client = await FleetClient.open({ url: redis.url, queue });
     closers.push(() => client.close());
-    const local = await bypassChild(model, workspace);
+    const local = await testLocalChild(model, workspace, {
+      agent: "general-purpose",
+      mode: "bypass",
+      tools: builtinTools({ bash: { sandboxed: false } }),
+    });
     const activation = queueExecutor(local, client).start({
       prompt: "touch the file",
       messages: [],
@@ -83,35 +82,3 @@ describeWith(REDIS, "a worker's ceiling on what a job may do", () => {
     expect(made).toBe(true);
   });
 });
-
-async function bypassChild(model: Model, workspace: string): Promise<LocalChild> {
-  const definition = builtinAgents().find((agent) => agent.name === "general-purpose")!;
-  const session = await Session.create({
-    workspace,
-    agentName: definition.name,
-    model: model.id,
-    persist: false,
-  });
-  return {
-    definition,
-    rules: [],
-    mode: "bypass",
-    session,
-    workspace: await prepareChildWorkspace({
-      mode: "shared",
-      parentWorkspace: workspace,
-      agentName: definition.name,
-      taskId: session.id,
-    }),
-    config: {
-      name: definition.name,
-      model,
-      systemPrompt: "You are a subagent of a test.",
-      tools: builtinTools({ bash: { sandboxed: false } }),
-      workspace,
-      ops: nodeOperations,
-      agentPath: ["main", "general-purpose-1"],
-      depth: 1,
-    },
-  };
-}
