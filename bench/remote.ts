@@ -1,17 +1,11 @@
-// Remote delegation: the wall time of one delegation to a child served over A2A on loopback (agentry's
-// A2A client → agentry serve's server → the child's loop) against the same child run in this process,
-// with a model that answers at once, so the difference is what A2A adds per delegation.
-//   node bench/remote.ts [--runs 30]
-import { Session } from "../src/agent/session.ts";
 import { builtinAgents } from "../src/agents/builtin-agents.ts";
 import type { Model } from "../src/model/model.ts";
 import { serveA2a } from "../src/remote/a2a-http-server.ts";
 import { a2aExecutors } from "../src/remote/remote-executors.ts";
 import type { ServedAgents } from "../src/remote/served-agents.ts";
-import { prepareChildWorkspace } from "../src/subagents/child-workspace.ts";
 import type { ChildExecutor } from "../src/subagents/executor.ts";
 import { inProcessExecutor } from "../src/subagents/in-process-executor.ts";
-import { nodeOperations } from "../src/tools/node-operations.ts";
+import { testLocalChild } from "../test/support/local-child.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
 import { instantModel } from "./support/instant-model.ts";
 import { type Row, row } from "./support/row.ts";
@@ -92,33 +86,8 @@ export async function measureRemote(options: RemoteOptions = {}): Promise<Row[]>
 
 async function localChild(workspace: string, model: Model, id: string) {
   const agentPath = ["main", `explore-${id}`];
-  const session = await Session.create({ workspace, agentName: "explore", model: model.id, persist: false });
-  const executor = inProcessExecutor(
-    {
-      definition,
-      rules: [],
-      mode: "default",
-      session,
-      workspace: await prepareChildWorkspace({
-        mode: "shared",
-        parentWorkspace: workspace,
-        agentName: "explore",
-        taskId: session.id,
-      }),
-      config: {
-        name: "explore",
-        model,
-        systemPrompt: "You are a benchmark child.",
-        tools: [],
-        workspace,
-        ops: nodeOperations,
-        agentPath,
-        depth: 1,
-      },
-    },
-    () => {},
-  );
-  return { executor, agentPath, sessionId: session.id };
+  const child = await testLocalChild(model, workspace, { agentPath });
+  return { executor: inProcessExecutor(child, () => {}), agentPath, sessionId: child.session.id };
 }
 
 async function delegate(executor: ChildExecutor): Promise<number> {

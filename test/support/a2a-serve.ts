@@ -1,14 +1,12 @@
-import { Session } from "../../src/agent/session.ts";
 import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Model } from "../../src/model/model.ts";
 import { type A2aServer, serveA2a } from "../../src/remote/a2a-http-server.ts";
 import type { ServedAgents } from "../../src/remote/served-agents.ts";
 import { ServedRecords } from "../../src/remote/served-records.ts";
-import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
 import { inProcessExecutor } from "../../src/subagents/in-process-executor.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
-import { nodeOperations } from "../../src/tools/node-operations.ts";
 import type { AnyTool } from "../../src/tools/tool.ts";
+import { testLocalChild } from "./local-child.ts";
 import { tempDir } from "./temp-dir.ts";
 
 export const SERVE_TOKEN = "test-token-0123456789";
@@ -28,35 +26,16 @@ export async function serveScripted(
     agents: [{ name: "explore", description: definition.description }],
     async open(name, { contextId }) {
       const agentPath = ["a2a", `${name}-${++conversations}`];
-      const session = await Session.create({ workspace, agentName: name, model: model.id, persist: false });
-      const executor = inProcessExecutor(
-        {
-          definition,
-          rules: [],
-          mode: "default",
-          session,
-          workspace: await prepareChildWorkspace({
-            mode: "shared",
-            parentWorkspace: workspace,
-            agentName: name,
-            taskId: contextId,
-          }),
-          config: {
-            name,
-            model,
-            systemPrompt: "You are served over A2A in a test.",
-            tools: options.tools ?? [],
-            workspace,
-            ops: nodeOperations,
-            agentPath,
-            depth: 1,
-          },
-        },
-        (message) => {
-          throw new Error(`unexpected warning: ${message}`);
-        },
-      );
-      return { executor, agentPath, sessionId: session.id, model: model.id };
+      const child = await testLocalChild(model, workspace, {
+        agent: name,
+        agentPath,
+        taskId: contextId,
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
+      });
+      const executor = inProcessExecutor(child, (message) => {
+        throw new Error(`unexpected warning: ${message}`);
+      });
+      return { executor, agentPath, sessionId: child.session.id, model: model.id };
     },
   };
   const server = await serveA2a({

@@ -12,6 +12,10 @@ export interface LocalChildOptions {
   agent?: string;
   mode?: PermissionMode;
   tools?: AnyTool[];
+  /** Default `main/<agent>-1`. */
+  agentPath?: string[];
+  /** The id its workspace is made for (default: its session's). */
+  taskId?: string;
 }
 
 /**
@@ -37,7 +41,7 @@ export async function testLocalChild(
       mode: "shared",
       parentWorkspace: workspace,
       agentName,
-      taskId: session.id,
+      taskId: options.taskId ?? session.id,
     }),
     config: {
       name: agentName,
@@ -46,7 +50,7 @@ export async function testLocalChild(
       tools: options.tools ?? [],
       workspace,
       ops: nodeOperations,
-      agentPath: ["main", `${agentName}-1`],
+      agentPath: options.agentPath ?? ["main", `${agentName}-1`],
       depth: 1,
     },
   };
