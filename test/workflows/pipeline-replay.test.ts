@@ -1,12 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
-import { readFile, writeFile } from "node:fs/promises";
+import type { ChildProcess } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
-import { workflowRunsDir } from "../../src/workflows/replay-journal.ts";
 import {
   serverModel,
   tempWorkspace,
@@ -14,17 +10,13 @@ import {
   wireTexts,
 } from "../subagents/support/subagent-harness.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../support/model-server.ts";
+import { journalledResults, killRunProcess, startRunProcess } from "./support/run-process.ts";
 import { runWorkflow, workflowOptions } from "./support/workflow-harness.ts";
-
-const RUN_PROCESS = fileURLToPath(new URL("./support/workflow-run-process.ts", import.meta.url));
 
 let server: ModelServer | undefined;
 let first: ChildProcess | undefined;
 afterEach(async () => {
-  if (first && first.exitCode === null && first.signalCode === null) {
-    first.kill("SIGKILL");
-    await once(first, "exit");
-  }
+  await killRunProcess(first);
   await server?.close();
   server = undefined;
 });
@@ -62,30 +54,24 @@ test("a pipeline killed mid-run resumes by position: every finished (item, stage
     return { text: `<${prompt}>`, ...(delayMs ? { delayMs } : {}) };
   });
 
-  first = spawn(process.execPath, [RUN_PROCESS, ws, server.anthropicBaseUrl, scriptFile], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const line = await new Promise<string>((resolve) =>
-    createInterface({ input: first!.stdout! }).once("line", resolve),
-  );
-  const runId = /^run (\S+)$/.exec(line)?.[1];
-  expect(runId).toBeDefined();
+  const started = await startRunProcess(ws, server.anthropicBaseUrl, scriptFile);
+  first = started.child;
+  const { runId, journal } = started;
   // Killed (SIGKILL: no clean-up) once 4 drafts and the checks of d, c and b are in the journal, while
   // the check of a waits for its reply.
-  const journal = join(workflowRunsDir(ws), `${runId}.jsonl`);
   const checksAsked = () => server!.requests.map(promptOf).filter((prompt) => prompt.startsWith("check "));
-  for (let i = 0; i < 300 && ((await results(journal)) < 7 || checksAsked().length < 4); i++) await sleep(50);
-  expect(await results(journal)).toBe(7);
+  for (let i = 0; i < 300 && ((await journalledResults(journal)) < 7 || checksAsked().length < 4); i++)
+    await sleep(50);
+  expect(await journalledResults(journal)).toBe(7);
   expect(checksAsked()).toEqual(["check <draft d>", "check <draft c>", "check <draft b>", "check <draft a>"]);
-  first.kill("SIGKILL");
-  await once(first, "exit");
+  await killRunProcess(first);
 
   // Resume: the 7 finished calls are replayed (the checks in an order other than the first run's), only
   // the unfinished check and the sum reach the model.
   firstProcess = false;
   const { options } = workflowOptions(ws, serverModel(server));
   const before = server.requests.length;
-  const resumed = await runWorkflow({ ...options, script: SCRIPT, resume: runId! });
+  const resumed = await runWorkflow({ ...options, script: SCRIPT, resume: runId });
   const checks = ["a", "b", "c", "d"].map((item) => `<check <draft ${item}>>`);
   expect(resumed).toMatchObject({ status: "completed", result: [checks, `<sum ${checks.join(" | ")}>`] });
   expect(server.requests.slice(before).map(promptOf)).toEqual([
@@ -97,7 +83,7 @@ test("a pipeline killed mid-run resumes by position: every finished (item, stage
   // Edit the second stage: its four calls and the sum (which it feeds) run again; the drafts are replayed.
   const edited = SCRIPT.replace('agent("check " + draft)', 'agent("verify " + draft)');
   const beforeEdit = server.requests.length;
-  const rerun = await runWorkflow({ ...options, script: edited, resume: runId! });
+  const rerun = await runWorkflow({ ...options, script: edited, resume: runId });
   const verified = ["a", "b", "c", "d"].map((item) => `<verify <draft ${item}>>`);
   expect(rerun).toMatchObject({ status: "completed", result: [verified, `<sum ${verified.join(" | ")}>`] });
   expect(server.requests.slice(beforeEdit).map(promptOf).sort()).toEqual(
@@ -111,14 +97,9 @@ test("a pipeline killed mid-run resumes by position: every finished (item, stage
   const redraft = await runWorkflow({
     ...options,
     script: edited.replace('agent("draft " + item)', 'agent("outline " + item)'),
-    resume: runId!,
+    resume: runId,
   });
   expect(redraft.status).toBe("completed");
   expect(server.requests.length - beforeDraft).toBe(9);
   expect(redraft.agents).toEqual({ run: 9, replayed: 0, failed: 0 });
 });
-
-async function results(journal: string): Promise<number> {
-  const text = await readFile(journal, "utf8").catch(() => "");
-  return text.split("\n").filter((line) => line.includes('"type":"result"')).length;
-}
