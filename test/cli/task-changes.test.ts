@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { taskChanges } from "../../src/cli/commands/task-changes.ts";
-import { RedisTaskStore } from "../../src/tasks/redis-task-store.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { waitFor } from "../support/processes.ts";
-import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import { redisStoresPerTest } from "../support/redis-stores.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { newTask } from "../tasks/task-store.conformance.ts";
 
@@ -22,22 +21,10 @@ it("on the workspace's files it waits the poll interval", async () => {
 });
 
 describeWith(REDIS, "on Redis", () => {
-  let server: RedisServer;
-  const stores: RedisTaskStore[] = [];
-  beforeEach(async () => {
-    server = await startRedisServer();
-  });
-  afterEach(async () => {
-    await Promise.all(stores.splice(0).map((store) => store.close()));
-    await server.stop();
-  });
+  const redis = redisStoresPerTest();
 
   it("wakes as soon as another process changes the task, not at the end of the interval", async () => {
-    const [mine, other] = [
-      await RedisTaskStore.connect(server.url),
-      await RedisTaskStore.connect(server.url),
-    ];
-    stores.push(mine, other);
+    const [mine, other] = [await redis.open(), await redis.open()];
     const task = await other.create(newTask("t-wait"));
     const changes = taskChanges(mine, task.taskId);
     expect(changes.watching).toBe(true);

@@ -1,29 +1,16 @@
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { TaskControl } from "../../src/subagents/task-control.ts";
-import { RedisTaskStore } from "../../src/tasks/redis-task-store.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { until, waitFor } from "../support/processes.ts";
-import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import { redisStoresPerTest } from "../support/redis-stores.ts";
 import { newTask } from "../tasks/task-store.conformance.ts";
 
 // With a store that pushes changes (Redis), the owner hears another process's cancel request at
 // once, not at its next poll.
 
 describeWith(REDIS, "TaskControl on a store that can watch", () => {
-  let server: RedisServer;
-  const stores: RedisTaskStore[] = [];
-  const open = async () => {
-    const store = await RedisTaskStore.connect(server.url);
-    stores.push(store);
-    return store;
-  };
-  beforeEach(async () => {
-    server = await startRedisServer();
-  });
-  afterEach(async () => {
-    await Promise.all(stores.splice(0).map((store) => store.close()));
-    await server.stop();
-  });
+  const redis = redisStoresPerTest();
+  const open = redis.open;
 
   it("hears a cancel request from another process at once, long before its next poll", async () => {
     const owned = await open();

@@ -1,28 +1,16 @@
 import { createServer } from "node:net";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { RedisUnavailableError, RedisUrlError } from "../../src/tasks/redis-connection.ts";
 import { RedisTaskStore } from "../../src/tasks/redis-task-store.ts";
 import type { TaskChange } from "../../src/tasks/task-store.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { waitFor } from "../support/processes.ts";
-import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import { redisStoresPerTest } from "../support/redis-stores.ts";
 import { newTask } from "./task-store.conformance.ts";
 
 describeWith(REDIS, "RedisTaskStore: watch, and a server that is not there", () => {
-  let server: RedisServer;
-  const stores: RedisTaskStore[] = [];
-  const open = async () => {
-    const store = await RedisTaskStore.connect(server.url);
-    stores.push(store);
-    return store;
-  };
-  beforeEach(async () => {
-    server = await startRedisServer();
-  });
-  afterEach(async () => {
-    await Promise.all(stores.splice(0).map((store) => store.close()));
-    await server.stop();
-  });
+  const redis = redisStoresPerTest();
+  const open = redis.open;
 
   it("tells a watcher in another connection which records changed, without polling", async () => {
     const watcher = await open();
@@ -56,7 +44,7 @@ describeWith(REDIS, "RedisTaskStore: watch, and a server that is not there", () 
     watcher.watch((change) => heard.push(change));
     await waitFor(async () => (await watcher.list()) !== undefined, 2_000);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await server.restart();
+    await redis.server().restart();
     await waitFor(() => heard.some((change) => change.kind === "resync"), 10_000, "a resync");
   });
 
@@ -79,7 +67,7 @@ describeWith(REDIS, "RedisTaskStore: watch, and a server that is not there", () 
   it("fails a call with RedisUnavailableError, within seconds, once the server is gone", async () => {
     const store = await open();
     await store.create(newTask("t1"));
-    await server.kill();
+    await redis.server().kill();
     const started = Date.now();
     await expect(store.get("t2")).rejects.toThrow(RedisUnavailableError);
     expect(Date.now() - started).toBeLessThan(10_000);
