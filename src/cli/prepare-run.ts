@@ -4,14 +4,16 @@ import type { AgentConfig } from "../agent/config.ts";
 import { Session } from "../agent/session.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
+import type { LoadedAgents } from "../agents/discover.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
 import type { Model } from "../model/model.ts";
 import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
-import { loadConfigFiles } from "./config/load-config.ts";
-import { resolveSettings, type SettingFlags, type Settings } from "./config/resolve-settings.ts";
+import { type ProjectView, readProject } from "./config/read-project.ts";
+import type { SettingFlags, Settings } from "./config/resolve-settings.ts";
+import { trustNotice } from "./config/trust-notice.ts";
 import { damagedSessionError } from "./damaged-session.ts";
 import { UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
@@ -35,27 +37,50 @@ export interface RunSettingsOptions {
   maxTurns?: number;
   permissionMode?: PermissionMode;
   maxConcurrency?: number;
+  /** `--trust-project`: the project's widening settings apply for this run. */
+  trustProject?: boolean;
+}
+
+export interface RunSettings {
+  workspace: string;
+  settings: Settings;
+  rules: Ruleset;
+  limiters: ModelLimiters;
+  /** The workspace's files as read, with the folder's trust and what was withheld. */
+  project: ProjectView;
 }
 
 /**
- * The workspace (`--cwd`), every setting (flags > env > project > user > defaults), the root's
- * permission rules — so a bad config file fails before anything else happens — and the limiters every
- * model of the run shares (one per endpoint: the root's, its subagents', a `/model` switch).
+ * The workspace (`--cwd`), every setting (flags > env > project > user > defaults) with the folder's
+ * trust (`readProject`: `confirmTrust` asks the person, interactive `chat` only), the root's permission
+ * rules — so a bad config file fails before anything else happens — and the limiters every model of
+ * the run shares (one per endpoint: the root's, its subagents', a `/model` switch). What the project's
+ * files hold and was not applied is one line on stderr.
  */
 export async function loadRunSettings(
   options: RunSettingsOptions,
   io: CliIo,
-): Promise<{ workspace: string; settings: Settings; rules: Ruleset; limiters: ModelLimiters }> {
+  confirmTrust?: (view: ProjectView) => Promise<boolean>,
+): Promise<RunSettings> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
   const flags: SettingFlags = {};
   if (options.model !== undefined) flags.model = options.model;
   if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
   if (options.permissionMode !== undefined) flags.permissionMode = options.permissionMode;
   if (options.maxConcurrency !== undefined) flags.maxConcurrency = options.maxConcurrency;
-  const settings = resolveSettings(await loadConfigFiles({ workspace, env: io.env }), flags, io.env);
+  const project = await readProject({
+    workspace,
+    env: io.env,
+    flags,
+    ...(options.trustProject === undefined ? {} : { trustProject: options.trustProject }),
+    ...(confirmTrust === undefined ? {} : { confirmTrust }),
+  });
+  const { settings } = project;
   for (const warning of settings.warnings) io.stderr.write(`warning: ${warning}\n`);
+  const notice = trustNotice(project);
+  if (notice !== undefined) io.stderr.write(`${notice}\n`);
   const limiters = new ModelLimiters(settings.modelConcurrency);
-  return { workspace, settings, rules: permissionRules(settings), limiters };
+  return { workspace, settings, rules: permissionRules(settings), limiters, project };
 }
 
 /**
@@ -88,6 +113,8 @@ export interface WireRootOptions {
   appendSystemPrompt?: string;
   /** `--agents` JSON. */
   agents?: string;
+  /** The agent definitions of the workspace's files, confined by the folder's trust (`readProject`). */
+  definitions: LoadedAgents;
   /** `--mcp-config` values: files or JSON with more MCP servers (over the config files' by name). */
   mcpConfig?: readonly string[];
   /** Cancels MCP servers that are still starting (Ctrl-C during the wiring). */
@@ -188,6 +215,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     });
     const { config, runtime, diagnostics } = await wireSubagents(root, {
       workspace,
+      definitions: options.definitions,
       settings,
       gate: ask,
       env: io.env,

@@ -28,6 +28,12 @@ export interface PermissionRule {
   permission: string;
   pattern: string;
   action: PermissionAction;
+  /**
+   * A rule that may only narrow (a repository's rule in a folder the user has not trusted): it
+   * decides a request only where it is stricter than what the other rules decide, so it can turn an
+   * allow into an ask or a deny, never lift a deny or an ask (`findMatchingRule`).
+   */
+  narrowOnly?: true;
 }
 
 export type Ruleset = PermissionRule[];

@@ -67,6 +67,8 @@ export const jobDataSchema = z.object({
       permission: z.string().min(1),
       pattern: z.string().min(1),
       action: z.enum(["allow", "ask", "deny"]),
+      /** A rule of an untrusted project: dropping the mark would turn its allows into real ones. */
+      narrowOnly: z.literal(true).exactOptional(),
     }),
   ),
   mode: z.enum(PERMISSION_MODES),

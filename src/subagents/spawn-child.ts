@@ -256,6 +256,8 @@ function resolveDefinition(registry: AgentRegistry, caller: CallerScope, type: s
       `Your permission rules do not allow starting subagent "${definition.name}" (task:'${definition.name}' is denied). ${available()}`,
     );
   }
+  if (definition.unavailable !== undefined)
+    throw new ToolError(`${definition.unavailable}, so it cannot run. ${available()}`);
   return definition;
 }
 

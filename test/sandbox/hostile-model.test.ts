@@ -60,6 +60,8 @@ async function fixture(): Promise<Fixture> {
     // Grandchildren for the depth-2 scenario; the hostile model tries to rewrite this file.
     "agentry.json": JSON.stringify({ subagents: { maxDepth: 2 } }),
   });
+  // The project's config is this test's own (the hostile party is the model): depth 2 needs trust.
+  await ws.trust();
   const outside = join(dirname(ws.dir), "outside");
   await mkdir(outside);
   await writeFile(join(outside, "target.txt"), "untouched");

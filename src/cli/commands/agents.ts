@@ -2,11 +2,12 @@ import { isAbsolute, relative } from "node:path";
 import type { AgentDefinition } from "../../agents/definition.ts";
 import { formatDiagnostics, hasErrors } from "../../agents/diagnostics.ts";
 import { type EffectiveAccess, effectiveAccess } from "../../agents/effective-access.ts";
-import { checkConfig } from "../config/check-config.ts";
+import { type ProjectView, readProject } from "../config/read-project.ts";
+import { trustNotice } from "../config/trust-notice.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
-import { loadRegistry } from "../wire-subagents.ts";
+import { registryOf } from "../wire-subagents.ts";
 import { resolveWorkspace } from "../workspace.ts";
 
 export interface AgentsOptions {
@@ -19,9 +20,7 @@ export interface AgentsOptions {
 
 /** `agentry agents list`: every agent a run can use, what it may do, and where it came from. */
 export async function agentsListCommand(options: AgentsOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
-  const registry = await loadRegistry(workspace, io.env, options.agents);
+  const { workspace, registry } = await registryFor(options, io);
   const agents = registry.list();
   if (options.json) {
     io.stdout.write(`${JSON.stringify(agents.map(summary))}\n`);
@@ -48,7 +47,7 @@ export async function agentsListCommand(options: AgentsOptions, io: CliIo): Prom
 
 /** `agentry agents show <name>`: one agent's whole definition, what it may do, and its prompt. */
 export async function agentsShowCommand(name: string, options: AgentsOptions, io: CliIo): Promise<number> {
-  const registry = await registryFor(options, io);
+  const { registry } = await registryFor(options, io);
   const agent = registry.get(name);
   if (!agent) {
     const known = registry
@@ -94,18 +93,24 @@ export async function agentsShowCommand(name: string, options: AgentsOptions, io
  * remote agent's card can be fetched and read. Exits 1 when any is an error.
  */
 export async function agentsCheckCommand(options: AgentsOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  const registry = await registryFor(options, io);
+  const { workspace, registry, project } = await registryFor(options, io);
+  const withheld = project.withheld.filter((item) => item.setting.startsWith("agent "));
   const diagnostics = registry.diagnostics;
   const remote = registry.list().filter((agent) => agent.url !== undefined);
   const cards = options.online === true && remote.length > 0 ? await checkCards(remote, io.env) : [];
   const unreachable = cards.filter((card) => !card.ok).length;
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ agents: registry.list().length, diagnostics, ...(options.online ? { cards } : {}) })}\n`,
+      `${JSON.stringify({ agents: registry.list().length, diagnostics, withheld: withheld.map(({ value: _value, ...item }) => item), trusted: project.trust.trusted, ...(options.online ? { cards } : {}) })}\n`,
     );
   } else {
     io.stdout.write(`${formatDiagnostics(diagnostics, { cwd: workspace })}\n`);
+    for (const item of withheld)
+      io.stdout.write(
+        `${item.source}: ${item.setting} ${item.kind === "never" ? `ignored: ${item.reason ?? ""}` : "withheld until you trust this folder (agentry trust)"}\n`,
+      );
+    const notice = withheld.length > 0 ? trustNotice(project) : undefined;
+    if (notice !== undefined) io.stderr.write(`${notice}\n`);
     for (const card of cards)
       io.stdout.write(
         card.ok
@@ -119,10 +124,14 @@ export async function agentsCheckCommand(options: AgentsOptions, io: CliIo): Pro
   return hasErrors(diagnostics) || unreachable > 0 ? EXIT_CODES.error : EXIT_CODES.completed;
 }
 
-async function registryFor(options: AgentsOptions, io: CliIo) {
+/** The workspace's agents as a run would have them: read with the folder's trust, then `--agents`. */
+async function registryFor(
+  options: AgentsOptions,
+  io: CliIo,
+): Promise<{ workspace: string; registry: ReturnType<typeof registryOf>; project: ProjectView }> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
-  return loadRegistry(workspace, io.env, options.agents);
+  const project = await readProject({ workspace, env: io.env });
+  return { workspace, registry: registryOf(project.agents, options.agents), project };
 }
 
 function summary(agent: AgentDefinition) {

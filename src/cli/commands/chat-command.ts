@@ -9,6 +9,7 @@ import {
   permissionModeOption,
   positiveInteger,
   resumeOption,
+  trustProjectOption,
 } from "./options.ts";
 
 const CHAT_HELP = `
@@ -81,6 +82,7 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
       ),
     )
     .addOption(maxConcurrencyOption())
+    .addOption(trustProjectOption())
     .addOption(storeOption())
     .addOption(queueOption())
     .addHelpText("after", CHAT_HELP)

@@ -2,6 +2,7 @@ import type { Session } from "../../agent/session.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { runChat } from "../chat/chat-loop.ts";
+import { trustQuestion } from "../chat/trust-question.ts";
 import { Conversation } from "../chat/conversation.ts";
 import { streamLineReader, terminalLineReader } from "../chat/line-reader.ts";
 import { switchableModel } from "../chat/switchable-model.ts";
@@ -14,6 +15,8 @@ import { colorEnabled } from "../render/style.ts";
 import { selectModel } from "../select-model.ts";
 
 export interface ChatOptions {
+  /** `--trust-project`: the project's widening settings apply for this run. */
+  trustProject?: boolean;
   model?: string;
   maxTurns?: number;
   maxConcurrency?: number;
@@ -35,7 +38,13 @@ const PROMPT = "› ";
  * asks; with piped input (one prompt per line) asks resolve by `--permission-mode`.
  */
 export async function chatCommand(options: ChatOptions, io: CliIo): Promise<number> {
-  const loaded = await loadRunSettings(options, io);
+  const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  // On a terminal, a folder whose files would widen what agentry may do is asked about once.
+  const loaded = await loadRunSettings(
+    options,
+    io,
+    interactive ? trustQuestion(io.stdin, io.stderr) : undefined,
+  );
   const { resumed, model: initial } = await selectSessionAndModel(
     loaded.workspace,
     loaded.settings,
@@ -55,7 +64,7 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
 async function chatWith(
   resumed: Session | undefined,
   initial: Model,
-  { workspace, settings, rules, limiters }: Awaited<ReturnType<typeof loadRunSettings>>,
+  { workspace, settings, rules, limiters, project }: Awaited<ReturnType<typeof loadRunSettings>>,
   options: ChatOptions,
   io: CliIo,
 ): Promise<number> {
@@ -74,6 +83,7 @@ async function chatWith(
     workspace,
     settings,
     rules,
+    definitions: project.agents,
     model,
     io,
     limiters,

@@ -1,7 +1,7 @@
 import { openMcpServers } from "../../mcp/mcp-servers.ts";
 import type { McpServerConfig } from "../../mcp/server-config.ts";
-import { loadConfigFiles } from "../config/load-config.ts";
-import { resolveSettings } from "../config/resolve-settings.ts";
+import { readProject } from "../config/read-project.ts";
+import { trustNotice } from "../config/trust-notice.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { loadMcpConfigFlags } from "../mcp-config-flag.ts";
@@ -13,6 +13,8 @@ export interface McpListOptions {
   cwd?: string;
   json?: boolean;
   mcpConfig?: string[];
+  /** `--trust-project`: the project's servers start for this listing too. */
+  trustProject?: boolean;
 }
 
 interface ServerReport {
@@ -25,17 +27,34 @@ interface ServerReport {
   error?: string;
 }
 
-/** `agentry mcp list`: starts every configured server once, reports its tools, and stops it. */
+/**
+ * `agentry mcp list`: starts every server a run would start once, reports its tools, and stops it; the
+ * servers of a project's files that wait for the folder's trust are listed, not started.
+ */
 export async function mcpListCommand(options: McpListOptions, io: CliIo): Promise<number> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  const settings = resolveSettings(await loadConfigFiles({ workspace, env: io.env }), {}, io.env);
+  const project = await readProject({
+    workspace,
+    env: io.env,
+    ...(options.trustProject === undefined ? {} : { trustProject: options.trustProject }),
+  });
   const servers = {
-    ...settings.mcpServers,
+    ...project.settings.mcpServers,
     ...(await loadMcpConfigFlags(options.mcpConfig ?? [], workspace)),
   };
+  const withheld = project.withheld
+    .filter((item) => item.setting.startsWith("MCP server "))
+    .map((item) => ({
+      server: item.setting.slice("MCP server ".length).replace(/^"|"$/g, ""),
+      source: item.source,
+    }));
+  const notice = withheld.length > 0 ? trustNotice(project) : undefined;
+  if (notice !== undefined) io.stderr.write(`${notice}\n`);
   const names = Object.keys(servers);
   if (names.length === 0) {
-    if (options.json) io.stdout.write("[]\n");
+    if (options.json)
+      io.stdout.write(withheld.length > 0 ? `${JSON.stringify({ servers: [], withheld })}\n` : "[]\n");
+    else if (withheld.length > 0) io.stdout.write(withheldLines(withheld));
     else io.stdout.write('No MCP servers are configured (see "agentry mcp --help").\n');
     return EXIT_CODES.completed;
   }
@@ -55,8 +74,11 @@ export async function mcpListCommand(options: McpListOptions, io: CliIo): Promis
         ...(failure ? { error: failure.message } : {}),
       };
     });
-    if (options.json) io.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
-    else io.stdout.write(render(reports));
+    if (options.json)
+      io.stdout.write(
+        `${JSON.stringify(withheld.length > 0 ? { servers: reports, withheld } : reports, null, 2)}\n`,
+      );
+    else io.stdout.write(`${render(reports)}${withheld.length > 0 ? withheldLines(withheld) : ""}`);
     return reports.every((report) => report.status === "connected") ? EXIT_CODES.completed : EXIT_CODES.error;
   } finally {
     await set.close();
@@ -74,4 +96,13 @@ function render(reports: readonly ServerReport[]): string {
       : `${r.name}: ${r.error ?? "failed"}`,
   );
   return `${table}\n${details.join("\n")}\n`;
+}
+
+function withheldLines(withheld: ReadonlyArray<{ server: string; source: string }>): string {
+  return withheld
+    .map(
+      (item) =>
+        `${item.server} (${item.source}): not started, withheld until you trust this folder (agentry trust)\n`,
+    )
+    .join("");
 }

@@ -9,6 +9,13 @@ export const cwdOption = () =>
 export const resumeOption = () =>
   new Option("-r, --resume <session-id>", "continue a stored session (see: agentry sessions list)");
 
+/** `--trust-project`, as every command that reads a project's settings takes it. */
+export const trustProjectOption = () =>
+  new Option(
+    "--trust-project",
+    "let this folder's project settings that widen what agentry may do apply for this run (MCP servers, allow rules …; see agentry trust)",
+  );
+
 export const jsonOption = (description = "print JSON for scripts") => new Option("--json", description);
 
 export const permissionModeOption = (description: string) =>

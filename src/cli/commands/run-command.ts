@@ -10,6 +10,7 @@ import {
   positiveInteger,
   positiveNumber,
   resumeOption,
+  trustProjectOption,
 } from "./options.ts";
 import type { RunOptions } from "./run.ts";
 
@@ -83,6 +84,7 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
         .default("text"),
     )
     .addOption(cwdOption())
+    .addOption(trustProjectOption())
     .addOption(resumeOption())
     .addOption(
       permissionModeOption("how permission requests no rule decides are resolved (default: default)"),

@@ -1,6 +1,7 @@
 import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
 import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
+import type { LoadedAgents } from "../../agents/discover.ts";
 import { userText } from "../../model/messages.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
@@ -15,6 +16,8 @@ import { colorEnabled } from "../render/style.ts";
 import { createTreeRenderer, resumeTreeAfter } from "../render/with-agent-tree.ts";
 
 export interface RunOptions {
+  /** `--trust-project`: the project's widening settings apply for this run. */
+  trustProject?: boolean;
   model?: string;
   maxTurns?: number;
   /** The most model calls in flight per endpoint (the adaptive limit's ceiling). */
@@ -41,13 +44,22 @@ export interface RunOptions {
 
 /** `agentry run <prompt>`: one non-interactive run of the root agent. Returns the exit code. */
 export async function runCommand(promptArgument: string, options: RunOptions, io: CliIo): Promise<number> {
-  const { workspace, settings, rules, limiters } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
   const prompt = await readPrompt(promptArgument, io.stdin);
   const { resumed, model } = await selectSessionAndModel(workspace, settings, io, options.resume, limiters);
   // The session's lock is held from here (a resumed one) or from its creation until the run is over.
   const held: { session: Session | undefined } = { session: resumed };
   try {
-    const run = { promptArgument, prompt, workspace, settings, rules, limiters, model };
+    const run = {
+      promptArgument,
+      prompt,
+      workspace,
+      settings,
+      rules,
+      limiters,
+      model,
+      definitions: project.agents,
+    };
     return await runSession(held, run, options, io);
   } finally {
     held.session?.close();
@@ -62,11 +74,12 @@ interface RunContext {
   rules: Awaited<ReturnType<typeof loadRunSettings>>["rules"];
   limiters: Awaited<ReturnType<typeof loadRunSettings>>["limiters"];
   model: Model;
+  definitions: LoadedAgents;
 }
 
 async function runSession(
   held: { session: Session | undefined },
-  { promptArgument, prompt, workspace, settings, rules, limiters, model }: RunContext,
+  { promptArgument, prompt, workspace, settings, rules, limiters, model, definitions }: RunContext,
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
@@ -89,6 +102,7 @@ async function runSession(
     workspace,
     settings,
     rules,
+    definitions,
     model,
     io,
     limiters,

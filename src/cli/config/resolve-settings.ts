@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "../../agent/config.ts";
 import type { McpServerConfig } from "../../mcp/server-config.ts";
-import type { ModelSettings } from "../../model/registry.ts";
+import { modelEndpoint } from "../../model/model-id.ts";
+import { defaultModelId, type ModelSettings } from "../../model/registry.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from "../../sandbox/policy.ts";
 import type { SubagentLimits } from "../../subagents/limits.ts";
@@ -8,7 +9,9 @@ import { UsageError } from "../errors.ts";
 import { SETTINGS_ENV } from "./config-locations.ts";
 import { type FleetSettings, fleetSettings } from "./fleet-settings.ts";
 import type { ConfigLayer, Env, LoadedConfig } from "./load-config.ts";
+import { confineProjectConfig } from "./project-config.ts";
 import { PERMISSION_MODES } from "./schema.ts";
+import type { Withheld } from "./withheld.ts";
 
 /** Values given on the command line; they win over everything else. */
 export interface SettingFlags {
@@ -48,8 +51,11 @@ export interface Settings {
   providers: ModelSettings;
   maxTurns: Sourced<number>;
   permissionMode: Sourced<PermissionMode>;
-  /** The `permission` value of each config file, lowest precedence first (rules are last-match-wins). */
-  permission: Array<Sourced<unknown>>;
+  /**
+   * The `permission` value of each config file, lowest precedence first (rules are last-match-wins);
+   * `project` marks the repository's, which `permissionRules` confines (`confineProjectRules`).
+   */
+  permission: Array<Sourced<unknown> & { project?: true }>;
   toolOutputLimit: number;
   /** The `subagents` limits, project keys over user keys. */
   subagents: Partial<SubagentLimits>;
@@ -69,13 +75,31 @@ export interface Settings {
   fleet: FleetSettings;
   /** The config files that were read, for diagnostics. */
   files: string[];
+  /** Their contents as they applied, lowest precedence first (the project's after `confineProjectConfig`). */
+  layers: ConfigLayer[];
   /** Settings that were read but not applied, and why (printed as warnings). */
   warnings: string[];
+  /** Whether the project's widening settings apply: the user trusts this folder (`agentry trust`). */
+  trusted: boolean;
+  /** What the project's files hold that was not applied (`agentry config` lists it). */
+  withheld: Withheld[];
+}
+
+export interface ResolveOptions {
+  /** The user trusts the folder: the project's widening settings apply. Default false (fail closed). */
+  trusted?: boolean;
 }
 
 export { SETTINGS_ENV };
 
-export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: Env): Settings {
+export function resolveSettings(
+  raw: LoadedConfig,
+  flags: SettingFlags,
+  env: Env,
+  options: ResolveOptions = {},
+): Settings {
+  const trusted = options.trusted ?? false;
+  const { loaded, withheld } = confineProject(raw, flags, env, trusted);
   // Highest precedence first.
   const layers = [loaded.project, loaded.user].filter((layer): layer is ConfigLayer => layer !== undefined);
   const fromFiles = <K extends "model" | "maxTurns" | "permissionMode">(key: K) => {
@@ -97,7 +121,10 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
   const warnings: string[] = [];
   const permissionMode = pick(flags.permissionMode, "--permission-mode") ??
     envPermissionMode(env) ??
-    modeFromFiles(loaded, warnings) ?? { value: "default" as const, source: "default" };
+    modeFromFiles(loaded) ?? { value: "default" as const, source: "default" };
+  for (const item of withheld) {
+    if (item.kind === "never") warnings.push(`${item.source}: ${item.setting} ignored: ${item.reason}`);
+  }
 
   const lowestFirst = [...layers].reverse();
   let providers: ModelSettings = {};
@@ -111,7 +138,11 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
     permissionMode,
     permission: lowestFirst
       .filter((layer) => layer.config.permission !== undefined)
-      .map((layer) => ({ value: layer.config.permission, source: layer.label })),
+      .map((layer) => ({
+        value: layer.config.permission,
+        source: layer.label,
+        ...(layer === loaded.project ? { project: true as const } : {}),
+      })),
     toolOutputLimit:
       layers.find((l) => l.config.toolOutputLimit)?.config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
     bashTimeoutSeconds: layers.find((l) => l.config.bashTimeoutSeconds)?.config.bashTimeoutSeconds,
@@ -123,53 +154,81 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
       layers.find((layer) => layer.config.workflows?.enabled !== undefined)?.config.workflows?.enabled ??
       false,
     mcpServers: Object.assign({}, ...lowestFirst.map((layer) => layer.config.mcpServers ?? {})),
-    sandbox: sandboxSettings(loaded, env, warnings),
-    fleet: fleetSettings(loaded, warnings),
+    sandbox: sandboxSettings(loaded, env),
+    fleet: fleetSettings(loaded),
     files: lowestFirst.map((layer) => layer.path),
+    layers: lowestFirst,
     warnings,
+    trusted,
+    withheld,
+  };
+}
+
+/** The project's config file as it may apply (`confineProjectConfig`). */
+function confineProject(
+  loaded: LoadedConfig,
+  flags: SettingFlags,
+  env: Env,
+  trusted: boolean,
+): { loaded: LoadedConfig; withheld: Withheld[] } {
+  const { project, user } = loaded;
+  if (project === undefined) return { loaded, withheld: [] };
+  const confined = confineProjectConfig(project, {
+    user: user?.config,
+    trusted,
+    sameEndpoint: endpointCheck(loaded, flags, env),
+  });
+  return {
+    loaded: { ...loaded, project: { ...project, config: confined.config } },
+    withheld: confined.withheld,
   };
 }
 
 /**
- * A project's config is the repository's word, and a repository may be hostile: it may narrow the
- * sandbox (`denyRead`) but not widen it (turn it off, allow hosts, writable paths, variables); those
- * come from the user's config or `AGENTRY_SANDBOX=off`.
+ * Whether a model id a project names stays on the endpoint the run would use without the project:
+ * the model of the flags, the environment or the user's config, else the default for the keys set.
  */
-function sandboxSettings(loaded: LoadedConfig, env: Env, warnings: string[]): SandboxSettings {
+export function endpointCheck(
+  loaded: LoadedConfig,
+  flags: SettingFlags,
+  env: Env,
+): (modelId: string) => boolean {
+  const user = loaded.user?.config;
+  const providers = (user?.providers ?? {}) as ModelSettings;
+  const compatible = Object.keys(providers.openaiCompatible ?? {});
+  const baseModel =
+    flags.model ??
+    (env[SETTINGS_ENV.model]?.trim() || undefined) ??
+    user?.model ??
+    defaultModelId(env, providers);
+  const base = baseModel === undefined ? undefined : modelEndpoint(baseModel, providers.aliases, compatible);
+  return (id) => base !== undefined && modelEndpoint(id, providers.aliases, compatible) === base;
+}
+
+/**
+ * The OS sandbox: the user's config, the project's `denyRead` (narrowing), and in a trusted folder the
+ * project's hosts, writable paths and variables (`confineProjectConfig` has removed what may not apply).
+ */
+function sandboxSettings(loaded: LoadedConfig, env: Env): SandboxSettings {
   const user = loaded.user?.config.sandbox ?? {};
-  const project = loaded.project?.config.sandbox;
-  if (project !== undefined && loaded.project !== undefined) {
-    const widening = (["enabled", "network", "allowWrite", "env"] as const).filter(
-      (key) => project[key] !== undefined,
-    );
-    if (widening.length > 0) {
-      warnings.push(
-        `${loaded.project.label}: sandbox.${widening.join(", sandbox.")} ignored: a project's config may only narrow the sandbox; set ${widening.length === 1 ? "it" : "them"} in your user config (${loaded.user?.label ?? "~/.config/agentry/config.json"})`,
-      );
-    }
-  }
+  const project = loaded.project?.config.sandbox ?? {};
   const switchedOff = /^(0|off|false|no)$/i.test(env[SETTINGS_ENV.sandbox]?.trim() ?? "");
   return {
     enabled: !switchedOff && (user.enabled ?? DEFAULT_SANDBOX_SETTINGS.enabled),
-    allowedHosts: user.network?.allowedHosts ?? [],
-    denyRead: [...(user.denyRead ?? []), ...(project?.denyRead ?? [])],
-    allowWrite: user.allowWrite ?? [],
-    env: user.env ?? [],
+    allowedHosts: [...(user.network?.allowedHosts ?? []), ...(project.network?.allowedHosts ?? [])],
+    denyRead: [...(user.denyRead ?? []), ...(project.denyRead ?? [])],
+    allowWrite: [...(user.allowWrite ?? []), ...(project.allowWrite ?? [])],
+    env: [...(user.env ?? []), ...(project.env ?? [])],
   };
 }
 
-/** `permissionMode` from the files, except `bypass` from a project's: a repository cannot lift every check on itself. */
-function modeFromFiles(loaded: LoadedConfig, warnings: string[]): Sourced<PermissionMode> | undefined {
-  const { project, user } = loaded;
-  const projectMode = project?.config.permissionMode;
-  if (project !== undefined && projectMode !== undefined) {
-    if (projectMode !== "bypass") return { value: projectMode, source: project.label };
-    warnings.push(
-      `${project.label}: permissionMode "bypass" ignored: a project's config cannot bypass permissions; use --permission-mode bypass, AGENTRY_PERMISSION_MODE or your user config`,
-    );
+/** `permissionMode` from the files, the project's first (`confineProjectConfig` kept only what may apply). */
+function modeFromFiles(loaded: LoadedConfig): Sourced<PermissionMode> | undefined {
+  for (const layer of [loaded.project, loaded.user]) {
+    const mode = layer?.config.permissionMode;
+    if (layer !== undefined && mode !== undefined) return { value: mode, source: layer.label };
   }
-  const userMode = user?.config.permissionMode;
-  return userMode === undefined || user === undefined ? undefined : { value: userMode, source: user.label };
+  return undefined;
 }
 
 function modelConcurrency(lowestFirst: ConfigLayer[], flags: SettingFlags, env: Env): ModelConcurrency {

@@ -161,6 +161,13 @@ export const configFileSchema = z.strictObject({
       queue: nonEmptyString.exactOptional(),
     })
     .exactOptional(),
+  /**
+   * Folders the user trusts (user config only), with their subfolders: their project files' widening
+   * settings apply without asking (docs/configuration.md, "Trust").
+   */
+  trustedFolders: z
+    .array(nonEmptyString, { error: "must be a list of absolute paths (or ~/…)" })
+    .exactOptional(),
   bashTimeoutSeconds: z
     .number({ error: "must be a number of seconds between 1 and 600" })
     .min(1, { error: "must be a number of seconds between 1 and 600" })

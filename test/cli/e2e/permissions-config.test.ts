@@ -22,6 +22,11 @@ async function run(
   ...args: string[]
 ) {
   ws = await makeWorkspace(files);
+  const trusted = args.indexOf("--trusted");
+  if (trusted !== -1) {
+    args.splice(trusted, 1);
+    await ws.trust();
+  }
   server = await startModelServer(script);
   return runCli(["run", ...args, "go"], {
     cwd: ws.dir,
@@ -43,11 +48,20 @@ describe("permissions in a non-interactive run", () => {
     expect(await (ws as TestWorkspace).read("out.txt")).toBe("written\n");
   });
 
-  it("applies rules from agentry.json", async () => {
+  it("applies allow rules from agentry.json in a folder the user trusts", async () => {
+    const config = JSON.stringify({ permission: { edit: { "out.txt": "allow" } } });
+    const result = await run({ "agentry.json": config }, editThenAnswer(), "--trusted");
+    expect(result.code).toBe(0);
+    expect(await (ws as TestWorkspace).read("out.txt")).toBe("written\n");
+  });
+
+  it("leaves an untrusted folder's allow rule out, and says so on stderr", async () => {
     const config = JSON.stringify({ permission: { edit: { "out.txt": "allow" } } });
     const result = await run({ "agentry.json": config }, editThenAnswer());
     expect(result.code).toBe(0);
-    expect(await (ws as TestWorkspace).read("out.txt")).toBe("written\n");
+    await expect((ws as TestWorkspace).read("out.txt")).rejects.toThrow();
+    expect(result.stderr).toContain("this folder is not trusted");
+    expect(result.stderr).toContain("agentry.json (permission edit 'out.txt' allow)");
   });
 
   it("takes permissionMode from config, and a deny rule beats the mode", async () => {
@@ -55,7 +69,7 @@ describe("permissions in a non-interactive run", () => {
       permissionMode: "accept-edits",
       permission: [{ permission: "edit", pattern: "*", action: "deny" }],
     });
-    const result = await run({ "agentry.json": config }, editThenAnswer());
+    const result = await run({ "agentry.json": config }, editThenAnswer(), "--trusted");
     expect(result.code).toBe(0);
     await expect((ws as TestWorkspace).read("out.txt")).rejects.toThrow();
     expect(bodyText(server as ModelServer, 1)).toContain("denied by rule");
