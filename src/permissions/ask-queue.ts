@@ -79,9 +79,7 @@ export function createAskQueue(
         onAsk(request, dismiss.signal).then(
           (answer) =>
             finish(
-              isAnswer(answer)
-                ? answer
-                : { error: new Error(`invalid answer ${JSON.stringify(answer)}`) },
+              isAnswer(answer) ? answer : { error: new Error(`invalid answer ${JSON.stringify(answer)}`) },
             ),
           (error: unknown) => finish({ error }),
         );

@@ -134,7 +134,10 @@ describe("'always' covers the ask rule's pattern", () => {
   it("leaving the sandbox is approved one exact command at a time, even under an `unsandboxed *` ask rule", async () => {
     const { asked, onAsk } = answering("always");
     const gate = createPermissionGate({ rules: DEFAULT_RULES, mode: "default", onAsk });
-    const unsandboxed = (command: string): PermissionRequest => ({ permission: "unsandboxed", patterns: [command] });
+    const unsandboxed = (command: string): PermissionRequest => ({
+      permission: "unsandboxed",
+      patterns: [command],
+    });
     await gate(unsandboxed("curl https://x.dev"), main);
     await gate(unsandboxed("curl https://x.dev"), main);
     await gate(unsandboxed("curl https://y.dev"), main);

@@ -33,7 +33,8 @@ Commands inside the session:
 Keys: Ctrl-C interrupts a running turn (its commands are killed) and returns to the
 prompt; at an empty prompt, Ctrl-C twice or Ctrl-D exits. ↑/↓ recall earlier lines.
 
-On a terminal, permission requests are asked (y once, a always, n no).
+On a terminal, permission requests are asked with one key: y once, a always
+(the rule it adds is shown, e.g. Bash(npm test:*)), n no, t no with a message.
 With piped input (one prompt per line, for scripts) they resolve by
 --permission-mode, as in agentry run.
 

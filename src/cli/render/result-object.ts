@@ -45,7 +45,11 @@ export interface ClaudeCodeResultFields {
   total_cost_usd?: number;
 }
 
-export type ClaudeCodeSubtype = "success" | "error_max_turns" | "error_max_budget_usd" | "error_during_execution";
+export type ClaudeCodeSubtype =
+  | "success"
+  | "error_max_turns"
+  | "error_max_budget_usd"
+  | "error_during_execution";
 
 /** Claude Code has no "aborted": an interrupted run is, as there, an error during execution. */
 const SUBTYPES: Readonly<Record<OutcomeStatus, ClaudeCodeSubtype>> = {
