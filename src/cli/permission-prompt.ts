@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
 import type { AskAnswer, AskHandler, AskRequest } from "../permissions/gate.ts";
+import { canGoRaw, readKey } from "./read-key.ts";
 
 export interface TerminalAskOptions {
   input: NodeJS.ReadableStream;
@@ -34,14 +35,6 @@ export function keyAnswer(chunk: string): KeyAnswer | undefined {
   const key = chunk.trimStart().slice(0, 1);
   return Object.hasOwn(KEYS, key.toLowerCase()) ? KEYS[key.toLowerCase()] : undefined;
 }
-
-interface RawInput {
-  setRawMode(mode: boolean): unknown;
-  isRaw?: boolean;
-}
-
-const canGoRaw = (input: NodeJS.ReadableStream): input is NodeJS.ReadableStream & RawInput =>
-  "setRawMode" in input && typeof input.setRawMode === "function";
 
 /**
  * Interactive permission prompts on the terminal (stderr), answered with one key and no Enter: `y`
@@ -100,39 +93,6 @@ function echo(answer: Exclude<KeyAnswer, "interrupt">, request: AskRequest): str
   if (answer === "once") return "yes";
   if (answer === "always") return `always: ${alwaysCovers(request)}`;
   return "no";
-}
-
-/**
- * Reads keys until `decide` returns an answer, in raw mode on a terminal (so no Enter is needed and
- * the key does not echo). Ends with "dismissed" when `signal` aborts or the input ends. Leaves the
- * input as it found it: paused, in the mode it was in.
- */
-function readKey<T>(
-  input: NodeJS.ReadableStream,
-  signal: AbortSignal,
-  decide: (chunk: string) => T | undefined,
-): Promise<T | "dismissed"> {
-  return new Promise((resolve) => {
-    const wasRaw = canGoRaw(input) ? input.isRaw === true : false;
-    const finish = (answer: T | "dismissed") => {
-      input.off("data", onData);
-      input.off("end", onEnd);
-      signal.removeEventListener("abort", onEnd);
-      input.pause();
-      if (canGoRaw(input)) input.setRawMode(wasRaw);
-      resolve(answer);
-    };
-    const onData = (chunk: Buffer | string) => {
-      const answer = decide(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
-      if (answer !== undefined) finish(answer);
-    };
-    const onEnd = () => finish("dismissed");
-    if (canGoRaw(input)) input.setRawMode(true);
-    input.on("data", onData);
-    input.once("end", onEnd);
-    signal.addEventListener("abort", onEnd, { once: true });
-    input.resume();
-  });
 }
 
 /** One line with editing (on a terminal), or undefined when the ask is dismissed or the input ends. */

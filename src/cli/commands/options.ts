@@ -9,6 +9,13 @@ export const cwdOption = () =>
 export const resumeOption = () =>
   new Option("-r, --resume <session-id>", "continue a stored session (see: agentry sessions list)");
 
+/** `-c, --continue`, as `run` and `chat` take it; `--resume` names a session, so not both. */
+export const continueOption = () =>
+  new Option(
+    "-c, --continue",
+    "continue the latest of your sessions in the workspace (not a subagent's)",
+  ).conflicts("resume");
+
 export const jsonOption = (description = "print JSON for scripts") => new Option("--json", description);
 
 export const permissionModeOption = (description: string) =>

@@ -13,6 +13,7 @@ import { readPrompt } from "../read-prompt.ts";
 import type { OutputFormat } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
 import { createTreeRenderer, resumeTreeAfter } from "../render/with-agent-tree.ts";
+import { chooseSession } from "../session-choice.ts";
 
 export interface RunOptions {
   model?: string;
@@ -22,6 +23,10 @@ export interface RunOptions {
   outputFormat: OutputFormat;
   cwd?: string;
   resume?: string;
+  /** `-c, --continue`: the latest of the user's sessions in the workspace. */
+  continue?: boolean;
+  /** `-p, --print`: what `run` does anyway (for commands written for `claude -p`). */
+  print?: boolean;
   permissionMode?: PermissionMode;
   systemPrompt?: string;
   appendSystemPrompt?: string;
@@ -39,11 +44,16 @@ export interface RunOptions {
   queue?: string;
 }
 
-/** `agentry run <prompt>`: one non-interactive run of the root agent. Returns the exit code. */
-export async function runCommand(promptArgument: string, options: RunOptions, io: CliIo): Promise<number> {
+/** `agentry run [prompt]`: one non-interactive run of the root agent. Returns the exit code. */
+export async function runCommand(
+  promptArgument: string | undefined,
+  options: RunOptions,
+  io: CliIo,
+): Promise<number> {
   const { workspace, settings, rules, limiters } = await loadRunSettings(options, io);
-  const prompt = await readPrompt(promptArgument, io.stdin);
-  const { resumed, model } = await selectSessionAndModel(workspace, settings, io, options.resume, limiters);
+  const prompt = await readPrompt(promptArgument, io.stdin, { stderr: io.stderr });
+  const resume = await chooseSession(workspace, options);
+  const { resumed, model } = await selectSessionAndModel(workspace, settings, io, resume, limiters);
   // The session's lock is held from here (a resumed one) or from its creation until the run is over.
   const held: { session: Session | undefined } = { session: resumed };
   try {
@@ -55,7 +65,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
 }
 
 interface RunContext {
-  promptArgument: string;
+  promptArgument: string | undefined;
   prompt: string;
   workspace: string;
   settings: Awaited<ReturnType<typeof loadRunSettings>>["settings"];
@@ -75,7 +85,11 @@ async function runSession(
     stderr: io.stderr,
     color: colorEnabled(io.stderr, io.env),
   });
-  const interactive = promptArgument !== "-" && io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const interactive =
+    promptArgument !== undefined &&
+    promptArgument !== "-" &&
+    io.stdin.isTTY === true &&
+    io.stderr.isTTY === true;
   // Ctrl-C is handled from here on: during the wiring it cancels MCP servers that are still starting.
   const controller = new AbortController();
   // Set once the renderer reported an aborted outcome: a forced exit during the shutdown adds no line.

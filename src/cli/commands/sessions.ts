@@ -16,6 +16,7 @@ import type { CliIo } from "../io.ts";
 import { colorEnabled, createStyle } from "../render/style.ts";
 import { age, formatTable } from "../render/table.ts";
 import { formatUsage, renderTranscript } from "../render/transcript-view.ts";
+import { isUsersSession } from "../session-choice.ts";
 import { resolveWorkspace } from "../workspace.ts";
 
 export interface SessionsOptions {
@@ -53,11 +54,6 @@ export async function sessionsListCommand(options: SessionsOptions, io: CliIo): 
   io.stdout.write(sessionsTable(sessions, new Date(), damaged));
   if (hidden > 0) io.stderr.write(`(and ${subagentSessions(hidden)}: agentry sessions list --all)\n`);
   return EXIT_CODES.completed;
-}
-
-/** A session the user started (run, chat, a workflow), not one a parent agent started for a child. */
-export function isUsersSession(session: SessionSummary): boolean {
-  return session.parentSessionId === undefined;
 }
 
 function subagentSessions(count: number): string {
