@@ -1,10 +1,12 @@
 import type { CompactionOptions } from "../../agent/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
+import { isAgentryError } from "../../errors/agentry-error.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { exitAborted } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
+import { promptMessage } from "../mentions/prompt-message.ts";
 import { createStyle } from "../render/style.ts";
 import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
 import type { Conversation } from "./conversation.ts";
@@ -98,7 +100,14 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
       turn = running;
       options.observer?.begin(running.signal, () => interruptTurn(running));
       try {
-        const result = await runTurn(line, {
+        // Mentions are read inside the turn: reading one may ask permission, and Ctrl-C withdraws it.
+        const message = await promptMessage(line, {
+          config: options.config,
+          signal: running.signal,
+          sessionId: conversation.id,
+          say: (text) => say(style.dim(text)),
+        });
+        const result = await runTurn(message, {
           config: options.config,
           session: await conversation.open(),
           signal: running.signal,
@@ -109,9 +118,7 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
         });
         say(turnSummary(result, style));
       } catch (error) {
-        // A bug in one turn should not throw away the whole conversation.
-        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        say(style.red(`agentry: unexpected error in this turn (please report it): ${detail}`));
+        say(style.red(turnError(error)));
       } finally {
         options.observer?.end();
         turn = undefined;
@@ -125,6 +132,16 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     process.off("SIGHUP", onSigterm);
   }
   return terminated ? EXIT_CODES.aborted : EXIT_CODES.completed;
+}
+
+/**
+ * A refused mention (the person's to fix: nothing was sent) in one line; anything else is a bug in the
+ * turn, reported with its stack, which must not throw away the whole conversation.
+ */
+function turnError(error: unknown): string {
+  if (isAgentryError(error) && error.kind === "user") return `agentry: ${error.message}`;
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return `agentry: unexpected error in this turn (please report it): ${detail}`;
 }
 
 function header(options: ChatLoopOptions): string {

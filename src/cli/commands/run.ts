@@ -1,12 +1,12 @@
 import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
 import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
-import { userText } from "../../model/messages.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
+import { promptMessage } from "../mentions/prompt-message.ts";
 import { terminalAsk } from "../permission-prompt.ts";
 import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
 import { readPrompt } from "../read-prompt.ts";
@@ -129,10 +129,17 @@ async function runSession(
   const { config, close } = wired;
   const budget = watchTreeBudget(treeBudget(options), controller);
   try {
+    // Mentions are read before the session exists, so a refused one (exit 2) leaves no transcript.
+    const message = await promptMessage(prompt, {
+      config,
+      signal: controller.signal,
+      sessionId: held.session?.id ?? "",
+      say: (line) => io.stderr.write(`${line}\n`),
+    });
     // Created only now, so a bad --agents or --mcp-config (exit 2) leaves no empty transcript behind.
     held.session ??= await Session.create({ workspace, agentName: "main", model: model.id });
     const session = held.session;
-    await session.append(userText(prompt));
+    await session.append(message);
     const run = runAgent(config, session, controller.signal);
     for await (const event of run) {
       budget.observe(event);
