@@ -77,7 +77,9 @@ describe("@path in a prompt", () => {
     const workspace = await workspaceWith({ ".env": "KEY=secret\n", "private/notes.md": "x\n" });
     const refused = expand("use @.env", rootConfig(workspace));
     await expect(refused).rejects.toBeInstanceOf(MentionError);
-    await expect(refused).rejects.toThrow(/^@\.env is not inlined: the permission rules refuse it \(read '\.env' needs approval/);
+    await expect(refused).rejects.toThrow(
+      /^@\.env is not inlined: the permission rules refuse it \(read '\.env' needs approval/,
+    );
     const rules: Ruleset = [...DEFAULT_RULES, { permission: "read", pattern: "private/*", action: "deny" }];
     await expect(expand("see @private/notes.md", rootConfig(workspace, rules, "bypass"))).rejects.toThrow(
       /@private\/notes\.md is not inlined: the permission rules refuse it \(read 'private\/notes\.md' is denied by rule/,
