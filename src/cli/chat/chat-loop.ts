@@ -12,6 +12,7 @@ import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
 import type { Conversation } from "./conversation.ts";
 import type { LineReader } from "./line-reader.ts";
 import { runTurn } from "./run-turn.ts";
+import { parseShellCommand, runShellCommand } from "./shell-command.ts";
 import { parseSlashCommand, runSlashCommand, type SlashContext } from "./slash-commands.ts";
 import type { SwitchableModel } from "./switchable-model.ts";
 import type { TurnObserver } from "./terminal-turn.ts";
@@ -36,8 +37,8 @@ export interface ChatLoopOptions {
 }
 
 /**
- * The interactive session: a header, then one line at a time — a slash command, or a user turn on the
- * same session. Ctrl-C aborts a running turn and returns to the prompt (a second one while it winds
+ * The interactive session: a header, then one line at a time — a slash command, a shell command
+ * (`!cmd`, whose output joins the conversation), or a user turn on the same session. Ctrl-C aborts a running turn and returns to the prompt (a second one while it winds
  * down exits at once); at the prompt it is the reader's (clear the line, twice to exit). SIGTERM and
  * SIGHUP end the session. Returns the exit code: 0, or 130 after SIGTERM or SIGHUP.
  */
@@ -100,6 +101,18 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
       turn = running;
       options.observer?.begin(running.signal, () => interruptTurn(running));
       try {
+        const shell = parseShellCommand(line);
+        if (shell !== undefined) {
+          await runShellCommand(shell, {
+            config: options.config,
+            session: () => conversation.open(),
+            signal: running.signal,
+            stdout: io.stdout,
+            say,
+            style,
+          });
+          continue;
+        }
         // Mentions are read inside the turn: reading one may ask permission, and Ctrl-C withdraws it.
         const message = await promptMessage(line, {
           config: options.config,
