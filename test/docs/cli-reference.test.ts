@@ -23,7 +23,13 @@ function sections(markdown: string): Map<string, string> {
   return found;
 }
 
-const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: "/" };
+const io = {
+  stdin: new PassThrough(),
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  env: {},
+  cwd: "/",
+};
 const program = createProgram("0.0.0", io, { exitCode: 0 });
 const all = (command: Command): Command[] => [command, ...command.commands.flatMap(all)];
 /** What `--help` prints of a command's options: each one's long flag (`--max-turns`), help aside. */
