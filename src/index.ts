@@ -149,11 +149,13 @@ export { evaluate } from "./permissions/evaluate.ts";
 export {
   type AskAnswer,
   type AskHandler,
+  type AskRequest,
   createPermissionGate,
   PERMISSION_MODES,
   type PermissionGate,
   type PermissionGateOptions,
   type PermissionMode,
+  type RejectWithMessage,
 } from "./permissions/gate.ts";
 export { PermissionConfigError, rulesetFromConfig } from "./permissions/ruleset-from-config.ts";
 export {

@@ -1,5 +1,7 @@
 import { formatDuration } from "../text/format-duration.ts";
 import { type AskHandler, createAskQueue, type QueuedAnswer, type QueuedAsk } from "./ask-queue.ts";
+import { claudeRuleText } from "./claude-rule.ts";
+import { commandPrefix } from "./command-prefix.ts";
 import { describeRule, evaluateRequest, type PatternDecision } from "./evaluate.ts";
 import { decideAsk, type PermissionMode } from "./modes.ts";
 import { isProtectedPath } from "./protected-paths.ts";
@@ -7,7 +9,7 @@ import { sandboxCovers } from "./sandbox-coverage.ts";
 import { PermissionDeniedError, type PermissionRequest, type PermissionRule, type Ruleset } from "./types.ts";
 import { wildcardMatch } from "./wildcard.ts";
 
-export type { AskAnswer, AskHandler, AskRequest } from "./ask-queue.ts";
+export type { AskAnswer, AskHandler, AskRequest, RejectWithMessage } from "./ask-queue.ts";
 export { PERMISSION_MODES, type PermissionMode } from "./modes.ts";
 
 export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60_000;
@@ -51,11 +53,13 @@ interface SharedState {
   approved: Approval[];
 }
 
-/** One "always": a rule's pattern (every path it asks for), or one exact value. */
+/** One "always": a rule's pattern (every path it asks for), a command prefix, or one exact value. */
 interface Approval {
   permission: string;
   pattern: string;
   exact: boolean;
+  /** The pattern is a command's prefix (`npm test *`), shown as `Bash(npm test:*)`. */
+  commandPrefix?: boolean;
 }
 
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
@@ -86,15 +90,21 @@ const isApproved = (shared: SharedState, permission: string, pattern: string) =>
   );
 
 /**
- * What "always" approves for an asked pattern: the pattern of the ask rule that matched it, so five
- * reads under `read *.env ask` give one prompt — except for commands (a `bash *` rule would approve
- * every command) and protected paths, which are approved one exact value at a time.
+ * What "always" approves for an asked pattern: for a command, its prefix (`npm test -- --x` approves
+ * `npm test *`, `commandPrefix`) or, where a prefix would be too wide, the exact command; for others
+ * the pattern of the ask rule that matched it, so five reads under `read *.env ask` give one prompt.
+ * Protected paths and leaving the sandbox (`unsandboxed`) are approved one exact value at a time.
  */
 function alwaysScope(permission: string, entry: PatternDecision, protectedPath: boolean): Approval {
-  const byRule = entry.rule?.action === "ask" && permission !== "bash" && !protectedPath;
-  return byRule
-    ? { permission, pattern: entry.rule?.pattern ?? entry.pattern, exact: false }
-    : { permission, pattern: entry.pattern, exact: true };
+  const exact = { permission, pattern: entry.pattern, exact: true };
+  if (permission === "bash") {
+    const prefix = commandPrefix(entry.pattern);
+    return prefix === undefined
+      ? exact
+      : { permission, pattern: `${prefix} *`, exact: false, commandPrefix: true };
+  }
+  const byRule = entry.rule?.action === "ask" && permission !== "unsandboxed" && !protectedPath;
+  return byRule ? { permission, pattern: entry.rule?.pattern ?? entry.pattern, exact: false } : exact;
 }
 
 async function check(
@@ -143,12 +153,16 @@ async function check(
     throw new PermissionDeniedError(noApproverMessage(request, asked, protectedAsked, who, shared.mode));
 
   const always = entries.map((entry) => alwaysScope(permission, entry, needsPerson(entry.pattern)));
+  const shown = [...new Map(always.map((approval) => [approval.pattern, approval])).values()];
   const answer = await shared.prompt({
     request: {
       ...request,
       patterns: asked,
       agentPath: [...agent.path],
-      always: [...new Set(always.map((approval) => approval.pattern))],
+      always: shown.map((approval) => approval.pattern),
+      alwaysRules: shown.map((approval) =>
+        claudeRuleText(permission, approval.pattern, approval.commandPrefix === true),
+      ),
     },
     stillNeeded: () => pendingEntries().length > 0,
     ...(signal === undefined ? {} : { signal }),
@@ -199,6 +213,9 @@ function unansweredMessage(
   who: string,
   timeoutMs: number,
 ): string {
+  if (typeof answer === "object" && "type" in answer) {
+    return `The user rejected ${what} for agent ${who} and said: ${JSON.stringify(answer.message)}. Do not retry it; do what the user says instead.`;
+  }
   if (answer === "reject") {
     return `The user rejected ${what} for agent ${who}. Do not retry it; choose another approach, or report that it was rejected.`;
   }

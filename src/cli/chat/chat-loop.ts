@@ -1,15 +1,18 @@
 import type { CompactionOptions } from "../../agent/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
+import { isAgentryError } from "../../errors/agentry-error.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { exitAborted } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
+import { promptMessage } from "../mentions/prompt-message.ts";
 import { createStyle } from "../render/style.ts";
 import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
 import type { Conversation } from "./conversation.ts";
 import type { LineReader } from "./line-reader.ts";
 import { runTurn } from "./run-turn.ts";
+import { parseShellCommand, runShellCommand } from "./shell-command.ts";
 import { parseSlashCommand, runSlashCommand, type SlashContext } from "./slash-commands.ts";
 import type { SwitchableModel } from "./switchable-model.ts";
 import type { TurnObserver } from "./terminal-turn.ts";
@@ -34,8 +37,8 @@ export interface ChatLoopOptions {
 }
 
 /**
- * The interactive session: a header, then one line at a time — a slash command, or a user turn on the
- * same session. Ctrl-C aborts a running turn and returns to the prompt (a second one while it winds
+ * The interactive session: a header, then one line at a time — a slash command, a shell command
+ * (`!cmd`, whose output joins the conversation), or a user turn on the same session. Ctrl-C aborts a running turn and returns to the prompt (a second one while it winds
  * down exits at once); at the prompt it is the reader's (clear the line, twice to exit). SIGTERM and
  * SIGHUP end the session. Returns the exit code: 0, or 130 after SIGTERM or SIGHUP.
  */
@@ -98,7 +101,26 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
       turn = running;
       options.observer?.begin(running.signal, () => interruptTurn(running));
       try {
-        const result = await runTurn(line, {
+        const shell = parseShellCommand(line);
+        if (shell !== undefined) {
+          await runShellCommand(shell, {
+            config: options.config,
+            session: () => conversation.open(),
+            signal: running.signal,
+            stdout: io.stdout,
+            say,
+            style,
+          });
+          continue;
+        }
+        // Mentions are read inside the turn: reading one may ask permission, and Ctrl-C withdraws it.
+        const message = await promptMessage(line, {
+          config: options.config,
+          signal: running.signal,
+          sessionId: conversation.id,
+          say: (text) => say(style.dim(text)),
+        });
+        const result = await runTurn(message, {
           config: options.config,
           session: await conversation.open(),
           signal: running.signal,
@@ -109,9 +131,7 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
         });
         say(turnSummary(result, style));
       } catch (error) {
-        // A bug in one turn should not throw away the whole conversation.
-        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        say(style.red(`agentry: unexpected error in this turn (please report it): ${detail}`));
+        say(style.red(turnError(error)));
       } finally {
         options.observer?.end();
         turn = undefined;
@@ -125,6 +145,16 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     process.off("SIGHUP", onSigterm);
   }
   return terminated ? EXIT_CODES.aborted : EXIT_CODES.completed;
+}
+
+/**
+ * A refused mention (the person's to fix: nothing was sent) in one line; anything else is a bug in the
+ * turn, reported with its stack, which must not throw away the whole conversation.
+ */
+function turnError(error: unknown): string {
+  if (isAgentryError(error) && error.kind === "user") return `agentry: ${error.message}`;
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return `agentry: unexpected error in this turn (please report it): ${detail}`;
 }
 
 function header(options: ChatLoopOptions): string {

@@ -3,12 +3,12 @@ import { queueOption, storeOption } from "../fleet-flags.ts";
 import type { ChatOptions } from "./chat.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import {
+  continueOption,
   cwdOption,
   maxConcurrencyOption,
   mcpConfigOption,
   permissionModeOption,
   positiveInteger,
-  resumeOption,
   trustProjectOption,
 } from "./options.ts";
 
@@ -34,7 +34,8 @@ Commands inside the session:
 Keys: Ctrl-C interrupts a running turn (its commands are killed) and returns to the
 prompt; at an empty prompt, Ctrl-C twice or Ctrl-D exits. ↑/↓ recall earlier lines.
 
-On a terminal, permission requests are asked (y once, a always, n no).
+On a terminal, permission requests are asked with one key: y once, a always
+(the rule it adds is shown, e.g. Bash(npm test:*)), n no, t no with a message.
 With piped input (one prompt per line, for scripts) they resolve by
 --permission-mode, as in agentry run.
 
@@ -45,6 +46,8 @@ Examples:
   $ agentry                                   # on a terminal: the same as agentry chat
   $ agentry chat --model openai:gpt-5.5
   $ agentry chat --resume 20250114-093012-k3f9qa
+  $ agentry --resume                          # pick one of your sessions
+  $ agentry -c                                # continue your latest session here
   $ agentry --model opus                      # options without a command go to chat
   $ printf 'List the TODOs\\nFix the first one\\n' | agentry chat --permission-mode accept-edits
 `;
@@ -66,7 +69,13 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
       ),
     )
     .addOption(cwdOption())
-    .addOption(resumeOption())
+    .addOption(
+      new Option(
+        "-r, --resume [session-id]",
+        "continue a stored session; without an id, pick one of yours (on a terminal)",
+      ),
+    )
+    .addOption(continueOption())
     .addOption(
       permissionModeOption(
         "how permission requests no rule decides are resolved (default: default, which asks on a terminal)",

@@ -4,6 +4,7 @@ import type { PermissionMode } from "../../permissions/gate.ts";
 import { runChat } from "../chat/chat-loop.ts";
 import { Conversation } from "../chat/conversation.ts";
 import { streamLineReader, terminalLineReader } from "../chat/line-reader.ts";
+import { pickSession } from "../chat/session-picker.ts";
 import { switchableModel } from "../chat/switchable-model.ts";
 import { TerminalTurn } from "../chat/terminal-turn.ts";
 import { trustQuestion } from "../chat/trust-question.ts";
@@ -13,6 +14,7 @@ import type { CliIo } from "../io.ts";
 import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
 import { colorEnabled } from "../render/style.ts";
 import { selectModel } from "../select-model.ts";
+import { chooseSession } from "../session-choice.ts";
 
 export interface ChatOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -21,7 +23,10 @@ export interface ChatOptions {
   maxTurns?: number;
   maxConcurrency?: number;
   cwd?: string;
-  resume?: string;
+  /** `--resume <id>`, or `true` for `--resume` alone: pick a session on the terminal. */
+  resume?: string | true;
+  /** `-c, --continue`: the latest of the user's sessions in the workspace. */
+  continue?: boolean;
   permissionMode?: PermissionMode;
   agents?: string;
   mcpConfig?: string[];
@@ -45,11 +50,19 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
     io,
     interactive ? trustQuestion(io.stdin, io.stderr) : undefined,
   );
+  const resume = await chooseSession(loaded.workspace, options, {
+    ...(interactive ? { pick: (sessions) => pickSession(sessions, io) } : {}),
+    onNoSession: () => io.stderr.write("No earlier session in this workspace: starting a new one.\n"),
+  });
+  if (options.resume === true && resume === undefined) {
+    io.stderr.write("No session chosen.\n");
+    return EXIT_CODES.completed;
+  }
   const { resumed, model: initial } = await selectSessionAndModel(
     loaded.workspace,
     loaded.settings,
     io,
-    options.resume,
+    resume,
     loaded.limiters,
   );
   try {

@@ -16,6 +16,13 @@ export const trustProjectOption = () =>
     "let this folder's project settings that widen what agentry may do apply for this run (MCP servers, allow rules …; see agentry trust)",
   );
 
+/** `-c, --continue`, as `run` and `chat` take it; `--resume` names a session, so not both. */
+export const continueOption = () =>
+  new Option(
+    "-c, --continue",
+    "continue the latest of your sessions in the workspace (not a subagent's)",
+  ).conflicts("resume");
+
 export const jsonOption = (description = "print JSON for scripts") => new Option("--json", description);
 
 export const permissionModeOption = (description: string) =>

@@ -3,6 +3,7 @@ import { queueOption, storeOption } from "../fleet-flags.ts";
 import { OUTPUT_FORMATS } from "../render/renderer.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import {
+  continueOption,
   cwdOption,
   maxConcurrencyOption,
   mcpConfigOption,
@@ -19,6 +20,9 @@ Examples:
   $ agentry run "Why does npm test fail? Fix it."
   $ agentry run --model openai:gpt-5.5 "Add a --verbose flag to the CLI"
   $ cat task.md | agentry run -                    # the prompt is read from stdin
+  $ git diff | agentry run "Review this diff"       # piped stdin follows the prompt
+  $ agentry -p "Summarize README.md"               # -p: the same as run, as in claude -p
+  $ agentry run -c "Now add tests for it"          # continue your latest session here
   $ agentry run --output-format json "Summarize README.md" | jq -r .result
   $ agentry run --output-format stream-json "…"     # one JSON event per line (docs/stream-json.md)
   $ agentry run --resume 20250114-093012-k3f9qa "Now add tests for it"
@@ -44,7 +48,16 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
       "Run the coding agent on a prompt until it answers, then exit. The answer streams to stdout; " +
         "tool activity is shown on stderr.",
     )
-    .argument("<prompt>", 'what to do; "-" reads the prompt from stdin')
+    .argument(
+      "[prompt]",
+      'what to do; "-" or none reads the prompt from stdin; piped stdin with a prompt is appended to it',
+    )
+    .addOption(
+      new Option(
+        "-p, --print",
+        'print the answer and exit: what run does anyway (agentry -p "…" is agentry run "…", as claude -p)',
+      ),
+    )
     .addOption(
       new Option(
         "-m, --model <id>",
@@ -86,6 +99,7 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
     .addOption(cwdOption())
     .addOption(trustProjectOption())
     .addOption(resumeOption())
+    .addOption(continueOption())
     .addOption(
       permissionModeOption("how permission requests no rule decides are resolved (default: default)"),
     )
@@ -107,7 +121,7 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
     .addOption(storeOption())
     .addOption(queueOption())
     .addHelpText("after", RUN_EXAMPLES)
-    .action(async (prompt: string, options: RunOptions) => {
+    .action(async (prompt: string | undefined, options: RunOptions) => {
       const { runCommand } = await import("./run.ts");
       result.exitCode = await runCommand(prompt, options, io);
     });

@@ -2,18 +2,19 @@ import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
 import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
 import type { LoadedAgents } from "../../agents/discover.ts";
-import { userText } from "../../model/messages.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
+import { promptMessage } from "../mentions/prompt-message.ts";
 import { terminalAsk } from "../permission-prompt.ts";
 import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
 import { readPrompt } from "../read-prompt.ts";
 import type { OutputFormat } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
 import { createTreeRenderer, resumeTreeAfter } from "../render/with-agent-tree.ts";
+import { chooseSession } from "../session-choice.ts";
 
 export interface RunOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -25,6 +26,10 @@ export interface RunOptions {
   outputFormat: OutputFormat;
   cwd?: string;
   resume?: string;
+  /** `-c, --continue`: the latest of the user's sessions in the workspace. */
+  continue?: boolean;
+  /** `-p, --print`: what `run` does anyway (for commands written for `claude -p`). */
+  print?: boolean;
   permissionMode?: PermissionMode;
   systemPrompt?: string;
   appendSystemPrompt?: string;
@@ -42,11 +47,16 @@ export interface RunOptions {
   queue?: string;
 }
 
-/** `agentry run <prompt>`: one non-interactive run of the root agent. Returns the exit code. */
-export async function runCommand(promptArgument: string, options: RunOptions, io: CliIo): Promise<number> {
+/** `agentry run [prompt]`: one non-interactive run of the root agent. Returns the exit code. */
+export async function runCommand(
+  promptArgument: string | undefined,
+  options: RunOptions,
+  io: CliIo,
+): Promise<number> {
   const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
-  const prompt = await readPrompt(promptArgument, io.stdin);
-  const { resumed, model } = await selectSessionAndModel(workspace, settings, io, options.resume, limiters);
+  const prompt = await readPrompt(promptArgument, io.stdin, { stderr: io.stderr });
+  const resume = await chooseSession(workspace, options);
+  const { resumed, model } = await selectSessionAndModel(workspace, settings, io, resume, limiters);
   // The session's lock is held from here (a resumed one) or from its creation until the run is over.
   const held: { session: Session | undefined } = { session: resumed };
   try {
@@ -67,7 +77,7 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
 }
 
 interface RunContext {
-  promptArgument: string;
+  promptArgument: string | undefined;
   prompt: string;
   workspace: string;
   settings: Awaited<ReturnType<typeof loadRunSettings>>["settings"];
@@ -88,7 +98,11 @@ async function runSession(
     stderr: io.stderr,
     color: colorEnabled(io.stderr, io.env),
   });
-  const interactive = promptArgument !== "-" && io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const interactive =
+    promptArgument !== undefined &&
+    promptArgument !== "-" &&
+    io.stdin.isTTY === true &&
+    io.stderr.isTTY === true;
   // Ctrl-C is handled from here on: during the wiring it cancels MCP servers that are still starting.
   const controller = new AbortController();
   // Set once the renderer reported an aborted outcome: a forced exit during the shutdown adds no line.
@@ -129,10 +143,17 @@ async function runSession(
   const { config, close } = wired;
   const budget = watchTreeBudget(treeBudget(options), controller);
   try {
+    // Mentions are read before the session exists, so a refused one (exit 2) leaves no transcript.
+    const message = await promptMessage(prompt, {
+      config,
+      signal: controller.signal,
+      sessionId: held.session?.id ?? "",
+      say: (line) => io.stderr.write(`${line}\n`),
+    });
     // Created only now, so a bad --agents or --mcp-config (exit 2) leaves no empty transcript behind.
     held.session ??= await Session.create({ workspace, agentName: "main", model: model.id });
     const session = held.session;
-    await session.append(userText(prompt));
+    await session.append(message);
     const run = runAgent(config, session, controller.signal);
     for await (const event of run) {
       budget.observe(event);

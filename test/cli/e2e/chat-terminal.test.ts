@@ -23,7 +23,7 @@ describeWith(SCRIPT, "agentry alone on a terminal", () => {
       { toolCalls: [{ name: "bash", args: { command: "touch made.txt" } }] },
       { text: "Made it." },
     ]);
-    const term = onTerminal({ ...ws.env, ...providerEnv(server, "anthropic"), TERM: "xterm" }, ws.dir);
+    const term = onTerminal([], { ...ws.env, ...providerEnv(server, "anthropic"), TERM: "xterm" }, ws.dir);
     await term.waitFor("/help for commands");
     await term.waitFor("› ");
     term.type("make a file\r");
@@ -50,7 +50,7 @@ describeWith(SCRIPT, "agentry alone on a terminal", () => {
       TERM: "xterm",
       AGENTRY_PERMISSION_MODE: "bypass",
     };
-    const term = onTerminal(env, ws.dir);
+    const term = onTerminal([], env, ws.dir);
     await term.waitFor("› ");
     term.type("sleep please\r");
     const pidFile = join(ws.dir, "sleeper.pid");
@@ -71,7 +71,7 @@ describeWith(SCRIPT, "agentry alone on a terminal", () => {
       { toolCalls: [{ name: "bash", args: { command: "touch never.txt" } }] },
       { text: "Next turn works." },
     ]);
-    const term = onTerminal({ ...ws.env, ...providerEnv(server, "anthropic"), TERM: "xterm" }, ws.dir);
+    const term = onTerminal([], { ...ws.env, ...providerEnv(server, "anthropic"), TERM: "xterm" }, ws.dir);
     await term.waitFor("› ");
     term.type("touch it\r");
     await term.waitFor("[y] yes, once");

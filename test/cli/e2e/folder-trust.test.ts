@@ -277,7 +277,7 @@ describeWith(SCRIPT, "agentry chat in an untrusted folder, on a terminal", () =>
     server = await startModelServer({ text: "unused" });
     const env = { ...ws.env, ...providerEnv(server, "anthropic"), TERM: "xterm" };
 
-    const notNow = onTerminal(env, ws.dir);
+    const notNow = onTerminal([], env, ws.dir);
     await notNow.waitFor("Trust this folder?");
     expect(notNow.screen()).toContain('agentry.json: MCP server "helper"');
     expect(existsSync(marker)).toBe(false);
@@ -287,7 +287,7 @@ describeWith(SCRIPT, "agentry chat in an untrusted folder, on a terminal", () =>
     expect(await notNow.exited, notNow.screen()).toBe(0);
     expect(existsSync(marker)).toBe(false);
 
-    const first = onTerminal(env, ws.dir);
+    const first = onTerminal([], env, ws.dir);
     await first.waitFor("Trust this folder?");
     first.type("t\r");
     await first.waitFor("› ");
@@ -296,7 +296,7 @@ describeWith(SCRIPT, "agentry chat in an untrusted folder, on a terminal", () =>
     expect(await first.exited, first.screen()).toBe(0);
 
     await rm(marker);
-    const second = onTerminal(env, ws.dir);
+    const second = onTerminal([], env, ws.dir);
     await second.waitFor("› ");
     second.type("\u0004");
     expect(await second.exited, second.screen()).toBe(0);

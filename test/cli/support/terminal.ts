@@ -8,10 +8,18 @@ const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 const SCRIPT_PATH = commandPath(SCRIPT) ?? "script";
 const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
 
-/** `agentry [args]` on a pseudo-terminal (util-linux `script`): type keys, watch the screen. */
-export function onTerminal(env: Record<string, string>, cwd: string, args: readonly string[] = []) {
-  // No `exec`: the shell stays between script and agentry, as npx's does. Had Ctrl-C reached it as a
-  // SIGINT, it would report 130 when agentry exits.
+/** A running `agentry` on a pseudo-terminal: type keys, watch the screen (stdout and stderr together). */
+export interface Terminal {
+  screen(): string;
+  type(keys: string): void;
+  /** Waits until `text` appears `count` times on the screen; the bound only catches a hang. */
+  waitFor(text: string, count?: number): Promise<void>;
+  /** The exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `agentry <args>` on a pseudo-terminal (util-linux `script`); use inside `describeWith(SCRIPT, …)`. */
+export function onTerminal(args: string[], env: Record<string, string>, cwd: string): Terminal {
   const command = [process.execPath, BIN, ...args].map(quote).join(" ");
   const child = spawn(SCRIPT_PATH, ["-qec", command, "/dev/null"], {
     cwd,
@@ -25,10 +33,11 @@ export function onTerminal(env: Record<string, string>, cwd: string, args: reado
   const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
   return {
     screen: () => screen,
-    type: (keys: string) => child.stdin.write(keys),
-    /** Waits until `text` appears `count` times on the screen. */
-    async waitFor(text: string, count = 1, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
+    type: (keys) => {
+      child.stdin.write(keys);
+    },
+    async waitFor(text, count = 1) {
+      const deadline = Date.now() + 20_000;
       while (screen.split(text).length - 1 < count) {
         if (Date.now() > deadline)
           throw new Error(`timed out waiting for ${JSON.stringify(text)} in:\n${screen}`);
