@@ -193,6 +193,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const mcp = await wireMcp(servers, {
     workspace,
     io,
+    values: settings.env,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   }).catch(async (error: unknown) => {
     await fleet.close();
