@@ -12,7 +12,17 @@
 // the descriptor is compared with the path as it resolves just after the open (same device and inode,
 // no link on the way). That narrows the window but cannot close it; docs/security.md says so.
 
-import { constants, existsSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { fsPath, pathFromBytes } from "./byte-names.ts";
@@ -130,18 +140,55 @@ export async function withOpenFilesExact<T>(
   paths: readonly string[],
   use: (opened: ReadonlyArray<string | undefined>) => Promise<T>,
 ): Promise<T> {
-  const handles = await Promise.all(paths.map((path) => openFileExact(path).catch(() => undefined)));
+  const descriptors: Array<number | undefined> = [];
   try {
+    // Synchronous opens, a slice at a time: a search opens thousands of files, and four promise round
+    // trips a file cost three to four times as much (measured), while a slice holds the loop ~1 ms.
+    for (let start = 0; start < paths.length; start += OPEN_SLICE) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const path of paths.slice(start, start + OPEN_SLICE)) descriptors.push(openCheckedSync(path));
+    }
     const viaProc = hasProcFd();
     return await use(
-      handles.map((handle, index) => {
-        if (handle === undefined) return undefined;
-        return viaProc ? `/proc/${process.pid}/fd/${handle.fd}` : paths[index];
+      descriptors.map((fd, index) => {
+        if (fd === undefined) return undefined;
+        return viaProc ? `/proc/${process.pid}/fd/${fd}` : paths[index];
       }),
     );
   } finally {
-    await Promise.all(handles.map((handle) => handle?.close()));
+    for (const fd of descriptors) if (fd !== undefined) closeSync(fd);
   }
+}
+
+const OPEN_SLICE = 256;
+
+/**
+ * `openFileExact` without promises: the descriptor of the regular file at exactly `path`, or undefined
+ * when there is none (a file a search cannot open is skipped). Running out of descriptors is not that,
+ * and must not make a search silently find less: it throws.
+ */
+function openCheckedSync(path: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(fsPath(path), openFlags(constants.O_RDONLY, "file"));
+  } catch (error) {
+    if (isErrno(error, "EMFILE") || isErrno(error, "ENFILE")) throw error;
+    return undefined;
+  }
+  try {
+    const opened = fstatSync(fd);
+    const expected = bytesOf(path);
+    const where = hasProcFd()
+      ? readlinkSync(`/proc/self/fd/${fd}`, { encoding: "buffer" })
+      : realpathSync(fsPath(path), { encoding: "buffer" });
+    const now = hasProcFd() ? opened : statSync(fsPath(path));
+    if (opened.isFile() && where.equals(expected) && now.ino === opened.ino && now.dev === opened.dev)
+      return fd;
+  } catch {
+    // Not there any more: skipped like a file that could not be opened.
+  }
+  closeSync(fd);
+  return undefined;
 }
 
 async function openExact(path: string, flags: number, kind: Kind): Promise<FileHandle> {
@@ -189,16 +236,16 @@ function openFlags(flags: number, kind: Kind): number {
 /** Closes `handle` and throws unless it holds a `kind` at exactly `path`. */
 async function checked(handle: FileHandle, path: string, kind: Kind): Promise<FileHandle> {
   try {
-    const stats = await handle.stat();
+    const [stats, found] = await Promise.all([
+      handle.stat(),
+      hasProcFd() ? readlink(`/proc/self/fd/${handle.fd}`, { encoding: "buffer" }) : undefined,
+    ]);
+    if (found !== undefined && !found.equals(bytesOf(path)))
+      throw new PathChangedError(path, pathFromBytes(found));
     if (kind === "file" && !stats.isFile())
       throw new ToolError(`${path} is not a regular file (a directory, device, socket or pipe).`);
     if (kind === "directory" && !stats.isDirectory()) throw new ToolError(`${path} is not a directory.`);
-    if (hasProcFd()) {
-      const found = await readlink(`/proc/self/fd/${handle.fd}`, { encoding: "buffer" });
-      if (!found.equals(bytesOf(path))) throw new PathChangedError(path, pathFromBytes(found));
-    } else {
-      await compareWithName(stats, path);
-    }
+    if (found === undefined) await compareWithName(stats, path);
     return handle;
   } catch (error) {
     await handle.close();

@@ -6,8 +6,11 @@ import { ToolError } from "./tool.ts";
 const GREP_TIMEOUT_MS = 120_000;
 /** The command is one argument of `bash -c`, and Linux caps one argument at 128 KiB. */
 const MAX_COMMAND_CHARS = 100_000;
-/** Files open at once for one ripgrep command; Node raises its descriptor limit to the hard one. */
-const FILES_PER_COMMAND = 512;
+/**
+ * Files open at once for one ripgrep command (Node raises its descriptor limit to the hard one, often
+ * far above this); fewer commands than a few hundred files each would start, which costs more.
+ */
+const FILES_PER_COMMAND = 2048;
 /** `/proc/<pid>/fd/<n>` is at most this long. */
 const DESCRIPTOR_PATH_CHARS = 40;
 const availability = new WeakMap<Operations, Promise<boolean>>();
