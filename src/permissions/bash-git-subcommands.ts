@@ -23,7 +23,11 @@ export interface GitContent {
   unnamed: boolean;
   /** The unnamed files lie under these literal paths (the pathspecs); undefined: anywhere. */
   within: string[] | undefined;
-  /** It may also print files git does not track (`grep --untracked`, `--no-index`). */
+  /**
+   * Where the unnamed files come from besides the index: commits (`history`: a revision, a stash, an
+   * object id), and files git does not track (`untracked`: `grep --untracked`, `--no-index`).
+   */
+  history: boolean;
   untracked: boolean;
   /** Its paths may be relative to another folder than the workspace (`-C`, `--work-tree`, a `cd`). */
   elsewhere: boolean;
@@ -111,6 +115,7 @@ export function gitSubcommand(args: readonly string[]): GitContent | undefined {
     ambiguous: [],
     unnamed: false,
     within: undefined,
+    history: true,
     untracked: false,
     ...found,
     elsewhere,
@@ -150,10 +155,19 @@ export function gitSubcommand(args: readonly string[]): GitContent | undefined {
       if (flags.includes("--no-index")) {
         const files = before.filter((arg) => !arg.startsWith("-")).map((path) => ({ path, fromRoot: false }));
         const all = [...files.map((file) => file.path), ...pathspecs];
-        return content({ files, pathspecs, unnamed: true, within: literalPaths(all), untracked: true });
+        const within = literalPaths(all);
+        return content({ files, pathspecs, unnamed: true, within, history: false, untracked: true });
       }
+      // Without a revision (or `--cached`) a diff compares the working tree with the index only.
       return patch || !noPatch
-        ? content({ files: named, pathspecs, ambiguous: revisions, unnamed: true, within })
+        ? content({
+            files: named,
+            pathspecs,
+            ambiguous: revisions,
+            unnamed: true,
+            within,
+            history: cached(flags, revisions),
+          })
         : undefined;
     case "diff-tree":
     case "diff-index":
@@ -188,7 +202,9 @@ export function gitSubcommand(args: readonly string[]): GitContent | undefined {
           flags.some((flag) => /^(-p|--patch|-u)$/.test(flag)) ||
           (sub === "stash" && operands[0] === "show" && !noPatch) ||
           (sub === "status" && flags.some((flag) => /^(-v+|--verbose)$/.test(flag)));
-        return shows ? content({ files: named, pathspecs, unnamed: true, within }) : undefined;
+        // `add -p`, `status -v` show the index; `checkout -p <rev>`, a stash, show commits.
+        const history = sub === "stash" || operands.length > 0;
+        return shows ? content({ files: named, pathspecs, unnamed: true, within, history }) : undefined;
       }
       if (WHOLE_TREES.has(sub)) return content({ files: named, pathspecs, unnamed: true, within });
       return content({ unnamed: true });
@@ -229,8 +245,14 @@ function grepContent(
     ambiguous: trees.filter((tree) => objectPath(tree).length === 0),
     unnamed: true,
     within: literalPaths(pathspecs),
+    history: trees.length > 0,
     untracked: noIndex,
   });
+}
+
+/** Whether a diff reaches past the index: a revision, or the index against HEAD (`--cached`). */
+function cached(flags: readonly string[], revisions: readonly string[]): boolean {
+  return revisions.length > 0 || flags.some((flag) => flag === "--cached" || flag === "--staged");
 }
 
 function splitAtDashDash(args: readonly string[]): { before: string[]; pathspecs: string[] } {

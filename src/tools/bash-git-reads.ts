@@ -43,7 +43,7 @@ export async function checkGitReads(command: string, ctx: ToolContext): Promise<
     }
     if (!read.unnamed) continue;
     const limits = read.elsewhere ? undefined : limitsOf(ctx, read);
-    for (const path of await repository.files(read.untracked)) {
+    for (const path of await repository.files(read)) {
       if (limits === undefined || limits.some((limit) => isUnder(path, limit))) add(path);
     }
   }
@@ -59,7 +59,7 @@ export async function checkGitReads(command: string, ctx: ToolContext): Promise<
 /** The repository's prefix and files, each listed once per call, relative to the workspace. */
 function repositoryListing(ctx: ToolContext) {
   let prefix: Promise<string | undefined> | undefined;
-  const listed = new Map<boolean, Promise<string[]>>();
+  const listed = new Map<string, Promise<string[]>>();
   const getPrefix = () => {
     prefix ??= git(ctx, "rev-parse --show-prefix").then((output) =>
       output === undefined ? undefined : output.trim(),
@@ -68,11 +68,12 @@ function repositoryListing(ctx: ToolContext) {
   };
   return {
     prefix: getPrefix,
-    files(untracked: boolean): Promise<string[]> {
-      let pending = listed.get(untracked);
+    files(sources: { history: boolean; untracked: boolean }): Promise<string[]> {
+      const key = `${sources.history} ${sources.untracked}`;
+      let pending = listed.get(key);
       if (pending === undefined) {
-        pending = listFiles(ctx, getPrefix, untracked);
-        listed.set(untracked, pending);
+        pending = listFiles(ctx, getPrefix, sources);
+        listed.set(key, pending);
       }
       return pending;
     },
@@ -82,15 +83,16 @@ function repositoryListing(ctx: ToolContext) {
 async function listFiles(
   ctx: ToolContext,
   prefix: () => Promise<string | undefined>,
-  untracked: boolean,
+  sources: { history: boolean; untracked: boolean },
 ): Promise<string[]> {
   const top = await prefix();
   if (top === undefined) return [];
   const lists = [
-    // Every path any commit of any ref or reflog entry changed (merges against each parent), and the index.
-    "log --all --reflog --format= --name-only --no-renames -m -z",
     "ls-files -z",
-    ...(untracked ? ["ls-files -z --others"] : []),
+    // Every path any commit of any ref or reflog entry changed (merges against each parent). The
+    // listing costs about as much as `git log --stat` of the whole history.
+    ...(sources.history ? ["log --all --reflog --format= --name-only --no-renames -m -z"] : []),
+    ...(sources.untracked ? ["ls-files -z --others"] : []),
   ];
   const found = new Set<string>();
   for (const list of lists) {

@@ -90,6 +90,23 @@ describe("gitContentReads: git commands that print repository files", () => {
     expect(readOf(command)).toMatchObject({ unnamed: true, within });
   });
 
+  it.each([
+    ["git diff", false],
+    ["git diff -- src", false],
+    ["git diff --cached", true],
+    ["git diff HEAD~1", true],
+    ["git grep API_KEY", false],
+    ["git grep API_KEY main", true],
+    ["git add -p", false],
+    ["git status -v", false],
+    ["git checkout -p main", true],
+    ["git stash show -p", true],
+    ["git log -p", true],
+    ["git show", true],
+  ])("%s reaches commits beyond the index: %s", (command, history) => {
+    expect(readOf(command)).toMatchObject({ unnamed: true, history });
+  });
+
   it("takes an alias or a subcommand it does not know for one that may print anything", () => {
     expect(readOf("git lg")).toMatchObject({ unnamed: true, within: undefined });
     expect(readOf("git -c alias.s=show s HEAD:.env")).toMatchObject({ unnamed: true });

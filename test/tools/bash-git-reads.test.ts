@@ -96,6 +96,9 @@ function gitSecretsSuite(sandboxed: boolean) {
     ["git show HEAD:src/a.ts", "export const a = 2;"],
     ["git diff HEAD~1 HEAD -- src/a.ts", "+export const a = 2;"],
     ["git status --short", "(no output)"],
+    // The working tree against the index, which no longer holds the .env.
+    ["git diff", "(no output)"],
+    ["git grep -n 'const a'", "src/a.ts:1:export const a = 2;"],
   ])("%s shows what it names and nothing kept back", async (command, shown) => {
     const { run } = await bashWith({ sandboxed });
     const result = await run(command);
