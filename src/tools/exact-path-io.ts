@@ -34,6 +34,8 @@ const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 // open returns at once and the type check below refuses it.
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 const READ_CHUNK_BYTES = 1024 * 1024;
+/** Files `withOpenFilesExact` opens before it lets the event loop run. */
+const OPEN_SLICE = 256;
 
 type Kind = "file" | "directory";
 
@@ -69,7 +71,7 @@ const bytesOf = (path: string): Buffer => {
 };
 
 /** Opens `path` (a real path) for reading, or throws; the caller closes it. */
-export function openFileExact(path: string): Promise<FileHandle> {
+function openFileExact(path: string): Promise<FileHandle> {
   return openExact(path, constants.O_RDONLY, "file");
 }
 
@@ -159,8 +161,6 @@ export async function withOpenFilesExact<T>(
     for (const fd of descriptors) if (fd !== undefined) closeSync(fd);
   }
 }
-
-const OPEN_SLICE = 256;
 
 /**
  * `openFileExact` without promises: the descriptor of the regular file at exactly `path`, or undefined
