@@ -72,10 +72,27 @@ function runChunk(): (id: string, graph: ModuleGraph) => string | null {
 }
 
 function runChunkMembers(graph: ModuleGraph): Set<string> {
-  const tasks = graph.getModuleInfo(join(SRC, "cli/commands/tasks.ts"))?.dynamicallyImportedIds ?? [];
-  const elsewhere = reachable(graph, [join(SRC, "cli/main.ts"), ...tasks]);
+  const elsewhere = reachable(graph, [join(SRC, "cli/main.ts"), ...tasksModules(graph)]);
   const run = reachable(graph, [join(SRC, "cli/commands/run.ts"), join(SRC, "cli/commands/chat.ts")]);
   return new Set([...run].filter((id) => !elsewhere.has(id)));
+}
+
+/**
+ * What `agentry tasks` imports when it runs: the lazy imports of its command's own files (`tasks.ts`,
+ * `tasks-store.ts` …). When they moved to tasks-store.ts unnoticed, the store landed in the run chunk
+ * and `tasks list` loaded all of it; the check below makes such a move fail the build instead.
+ */
+function tasksModules(graph: ModuleGraph): string[] {
+  const commands = join(SRC, "cli/commands") + sep;
+  const files = [...reachable(graph, [join(SRC, "cli/commands/tasks.ts")])].filter((id) =>
+    id.startsWith(commands),
+  );
+  const lazy = files.flatMap((id) => graph.getModuleInfo(id)?.dynamicallyImportedIds ?? []);
+  if (!lazy.includes(join(SRC, "tasks/workspace-task-store.ts")))
+    throw new Error(
+      "build: agentry tasks no longer imports tasks/workspace-task-store.ts lazily from src/cli/commands/: update tasksModules() in scripts/build.ts",
+    );
+  return lazy;
 }
 
 /** The modules `roots` import statically, directly or not, the roots included. */

@@ -117,6 +117,7 @@ async function check(
   const { permission } = request;
   const decision = evaluateRequest(rules, permission, request.patterns);
   const who = agent.path.join("/");
+  if (request.prompt === false) return settleWithoutPrompt(rules, shared, request, decision.patterns, who);
   const denied = decision.patterns.find((entry) => entry.action === "deny");
   if (denied !== undefined) {
     const by = denied.rule === undefined ? "" : ` by rule ${describeRule(denied.rule)}`;
@@ -124,25 +125,15 @@ async function check(
       `${subject(request, [denied.pattern])} is denied${by} for agent ${who}; do not retry it. Choose another approach, or report that you need it.`,
     );
   }
-  // Writing a protected path needs a person even where a rule or the mode would allow it.
-  const needsPerson = (pattern: string) =>
-    permission === "edit" && shared.mode !== "bypass" && isProtectedPath(pattern);
-  const pendingEntries = () =>
-    decision.patterns.filter(
-      (entry) =>
-        (entry.action === "ask" || needsPerson(entry.pattern)) &&
-        !isApproved(shared, permission, entry.pattern),
-    );
+  const needsPerson = (pattern: string) => protectedEdit(shared, permission, pattern);
+  const pendingEntries = () => pending(shared, permission, decision.patterns);
   const entries = pendingEntries();
   if (entries.length === 0) return;
   const asked = entries.map((entry) => entry.pattern);
   if (request.sandbox !== undefined && sandboxCovers(rules, shared.mode, request.sandbox)) return;
 
   const protectedAsked = asked.filter(needsPerson);
-  const byMode =
-    protectedAsked.length > 0 && shared.mode !== "plan"
-      ? ({ kind: "prompt" } as const)
-      : decideAsk(shared.mode, permission, asked);
+  const byMode = modeDecision(shared, permission, asked);
   if (byMode.kind === "allow") return;
   if (byMode.kind === "deny") {
     throw new PermissionDeniedError(
@@ -173,6 +164,53 @@ async function check(
     return;
   }
   throw new PermissionDeniedError(unansweredMessage(answer, subject(request, asked), who, shared.timeoutMs));
+}
+
+/** Writing a protected path needs a person even where a rule or the mode would allow it. */
+function protectedEdit(shared: SharedState, permission: string, pattern: string): boolean {
+  return permission === "edit" && shared.mode !== "bypass" && isProtectedPath(pattern);
+}
+
+/** The patterns no rule allows (or protected), and no "always" approved yet. */
+function pending(shared: SharedState, permission: string, decisions: readonly PatternDecision[]) {
+  return decisions.filter(
+    (entry) =>
+      (entry.action === "ask" || protectedEdit(shared, permission, entry.pattern)) &&
+      !isApproved(shared, permission, entry.pattern),
+  );
+}
+
+/** What the mode does with `asked`; a protected path goes to a person in every mode but plan. */
+function modeDecision(shared: SharedState, permission: string, asked: readonly string[]) {
+  return asked.some((pattern) => protectedEdit(shared, permission, pattern)) && shared.mode !== "plan"
+    ? ({ kind: "prompt" } as const)
+    : decideAsk(shared.mode, permission, asked);
+}
+
+/**
+ * A request with `prompt: false`: the same decision as `check` up to the prompt, for every pattern at
+ * once; what is left for a person is refused, and the error lists it apart from what was denied.
+ */
+function settleWithoutPrompt(
+  rules: Ruleset,
+  shared: SharedState,
+  request: PermissionRequest,
+  decisions: readonly PatternDecision[],
+  who: string,
+): void {
+  const denied = decisions.filter((entry) => entry.action === "deny").map((entry) => entry.pattern);
+  let needsApproval = pending(shared, request.permission, decisions).map((entry) => entry.pattern);
+  const covered = request.sandbox !== undefined && sandboxCovers(rules, shared.mode, request.sandbox);
+  if (needsApproval.length > 0 && !covered) {
+    const byMode = modeDecision(shared, request.permission, needsApproval);
+    if (byMode.kind === "deny") denied.push(...needsApproval);
+    if (byMode.kind !== "prompt") needsApproval = [];
+  } else needsApproval = [];
+  if (denied.length === 0 && needsApproval.length === 0) return;
+  throw new PermissionDeniedError(
+    `${subject(request, [...denied, ...needsApproval])} is not allowed for agent ${who} without asking, and this request does not ask.`,
+    { denied, needsApproval },
+  );
 }
 
 /** `bash 'rm x'`, naming the whole request when the pattern is only part of it. */

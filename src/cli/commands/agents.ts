@@ -72,12 +72,8 @@ export async function agentsShowCommand(name: string, options: AgentsOptions, io
   const { prompt, description, ...rest } = agent;
   const fields = fieldLines(rest);
   const access = [
-    `read-only: ${effective.readOnly ? "yes" : "no"}`,
-    `sandbox: ${
-      effective.readOnly
-        ? "read-only (its commands see the files read-only)"
-        : "workspace-write (its commands may write the workspace, not protected paths)"
-    }`,
+    `edits: ${editsOf(effective)}`,
+    `sandbox: ${sandboxOf(effective)}`,
     `network: ${networkOf(agent)}`,
     `tools it gets: ${effective.tools === "inherited" ? "the parent's" : effective.tools.join(", ") || "none"}`,
     `tools it can never use: ${effective.deniedTools.join(", ") || "none"}`,
@@ -145,25 +141,59 @@ function summary(agent: AgentDefinition) {
     tools: access.tools === "inherited" ? null : access.tools,
     deniedTools: access.deniedTools,
     readOnly: access.readOnly,
+    /** Where its edit and write tools may write: `{kind: "none" | "workspace"}` or `{kind: "only", patterns}`. */
+    edits: access.edits,
     /** The OS sandbox of its commands, before the run's own rules (which may narrow it further). */
-    sandbox: access.readOnly ? "read-only" : "workspace-write",
+    sandbox: access.sandbox,
     /** Hosts its commands may reach among the run's; null = the run's. */
     allowedHosts: agent.allowedHosts ?? null,
     source: agent.source,
   };
 }
 
-/** `read-only`, the tools it gets and the ones it can never use, its sandbox, in a few words each. */
+/** What it may edit, the tools it gets and the ones it can never use, its sandbox, in a few words each. */
 function restrictions(access: EffectiveAccess, agent: AgentDefinition): string[] {
   const tools =
     access.tools === "inherited" ? "inherits tools" : `tools: ${access.tools.join(", ") || "none"}`;
+  const { edits } = access;
   return [
-    ...(access.readOnly ? ["read-only"] : []),
+    ...(edits.kind === "none" ? ["read-only"] : []),
+    ...(edits.kind === "only" ? [`edits only ${edits.patterns.join(", ")}`] : []),
     tools,
     ...(access.deniedTools.length > 0 ? [`denied: ${access.deniedTools.join(", ")}`] : []),
-    `sandbox: ${access.readOnly ? "read-only" : "workspace-write"}`,
+    `sandbox: ${sandboxLabel(access)}`,
     ...(agent.allowedHosts === undefined ? [] : [`network: ${networkOf(agent)}`]),
   ];
+}
+
+/**
+ * The sandbox in `agents list`. An agent that edits some paths has a read-only sandbox too, but calling
+ * it "read-only" there reads as "this agent cannot write": what the sandbox holds back is its commands.
+ */
+function sandboxLabel({ edits, sandbox }: Pick<EffectiveAccess, "edits" | "sandbox">): string {
+  if (sandbox === "workspace-write") return "workspace-write";
+  return edits.kind === "none" ? "read-only" : "commands write nothing";
+}
+
+/** `agents show`'s line on what its edit and write tools may write. */
+function editsOf({ edits }: Pick<EffectiveAccess, "edits">): string {
+  switch (edits.kind) {
+    case "none":
+      return "none (read-only: its rules deny every edit)";
+    case "only":
+      return `only ${edits.patterns.join(", ")} (its rules deny editing anything else)`;
+    case "workspace":
+      return "the workspace, but what its rules deny or ask for";
+  }
+}
+
+/** `agents show`'s line on the OS sandbox of its commands. */
+function sandboxOf({ edits, sandbox }: Pick<EffectiveAccess, "edits" | "sandbox">): string {
+  if (sandbox === "workspace-write")
+    return "workspace-write (its commands may write the workspace, not protected paths)";
+  return edits.kind === "none"
+    ? "read-only (its commands see the files read-only)"
+    : "its commands write nothing (its edits go through the edit and write tools, path by path)";
 }
 
 /** The hosts an agent's commands may reach: its own narrowing of the run's, or the run's. */

@@ -45,8 +45,8 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
     .command("run")
     .summary("run the agent once on a prompt")
     .description(
-      "Run the coding agent on a prompt until it answers, then exit. The answer streams to stdout; " +
-        "tool activity is shown on stderr.",
+      "Run the coding agent on a prompt until it answers, then exit. The answer streams to stdout " +
+        "(piped or in a file, stdout gets the final answer alone, at the end); tool activity is shown on stderr.",
     )
     .argument(
       "[prompt]",

@@ -93,11 +93,12 @@ async function runSession(
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
-  const renderer = createTreeRenderer(options.outputFormat, {
-    stdout: io.stdout,
-    stderr: io.stderr,
-    color: colorEnabled(io.stderr, io.env),
-  });
+  const renderer = createTreeRenderer(
+    options.outputFormat,
+    { stdout: io.stdout, stderr: io.stderr, color: colorEnabled(io.stderr, io.env) },
+    // On a terminal the answer streams; piped or in a file, the run gives one answer (docs/cli.md).
+    { answer: io.stdout.isTTY === true ? "stream" : "final" },
+  );
   const interactive =
     promptArgument !== undefined &&
     promptArgument !== "-" &&

@@ -13,6 +13,12 @@ export interface TextRendererOptions {
    * `agentry run --resume` (default true; the interactive mode prints its own line after each turn).
    */
   reportOutcome?: boolean;
+  /**
+   * What stdout gets. `stream` (default): the root's text as it arrives, every message's. `final`: the
+   * run's answer only (the outcome's final text, json's `result`), once, when the run ends — for a pipe
+   * or a file, where a run whose background child reported after the first answer gave two answers.
+   */
+  answer?: "stream" | "final";
 }
 
 /**
@@ -23,7 +29,8 @@ export interface TextRendererOptions {
  *   ● read  src/a.ts  ✗ error: no such file
  *
  * A tool line is left open until its result arrives, unless something else must be printed first
- * (concurrent calls), in which case the result gets its own line naming the tool.
+ * (concurrent calls), in which case the result gets its own line naming the tool. With `answer:
+ * "final"` stdout holds the final answer alone, written at the end.
  */
 export function textRenderer(target: RenderTarget, options: TextRendererOptions = {}): Renderer {
   const style = createStyle(target.color ?? false);
@@ -42,15 +49,16 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
 
   // Whether the root's current message streamed any text, and whether stdout is mid-line.
   let streamedText = false;
+  const streaming = options.answer !== "final";
   const onText = (event: EventOf<"text_delta">) => {
-    if (event.agentPath.length !== 1 || event.delta === "") return;
+    if (!streaming || event.agentPath.length !== 1 || event.delta === "") return;
     closeToolLine();
     stdout.write(event.delta);
     streamedText = true;
     stdoutNeedsNewline = !event.delta.endsWith("\n");
   };
   const onAssistantMessage = (event: EventOf<"assistant_message">) => {
-    if (event.agentPath.length !== 1) return;
+    if (!streaming || event.agentPath.length !== 1) return;
     // Text normally arrives as deltas; a message that came without them still gets printed.
     const text = assistantText(event.message);
     if (!streamedText && text !== "") {
@@ -148,6 +156,10 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
     },
     finish(outcome: Outcome) {
       closeToolLine();
+      if (!streaming && outcome.text !== "") {
+        stdout.write(outcome.text);
+        stdoutNeedsNewline = !outcome.text.endsWith("\n");
+      }
       if (stdoutNeedsNewline) stdout.write("\n");
       stdoutNeedsNewline = false;
       if (options.reportOutcome === false) return;

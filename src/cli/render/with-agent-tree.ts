@@ -9,6 +9,7 @@ import { createLiveTree, type TerminalStream } from "./live-tree.ts";
 import { progressLine, progressSummary } from "./progress-lines.ts";
 import type { OutputFormat, Renderer, RenderTarget } from "./renderer.ts";
 import { createStyle } from "./style.ts";
+import type { TextRendererOptions } from "./text-renderer.ts";
 
 export interface AgentTreeRenderer extends Renderer {
   /** Lets the live tree draw again after `interrupt()` (e.g. once a permission prompt is answered). */
@@ -121,10 +122,12 @@ export function withAgentTree(
 export function createTreeRenderer(
   format: OutputFormat,
   target: RenderTarget,
-  options: AgentTreeOptions = {},
+  options: AgentTreeOptions & TextRendererOptions = {},
 ): Renderer & { resume?(): void } {
+  const { now, intervalMs, ...text } = options;
+  const tree = { ...(now === undefined ? {} : { now }), ...(intervalMs === undefined ? {} : { intervalMs }) };
   return format === "text"
-    ? withAgentTree((inner) => createRenderer("text", inner), target, options)
+    ? withAgentTree((inner) => createRenderer("text", inner, text), target, tree)
     : createRenderer(format, target);
 }
 

@@ -43,6 +43,21 @@ describe("text renderer", () => {
     expect(out.stderr).toBe("");
   });
 
+  it("with answer final, writes the run's answer alone, once, at the end (stdout piped or in a file)", () => {
+    const { out, target: t } = target();
+    const r = textRenderer(t, { answer: "final" });
+    const events: AgentEvent[] = [
+      { type: "text_delta", delta: "Started it.", agentPath: main },
+      { type: "assistant_message", message: message("Started it."), agentPath: main },
+      { type: "text_delta", delta: "The child found 42.", agentPath: main },
+      { type: "assistant_message", message: message("The child found 42."), agentPath: main },
+    ];
+    for (const e of events) r.event(e);
+    expect(out.stdout).toBe("");
+    r.finish(outcome({ status: "completed", text: "The child found 42." }));
+    expect(out.stdout).toBe("The child found 42.\n");
+  });
+
   it("prints a tool on one line with its result when nothing interleaves", () => {
     const { out, target: t } = target();
     const r = textRenderer(t);
