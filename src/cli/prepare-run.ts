@@ -77,6 +77,8 @@ export async function loadRunSettings(
   });
   const { settings } = project;
   for (const warning of settings.warnings) io.stderr.write(`warning: ${warning}\n`);
+  for (const layer of project.loaded.peers ?? [])
+    for (const note of layer.notes) io.stderr.write(`warning: ${layer.label}: ${note}\n`);
   const notice = trustNotice(project);
   if (notice !== undefined) io.stderr.write(`${notice}\n`);
   const limiters = new ModelLimiters(settings.modelConcurrency);

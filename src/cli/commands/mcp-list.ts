@@ -19,6 +19,8 @@ export interface McpListOptions {
 
 interface ServerReport {
   name: string;
+  /** The file it is configured in, or `--mcp-config`. */
+  source: string;
   type: "stdio" | "http";
   /** The command line or the URL. */
   target: string;
@@ -67,6 +69,7 @@ export async function mcpListCommand(options: McpListOptions, io: CliIo): Promis
       const failure = set.failures.find((entry) => entry.server === name);
       return {
         name,
+        source: project.settings.mcpSources[name] ?? "--mcp-config",
         type: config.type === "http" ? "http" : "stdio",
         target: config.type === "http" ? config.url : [config.command, ...(config.args ?? [])].join(" "),
         status: connected ? "connected" : "failed",
@@ -87,8 +90,8 @@ export async function mcpListCommand(options: McpListOptions, io: CliIo): Promis
 
 function render(reports: readonly ServerReport[]): string {
   const table = formatTable(
-    ["SERVER", "TYPE", "STATUS", "TOOLS", "COMMAND / URL"],
-    reports.map((r) => [r.name, r.type, r.status, String(r.tools.length), r.target]),
+    ["SERVER", "TYPE", "STATUS", "TOOLS", "FROM", "COMMAND / URL"],
+    reports.map((r) => [r.name, r.type, r.status, String(r.tools.length), r.source, r.target]),
   );
   const details = reports.map((r) =>
     r.status === "connected"
