@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bwrapArgs, type Confinement } from "./bwrap-args.ts";
+import { type StagedGitDir, stageGitDir } from "./git-dir-view.ts";
 import { bridgeArgv, proxyEnv } from "./network-bridge.ts";
 import { createNetworkGateway, type NetworkGateway } from "./network-gateway.ts";
 import type { SandboxPolicy, SandboxProfile } from "./policy.ts";
@@ -60,6 +61,7 @@ export async function confineCommand(
   ];
   const { files: hiddenFiles, dirs: hiddenDirs } = await classifyExisting(hidden);
   const readOnly = effective === "workspace-write" ? await splitExisting(policy.readOnlyPaths) : undefined;
+  const gitDirs = effective === "workspace-write" ? policy.gitDirs.filter((path) => existsSync(path)) : [];
   const confinement: Confinement = {
     profile: effective,
     cwd,
@@ -67,6 +69,8 @@ export async function confineCommand(
     readableRoots: [...policy.readableRoots, ...toolsUnderTmp()].filter((path) => existsSync(path)),
     writableRoots: policy.writableRoots.filter((path) => existsSync(path)),
     readOnlyPaths: readOnly?.existing ?? [],
+    gitDirs,
+    gitViews: [],
     hiddenFiles,
     hiddenDirs,
   };
@@ -83,11 +87,23 @@ export async function confineCommand(
 
   const { backend } = policy;
   if (backend.kind === "bwrap") {
+    const staged = await stageGitDirs(gitDirs);
+    if (staged === undefined) confinement.readOnlyPaths = [...confinement.readOnlyPaths, ...gitDirs];
+    else confinement.gitViews = staged.map((dir) => dir.view);
+    const afterExit = async () => {
+      for (const dir of staged ?? []) await dir.finish();
+      return removeCreated();
+    };
     const env: Record<string, string> = { TMPDIR: "/tmp", GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" };
     let command = argv;
     if (policy.allowedHosts.length > 0) {
       // Allowed hosts: the command's only way out is the bridge to agentry's proxy, which checks each host.
-      const proxy = await (options.network ?? sharedNetwork).proxyFor(policy.allowedHosts);
+      const proxy = await (options.network ?? sharedNetwork)
+        .proxyFor(policy.allowedHosts)
+        .catch(async (error) => {
+          await afterExit();
+          throw error;
+        });
       confinement.extraBinds = [proxy.socketDir];
       command = bridgeArgv(proxy.socketPath, BRIDGE_PORT, argv);
       Object.assign(env, proxyEnv(BRIDGE_PORT));
@@ -97,7 +113,7 @@ export async function confineCommand(
       args: bwrapArgs(backend, confinement, command),
       env,
       profile: effective,
-      afterExit: removeCreated,
+      afterExit,
     };
   }
   // Seatbelt cannot move folders: the private temp dir is a fresh host folder, removed afterwards. It
@@ -113,6 +129,23 @@ export async function confineCommand(
       return removeCreated();
     },
   };
+}
+
+/**
+ * The views of the git folders a command may commit to (`git-dir-view.ts`); undefined when one cannot
+ * be made, and then the caller keeps them all read-only (fail closed).
+ */
+async function stageGitDirs(paths: readonly string[]): Promise<StagedGitDir[] | undefined> {
+  const staged: StagedGitDir[] = [];
+  for (const path of paths) {
+    const dir = await stageGitDir(path).catch(() => undefined);
+    if (dir === undefined) {
+      for (const done of staged) await done.finish();
+      return undefined;
+    }
+    staged.push(dir);
+  }
+  return staged;
 }
 
 /** Folders whose contents every command's private /tmp would otherwise hide. */
