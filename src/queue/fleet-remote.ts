@@ -22,8 +22,7 @@ const FORMS: readonly RegExp[] = [
 export function remoteProblem(remote: string): string | undefined {
   if (remote.length === 0 || remote.length > 2048) return "it is empty or longer than 2048 characters";
   if (remote.startsWith("-")) return "it starts with '-' (git would read it as an option)";
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters refused
-  if (/[\u0000-\u001f\u007f]/.test(remote)) return "it holds a control character";
+  if (hasControlCharacter(remote)) return "it holds a control character";
   if (/^[A-Za-z0-9+.-]+::/.test(remote)) return "it names a remote helper (<transport>::<address>)";
   if (FORMS.some((form) => form.test(remote))) return undefined;
   return `it is not one of ${REMOTE_FORMS}`;
@@ -34,4 +33,10 @@ export function checkedRemote(remote: string): string {
   const problem = remoteProblem(remote);
   if (problem === undefined) return remote;
   throw new FleetWorkspaceError(`The git remote ${JSON.stringify(remote)} is refused: ${problem}.`);
+}
+
+/** Whether `text` holds a control character (a newline, an escape, NUL …): never in a name or a path agentry takes. */
+export function hasControlCharacter(text: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters looked for
+  return /[\u0000-\u001f\u007f]/.test(text);
 }

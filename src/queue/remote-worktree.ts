@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { lstat, mkdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
+import type { GitLayout } from "../sandbox/git-layout.ts";
 import { type ChildWorkspace, trustedLayout } from "../subagents/child-workspace.ts";
 import { git, gitSucceeds } from "../subagents/git.ts";
 import { checkedRemote } from "./fleet-remote.ts";
@@ -62,10 +63,19 @@ export async function remoteWorktree(
   const dir = join(cacheDir, "worktrees", name);
   await mkdir(join(cacheDir, "worktrees"), { recursive: true });
   await exclusive(() => git(repo, ["worktree", "add", "--quiet", "-B", job.branch, "--", dir, start]));
-  const own = await trustedLayout(dir);
-  if (own.commonDir !== (await realpath(repo)))
-    throw new FleetWorkspaceError(`The worktree ${dir} is not one of this worker's repository ${repo}.`);
-  const path = await folderInside(await realpath(dir), job.inner);
+  const remove = () =>
+    exclusive(() => git(repo, ["worktree", "remove", "--force", "--", dir])).catch(() => {});
+  let own: GitLayout;
+  let path: string;
+  try {
+    own = await trustedLayout(dir);
+    if (own.commonDir !== (await realpath(repo)))
+      throw new FleetWorkspaceError(`The worktree ${dir} is not one of this worker's repository ${repo}.`);
+    path = await folderInside(await realpath(dir), job.inner);
+  } catch (error) {
+    await remove();
+    throw error;
+  }
   return {
     mode: "worktree",
     path,
@@ -95,7 +105,7 @@ export async function remoteWorktree(
             `fetch it (git fetch ${job.remote} ${job.branch}), review with \`git diff HEAD...FETCH_HEAD\` and merge.`,
         };
       } finally {
-        await exclusive(() => git(repo, ["worktree", "remove", "--force", "--", dir])).catch(() => {});
+        await remove();
       }
     },
   };

@@ -40,8 +40,21 @@ const SAFE_CONFIG: Readonly<Record<string, string>> = {
 /** The protocols a fleet's remote may use (`file` covers plain paths). */
 export const GIT_PROTOCOLS = "https:ssh:file";
 
-/** Subcommands that may run a filter driver of `.gitattributes` (clean on add and status, smudge on checkout). */
-const FILTERING = new Set(["add", "status", "commit", "worktree", "checkout", "stash", "reset", "diff"]);
+/**
+ * Subcommands that never read a file of the checkout through a filter driver of `.gitattributes`; every
+ * other one runs with the repository's drivers silenced (clean runs on add, status and even write-tree,
+ * smudge on checkout and worktree add).
+ */
+const NOT_FILTERING = new Set([
+  "config",
+  "rev-parse",
+  "remote",
+  "init",
+  "fetch",
+  "push",
+  "branch",
+  "commit-tree",
+]);
 
 /**
  * Variables that make git work on another repository, index or config than the one in `cwd`: agentry's
@@ -52,7 +65,7 @@ const STEERING =
 
 /** Runs git in `cwd` and returns its trimmed stdout; throws `GitError` with git's own message. */
 export async function git(cwd: string, args: string[], options: GitOptions = {}): Promise<string> {
-  const drivers = FILTERING.has(args[0] ?? "") ? await filterDrivers(cwd) : [];
+  const drivers = NOT_FILTERING.has(args[0] ?? "") ? [] : await filterDrivers(cwd);
   const config: Array<[string, string]> = [
     ...(options.transfer ? [] : await userSettings()),
     ...Object.entries(SAFE_CONFIG),
