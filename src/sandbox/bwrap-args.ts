@@ -27,6 +27,8 @@ export interface Confinement {
   hiddenDirs: readonly string[];
   /** Existing host paths bound writable into the sandbox as they are (the proxy's socket folder). */
   extraBinds?: string[];
+  /** The descriptor bubblewrap reads the seccomp filter from (`seccomp-filter.ts`), if any. */
+  seccompFd?: number;
 }
 
 /**
@@ -80,6 +82,7 @@ export function bwrapArgs(
   for (const path of confinement.extraBinds ?? []) args.push("--bind", path, path);
   for (const file of confinement.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
   for (const dir of confinement.hiddenDirs) args.push("--tmpfs", dir, "--remount-ro", dir);
+  if (confinement.seccompFd !== undefined) args.push("--seccomp", String(confinement.seccompFd));
   args.push("--chdir", confinement.cwd, "--", ...argv);
   return args;
 }

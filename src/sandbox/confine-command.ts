@@ -5,10 +5,11 @@ import { delimiter, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bwrapArgs, type Confinement } from "./bwrap-args.ts";
 import { type StagedGitDir, stageGitDir } from "./git-dir-view.ts";
-import { bridgeArgv, proxyEnv } from "./network-bridge.ts";
+import { bridgeArgv, launcherArgv, proxyEnv } from "./network-bridge.ts";
 import { createNetworkGateway, type NetworkGateway } from "./network-gateway.ts";
 import type { SandboxPolicy, SandboxProfile } from "./policy.ts";
 import { seatbeltArgs } from "./seatbelt-profile.ts";
+import { unixSocketFilterFile, withFilterOnFd } from "./seccomp-filter.ts";
 import { UnreadableFileFinder } from "./unreadable-files.ts";
 
 /** How to start one confined command, and what to do once it exited. */
@@ -35,6 +36,9 @@ export interface ConfineOptions {
 
 const sharedFinder = new UnreadableFileFinder();
 const sharedNetwork = createNetworkGateway();
+/** The descriptor bubblewrap reads the seccomp filter from (3 is the bridge's channel under the launcher). */
+const FILTER_FD = 3;
+const LAUNCHER_FILTER_FD = 4;
 /** The bridge's port inside the sandbox: the network namespace is the command's own, so any port is free. */
 const BRIDGE_PORT = 3128;
 
@@ -95,26 +99,33 @@ export async function confineCommand(
       return removeCreated();
     };
     const env: Record<string, string> = { TMPDIR: "/tmp", GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" };
-    let command = argv;
-    if (policy.allowedHosts.length > 0) {
-      // Allowed hosts: the command's only way out is the bridge to agentry's proxy, which checks each host.
-      const proxy = await (options.network ?? sharedNetwork)
-        .proxyFor(policy.allowedHosts)
-        .catch(async (error) => {
-          await afterExit();
-          throw error;
-        });
-      confinement.extraBinds = [proxy.socketDir];
-      command = bridgeArgv(proxy.socketPath, BRIDGE_PORT, argv);
-      Object.assign(env, proxyEnv(BRIDGE_PORT));
+    const done = { env, profile: effective, afterExit };
+    // No Unix socket either: a host service's (ssh-agent, D-Bus, docker.sock) is out of reach.
+    const filter = unixSocketFilterFile();
+    if (policy.allowedHosts.length === 0) {
+      if (filter === undefined)
+        return { ...done, file: backend.path, args: bwrapArgs(backend, confinement, argv) };
+      const args = bwrapArgs(backend, { ...confinement, seccompFd: FILTER_FD }, argv);
+      return { ...done, file: "/bin/sh", args: withFilterOnFd(filter, FILTER_FD, backend.path, args) };
     }
-    return {
-      file: backend.path,
-      args: bwrapArgs(backend, confinement, command),
-      env,
-      profile: effective,
-      afterExit,
-    };
+    // Allowed hosts: the command's only way out is the bridge to agentry's proxy, which checks each host.
+    const proxy = await (options.network ?? sharedNetwork)
+      .proxyFor(policy.allowedHosts)
+      .catch(async (error) => {
+        await afterExit();
+        throw error;
+      });
+    Object.assign(env, proxyEnv(BRIDGE_PORT));
+    const command = bridgeArgv(proxy.socketPath, BRIDGE_PORT, argv);
+    if (filter === undefined) {
+      // Without a filter the bridge reaches the proxy's socket itself, through its folder.
+      confinement.extraBinds = [proxy.socketDir];
+      return { ...done, file: backend.path, args: bwrapArgs(backend, confinement, command) };
+    }
+    // With it, the launcher outside hands the bridge its connections to the proxy (and only those).
+    const args = bwrapArgs(backend, { ...confinement, seccompFd: LAUNCHER_FILTER_FD }, command);
+    const [file, ...rest] = launcherArgv(proxy.socketPath, filter, LAUNCHER_FILTER_FD, backend.path, args);
+    return { ...done, file: file as string, args: rest };
   }
   // Seatbelt cannot move folders: the private temp dir is a fresh host folder, removed afterwards. It
   // has no network namespace either, so allowed hosts are not offered there (no network at all).
