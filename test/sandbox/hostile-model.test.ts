@@ -213,7 +213,9 @@ const scenarios: Scenario[] = [
 
 describe("a hostile model", () => {
   it("tries at least 25 escapes", () => {
-    expect(escapeCalls({ outside: "/o", home: "/h", port: 1, id: "x", socket: "/s" }).length).toBeGreaterThanOrEqual(25);
+    expect(
+      escapeCalls({ outside: "/o", home: "/h", port: 1, id: "x", socket: "/s" }).length,
+    ).toBeGreaterThanOrEqual(25);
   });
 
   describe.skipIf(available.skip !== undefined)(`inside the OS sandbox ${available.skip ?? ""}`, () => {
