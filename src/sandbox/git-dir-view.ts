@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import type { Stats } from "node:fs";
 import { constants } from "node:fs";
 import {
@@ -133,13 +134,58 @@ async function copyBack(path: string, staging: string, copied: Map<string, Copie
         before === undefined
           ? current === undefined
           : current !== undefined && sameFile(current, before.source);
-      if (!untouched || !(await replace(path, name, now === undefined ? undefined : join(staging, name))))
+      const from = now === undefined ? undefined : join(staging, name);
+      if (
+        !untouched ||
+        (name === "index" && from !== undefined && (await addsGitlinks(path, join(path, name), from))) ||
+        !(await replace(path, name, from))
+      )
         skipped.push(name);
     }
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
   return skipped;
+}
+
+/**
+ * Whether the command's index records a submodule (a gitlink) the repository's did not: a `git status`
+ * recurses into a submodule and runs git there with its own config — a `.git` the command may have made
+ * in the workspace. Such an index is not put back (a command cannot add a real submodule anyway:
+ * `.gitmodules` is protected). True too when either index cannot be read (fail closed).
+ */
+async function addsGitlinks(gitDir: string, index: string, candidate: string): Promise<boolean> {
+  const [before, after] = await Promise.all([gitlinks(gitDir, index), gitlinks(gitDir, candidate)]);
+  if (before === undefined || after === undefined) return true;
+  return [...after].some((path) => !before.has(path));
+}
+
+/** The gitlink paths of an index (none for a missing one), read by `git ls-files`; undefined on failure. */
+async function gitlinks(gitDir: string, index: string): Promise<Set<string> | undefined> {
+  if ((await lstat(index).catch(() => undefined)) === undefined) return new Set();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    GIT_INDEX_FILE: index,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "core.fsmonitor",
+    GIT_CONFIG_VALUE_0: "false",
+  };
+  const listed = await new Promise<string | undefined>((resolve) => {
+    execFile(
+      "git",
+      ["--git-dir", gitDir, "ls-files", "--stage", "-z"],
+      { env, cwd: gitDir, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout) => resolve(error === null ? String(stdout) : undefined),
+    );
+  });
+  if (listed === undefined) return undefined;
+  const paths = listed
+    .split("\0")
+    .filter((entry) => entry.startsWith("160000 "))
+    .map((entry) => entry.slice(entry.indexOf("\t") + 1));
+  return new Set(paths);
 }
 
 /** Puts `from` (or nothing) at `path/name` under git's lock; false when a git holds the lock. */

@@ -117,6 +117,25 @@ describe.skipIf(found.skip !== undefined)(`git planted by a sandboxed command ${
     expect(await readFile(join(worktreeDir, "commondir"), "utf8")).toBe(commondir);
   });
 
+  it("a repository made inside the workspace and recorded as a submodule is not put in the index: the user's git status does not enter it", async () => {
+    const fx = await sandboxFixture();
+    const marker = join(fx.outside, "submodule-ran");
+    const result = await run(
+      fx,
+      [
+        "mkdir sub && cd sub && git init -q && echo b > b && git add b",
+        "git -c user.email=t@t -c user.name=t commit -qm sub",
+        `git config core.fsmonitor "touch ${marker}; false"`,
+        "cd .. && git add sub 2>/dev/null && git -c user.email=t@t -c user.name=t commit -qm with-sub",
+        "echo done",
+      ].join(" && "),
+    );
+    expect(result.output).toContain("done");
+    userGit(fx.workspace, "status", "--porcelain");
+    expect(existsSync(marker)).toBe(false);
+    expect(userGit(fx.workspace, "ls-files", "--stage", "sub")).toBe("");
+  });
+
   it("git still commits in the sandbox, in the main checkout and in a linked worktree", async () => {
     const fx = await sandboxFixture();
     const worktree = join(fx.base, "wt");
