@@ -70,7 +70,11 @@ class QueueActivation implements Activation {
   private push(jobId: string, entry: MailboxEntry, refused?: () => void): void {
     const keys = this.keys(jobId);
     this.sending = this.sending.then(async () => {
-      const pushed = await pushEntry(this.client.commands, keys, entry).catch(() => false);
+      const pushed = await pushEntry(
+        this.client.commands,
+        keys,
+        this.client.seal("entry", jobId, entry),
+      ).catch(() => false);
       if (!pushed) refused?.();
     });
   }
@@ -172,7 +176,7 @@ function addAndFollow(
   return followJob(client, {
     ...following,
     begin: async () => {
-      await client.queue.add("child", data, {
+      await client.queue.add("child", client.seal("job", following.jobId, data), {
         jobId: following.jobId,
         removeOnComplete: { age: 3600 },
         removeOnFail: { age: 24 * 3600 },
@@ -201,7 +205,8 @@ function followActivation(
     const keys = jobKeys(client.queueName, ref.jobId, client.prefix);
     try {
       const cancel = (reason: CancelReason) => {
-        void pushEntry(client.commands, keys, { type: "cancel", reason }).catch(() => {});
+        const entry = client.seal("entry", ref.jobId, { type: "cancel" as const, reason });
+        void pushEntry(client.commands, keys, entry).catch(() => {});
       };
       const result = await followJob(client, {
         jobId: ref.jobId,
@@ -221,17 +226,20 @@ function followActivation(
     open = false;
   });
   const keys = ref.kind === "queue" ? jobKeys(ref.queue, ref.jobId, client.prefix) : undefined;
+  const push = (entry: MailboxEntry) => {
+    if (ref.kind !== "queue" || keys === undefined) return;
+    void pushEntry(client.commands, keys, client.seal("entry", ref.jobId, entry)).catch(() => {});
+  };
   return {
     done,
     ref,
     send: (message) => {
       if (!open || keys === undefined) return false;
-      void pushEntry(client.commands, keys, { type: "message", message }).catch(() => {});
+      push({ type: "message", message });
       return true;
     },
     interrupt: () => {
-      if (open && keys !== undefined)
-        void pushEntry(client.commands, keys, { type: "interrupt" }).catch(() => {});
+      if (open) push({ type: "interrupt" });
     },
   };
 }

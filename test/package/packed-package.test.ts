@@ -66,6 +66,7 @@ describe("the packed package", () => {
         "dist/agents/prompts/explore.md",
         "dist/tools/bash-sandbox.md",
         "dist/sandbox/network-bridge-main.mjs",
+        "dist/sandbox/network-launcher-main.mjs",
         "docs/exit-codes.md",
       ]),
     );

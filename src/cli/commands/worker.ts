@@ -20,7 +20,9 @@ disk); a job whose folder is not here ends with an error saying so.
 
 Whoever can write to the fleet's Redis writes the jobs, so a worker narrows what a job asks for: a
 child in bypass mode runs as accept-edits (edits and sandboxed commands allowed, nothing else, as
-nobody is there to ask) and no command leaves the OS sandbox, unless --allow-bypass is given.
+nobody is there to ask) and no command leaves the OS sandbox, unless --allow-bypass is given. With
+AGENTRY_FLEET_KEY (or AGENTRY_FLEET_KEY_FILE) set, the same key as the parents', it runs only jobs a
+parent signed with it and logs each job it refuses.
 
 It logs one line per job on stderr. SIGTERM or Ctrl-C: it stops taking jobs and finishes the ones it
 runs; a second one lets go of them at once (they start again on another worker). A worker killed
