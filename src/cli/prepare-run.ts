@@ -11,9 +11,9 @@ import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
+import { projectWarnings } from "./config/project-report.ts";
 import { type ProjectView, readProject } from "./config/read-project.ts";
 import type { SettingFlags, Settings } from "./config/resolve-settings.ts";
-import { trustNotice } from "./config/trust-notice.ts";
 import { damagedSessionError } from "./damaged-session.ts";
 import { UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
@@ -76,11 +76,7 @@ export async function loadRunSettings(
     ...(confirmTrust === undefined ? {} : { confirmTrust }),
   });
   const { settings } = project;
-  for (const warning of settings.warnings) io.stderr.write(`warning: ${warning}\n`);
-  for (const layer of project.loaded.peers ?? [])
-    for (const note of layer.notes) io.stderr.write(`warning: ${layer.label}: ${note}\n`);
-  const notice = trustNotice(project);
-  if (notice !== undefined) io.stderr.write(`${notice}\n`);
+  for (const line of projectWarnings(project)) io.stderr.write(`${line}\n`);
   const limiters = new ModelLimiters(settings.modelConcurrency);
   return { workspace, settings, rules: permissionRules(settings), limiters, project };
 }

@@ -1,7 +1,7 @@
 import { openMcpServers } from "../../mcp/mcp-servers.ts";
 import type { McpServerConfig } from "../../mcp/server-config.ts";
+import { projectWarnings } from "../config/project-report.ts";
 import { readProject } from "../config/read-project.ts";
-import { trustNotice } from "../config/trust-notice.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { loadMcpConfigFlags } from "../mcp-config-flag.ts";
@@ -50,8 +50,7 @@ export async function mcpListCommand(options: McpListOptions, io: CliIo): Promis
       server: item.setting.slice("MCP server ".length).replace(/^"|"$/g, ""),
       source: item.source,
     }));
-  const notice = withheld.length > 0 ? trustNotice(project) : undefined;
-  if (notice !== undefined) io.stderr.write(`${notice}\n`);
+  for (const line of projectWarnings(project)) io.stderr.write(`${line}\n`);
   const names = Object.keys(servers);
   if (names.length === 0) {
     if (options.json)
