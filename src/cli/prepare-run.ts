@@ -11,9 +11,9 @@ import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
+import { projectWarnings } from "./config/project-report.ts";
 import { type ProjectView, readProject } from "./config/read-project.ts";
 import type { SettingFlags, Settings } from "./config/resolve-settings.ts";
-import { trustNotice } from "./config/trust-notice.ts";
 import { damagedSessionError } from "./damaged-session.ts";
 import { UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
@@ -76,9 +76,7 @@ export async function loadRunSettings(
     ...(confirmTrust === undefined ? {} : { confirmTrust }),
   });
   const { settings } = project;
-  for (const warning of settings.warnings) io.stderr.write(`warning: ${warning}\n`);
-  const notice = trustNotice(project);
-  if (notice !== undefined) io.stderr.write(`${notice}\n`);
+  for (const line of projectWarnings(project)) io.stderr.write(`${line}\n`);
   const limiters = new ModelLimiters(settings.modelConcurrency);
   return { workspace, settings, rules: permissionRules(settings), limiters, project };
 }
@@ -193,6 +191,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const mcp = await wireMcp(servers, {
     workspace,
     io,
+    values: settings.env,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   }).catch(async (error: unknown) => {
     await fleet.close();

@@ -10,14 +10,16 @@ import type { CliIo } from "./io.ts";
  */
 export async function wireMcp(
   servers: Record<string, McpServerConfig>,
-  options: { workspace: string; io: CliIo; signal?: AbortSignal },
+  options: { workspace: string; io: CliIo; signal?: AbortSignal; values?: Record<string, string> },
 ): Promise<McpServerSet | undefined> {
   if (Object.keys(servers).length === 0) return undefined;
-  const expanded = expandServers(servers, options.io.env);
+  // Settings' `env` values reach the servers' processes as they reach commands (the servers' own `env` wins).
+  const env = { ...options.io.env, ...options.values };
+  const expanded = expandServers(servers, env);
   const { openMcpServers } = await import("../mcp/mcp-servers.ts");
   const set = await openMcpServers(expanded, {
     cwd: options.workspace,
-    env: options.io.env,
+    env,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   for (const failure of set.failures) {

@@ -78,4 +78,6 @@ export interface CommandPolicy {
   sandbox?: SandboxPolicy;
   /** Names of agentry's environment variables commands inherit (`LC_*`: a prefix). */
   env: readonly string[];
+  /** Variables set for every command (`env` of the settings; Claude Code's settings `env`). */
+  values?: Readonly<Record<string, string>>;
 }

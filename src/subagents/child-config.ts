@@ -147,6 +147,7 @@ async function childCommands(
   if (parent?.sandbox === undefined) return parent;
   return {
     env: parent.env,
+    ...(parent.values === undefined ? {} : { values: parent.values }),
     sandbox: await policyForChild({
       parent: parent.sandbox,
       rules,

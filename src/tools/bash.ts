@@ -68,7 +68,7 @@ export function createBashTool(options: BashToolOptions = {}) {
           signal: ctx.signal,
           timeoutMs: timeoutS * 1000,
           // Pagers would wait for a keypress on a stdin that is closed.
-          env: { PAGER: "cat", GIT_PAGER: "cat" },
+          env: { ...ctx.commands?.values, PAGER: "cat", GIT_PAGER: "cat" },
           inheritEnv: ctx.commands?.env ?? DEFAULT_COMMAND_ENV,
           onOutput: (chunk) => ctx.progress(chunk),
           ...confinement,

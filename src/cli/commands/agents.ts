@@ -2,6 +2,7 @@ import { isAbsolute, relative } from "node:path";
 import type { AgentDefinition } from "../../agents/definition.ts";
 import { formatDiagnostics, hasErrors } from "../../agents/diagnostics.ts";
 import { type EffectiveAccess, effectiveAccess } from "../../agents/effective-access.ts";
+import { describePeerFiles } from "../config/peers/peer-summary.ts";
 import { type ProjectView, readProject } from "../config/read-project.ts";
 import { trustNotice } from "../config/trust-notice.ts";
 import { UsageError } from "../errors.ts";
@@ -105,6 +106,8 @@ export async function agentsCheckCommand(options: AgentsOptions, io: CliIo): Pro
       io.stdout.write(
         `${item.source}: ${item.setting} ${item.kind === "never" ? `ignored: ${item.reason ?? ""}` : "withheld until you trust this folder (agentry trust)"}\n`,
       );
+    for (const line of describePeerFiles(project.loaded.peers ?? [], project.withheld))
+      io.stdout.write(`${line}\n`);
     const notice = withheld.length > 0 ? trustNotice(project) : undefined;
     if (notice !== undefined) io.stderr.write(`${notice}\n`);
     for (const card of cards)

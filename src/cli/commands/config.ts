@@ -1,3 +1,4 @@
+import { describePeerFiles } from "../config/peers/peer-summary.ts";
 import { settingSources } from "../config/provenance.ts";
 import { readProject } from "../config/read-project.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
@@ -23,7 +24,7 @@ export async function configCommand(options: ConfigOptions, io: CliIo): Promise<
   const trust = project.trust;
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ workspace, trust, files: project.settings.files, settings: sources, withheld }, null, 2)}\n`,
+      `${JSON.stringify({ workspace, trust, files: project.settings.files, peers: describePeerFiles(project.loaded.peers ?? [], project.withheld), settings: sources, withheld }, null, 2)}\n`,
     );
     return EXIT_CODES.completed;
   }
@@ -44,6 +45,8 @@ export async function configCommand(options: ConfigOptions, io: CliIo): Promise<
       ]),
     ).trimEnd(),
   );
+  const peers = describePeerFiles(project.loaded.peers ?? [], project.withheld);
+  if (peers.length > 0) out.push("", "Other tools' files read:", ...peers.map((line) => `  ${line}`));
   const waiting = withheld.filter((item) => item.kind === "untrusted");
   const never = withheld.filter((item) => item.kind === "never");
   if (waiting.length > 0)

@@ -5,6 +5,7 @@ import { DEFAULT_COMMAND_ENV } from "../../sandbox/command-env.ts";
 import { detectSandbox } from "../../sandbox/detect.ts";
 import type { SandboxPolicy } from "../../sandbox/policy.ts";
 import { policyForAgent } from "../../sandbox/policy-for-agent.ts";
+import { describePeerFiles } from "../config/peers/peer-summary.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { loadRunSettings } from "../prepare-run.ts";
@@ -83,6 +84,8 @@ export async function doctorCommand(options: DoctorOptions, io: CliIo): Promise<
     );
   } else {
     io.stdout.write(`${folderLine(project.trust, waiting)}\n`);
+    for (const line of describePeerFiles(project.loaded.peers ?? [], project.withheld))
+      io.stdout.write(`           ${line}\n`);
     for (const check of checks) {
       io.stdout.write(`${mark(check.status)} ${check.name.padEnd(8)} ${check.detail}\n`);
       if (check.fix) io.stdout.write(`           ${check.fix}\n`);

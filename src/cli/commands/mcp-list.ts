@@ -1,7 +1,7 @@
 import { openMcpServers } from "../../mcp/mcp-servers.ts";
 import type { McpServerConfig } from "../../mcp/server-config.ts";
+import { projectWarnings } from "../config/project-report.ts";
 import { readProject } from "../config/read-project.ts";
-import { trustNotice } from "../config/trust-notice.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { loadMcpConfigFlags } from "../mcp-config-flag.ts";
@@ -19,6 +19,8 @@ export interface McpListOptions {
 
 interface ServerReport {
   name: string;
+  /** The file it is configured in, or `--mcp-config`. */
+  source: string;
   type: "stdio" | "http";
   /** The command line or the URL. */
   target: string;
@@ -48,8 +50,7 @@ export async function mcpListCommand(options: McpListOptions, io: CliIo): Promis
       server: item.setting.slice("MCP server ".length).replace(/^"|"$/g, ""),
       source: item.source,
     }));
-  const notice = withheld.length > 0 ? trustNotice(project) : undefined;
-  if (notice !== undefined) io.stderr.write(`${notice}\n`);
+  for (const line of projectWarnings(project)) io.stderr.write(`${line}\n`);
   const names = Object.keys(servers);
   if (names.length === 0) {
     if (options.json)
@@ -67,6 +68,7 @@ export async function mcpListCommand(options: McpListOptions, io: CliIo): Promis
       const failure = set.failures.find((entry) => entry.server === name);
       return {
         name,
+        source: project.settings.mcpSources[name] ?? "--mcp-config",
         type: config.type === "http" ? "http" : "stdio",
         target: config.type === "http" ? config.url : [config.command, ...(config.args ?? [])].join(" "),
         status: connected ? "connected" : "failed",
@@ -87,8 +89,8 @@ export async function mcpListCommand(options: McpListOptions, io: CliIo): Promis
 
 function render(reports: readonly ServerReport[]): string {
   const table = formatTable(
-    ["SERVER", "TYPE", "STATUS", "TOOLS", "COMMAND / URL"],
-    reports.map((r) => [r.name, r.type, r.status, String(r.tools.length), r.target]),
+    ["SERVER", "TYPE", "STATUS", "TOOLS", "FROM", "COMMAND / URL"],
+    reports.map((r) => [r.name, r.type, r.status, String(r.tools.length), r.source, r.target]),
   );
   const details = reports.map((r) =>
     r.status === "connected"

@@ -18,6 +18,9 @@ export interface ConfineOptions {
   sameEndpoint: (modelId: string) => boolean;
 }
 
+/** Variables of the providers and of agentry itself: where keys go and how agentry runs are the user's. */
+const PROVIDER_VARIABLES = /^(ANTHROPIC|OPENAI|OLLAMA|AGENTRY|CLAUDE_CODE)_/;
+
 /** A subagent limit a smaller value narrows; the others (heartbeats, polling) neither widen nor narrow. */
 const SUBAGENT_CAPS = [
   "maxDepth",
@@ -35,8 +38,8 @@ const SUBAGENT_CAPS = [
  * and ask rules, smaller limits, `sandbox.denyRead`, plan mode); widening only in a trusted folder
  * (allow rules — applied as `confineProjectRules` says —, MCP servers, larger limits, other permission
  * modes, network, writable paths and variables of the sandbox, the `workflow` tool, models on another
- * endpoint); and never, trusted or not, where the user's keys go (`providers` endpoints), the fleet,
- * the sandbox switched off or `bypass`.
+ * endpoint, variables for commands); and never, trusted or not, where the user's keys go (`providers`
+ * endpoints and their variables), the fleet, the sandbox switched off or `bypass`.
  */
 export function confineProjectConfig(
   layer: ConfigLayer,
@@ -157,6 +160,17 @@ export function confineProjectConfig(
     );
     if (kept.length > 0) config.sandbox = { ...config.sandbox, ...Object.fromEntries(kept) };
   }
+  if (project.env !== undefined) {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(project.env)) {
+      if (PROVIDER_VARIABLES.test(name))
+        never(`env ${name}`, value, "a project does not set the providers' or agentry's own variables");
+      else if (!widening(`env ${name}`, value)) env[name] = value;
+    }
+    if (Object.keys(env).length > 0) config.env = env;
+  }
+  // Prompts, not code: they apply untrusted (read from inside the workspace only).
+  if (project.instructions !== undefined) config.instructions = project.instructions;
   if (project.trustedFolders !== undefined) {
     never(
       "trustedFolders",

@@ -4,6 +4,7 @@ import { relative } from "node:path";
 import { type LoadedAgents, loadAgentDefinitions } from "../../agents/discover.ts";
 import { confineProjectDefinitions } from "../../agents/project-definitions.ts";
 import { type ConfigLayer, type Env, type LoadedConfig, loadConfigFiles } from "./load-config.ts";
+import { readPeerLayers } from "./peers/read-peers.ts";
 import { endpointCheck, resolveSettings, type SettingFlags, type Settings } from "./resolve-settings.ts";
 import { listedAsTrusted, readTrustedFolders, trustFolder, wideningHash } from "./trust-store.ts";
 import type { Withheld } from "./withheld.ts";
@@ -55,7 +56,10 @@ export interface ReadProjectOptions {
 export async function readProject(options: ReadProjectOptions): Promise<ProjectView> {
   const { workspace, env } = options;
   const flags = options.flags ?? {};
-  const loaded = await loadConfigFiles({ workspace, env });
+  const loaded: LoadedConfig = {
+    ...(await loadConfigFiles({ workspace, env })),
+    peers: await readPeerLayers(workspace, env),
+  };
   const raw = await loadAgentDefinitions({ projectDir: workspace, homeDir: env.HOME || homedir() });
   const folder = await realpath(workspace).catch(() => workspace);
   const view = (trust: FolderTrust): ProjectView => {

@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "../../agent/config.ts";
 import type { McpServerConfig } from "../../mcp/server-config.ts";
 import { modelEndpoint } from "../../model/model-id.ts";
@@ -8,7 +9,7 @@ import type { SubagentLimits } from "../../subagents/limits.ts";
 import { UsageError } from "../errors.ts";
 import { SETTINGS_ENV } from "./config-locations.ts";
 import { type FleetSettings, fleetSettings } from "./fleet-settings.ts";
-import type { ConfigLayer, Env, LoadedConfig } from "./load-config.ts";
+import type { ConfigLayer, Env, LoadedConfig, PeerLayer } from "./load-config.ts";
 import { confineProjectConfig } from "./project-config.ts";
 import { PERMISSION_MODES } from "./schema.ts";
 import type { Withheld } from "./withheld.ts";
@@ -69,6 +70,12 @@ export interface Settings {
   workflows: boolean;
   /** MCP servers by name; a project file's server replaces the user's of the same name. */
   mcpServers: Record<string, McpServerConfig>;
+  /** The file each of `mcpServers` came from. */
+  mcpSources: Record<string, string>;
+  /** Variables set for commands and MCP servers (`env` of the files, Claude Code's settings `env`). */
+  env: Record<string, string>;
+  /** Instruction files the files name (`instructions`, OpenCode's too), relative to `baseDir`. */
+  instructions: Array<{ patterns: string[]; baseDir: string; source: string }>;
   /** The OS sandbox of commands: what may widen it comes from the user only, never from the project. */
   sandbox: SandboxSettings;
   /** Where a fleet is (`fleet`): from the user's config only. */
@@ -99,9 +106,9 @@ export function resolveSettings(
   options: ResolveOptions = {},
 ): Settings {
   const trusted = options.trusted ?? false;
-  const { loaded, withheld } = confineProject(raw, flags, env, trusted);
+  const { ordered, loaded, withheld } = confineProject(raw, flags, env, trusted);
   // Highest precedence first.
-  const layers = [loaded.project, loaded.user].filter((layer): layer is ConfigLayer => layer !== undefined);
+  const layers = [...ordered].reverse();
   const fromFiles = <K extends "model" | "maxTurns" | "permissionMode">(key: K) => {
     for (const layer of layers) {
       const value = layer.config[key];
@@ -110,10 +117,10 @@ export function resolveSettings(
     }
     return undefined;
   };
-  const envModel = env[SETTINGS_ENV.model]?.trim();
   const model =
     pick(flags.model, "--model") ??
-    (envModel ? { value: envModel, source: SETTINGS_ENV.model } : undefined) ??
+    envModel(env, SETTINGS_ENV.model) ??
+    envModel(env, "ANTHROPIC_MODEL") ??
     fromFiles("model");
   const maxTurns = pick(flags.maxTurns, "--max-turns") ??
     envPositiveInt(env, SETTINGS_ENV.maxTurns) ??
@@ -121,12 +128,12 @@ export function resolveSettings(
   const warnings: string[] = [];
   const permissionMode = pick(flags.permissionMode, "--permission-mode") ??
     envPermissionMode(env) ??
-    modeFromFiles(loaded) ?? { value: "default" as const, source: "default" };
+    fromFiles("permissionMode") ?? { value: "default" as const, source: "default" };
   for (const item of withheld) {
     if (item.kind === "never") warnings.push(`${item.source}: ${item.setting} ignored: ${item.reason}`);
   }
 
-  const lowestFirst = [...layers].reverse();
+  const lowestFirst = ordered;
   let providers: ModelSettings = {};
   for (const layer of lowestFirst) {
     if (layer.config.providers) providers = deepMerge(providers, layer.config.providers) as ModelSettings;
@@ -141,7 +148,7 @@ export function resolveSettings(
       .map((layer) => ({
         value: layer.config.permission,
         source: layer.label,
-        ...(layer === loaded.project ? { project: true as const } : {}),
+        ...(scopeOf(layer, loaded) === "project" ? { project: true as const } : {}),
       })),
     toolOutputLimit:
       layers.find((l) => l.config.toolOutputLimit)?.config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
@@ -154,7 +161,19 @@ export function resolveSettings(
       layers.find((layer) => layer.config.workflows?.enabled !== undefined)?.config.workflows?.enabled ??
       false,
     mcpServers: Object.assign({}, ...lowestFirst.map((layer) => layer.config.mcpServers ?? {})),
-    sandbox: sandboxSettings(loaded, env),
+    mcpSources: Object.assign(
+      {},
+      ...lowestFirst.map((layer) =>
+        Object.fromEntries(Object.keys(layer.config.mcpServers ?? {}).map((name) => [name, layer.label])),
+      ),
+    ),
+    env: Object.assign({}, ...lowestFirst.map((layer) => layer.config.env ?? {})),
+    instructions: lowestFirst.flatMap((layer) =>
+      layer.config.instructions === undefined
+        ? []
+        : [{ patterns: layer.config.instructions, baseDir: dirname(layer.path), source: layer.label }],
+    ),
+    sandbox: sandboxSettings(loaded, lowestFirst, env),
     fleet: fleetSettings(loaded),
     files: lowestFirst.map((layer) => layer.path),
     layers: lowestFirst,
@@ -164,24 +183,49 @@ export function resolveSettings(
   };
 }
 
-/** The project's config file as it may apply (`confineProjectConfig`). */
+/**
+ * Every config layer lowest first — the user's peers, the user's file, the project's peers, the
+ * project's file — each of the project's as it may apply (`confineProjectConfig`).
+ */
 function confineProject(
   loaded: LoadedConfig,
   flags: SettingFlags,
   env: Env,
   trusted: boolean,
-): { loaded: LoadedConfig; withheld: Withheld[] } {
-  const { project, user } = loaded;
-  if (project === undefined) return { loaded, withheld: [] };
-  const confined = confineProjectConfig(project, {
-    user: user?.config,
-    trusted,
-    sameEndpoint: endpointCheck(loaded, flags, env),
-  });
-  return {
-    loaded: { ...loaded, project: { ...project, config: confined.config } },
-    withheld: confined.withheld,
+): { ordered: ConfigLayer[]; loaded: LoadedConfig; withheld: Withheld[] } {
+  const peers = loaded.peers ?? [];
+  const withheld: Withheld[] = [];
+  const sameEndpoint = endpointCheck(loaded, flags, env);
+  const confine = (layer: ConfigLayer): ConfigLayer => {
+    const confined = confineProjectConfig(layer, { user: loaded.user?.config, trusted, sameEndpoint });
+    withheld.push(...confined.withheld);
+    return { ...layer, config: confined.config };
   };
+  const project = loaded.project === undefined ? undefined : confine(loaded.project);
+  const projectPeers = peers
+    .filter((layer) => layer.scope === "project")
+    .map((layer) => ({ ...layer, ...confine(layer) }));
+  const ordered = [
+    ...peers.filter((layer) => layer.scope === "user"),
+    ...(loaded.user === undefined ? [] : [loaded.user]),
+    ...projectPeers,
+    ...(project === undefined ? [] : [project]),
+  ];
+  return {
+    ordered,
+    loaded: {
+      ...loaded,
+      ...(project === undefined ? {} : { project }),
+      peers: [...peers.filter((l) => l.scope === "user"), ...projectPeers],
+    },
+    withheld,
+  };
+}
+
+function scopeOf(layer: ConfigLayer, loaded: LoadedConfig): "user" | "project" {
+  if (layer === loaded.project) return "project";
+  if (layer === loaded.user) return "user";
+  return (layer as PeerLayer).scope ?? "project";
 }
 
 /**
@@ -206,29 +250,35 @@ export function endpointCheck(
 }
 
 /**
- * The OS sandbox: the user's config, the project's `denyRead` (narrowing), and in a trusted folder the
- * project's hosts, writable paths and variables (`confineProjectConfig` has removed what may not apply).
+ * The OS sandbox: whether it is on comes from the user's config (or AGENTRY_SANDBOX) only; the lists
+ * add up over every file, the project's as they may apply (`confineProjectConfig` removed the rest).
  */
-function sandboxSettings(loaded: LoadedConfig, env: Env): SandboxSettings {
+function sandboxSettings(
+  loaded: LoadedConfig,
+  lowestFirst: readonly ConfigLayer[],
+  env: Env,
+): SandboxSettings {
   const user = loaded.user?.config.sandbox ?? {};
-  const project = loaded.project?.config.sandbox ?? {};
+  const all = lowestFirst.map((layer) => layer.config.sandbox ?? {});
   const switchedOff = /^(0|off|false|no)$/i.test(env[SETTINGS_ENV.sandbox]?.trim() ?? "");
   return {
     enabled: !switchedOff && (user.enabled ?? DEFAULT_SANDBOX_SETTINGS.enabled),
-    allowedHosts: [...(user.network?.allowedHosts ?? []), ...(project.network?.allowedHosts ?? [])],
-    denyRead: [...(user.denyRead ?? []), ...(project.denyRead ?? [])],
-    allowWrite: [...(user.allowWrite ?? []), ...(project.allowWrite ?? [])],
-    env: [...(user.env ?? []), ...(project.env ?? [])],
+    allowedHosts: all.flatMap((sandbox) => sandbox.network?.allowedHosts ?? []),
+    denyRead: all.flatMap((sandbox) => sandbox.denyRead ?? []),
+    allowWrite: all.flatMap((sandbox) => sandbox.allowWrite ?? []),
+    env: all.flatMap((sandbox) => sandbox.env ?? []),
   };
 }
 
-/** `permissionMode` from the files, the project's first (`confineProjectConfig` kept only what may apply). */
-function modeFromFiles(loaded: LoadedConfig): Sourced<PermissionMode> | undefined {
-  for (const layer of [loaded.project, loaded.user]) {
-    const mode = layer?.config.permissionMode;
-    if (layer !== undefined && mode !== undefined) return { value: mode, source: layer.label };
-  }
-  return undefined;
+/** A model from an environment variable; Claude Code's `ANTHROPIC_MODEL` may be a bare Claude id. */
+function envModel(env: Env, name: string): Sourced<string> | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  const id =
+    name === "ANTHROPIC_MODEL" && !/[:/]/.test(value) && value.startsWith("claude-")
+      ? `anthropic:${value}`
+      : value;
+  return { value: id, source: name };
 }
 
 function modelConcurrency(lowestFirst: ConfigLayer[], flags: SettingFlags, env: Env): ModelConcurrency {

@@ -75,6 +75,9 @@ const hostPattern = z
   .regex(/^(\*\.)?[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/, {
     error: "must be a host name such as registry.npmjs.org or *.github.com",
   });
+const variableName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "must be an environment variable name" });
 const envName = z
   .string({ error: "must be an environment variable name (NAME or PREFIX_*)" })
   .regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, { error: "must be an environment variable name (NAME or PREFIX_*)" });
@@ -161,6 +164,20 @@ export const configFileSchema = z.strictObject({
       queue: nonEmptyString.exactOptional(),
     })
     .exactOptional(),
+  /**
+   * Variables set for the commands agents run and for MCP servers (`NAME: value`), as Claude Code's
+   * settings `env`. A project's apply in a trusted folder, never the providers' own variables.
+   */
+  env: z
+    .record(variableName, z.string({ error: "must be a string" }), {
+      error: "must be an object of variable name → value",
+    })
+    .exactOptional(),
+  /**
+   * More instruction files for the system prompt, as OpenCode's `instructions`: paths or globs,
+   * relative to the file that names them (docs/instructions.md).
+   */
+  instructions: z.array(nonEmptyString, { error: "must be a list of paths or globs" }).exactOptional(),
   /**
    * Folders the user trusts (user config only), with their subfolders: their project files' widening
    * settings apply without asking (docs/configuration.md, "Trust").

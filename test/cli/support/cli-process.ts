@@ -21,6 +21,8 @@ export interface TestWorkspace {
   userConfig(settings: Record<string, unknown>): Promise<void>;
   /** Trusts the project folder through the user's config (`trustedFolders`), as a user would. */
   trust(): Promise<void>;
+  /** Writes a file under the temp HOME (`.claude/settings.json`, `.codex/config.toml` …). */
+  userFile(path: string, text: string): Promise<void>;
   /** Parsed lines of every transcript in `.agentry/sessions/`, keyed by file name. */
   transcripts(): Promise<Record<string, { lines: string[]; parsed: unknown[] }>>;
   /**
@@ -57,6 +59,10 @@ export async function makeWorkspace(files: Record<string, string> = {}): Promise
     },
     async trust() {
       await workspace.userConfig({ trustedFolders: [dir] });
+    },
+    async userFile(path, text) {
+      await mkdir(dirname(join(home, path)), { recursive: true });
+      await writeFile(join(home, path), text);
     },
     async transcripts() {
       const sessions = join(dir, ".agentry", "sessions");
