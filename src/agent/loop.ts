@@ -58,7 +58,7 @@ export async function runAgentLoop(
   let usage = emptyUsage();
   let turns = 0;
   let text = "";
-  const estimator = new PromptEstimator();
+  const estimator = new PromptEstimator(config.model.id);
 
   const finish = async (end: OutcomeEnd): Promise<Outcome> => {
     for (const hook of hooks) {

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
+import { sniffImage } from "../model/images.ts";
 import { formatSize } from "./format-size.ts";
 import { missingPathError } from "./missing-path.ts";
 import type { Operations } from "./operations.ts";
+import { checkImageSize, fileHead, readImage } from "./read-image.ts";
 import { readLineWindow } from "./read-lines.ts";
 import { imageTypeOf, looksBinary, splitLines } from "./text-detection.ts";
 import { defineTool, ToolError } from "./tool.ts";
@@ -34,15 +36,21 @@ export const readTool = defineTool({
       throw new ToolError(`${target.relative} is a directory, use list to see its contents.`);
     if (!stat.isFile)
       throw new ToolError(`${target.relative} is not a regular file (a device, socket or pipe).`);
-    const image = imageTypeOf(extname(target.absolute));
-    if (image !== undefined) {
+    if (stat.size > READ_MAX_BYTES) {
+      const image = sniffImage(await fileHead(ctx.ops, target.absolute));
+      // Far past the size an image may be sent at: refused with its size and how to shrink it.
+      if (image !== undefined) checkImageSize(target.relative, image, stat.size);
+      return readWindow(ctx.ops, target.relative, target.absolute, stat.size, args);
+    }
+    const data = await ctx.ops.readFile(target.absolute);
+    const image = sniffImage(data);
+    if (image !== undefined) return readImage(target.relative, data, image);
+    const otherImage = imageTypeOf(extname(target.absolute));
+    if (otherImage !== undefined) {
       throw new ToolError(
-        `${target.relative} is a ${image} image (${formatSize(stat.size)}); read returns text only and cannot show it.`,
+        `${target.relative} is a ${otherImage} image (${formatSize(stat.size)}); read shows PNG, JPEG, GIF and WebP images only. Convert it first (e.g. \`magick ${target.relative} out.png\`).`,
       );
     }
-    if (stat.size > READ_MAX_BYTES)
-      return readWindow(ctx.ops, target.relative, target.absolute, stat.size, args);
-    const data = await ctx.ops.readFile(target.absolute);
     if (looksBinary(data)) throw binaryFile(target.relative, data.length);
     const lines = splitLines(data.toString("utf8").replace(/^\uFEFF/, ""));
     const details = { path: target.relative, totalLines: lines.length };

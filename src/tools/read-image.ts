@@ -1,0 +1,30 @@
+import { describeImage, type ImageInfo, imagePartOf, imageTooLarge } from "../model/images.ts";
+import type { Operations } from "./operations.ts";
+import { ToolError, type ToolResult } from "./tool.ts";
+
+/**
+ * `read` of an image file (PNG, JPEG, GIF or WebP, known by its first bytes): the image itself, for the
+ * model to look at, with a line naming it. One too large to send is refused with its size and how to
+ * make a smaller copy; agentry does not shrink images (docs/decisions/0009-images-are-not-resized.md).
+ */
+export function readImage(relative: string, data: Uint8Array, info: ImageInfo): ToolResult {
+  checkImageSize(relative, info, data.length);
+  const image = { format: info.format, bytes: data.length, width: info.width, height: info.height };
+  return {
+    content: `${relative}: ${describeImage(info, data.length)}.`,
+    images: [imagePartOf(data, info)],
+    details: { path: relative, image },
+  };
+}
+
+/** Refuses an image too large to send (`bytes`: the file's size), before its bytes are read. */
+export function checkImageSize(relative: string, info: ImageInfo, bytes: number): void {
+  const tooLarge = imageTooLarge(info, bytes, relative);
+  if (tooLarge !== undefined) throw new ToolError(tooLarge);
+}
+
+/** The first bytes of a file, enough to know an image and its size; the file is closed after them. */
+export async function fileHead(ops: Operations, path: string): Promise<Uint8Array> {
+  for await (const chunk of ops.readChunks(path)) return chunk;
+  return new Uint8Array();
+}
