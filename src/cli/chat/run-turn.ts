@@ -1,7 +1,7 @@
 import type { AgentConfig } from "../../agent/config.ts";
 import { runAgent } from "../../agent/run.ts";
 import type { Session } from "../../agent/session.ts";
-import { userText } from "../../model/messages.ts";
+import type { Attachment } from "../prompt-attachments.ts";
 import type { RenderTarget } from "../render/renderer.ts";
 import { type RunResult, runResult } from "../render/result-object.ts";
 import { textRenderer } from "../render/text-renderer.ts";
@@ -17,6 +17,8 @@ export interface TurnOptions {
   target: RenderTarget;
   /** Told of the turn's renderer, so a permission prompt can pause it. */
   onRenderer?: (renderer: AgentTreeRenderer) => void;
+  /** Images and resources that go with the prompt (`--image`, a pasted path, `@` mentions). */
+  attachments?: readonly Attachment[];
 }
 
 /**
@@ -28,7 +30,10 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Run
   const renderer = withAgentTree((inner) => textRenderer(inner, { reportOutcome: false }), options.target);
   const tree = new TreeUsage();
   options.onRenderer?.(renderer);
-  await options.session.append(userText(prompt));
+  await options.session.append({
+    role: "user",
+    content: [{ type: "text", text: prompt }, ...(options.attachments ?? [])],
+  });
   const run = runAgent(options.config, options.session, options.signal);
   for await (const event of run) {
     renderer.event(event);

@@ -4,6 +4,7 @@ import type { ChatOptions } from "./chat.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import {
   cwdOption,
+  imageOption,
   maxConcurrencyOption,
   mcpConfigOption,
   permissionModeOption,
@@ -65,6 +66,7 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
       ),
     )
     .addOption(cwdOption())
+    .addOption(imageOption())
     .addOption(resumeOption())
     .addOption(
       permissionModeOption(

@@ -4,6 +4,7 @@ import { OUTPUT_FORMATS } from "../render/renderer.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import {
   cwdOption,
+  imageOption,
   maxConcurrencyOption,
   mcpConfigOption,
   permissionModeOption,
@@ -18,6 +19,7 @@ Examples:
   $ agentry run "Why does npm test fail? Fix it."
   $ agentry run --model openai:gpt-5.5 "Add a --verbose flag to the CLI"
   $ cat task.md | agentry run -                    # the prompt is read from stdin
+  $ agentry run --image shot.png "Why does the page look like this?"   # also @shot.png in the prompt
   $ agentry run --output-format json "Summarize README.md" | jq -r .result
   $ agentry run --output-format stream-json "…"     # one JSON event per line (docs/stream-json.md)
   $ agentry run --resume 20250114-093012-k3f9qa "Now add tests for it"
@@ -83,6 +85,7 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
         .default("text"),
     )
     .addOption(cwdOption())
+    .addOption(imageOption())
     .addOption(resumeOption())
     .addOption(
       permissionModeOption("how permission requests no rule decides are resolved (default: default)"),

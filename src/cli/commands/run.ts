@@ -1,14 +1,15 @@
 import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
 import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
-import { userText } from "../../model/messages.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
+import { terminalElicit } from "../elicit-prompt.ts";
 import { exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import { terminalAsk } from "../permission-prompt.ts";
 import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
+import { type Attachment, imageFiles, promptAttachments } from "../prompt-attachments.ts";
 import { readPrompt } from "../read-prompt.ts";
 import type { OutputFormat } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
@@ -30,6 +31,8 @@ export interface RunOptions {
   mcpConfig?: string[];
   /** `--workflows`: the root gets the `workflow` tool. */
   workflows?: boolean;
+  /** `--image` files (repeatable): sent with the prompt. */
+  image?: string[];
   /** Budgets of the whole run, subagents included: tokens, US dollars, seconds. */
   maxTokens?: number;
   maxCost?: number;
@@ -43,11 +46,12 @@ export interface RunOptions {
 export async function runCommand(promptArgument: string, options: RunOptions, io: CliIo): Promise<number> {
   const { workspace, settings, rules, limiters } = await loadRunSettings(options, io);
   const prompt = await readPrompt(promptArgument, io.stdin);
+  const images = await imageFiles(options.image ?? [], { workspace, cwd: io.cwd });
   const { resumed, model } = await selectSessionAndModel(workspace, settings, io, options.resume, limiters);
   // The session's lock is held from here (a resumed one) or from its creation until the run is over.
   const held: { session: Session | undefined } = { session: resumed };
   try {
-    const run = { promptArgument, prompt, workspace, settings, rules, limiters, model };
+    const run = { promptArgument, prompt, images, workspace, settings, rules, limiters, model };
     return await runSession(held, run, options, io);
   } finally {
     held.session?.close();
@@ -57,6 +61,8 @@ export async function runCommand(promptArgument: string, options: RunOptions, io
 interface RunContext {
   promptArgument: string;
   prompt: string;
+  /** The `--image` files, as attachments of the prompt. */
+  images: Attachment[];
   workspace: string;
   settings: Awaited<ReturnType<typeof loadRunSettings>>["settings"];
   rules: Awaited<ReturnType<typeof loadRunSettings>>["rules"];
@@ -66,7 +72,7 @@ interface RunContext {
 
 async function runSession(
   held: { session: Session | undefined },
-  { promptArgument, prompt, workspace, settings, rules, limiters, model }: RunContext,
+  { promptArgument, prompt, images, workspace, settings, rules, limiters, model }: RunContext,
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
@@ -102,6 +108,14 @@ async function runSession(
               beforePrompt: () => renderer.interrupt?.(),
             }),
           ),
+          onElicit: resumeTreeAfter(
+            renderer,
+            terminalElicit({
+              input: io.stdin,
+              output: io.stderr,
+              beforePrompt: () => renderer.interrupt?.(),
+            }),
+          ),
         }
       : {}),
     ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
@@ -118,7 +132,18 @@ async function runSession(
     // Created only now, so a bad --agents or --mcp-config (exit 2) leaves no empty transcript behind.
     held.session ??= await Session.create({ workspace, agentName: "main", model: model.id });
     const session = held.session;
-    await session.append(userText(prompt));
+    const mentioned = await promptAttachments(prompt, {
+      workspace,
+      cwd: io.cwd,
+      rules,
+      mcp: wired.mcp,
+      signal: controller.signal,
+    });
+    for (const problem of mentioned.problems) io.stderr.write(`warning: ${problem}\n`);
+    await session.append({
+      role: "user",
+      content: [{ type: "text", text: prompt }, ...images, ...mentioned.parts],
+    });
     const run = runAgent(config, session, controller.signal);
     for await (const event of run) {
       budget.observe(event);
