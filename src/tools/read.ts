@@ -46,11 +46,7 @@ export const readTool = defineTool({
     const image = sniffImage(data);
     if (image !== undefined) return readImage(target.relative, data, image);
     const otherImage = imageTypeOf(extname(target.absolute));
-    if (otherImage !== undefined) {
-      throw new ToolError(
-        `${target.relative} is a ${otherImage} image (${formatSize(stat.size)}); read shows PNG, JPEG, GIF and WebP images only. Convert it first (e.g. \`magick ${target.relative} out.png\`).`,
-      );
-    }
+    if (otherImage !== undefined) throw notShownImage(target.relative, otherImage, stat.size);
     if (looksBinary(data)) throw binaryFile(target.relative, data.length);
     const lines = splitLines(data.toString("utf8").replace(/^\uFEFF/, ""));
     const details = { path: target.relative, totalLines: lines.length };
@@ -119,6 +115,18 @@ async function readWindow(
     content,
     details: window.totalLines > 0 ? { ...details, totalLines: window.totalLines } : details,
   };
+}
+
+/** A file named as an image that `read` does not show: another format, or bytes that are no image. */
+function notShownImage(relative: string, format: string, size: number): ToolError {
+  if (["PNG", "JPEG", "GIF", "WebP"].includes(format)) {
+    return new ToolError(
+      `${relative} is named like a ${format} image (${formatSize(size)}), but its bytes are not one (a damaged or mislabelled file); inspect it with bash (e.g. \`file ${relative}\`).`,
+    );
+  }
+  return new ToolError(
+    `${relative} is a ${format} image (${formatSize(size)}); read shows PNG, JPEG, GIF and WebP images only. Convert it first (e.g. \`magick ${relative} out.png\`) and read that.`,
+  );
 }
 
 function binaryFile(relative: string, size: number): ToolError {
