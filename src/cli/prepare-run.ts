@@ -210,7 +210,8 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     // A tool whose rules deny `*` is not offered to the root either (children drop theirs too).
     const visible = (tools: readonly AnyTool[]) => visibleTools(tools, options.rules);
     root.tools = visible(root.tools);
-    if (mcp !== undefined) root.hooks = [...(root.hooks ?? []), mcpToolChanges(mcp, root.tools, visible)];
+    if (mcp !== undefined)
+      root.hooks = [...(root.hooks ?? []), mcpToolChanges(mcp, visible(mcp.tools), visible)];
     const { config, runtime, diagnostics } = await wireSubagents(root, {
       workspace,
       settings,

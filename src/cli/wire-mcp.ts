@@ -54,7 +54,7 @@ export function mcpInstructions(set: McpServerSet | undefined): string | undefin
 
 /**
  * Follows the servers' `notifications/tools/list_changed` for an agent that started with `initial` of
- * their tools: before each model call, tools a server added are offered too and tools it dropped are
+ * their tools (those alone: its other tools are none of this hook's business): before each model call, tools a server added are offered too and tools it dropped are
  * hidden. `visible` applies the agent's rules (a tool they deny is never offered).
  */
 export function mcpToolChanges(

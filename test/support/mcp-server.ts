@@ -133,8 +133,10 @@ export function createTestMcpServer(options: TestMcpServerOptions = {}): McpServ
       async ({ name }) => {
         added.set(
           name,
-          server.registerTool(name, { description: `Returns "${name}".`, inputSchema: z.object({}) }, async () =>
-            done(name, { content: [{ type: "text", text: `I am ${name}` }] }),
+          server.registerTool(
+            name,
+            { description: `Returns "${name}".`, inputSchema: z.object({}) },
+            async () => done(name, { content: [{ type: "text", text: `I am ${name}` }] }),
           ),
         );
         return done("add_tool", { content: [{ type: "text", text: `added ${name}` }] });
