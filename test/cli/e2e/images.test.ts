@@ -35,7 +35,10 @@ function run(protocol: Protocol, args: string[], extraEnv: Record<string, string
 function imagesIn(request: RecordedRequest | undefined): string[] {
   const found: string[] = [];
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
     if (typeof value !== "object" || value === null) return;
     const node = value as Record<string, unknown>;
     const source = node.source as Record<string, unknown> | undefined;
@@ -44,7 +47,7 @@ function imagesIn(request: RecordedRequest | undefined): string[] {
       const match = /^data:([^;]+);base64,(.*)$/.exec(node.image_url);
       if (match) found.push(`${match[1]}:${match[2]}`);
     }
-    Object.values(node).forEach(visit);
+    for (const item of Object.values(node)) visit(item);
   };
   visit(request?.body);
   return found;
