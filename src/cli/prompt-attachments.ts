@@ -58,7 +58,9 @@ export async function promptAttachments(
   const parts: Attachment[] = [];
   const mentions: string[] = [];
   const problems: string[] = [];
-  for (const mention of mentionsIn(prompt)) {
+  for (const written of mentionsIn(prompt)) {
+    // `@shot.png,` at the end of a clause names `shot.png`.
+    const mention = stripTrailing(written);
     const resource = resourceMention(mention, context);
     if (resource !== undefined) {
       mentions.push(mention);
@@ -71,7 +73,7 @@ export async function promptAttachments(
       }
       continue;
     }
-    const path = resolve(context.workspace, stripPunctuation(mention));
+    const path = resolve(context.workspace, mention);
     const inside = relative(context.workspace, path);
     if (inside.startsWith("..") || isAbsolute(inside)) continue;
     const loaded = await loadImage(path, `@${mention}`);
@@ -124,12 +126,7 @@ function resourceMention(
   if (match?.[1] === undefined || match[2] === undefined) return undefined;
   const server = match[1];
   if (!context.mcp?.servers.some((info) => info.name === server)) return undefined;
-  return { server, uri: stripTrailing(match[2]) };
-}
-
-/** `shot.png.` or `shot.png,` at the end of a sentence names `shot.png`. */
-function stripPunctuation(mention: string): string {
-  return /\.(png|jpe?g|gif|webp)$/i.test(mention) ? mention : stripTrailing(mention);
+  return { server, uri: match[2] };
 }
 
 function stripTrailing(text: string): string {

@@ -104,6 +104,24 @@ describe("images and the model", () => {
     );
   });
 
+  it("providers.imageInput in agentry.json tells agentry that a local model reads images", async () => {
+    await workspace();
+    await writeFile(
+      join(ws?.dir ?? "", "agentry.json"),
+      JSON.stringify({ providers: { imageInput: { "ollama:qwen3": true } } }),
+    );
+    server = await startModelServer({ text: "A logo." });
+    const result = await run(
+      "openai",
+      ["run", "--model", "ollama:qwen3", "--image", "logo.png", "What is this?"],
+      {
+        OLLAMA_BASE_URL: server.openaiBaseUrl,
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.stringify(server.requests[0]?.body)).toContain(`data:image/png;base64,${logoBase64}`);
+  });
+
   it("a 20 MB image is refused clearly: by read (the model is told why) and by --image (exit 2)", async () => {
     await workspace();
     await writeFile(join(ws?.dir ?? "", "huge.png"), pngImage(2600, 2600, { noise: true }));
