@@ -7,7 +7,7 @@ import { resolveWorkspacePath } from "./workspace-path.ts";
 /**
  * `read` of an image file (PNG, JPEG, GIF or WebP, known by its first bytes): the image itself, for the
  * model to look at, with a line naming it. One too large to send is refused with its size and how to
- * make a smaller copy; agentry does not shrink images (docs/decisions/0009-images-are-not-resized.md).
+ * make a smaller copy; agentry does not shrink images (docs/decisions/0012-images-are-not-resized.md).
  */
 export function readImage(relative: string, data: Uint8Array, info: ImageInfo): ToolResult {
   checkImageSize(relative, info, data.length);
