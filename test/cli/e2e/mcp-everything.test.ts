@@ -126,4 +126,20 @@ describe("server-everything in a run", () => {
     );
     expect(JSON.stringify(server?.requests[2]?.body)).toContain("sampled reply");
   });
+
+  it("agentry mcp list shows its tools as a run sees them, its prompts and its resources", async () => {
+    ws = await makeWorkspace({
+      "agentry.json": JSON.stringify({ mcpServers: { everything: serverEverythingConfig() } }),
+    });
+    const result = await runCli(["mcp", "list", "--json"], { cwd: ws.dir, env: ws.env });
+    expect(result.code, result.stderr).toBe(0);
+    const [report] = JSON.parse(result.stdout) as Array<{
+      tools: string[];
+      prompts: string[];
+      resources: boolean;
+    }>;
+    expect(report?.tools).toContain("mcp__everything__trigger-sampling-request");
+    expect(report?.prompts).toContain("/mcp__everything__simple-prompt");
+    expect(report?.resources).toBe(true);
+  });
 });
