@@ -90,7 +90,7 @@ function render(reports: readonly ServerReport[]): string {
     if (r.status !== "connected") return `${r.name}: ${r.error ?? "failed"}`;
     const lines = [`${r.name}: ${r.tools.length === 0 ? "(no tools)" : r.tools.join(", ")}`];
     if (r.prompts.length > 0) lines.push(`  prompts: ${r.prompts.join(", ")}`);
-    if (r.resources) lines.push("  resources: list_mcp_resources, read_mcp_resource, @" + `${r.name}:<uri>`);
+    if (r.resources) lines.push(`  resources: list_mcp_resources, read_mcp_resource, @${r.name}:<uri>`);
     return lines.join("\n");
   });
   return `${table}\n${details.join("\n")}\n`;
