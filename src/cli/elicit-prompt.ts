@@ -1,4 +1,4 @@
-import { createInterface } from "node:readline";
+import { createInterface, type Interface } from "node:readline";
 import type {
   ElicitationAnswer,
   ElicitationField,
@@ -35,12 +35,7 @@ export function terminalElicit(options: TerminalElicitOptions): ElicitHandler {
       terminal: options.onInterrupt !== undefined,
     });
     if (options.onInterrupt) rl.on("SIGINT", options.onInterrupt);
-    const closed = new Promise<undefined>((resolve) => {
-      rl.on("close", () => resolve(undefined));
-      signal.addEventListener("abort", () => rl.close(), { once: true });
-    });
-    const ask = (question: string) =>
-      Promise.race([new Promise<string>((resolve) => rl.question(question, resolve)), closed]);
+    const ask = lineQueue(rl, options.output, signal);
     try {
       const fields =
         request.fields.length === 0
@@ -94,4 +89,43 @@ async function askField(
     if ("value" in parsed) return parsed.value;
     output.write(`  (${parsed.problem})\n`);
   }
+}
+
+/**
+ * Questions answered line by line: lines typed (or piped) before their question are kept for it, and a
+ * question asked after the input ended, or the signal aborted, gets `undefined`.
+ */
+function lineQueue(
+  rl: Interface,
+  output: NodeJS.WritableStream,
+  signal: AbortSignal,
+): (question: string) => Promise<string | undefined> {
+  const lines: string[] = [];
+  const waiting: Array<(line: string | undefined) => void> = [];
+  let closed = false;
+  rl.on("line", (line) => {
+    const next = waiting.shift();
+    if (next) next(line);
+    else lines.push(line);
+  });
+  const close = () => {
+    closed = true;
+    for (const next of waiting.splice(0)) next(undefined);
+  };
+  rl.on("close", close);
+  signal.addEventListener("abort", () => rl.close(), { once: true });
+  return (question) => {
+    const line = lines.shift();
+    if (closed) {
+      if (line !== undefined) output.write(`${question}${line}\n`);
+      return Promise.resolve(line);
+    }
+    // As the prompt (what `rl.question` does), so line editing redraws it rather than erasing it.
+    rl.setPrompt(question);
+    rl.prompt();
+    if (line !== undefined) return Promise.resolve(line);
+    // Writing the prompt may have closed it (a listener that aborts the form).
+    if (closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => waiting.push(resolve));
+  };
 }
