@@ -1,5 +1,5 @@
-import { open, readFile, stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+import { open, readFile, realpath, stat } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpServerSet } from "../mcp/mcp-servers.ts";
 import { describeImage, imagePartOf, imageTooLarge, sniffImage } from "../model/images.ts";
@@ -75,11 +75,17 @@ export async function promptAttachments(
     }
     const path = resolve(context.workspace, mention);
     const inside = relative(context.workspace, path);
-    if (inside.startsWith("..") || isAbsolute(inside)) continue;
+    if (outside(inside)) continue;
     const loaded = await loadImage(path, `@${mention}`);
     if (loaded.notAnImage) continue;
     mentions.push(mention);
-    if (context.rules !== undefined && evaluate(context.rules, "read", inside) === "deny") {
+    // As the file tools do: a link inside the workspace may not lead out of it.
+    const real = await realpath(path).catch(() => path);
+    if (outside(relative(await realpath(context.workspace), real))) {
+      problems.push(
+        `@${mention}: ${inside} is a link that leads outside the workspace; attach it with --image.`,
+      );
+    } else if (context.rules !== undefined && evaluate(context.rules, "read", inside) === "deny") {
       problems.push(`@${mention}: reading ${inside} is denied by the permission rules.`);
     } else if (loaded.problem !== undefined) problems.push(`@${mention}: ${loaded.problem}`);
     else parts.push(...loaded.parts);
@@ -110,6 +116,10 @@ export async function pastedImage(
   if (loaded.notAnImage) return undefined;
   if (loaded.problem !== undefined) return { problem: loaded.problem };
   return { parts: loaded.parts, path: text };
+}
+
+function outside(relativePath: string): boolean {
+  return relativePath === ".." || relativePath.startsWith(`..${sep}`) || isAbsolute(relativePath);
 }
 
 /** `@token` and `@"token with spaces"`, at the start or after a space. */

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -44,6 +44,17 @@ describe("promptAttachments", () => {
     });
     expect(found.parts).toEqual([]);
     expect(found.problems).toEqual(["@logo.png: reading logo.png is denied by the permission rules."]);
+  });
+
+  it("refuses a link in the workspace that leads to an image outside it", async () => {
+    const elsewhere = await tempDir("agentry-attach-outside-");
+    await writeFile(join(elsewhere, "secret.png"), png);
+    await symlink(join(elsewhere, "secret.png"), join(workspace, "innocent.png"));
+    const found = await promptAttachments("look at @innocent.png", { workspace, cwd: workspace });
+    expect(found.parts).toEqual([]);
+    expect(found.problems).toEqual([
+      "@innocent.png: innocent.png is a link that leads outside the workspace; attach it with --image.",
+    ]);
   });
 
   it("reads @server:uri from a connected MCP server, and names the failure of one it cannot read", async () => {
