@@ -104,7 +104,9 @@ function widenings(definition: AgentDefinition, reading: Reading | undefined): s
 }
 
 describe("agent file fuzz", () => {
-  it(`loads ${COUNT} generated files without a crash and never wider than a reference reading`, () => {
+  it(`loads ${COUNT} generated files without a crash and never wider than a reference reading`, {
+    timeout: 180_000,
+  }, () => {
     const prng = new Prng(SEED);
     const failures: string[] = [];
     const stats = { files: 0, agents: 0, loaded: 0, restricted: 0, byFormat: new Map<string, number>() };
