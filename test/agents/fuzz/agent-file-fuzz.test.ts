@@ -8,6 +8,7 @@ import { codexConfigRoles } from "../../../src/agents/loaders/codex-config.ts";
 import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
 import type { LoadResult } from "../../../src/agents/loaders/load-context.ts";
 import { loadOpenCodeConfig } from "../../../src/agents/loaders/opencode-config.ts";
+import { loadOpenCodeLevel } from "../../../src/agents/loaders/opencode-level.ts";
 import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
 import { childTools } from "../../../src/subagents/child-tools.ts";
@@ -57,6 +58,18 @@ function load(file: FuzzFile): Array<{ name: string; result: LoadResult }> {
         const path = role.configFile ?? "/p/.codex/config.toml";
         return [{ name: role.name, result: loadCodexAgent(text, path, "project", role) }];
       });
+    }
+    case "opencode-level": {
+      const markdown = Object.entries(file.markdown ?? {}).map(([name, text]) => ({
+        path: `/p/.opencode/agent/${name}.md`,
+        text,
+      }));
+      const { agents } = loadOpenCodeLevel({
+        kind: "project",
+        configs: [{ path: "/p/opencode.json", text: file.text }],
+        markdown,
+      });
+      return agents.map((result) => ({ name: result.definition?.name ?? "", result }));
     }
     case "codex":
       return [
