@@ -95,6 +95,10 @@ class ScriptRun {
       (error) =>
         this.end({ error: new WorkflowSandboxError(`The workflow sandbox failed: ${error.message}`) }),
     );
+    if (options.signal.aborted) {
+      this.abort();
+      return;
+    }
     options.signal.addEventListener("abort", this.abort, { once: true });
     this.send({
       type: "run",
