@@ -5,6 +5,8 @@
 //   src/ lies beside it). Bundling the dependencies too is measured faster than importing them.
 // - dist/index.js, dist/testing/index.js, dist/remote/index.js and dist/chunks/: the library, bundled with its dependencies
 //   left as imports (a consumer's zod and AI SDK are the ones agentry uses), and a .d.ts per module.
+// - dist/workflows/script-worker.js: the worker thread of workflow scripts, at its src/ path (the CLI
+//   and the library both start it from there).
 // - the .md prompts at their src/ paths (see moduleUrls).
 // The checkout itself never runs dist/: see docs/decisions/0004-bundled-package.md.
 import { spawn } from "node:child_process";
@@ -116,6 +118,7 @@ async function buildLibrary(out: string): Promise<void> {
       "testing/index": join(SRC, "testing/index.ts"),
       "cli/index": join(SRC, "cli/index.ts"),
       "remote/index": join(SRC, "remote/index.ts"),
+      "workflows/script-worker": join(SRC, "workflows/script-worker.ts"),
     },
     platform: "node",
     // Bare specifiers (`zod`, `@ai-sdk/openai`, `node:fs`) stay imports; our own modules are bundled.

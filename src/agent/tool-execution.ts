@@ -148,6 +148,8 @@ async function runCall(
       const output = await tool.execute(parsed.data, toolContext(call, env, isSettled));
       const content = typeof output === "string" ? output : output.content;
       result = { type: "tool_result", toolCallId: call.id, toolName: call.name, content, isError: false };
+      const images = typeof output === "string" ? undefined : output.images;
+      if (images !== undefined && images.length > 0) result.images = images;
     }
   } catch (error) {
     result = fail(thrownMessage(error));

@@ -6,25 +6,36 @@ import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
+import type { McpClientFeatures } from "../mcp/client-features.ts";
+import type { McpServerSet } from "../mcp/mcp-servers.ts";
 import type { Model } from "../model/model.ts";
 import { ModelLimiters } from "../model/model-limiters.ts";
-import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
+import { visibleTools } from "../permissions/derive.ts";
+import {
+  type AskHandler,
+  createPermissionGate,
+  type PermissionGate,
+  type PermissionMode,
+} from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
+import type { AnyTool } from "../tools/tool.ts";
 import { projectWarnings } from "./config/project-report.ts";
 import { type ProjectView, readProject } from "./config/read-project.ts";
 import type { SettingFlags, Settings } from "./config/resolve-settings.ts";
 import { damagedSessionError } from "./damaged-session.ts";
+import type { ElicitHandler } from "./elicit-prompt.ts";
 import { UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { loadMcpConfigFlags } from "./mcp-config-flag.ts";
 import { permissionRules } from "./permission-rules.ts";
+import { personChannel } from "./person-channel.ts";
 import { selectModel } from "./select-model.ts";
 import { wireAgent } from "./wire-agent.ts";
 import { wireCommands } from "./wire-commands.ts";
 import { wireCompaction } from "./wire-compaction.ts";
 import { type FleetFlags, wireFleet } from "./wire-fleet.ts";
-import { mcpInstructions, wireMcp } from "./wire-mcp.ts";
+import { mcpInstructions, mcpToolChanges, wireMcp } from "./wire-mcp.ts";
 import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
 import { resolveWorkspace } from "./workspace.ts";
 
@@ -107,6 +118,8 @@ export interface WireRootOptions {
   io: CliIo;
   /** The interactive permission prompt; without it, asks resolve by the permission mode. */
   onAsk?: AskHandler;
+  /** MCP servers' forms (elicitation) on the terminal; without it, they are declined. */
+  onElicit?: ElicitHandler;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   /** `--agents` JSON. */
@@ -153,6 +166,8 @@ export interface WiredRoot {
   runtime: SubagentRuntime;
   /** How conversations are compacted (automatically when enabled; `/compact` always). */
   compaction: CompactionOptions;
+  /** The run's MCP servers (their prompts, resources for `@server:uri`), when any is configured. */
+  mcp: McpServerSet | undefined;
   /** Ends the subagent runtime, then the MCP servers' connections. */
   close(reason?: string): Promise<void>;
 }
@@ -164,10 +179,15 @@ export interface WiredRoot {
  */
 export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const { workspace, settings, io } = options;
+  // Permission prompts and MCP servers' forms reach the same person, one question at a time.
+  const person = personChannel();
+  const { onAsk, onElicit } = options;
   const ask = createPermissionGate({
     rules: options.rules,
     mode: settings.permissionMode.value,
-    ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+    ...(onAsk === undefined
+      ? {}
+      : { onAsk: (request, signal) => person(signal, "reject" as const, () => onAsk(request, signal)) }),
   });
   const systemPromptOptions: Parameters<typeof buildSystemPrompt>[0] = { workspace };
   if (options.systemPrompt !== undefined) systemPromptOptions.replace = options.systemPrompt;
@@ -193,6 +213,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     io,
     values: settings.env,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    features: mcpFeatures(options.model, ask, onElicit, person),
   }).catch(async (error: unknown) => {
     await fleet.close();
     throw error;
@@ -212,6 +233,11 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       env: io.env,
       extraTools: mcp?.tools ?? [],
     });
+    // A tool whose rules deny `*` is not offered to the root either (children drop theirs too).
+    const visible = (tools: readonly AnyTool[]) => visibleTools(tools, options.rules);
+    root.tools = visible(root.tools);
+    if (mcp !== undefined)
+      root.hooks = [...(root.hooks ?? []), mcpToolChanges(mcp, visible(mcp.tools), visible)];
     const { config, runtime, diagnostics } = await wireSubagents(root, {
       workspace,
       definitions: options.definitions,
@@ -236,6 +262,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       config: withWorkflows ? withWorkflows(config, runtime, io.env.HOME || homedir()) : config,
       runtime,
       compaction,
+      mcp,
       async close(reason) {
         try {
           await runtime.shutdown(reason);
@@ -250,6 +277,40 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     await fleet.close();
     throw error;
   }
+}
+
+/**
+ * What the run's MCP servers may ask of it: forms through the person at the terminal (declined without
+ * one), and sampling through the run's model once the `mcp_sampling` permission allows it (a rule, the
+ * mode, or the person).
+ */
+function mcpFeatures(
+  model: Model,
+  ask: PermissionGate,
+  onElicit: ElicitHandler | undefined,
+  person: ReturnType<typeof personChannel>,
+): McpClientFeatures {
+  return {
+    ...(onElicit === undefined
+      ? {}
+      : {
+          elicit: (request, signal) =>
+            person(signal, { action: "cancel" } as const, () => onElicit(request, signal)),
+        }),
+    sampling: {
+      model: () => model,
+      approve: (request, signal) =>
+        ask(
+          {
+            permission: "mcp_sampling",
+            patterns: [request.server],
+            title: `MCP server "${request.server}" asks the model for up to ${request.maxTokens} tokens: ${request.preview}`,
+          },
+          { path: ["main"] },
+          signal,
+        ),
+    },
+  };
 }
 
 async function resumeSession(workspace: string, id: string): Promise<Session> {

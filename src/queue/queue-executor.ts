@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { DEFAULT_MAX_TURNS } from "../agent/config.ts";
 import type { Outcome } from "../contracts/outcome.ts";
-import { emptyUsage, type UserMessage, userText } from "../model/messages.ts";
+import { emptyUsage, type UserMessage, userMessage } from "../model/messages.ts";
 import type {
   Activation,
   ActivationInput,
@@ -87,7 +87,7 @@ class QueueActivation implements Activation {
     const { session } = this.local;
     const started = Date.now();
     try {
-      if (input.prompt !== undefined) await session.append(userText(input.prompt));
+      if (input.prompt !== undefined) await session.append(userMessage(input.prompt, input.images));
       const workspace = await jobWorkspace(this.local.workspace, {
         taskId: session.id,
         remote: this.client.remote,

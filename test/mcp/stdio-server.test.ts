@@ -45,7 +45,13 @@ describe("a stdio MCP server", () => {
       "mcp__test__shout_loud",
     ]);
     expect(set.servers).toEqual([
-      { name: "test", tools: set.tools.map((t) => t.name), instructions: TEST_SERVER_INSTRUCTIONS },
+      {
+        name: "test",
+        tools: set.tools.map((t) => t.name),
+        prompts: [],
+        resources: false,
+        instructions: TEST_SERVER_INSTRUCTIONS,
+      },
     ]);
     const echo = tool("mcp__test__echo");
     expect(echo.description).toBe("Returns the text it was given.");
@@ -89,7 +95,7 @@ describe("a stdio MCP server", () => {
   it("shows the server's progress notifications as progress lines", async () => {
     const { ctx, progress } = makeContext(sandbox.workspace);
     expect((await runTool(tool("mcp__test__slow"), { ms: 20 }, ctx)).content).toBe("slept 20 ms");
-    expect(progress).toEqual(["1/2 halfway"]);
+    expect(progress).toEqual(["1/2 (50%) halfway"]);
   });
 
   it("turns isError into a ToolError with the server's text", async () => {

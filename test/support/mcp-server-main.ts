@@ -8,6 +8,7 @@
  * --ignore-sigterm           keep running on SIGTERM (and after stdin closes): only SIGKILL ends it
  * --pid-file <path>          write this process's pid there first
  * --extra-tool <name>        also register a tool of that name (returns its name); may be repeated
+ * --mutable-tools            also add_tool and remove_tool, which change the tool list (list_changed)
  */
 import { writeFileSync } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
@@ -38,6 +39,7 @@ if (args.includes("--hang-on-start")) {
   const extraTools = args.flatMap((arg, index) => (arg === "--extra-tool" ? [args[index + 1] ?? ""] : []));
   const server = createTestMcpServer({
     extraTools,
+    mutableTools: args.includes("--mutable-tools"),
     onCallDone: () => {
       if (!exitAfterCall) return;
       exitAfterCall = false;

@@ -7,10 +7,12 @@ import { EXIT_CODES } from "../exit-codes.ts";
 import { exitAborted } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import { promptMessage } from "../mentions/prompt-message.ts";
+import { type Attachment, type AttachmentContext, pastedImage } from "../prompt-attachments.ts";
 import { createStyle } from "../render/style.ts";
 import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
 import type { Conversation } from "./conversation.ts";
 import type { LineReader } from "./line-reader.ts";
+import { findMcpPrompt, mcpPromptTurn } from "./mcp-prompt-command.ts";
 import { runTurn } from "./run-turn.ts";
 import { parseShellCommand, runShellCommand } from "./shell-command.ts";
 import { parseSlashCommand, runSlashCommand, type SlashContext } from "./slash-commands.ts";
@@ -34,6 +36,10 @@ export interface ChatLoopOptions {
   compaction: CompactionOptions;
   /** On a terminal: Ctrl-C as a key and the permission prompt follow each turn (`TerminalTurn`). */
   observer?: TurnObserver;
+  /** Where `@` mentions and pasted image paths are found, and the run's MCP servers (prompts, resources). */
+  attach: AttachmentContext;
+  /** `--image` files: they go with the first message. */
+  attachments?: readonly Attachment[];
 }
 
 /**
@@ -80,13 +86,35 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     config: options.config,
     compaction: options.compaction,
   };
+  // Images that go with the next message: `--image`, then paths pasted alone on a line.
+  let pending: Attachment[] = [...(options.attachments ?? [])];
+  const mcp = options.attach.mcp;
   try {
     while (!terminated) {
       const line = await reader.read();
       if (line === undefined) break;
       if (line.trim() === "") continue;
+      const pasted = await pastedImage(line, options.attach);
+      if (pasted !== undefined) {
+        if ("problem" in pasted) say(style.red(`Cannot attach that image: ${pasted.problem}`));
+        else {
+          pending.push(...pasted.parts);
+          say(style.dim(`Attached ${pasted.path}; it goes with your next message.`));
+        }
+        continue;
+      }
       const command = parseSlashCommand(line);
-      if (command) {
+      const mcpPrompt = command && findMcpPrompt(command.name, mcp);
+      let turnText = line;
+      if (command && mcpPrompt && mcp) {
+        const filled = await mcpPromptTurn(mcpPrompt, command.args, mcp, new AbortController().signal);
+        if ("problem" in filled) {
+          say(style.red(filled.problem));
+          continue;
+        }
+        turnText = filled.text;
+        pending.push(...filled.attachments);
+      } else if (command) {
         // A command that calls the model (`/compact`) is interrupted by Ctrl-C as a turn is.
         const running = new AbortController();
         turn = running;
@@ -101,7 +129,7 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
       turn = running;
       options.observer?.begin(running.signal, () => interruptTurn(running));
       try {
-        const shell = parseShellCommand(line);
+        const shell = command === undefined ? parseShellCommand(line) : undefined;
         if (shell !== undefined) {
           await runShellCommand(shell, {
             config: options.config,
@@ -114,12 +142,16 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
           continue;
         }
         // Mentions are read inside the turn: reading one may ask permission, and Ctrl-C withdraws it.
-        const message = await promptMessage(line, {
+        const message = await promptMessage(turnText, {
           config: options.config,
           signal: running.signal,
           sessionId: conversation.id,
           say: (text) => say(style.dim(text)),
+          mcp,
         });
+        // Images pasted or given with --image, and what an MCP prompt brought, go with this message.
+        message.content.splice(1, 0, ...pending);
+        pending = [];
         const result = await runTurn(message, {
           config: options.config,
           session: await conversation.open(),

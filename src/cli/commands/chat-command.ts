@@ -5,6 +5,7 @@ import type { CommandDeps } from "./command-deps.ts";
 import {
   continueOption,
   cwdOption,
+  imageOption,
   maxConcurrencyOption,
   mcpConfigOption,
   permissionModeOption,
@@ -76,6 +77,7 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
       ),
     )
     .addOption(continueOption())
+    .addOption(imageOption())
     .addOption(
       permissionModeOption(
         "how permission requests no rule decides are resolved (default: default, which asks on a terminal)",

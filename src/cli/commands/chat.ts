@@ -12,6 +12,7 @@ import { EXIT_CODES } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
+import { type Attachment, imageFiles } from "../prompt-attachments.ts";
 import { colorEnabled } from "../render/style.ts";
 import { selectModel } from "../select-model.ts";
 import { chooseSession } from "../session-choice.ts";
@@ -30,6 +31,8 @@ export interface ChatOptions {
   permissionMode?: PermissionMode;
   agents?: string;
   mcpConfig?: string[];
+  /** `--image` files (repeatable): sent with the first message. */
+  image?: string[];
   /** `--store` and `--queue`: a fleet on Redis. */
   store?: string;
   queue?: string;
@@ -58,6 +61,7 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
     io.stderr.write("No session chosen.\n");
     return EXIT_CODES.completed;
   }
+  const images = await imageFiles(options.image ?? [], { workspace: loaded.workspace, cwd: io.cwd });
   const { resumed, model: initial } = await selectSessionAndModel(
     loaded.workspace,
     loaded.settings,
@@ -66,7 +70,7 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
     loaded.limiters,
   );
   try {
-    return await chatWith(resumed, initial, loaded, options, io);
+    return await chatWith(resumed, initial, loaded, { ...options, images }, io);
   } finally {
     // chatWith's Conversation closes the session it ends with; a resumed session is also released
     // here when the chat never got that far (closing twice is harmless).
@@ -78,7 +82,7 @@ async function chatWith(
   resumed: Session | undefined,
   initial: Model,
   { workspace, settings, rules, limiters, project }: Awaited<ReturnType<typeof loadRunSettings>>,
-  options: ChatOptions,
+  options: ChatOptions & { images: Attachment[] },
   io: CliIo,
 ): Promise<number> {
   const model = switchableModel(initial);
@@ -100,10 +104,10 @@ async function chatWith(
     model,
     io,
     limiters,
-    ...(terminal ? { onAsk: terminal.ask } : {}),
+    ...(terminal ? { onAsk: terminal.ask, onElicit: terminal.elicit } : {}),
     ...sharedWiring(options),
   }).finally(disposeStarting);
-  const { config, runtime, compaction, close } = wired;
+  const { config, runtime, compaction, close, mcp } = wired;
   if (starting.signal.aborted) {
     await close("the interactive session was interrupted before it started");
     io.stderr.write("aborted\n");
@@ -127,6 +131,8 @@ async function chatWith(
       createModel: (id) =>
         selectModel({ ...settings, model: { value: id, source: "/model" } }, io.env, undefined, limiters),
       ...(terminal ? { observer: terminal } : {}),
+      attach: { workspace, cwd: io.cwd, rules, mcp },
+      attachments: options.images,
     });
   } finally {
     await close("the interactive session ended");

@@ -26,6 +26,9 @@ interface ServerReport {
   target: string;
   status: "connected" | "failed";
   tools: string[];
+  /** Its prompts, as chat commands (`/mcp__<server>__<prompt>`). */
+  prompts: string[];
+  resources: boolean;
   error?: string;
 }
 
@@ -60,7 +63,20 @@ export async function mcpListCommand(options: McpListOptions, io: CliIo): Promis
     return EXIT_CODES.completed;
   }
   const expanded = expandServers(servers, io.env);
-  const set = await openMcpServers(expanded, { cwd: workspace, env: io.env });
+  // Declared as a run declares it, so servers list the same tools; nothing is sampled while listing.
+  const refuse = () => Promise.reject(new Error("agentry mcp list does not sample"));
+  const set = await openMcpServers(expanded, {
+    cwd: workspace,
+    env: io.env,
+    features: {
+      sampling: {
+        model: () => {
+          throw new Error("agentry mcp list does not sample");
+        },
+        approve: refuse,
+      },
+    },
+  });
   try {
     const reports = names.map((name): ServerReport => {
       const config = expanded[name] as McpServerConfig;
@@ -73,6 +89,8 @@ export async function mcpListCommand(options: McpListOptions, io: CliIo): Promis
         target: config.type === "http" ? config.url : [config.command, ...(config.args ?? [])].join(" "),
         status: connected ? "connected" : "failed",
         tools: connected?.tools ?? [],
+        prompts: (connected?.prompts ?? []).map((prompt) => `/${prompt.command}`),
+        resources: connected?.resources ?? false,
         ...(failure ? { error: failure.message } : {}),
       };
     });
@@ -92,11 +110,13 @@ function render(reports: readonly ServerReport[]): string {
     ["SERVER", "TYPE", "STATUS", "TOOLS", "FROM", "COMMAND / URL"],
     reports.map((r) => [r.name, r.type, r.status, String(r.tools.length), r.source, r.target]),
   );
-  const details = reports.map((r) =>
-    r.status === "connected"
-      ? `${r.name}: ${r.tools.length === 0 ? "(no tools)" : r.tools.join(", ")}`
-      : `${r.name}: ${r.error ?? "failed"}`,
-  );
+  const details = reports.map((r) => {
+    if (r.status !== "connected") return `${r.name}: ${r.error ?? "failed"}`;
+    const lines = [`${r.name}: ${r.tools.length === 0 ? "(no tools)" : r.tools.join(", ")}`];
+    if (r.prompts.length > 0) lines.push(`  prompts: ${r.prompts.join(", ")}`);
+    if (r.resources) lines.push(`  resources: list_mcp_resources, read_mcp_resource, @${r.name}:<uri>`);
+    return lines.join("\n");
+  });
   return `${table}\n${details.join("\n")}\n`;
 }
 

@@ -59,3 +59,11 @@ export function positiveNumber(value: string): number {
   }
   return number;
 }
+
+/** `--image`, repeatable, as `run` and `chat` take it. */
+export function imageOption(): Option {
+  return new Option(
+    "--image <path>",
+    "an image (PNG, JPEG, GIF, WebP) sent with the prompt (repeatable); chat sends it with the first message",
+  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+}

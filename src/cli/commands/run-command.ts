@@ -5,6 +5,7 @@ import type { CommandDeps } from "./command-deps.ts";
 import {
   continueOption,
   cwdOption,
+  imageOption,
   maxConcurrencyOption,
   mcpConfigOption,
   permissionModeOption,
@@ -23,6 +24,7 @@ Examples:
   $ git diff | agentry run "Review this diff"       # piped stdin follows the prompt
   $ agentry -p "Summarize README.md"               # -p: the same as run, as in claude -p
   $ agentry run -c "Now add tests for it"          # continue your latest session here
+  $ agentry run --image shot.png "Why does the page look like this?"   # also @shot.png in the prompt
   $ agentry run --output-format json "Summarize README.md" | jq -r .result
   $ agentry run --output-format stream-json "…"     # one JSON event per line (docs/stream-json.md)
   $ agentry run --resume 20250114-093012-k3f9qa "Now add tests for it"
@@ -98,6 +100,7 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
     )
     .addOption(cwdOption())
     .addOption(trustProjectOption())
+    .addOption(imageOption())
     .addOption(resumeOption())
     .addOption(continueOption())
     .addOption(

@@ -4,12 +4,14 @@ import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
 import type { LoadedAgents } from "../../agents/discover.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
+import { terminalElicit } from "../elicit-prompt.ts";
 import { exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import { promptMessage } from "../mentions/prompt-message.ts";
 import { terminalAsk } from "../permission-prompt.ts";
 import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
+import { type Attachment, imageFiles } from "../prompt-attachments.ts";
 import { readPrompt } from "../read-prompt.ts";
 import type { OutputFormat } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
@@ -38,6 +40,8 @@ export interface RunOptions {
   mcpConfig?: string[];
   /** `--workflows`: the root gets the `workflow` tool. */
   workflows?: boolean;
+  /** `--image` files (repeatable): sent with the prompt. */
+  image?: string[];
   /** Budgets of the whole run, subagents included: tokens, US dollars, seconds. */
   maxTokens?: number;
   maxCost?: number;
@@ -55,6 +59,7 @@ export async function runCommand(
 ): Promise<number> {
   const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
   const prompt = await readPrompt(promptArgument, io.stdin, { stderr: io.stderr });
+  const images = await imageFiles(options.image ?? [], { workspace, cwd: io.cwd });
   const resume = await chooseSession(workspace, options);
   const { resumed, model } = await selectSessionAndModel(workspace, settings, io, resume, limiters);
   // The session's lock is held from here (a resumed one) or from its creation until the run is over.
@@ -63,6 +68,7 @@ export async function runCommand(
     const run = {
       promptArgument,
       prompt,
+      images,
       workspace,
       settings,
       rules,
@@ -79,6 +85,8 @@ export async function runCommand(
 interface RunContext {
   promptArgument: string | undefined;
   prompt: string;
+  /** The `--image` files, as attachments of the prompt. */
+  images: Attachment[];
   workspace: string;
   settings: Awaited<ReturnType<typeof loadRunSettings>>["settings"];
   rules: Awaited<ReturnType<typeof loadRunSettings>>["rules"];
@@ -89,7 +97,7 @@ interface RunContext {
 
 async function runSession(
   held: { session: Session | undefined },
-  { promptArgument, prompt, workspace, settings, rules, limiters, model, definitions }: RunContext,
+  { promptArgument, prompt, images, workspace, settings, rules, limiters, model, definitions }: RunContext,
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
@@ -131,6 +139,14 @@ async function runSession(
               beforePrompt: () => renderer.interrupt?.(),
             }),
           ),
+          onElicit: resumeTreeAfter(
+            renderer,
+            terminalElicit({
+              input: io.stdin,
+              output: io.stderr,
+              beforePrompt: () => renderer.interrupt?.(),
+            }),
+          ),
         }
       : {}),
     ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
@@ -150,10 +166,13 @@ async function runSession(
       signal: controller.signal,
       sessionId: held.session?.id ?? "",
       say: (line) => io.stderr.write(`${line}\n`),
+      mcp: wired.mcp,
     });
     // Created only now, so a bad --agents or --mcp-config (exit 2) leaves no empty transcript behind.
     held.session ??= await Session.create({ workspace, agentName: "main", model: model.id });
     const session = held.session;
+    // `--image` files come right after the prompt's text, before what its mentions brought.
+    message.content.splice(1, 0, ...images);
     await session.append(message);
     const run = runAgent(config, session, controller.signal);
     for await (const event of run) {

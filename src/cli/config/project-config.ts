@@ -194,7 +194,7 @@ export function confineProjectConfig(
 /**
  * `providers`: where the user's keys go is never a repository's choice (base URLs, keys, headers,
  * the endpoints themselves); aliases are model choices (another endpoint needs trust); prices,
- * context windows and retries only change what agentry computes and waits.
+ * context windows, retries and which models read images only change what agentry computes and sends.
  */
 function confineProviders(
   providers: ConfigFile["providers"],
@@ -203,7 +203,7 @@ function confineProviders(
   never: (setting: string, value: unknown, reason: string) => void,
 ): ConfigFile["providers"] {
   if (providers === undefined) return undefined;
-  const { aliases, prices, contextWindows, retry, ...endpoints } = providers;
+  const { aliases, prices, contextWindows, retry, imageInput, ...endpoints } = providers;
   for (const [name, value] of Object.entries(endpoints)) {
     if (value !== undefined)
       never(
@@ -216,6 +216,7 @@ function confineProviders(
   if (prices !== undefined) kept.prices = prices;
   if (contextWindows !== undefined) kept.contextWindows = contextWindows;
   if (retry !== undefined) kept.retry = retry;
+  if (imageInput !== undefined) kept.imageInput = imageInput;
   if (aliases !== undefined) {
     const allowed = Object.entries(aliases).filter(
       ([alias, target]) =>

@@ -68,6 +68,8 @@ export const providersSchema = z.strictObject({
     .exactOptional(),
   /** Tokens a prompt may hold, per `provider:model` id: adds or corrects the built-in table (automatic compaction). */
   contextWindows: z.record(z.string(), positiveInt).exactOptional(),
+  /** Whether a `provider:model` id reads images: corrects the built-in guess (docs/providers.md). */
+  imageInput: z.record(z.string(), z.boolean({ error: "must be true or false" })).exactOptional(),
 });
 
 const hostPattern = z

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import type { ImagePart } from "../../model/messages.ts";
 import { PermissionDeniedError } from "../../permissions/types.ts";
 import { listTool } from "../../tools/list.ts";
 import { readTool } from "../../tools/read.ts";
@@ -57,11 +58,14 @@ async function existingPath(
 async function attach(mention: Mention, path: WorkspacePath, context: MentionContext): Promise<Attachment> {
   const folder = (await context.ops.stat(path.absolute))?.isDirectory === true;
   let content: string;
+  let images: ImagePart[] = [];
   try {
     const output = folder
       ? await listTool.execute({ path: path.relative }, context)
       : await readTool.execute({ path: path.relative }, context);
     content = typeof output === "string" ? output : output.content;
+    // An image file: the read tool gives the image itself (PNG, JPEG, GIF, WebP), within its size cap.
+    if (typeof output !== "string") images = output.images ?? [];
   } catch (error) {
     throw new MentionError(refusal(mention, error));
   }
@@ -70,6 +74,11 @@ async function attach(mention: Mention, path: WorkspacePath, context: MentionCon
   const text = `<${tag} path="${path.relative}">\n${cut.text}\n</${tag}>`;
   const lines = cut.text.split("\n").length;
   const what = folder ? "entries listed" : `${lines} line${lines === 1 ? "" : "s"}`;
+  if (images.length > 0)
+    return {
+      parts: [{ type: "text", text: `<file path="${path.relative}">\n${content}\n</file>` }, ...images],
+      note: `${path.relative} (image)`,
+    };
   return {
     parts: [{ type: "text", text }],
     note: `${path.relative}${folder ? "/" : ""} (${what}${cut.cut ? `, cut at ${MENTION_MAX_CHARS.toLocaleString("en-US")} characters` : ""})`,

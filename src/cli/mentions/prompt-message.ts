@@ -1,8 +1,10 @@
 import type { AgentConfig } from "../../agent/config.ts";
 import type { UserMessage } from "../../model/messages.ts";
+import type { McpAccess } from "../prompt-attachments.ts";
 import { rootToolContext } from "../root-tool-context.ts";
 import { expandMentions } from "./expand-mentions.ts";
 import { fileMentionResolver } from "./file-mention.ts";
+import { mcpResourceResolver } from "./mcp-resource-mention.ts";
 import type { MentionResolver } from "./mention.ts";
 
 /**
@@ -10,8 +12,8 @@ import type { MentionResolver } from "./mention.ts";
  * image by its extension, `server:uri` by a connected MCP server's name) go before files, which take
  * any path that exists.
  */
-export function mentionResolvers(): MentionResolver[] {
-  return [fileMentionResolver];
+export function mentionResolvers(mcp?: McpAccess): MentionResolver[] {
+  return [mcpResourceResolver(mcp), fileMentionResolver];
 }
 
 export interface PromptMessageOptions {
@@ -23,6 +25,8 @@ export interface PromptMessageOptions {
   /** Where each inlined mention is named for the person (stderr). */
   say: (line: string) => void;
   resolvers?: readonly MentionResolver[];
+  /** The run's MCP servers, for `@server:uri`. */
+  mcp?: McpAccess | undefined;
 }
 
 /** The user message of `prompt`, its `@` mentions inlined (see `expandMentions`); throws `MentionError`. */
@@ -31,7 +35,11 @@ export async function promptMessage(prompt: string, options: PromptMessageOption
     sessionId: options.sessionId,
     toolCallId: "mention",
   });
-  const { message, notes } = await expandMentions(prompt, options.resolvers ?? mentionResolvers(), context);
+  const { message, notes } = await expandMentions(
+    prompt,
+    options.resolvers ?? mentionResolvers(options.mcp),
+    context,
+  );
   for (const note of notes) options.say(`@ ${note}`);
   return message;
 }

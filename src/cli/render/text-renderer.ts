@@ -7,6 +7,9 @@ import type { Renderer, RenderTarget } from "./renderer.ts";
 import { createStyle } from "./style.ts";
 import { oneLine, summarizeArgs } from "./tool-summary.ts";
 
+/** How often, at most, a running tool's line gets a progress note. */
+const PROGRESS_NOTE_MS = 1_000;
+
 export interface TextRendererOptions {
   /**
    * At the end of a run that did not complete, print how it ended and how to continue it with
@@ -81,7 +84,19 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
     );
     openToolLine = event.toolCallId;
   };
+  // A tool's status notes (an MCP server's progress) go on its open line, at most one a second, so a
+  // long call does not look hung; bash's progress is its output (the result shows it) and task's the
+  // live tree's.
+  const lastNote = new Map<string, number>();
+  const onToolProgress = (event: EventOf<"tool_progress">) => {
+    if (event.name === "bash" || event.name === "task" || openToolLine !== event.toolCallId) return;
+    const now = Date.now();
+    if (now - (lastNote.get(event.toolCallId) ?? 0) < PROGRESS_NOTE_MS) return;
+    lastNote.set(event.toolCallId, now);
+    stderr.write(style.dim(` · ${oneLine(event.update, 80)}`));
+  };
   const onToolEnd = (event: EventOf<"tool_end">) => {
+    lastNote.delete(event.toolCallId);
     const verdict = event.isError
       ? style.red(`✗ error: ${oneLine(event.preview, 120)}`)
       : style.green(`✓ ${formatDuration(event.durationMs)}`);
@@ -131,6 +146,9 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
           return;
         case "tool_start":
           onToolStart(event);
+          return;
+        case "tool_progress":
+          onToolProgress(event);
           return;
         case "tool_end":
           onToolEnd(event);

@@ -1,6 +1,5 @@
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { Outcome } from "../../contracts/outcome.ts";
-import type { AskHandler } from "../../permissions/gate.ts";
 import { type AgentTreeState, emptyAgentTree, reduceAgentTree } from "./agent-tree-state.ts";
 import { treeTotals } from "./agent-tree-totals.ts";
 import { totalsText } from "./agent-tree-view.ts";
@@ -136,7 +135,10 @@ export function createTreeRenderer(
  * `beforePrompt` should call the renderer's `interrupt()`, which erases the tree and holds it back
  * while the question is on screen.
  */
-export function resumeTreeAfter(renderer: { resume?(): void }, ask: AskHandler): AskHandler {
+export function resumeTreeAfter<Request, Answer>(
+  renderer: { resume?(): void },
+  ask: (request: Request, signal: AbortSignal) => Promise<Answer>,
+): (request: Request, signal: AbortSignal) => Promise<Answer> {
   return async (request, signal) => {
     try {
       return await ask(request, signal);

@@ -8,6 +8,7 @@ import { codexConfigRoles } from "../../../src/agents/loaders/codex-config.ts";
 import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
 import type { LoadResult } from "../../../src/agents/loaders/load-context.ts";
 import { loadOpenCodeConfig } from "../../../src/agents/loaders/opencode-config.ts";
+import { loadOpenCodeLevel } from "../../../src/agents/loaders/opencode-level.ts";
 import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
 import { childTools } from "../../../src/subagents/child-tools.ts";
@@ -58,6 +59,18 @@ function load(file: FuzzFile): Array<{ name: string; result: LoadResult }> {
         return [{ name: role.name, result: loadCodexAgent(text, path, "project", role) }];
       });
     }
+    case "opencode-level": {
+      const markdown = Object.entries(file.markdown ?? {}).map(([name, text]) => ({
+        path: `/p/.opencode/agent/${name}.md`,
+        text,
+      }));
+      const { agents } = loadOpenCodeLevel({
+        kind: "project",
+        configs: [{ path: "/p/opencode.json", text: file.text }],
+        markdown,
+      });
+      return agents.map((result) => ({ name: result.definition?.name ?? "", result }));
+    }
     case "codex":
       return [
         { name: "", result: loadAgentFile(file.text, "/p/.codex/agents/fuzz.toml", { format: "codex" }) },
@@ -104,7 +117,9 @@ function widenings(definition: AgentDefinition, reading: Reading | undefined): s
 }
 
 describe("agent file fuzz", () => {
-  it(`loads ${COUNT} generated files without a crash and never wider than a reference reading`, () => {
+  it(`loads ${COUNT} generated files without a crash and never wider than a reference reading`, {
+    timeout: 180_000,
+  }, () => {
     const prng = new Prng(SEED);
     const failures: string[] = [];
     const stats = { files: 0, agents: 0, loaded: 0, restricted: 0, byFormat: new Map<string, number>() };
