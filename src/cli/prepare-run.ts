@@ -6,6 +6,7 @@ import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
+import type { LoadedInstructions } from "../instructions/instruction-file.ts";
 import type { Model } from "../model/model.ts";
 import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
@@ -19,6 +20,11 @@ import { UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { loadMcpConfigFlags } from "./mcp-config-flag.ts";
 import { permissionRules } from "./permission-rules.ts";
+import {
+  configInstructionLists,
+  instructionsForAgents,
+  loadProjectInstructions,
+} from "./project-instructions.ts";
 import { selectModel } from "./select-model.ts";
 import { wireAgent } from "./wire-agent.ts";
 import { wireCommands } from "./wire-commands.ts";
@@ -48,6 +54,8 @@ export interface RunSettings {
   limiters: ModelLimiters;
   /** The workspace's files as read, with the folder's trust and what was withheld. */
   project: ProjectView;
+  /** AGENTS.md, CLAUDE.md … of the user and the project (docs/instructions.md). */
+  instructions: LoadedInstructions;
 }
 
 /**
@@ -79,8 +87,12 @@ export async function loadRunSettings(
   for (const warning of settings.warnings) io.stderr.write(`warning: ${warning}\n`);
   const notice = trustNotice(project);
   if (notice !== undefined) io.stderr.write(`${notice}\n`);
+  const lists = configInstructionLists(project.loaded);
+  const { trusted } = project.trust;
+  const instructions = await loadProjectInstructions({ workspace, env: io.env, trusted, lists });
+  for (const warning of instructions.diagnostics) io.stderr.write(`warning: ${warning}\n`);
   const limiters = new ModelLimiters(settings.modelConcurrency);
-  return { workspace, settings, rules: permissionRules(settings), limiters, project };
+  return { workspace, settings, rules: permissionRules(settings), limiters, project, instructions };
 }
 
 /**
@@ -111,6 +123,8 @@ export interface WireRootOptions {
   onAsk?: AskHandler;
   systemPrompt?: string;
   appendSystemPrompt?: string;
+  /** The instruction files (`loadRunSettings`): after the system prompt, for the root and its children. */
+  instructions?: LoadedInstructions;
   /** `--agents` JSON. */
   agents?: string;
   /** The agent definitions of the workspace's files, confined by the folder's trust (`readProject`). */
@@ -199,20 +213,25 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     throw error;
   });
   try {
-    const instructions = mcpInstructions(mcp);
-    const systemPrompt = await buildSystemPrompt(systemPromptOptions);
+    const warn = (message: string) => io.stderr.write(`warning: ${message}\n`);
+    const shared = options.instructions && instructionsForAgents(options.instructions, warn);
+    // The instructions right after the built-in prompt: the same all session, so the cache keeps them.
+    const systemPrompt = [await buildSystemPrompt(systemPromptOptions), shared?.section, mcpInstructions(mcp)]
+      .filter((part) => part !== undefined && part !== "")
+      .join("\n\n");
     const commands = await commandsPending;
     const compaction = await wireCompaction(settings, io.env, options.limiters);
-    const root = wireAgent({
+    const agent = wireAgent({
       workspace,
       commands,
       model: options.model,
-      systemPrompt: instructions === undefined ? systemPrompt : `${systemPrompt}\n\n${instructions}`,
+      systemPrompt,
       settings,
       ask,
       env: io.env,
       extraTools: mcp?.tools ?? [],
     });
+    const root = shared ? { ...agent, hooks: [shared.hooks(workspace), ...(agent.hooks ?? [])] } : agent;
     const { config, runtime, diagnostics } = await wireSubagents(root, {
       workspace,
       definitions: options.definitions,
@@ -222,6 +241,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
       ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
       ...(options.limiters === undefined ? {} : { limiters: options.limiters }),
+      ...(shared === undefined ? {} : { instructions: shared }),
       ...(settings.compaction.enabled ? { compaction } : {}),
       ...(fleet.taskStore === undefined ? {} : { taskStore: fleet.taskStore }),
       ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),

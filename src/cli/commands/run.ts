@@ -2,6 +2,7 @@ import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
 import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
 import type { LoadedAgents } from "../../agents/discover.ts";
+import type { LoadedInstructions } from "../../instructions/instruction-file.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { exitCodeForOutcome } from "../exit-codes.ts";
@@ -53,7 +54,7 @@ export async function runCommand(
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
-  const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
   const prompt = await readPrompt(promptArgument, io.stdin, { stderr: io.stderr });
   const resume = await chooseSession(workspace, options);
   const { resumed, model } = await selectSessionAndModel(workspace, settings, io, resume, limiters);
@@ -69,6 +70,7 @@ export async function runCommand(
       limiters,
       model,
       definitions: project.agents,
+      instructions,
     };
     return await runSession(held, run, options, io);
   } finally {
@@ -85,11 +87,22 @@ interface RunContext {
   limiters: Awaited<ReturnType<typeof loadRunSettings>>["limiters"];
   model: Model;
   definitions: LoadedAgents;
+  instructions: LoadedInstructions;
 }
 
 async function runSession(
   held: { session: Session | undefined },
-  { promptArgument, prompt, workspace, settings, rules, limiters, model, definitions }: RunContext,
+  {
+    promptArgument,
+    prompt,
+    workspace,
+    settings,
+    rules,
+    limiters,
+    model,
+    definitions,
+    instructions,
+  }: RunContext,
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
@@ -117,6 +130,7 @@ async function runSession(
     settings,
     rules,
     definitions,
+    instructions,
     model,
     io,
     limiters,

@@ -162,6 +162,11 @@ export const configFileSchema = z.strictObject({
     })
     .exactOptional(),
   /**
+   * More instruction files for the system prompt, as OpenCode's `instructions`: paths or globs,
+   * relative to the file that names them (docs/instructions.md).
+   */
+  instructions: z.array(nonEmptyString, { error: "must be a list of paths or globs" }).exactOptional(),
+  /**
    * Folders the user trusts (user config only), with their subfolders: their project files' widening
    * settings apply without asking (docs/configuration.md, "Trust").
    */
