@@ -231,8 +231,11 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       env: io.env,
       extraTools: mcp?.tools ?? [],
     });
-    const root = shared ? { ...agent, hooks: [shared.hooks(workspace), ...(agent.hooks ?? [])] } : agent;
-    const { config, runtime, diagnostics } = await wireSubagents(root, {
+    const {
+      config: wired,
+      runtime,
+      diagnostics,
+    } = await wireSubagents(agent, {
       workspace,
       definitions: options.definitions,
       settings,
@@ -246,6 +249,8 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       ...(fleet.taskStore === undefined ? {} : { taskStore: fleet.taskStore }),
       ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),
     });
+    // After the compaction's hooks, so a folder's files are added again once it summarized them away.
+    const config = shared ? { ...wired, hooks: [...(wired.hooks ?? []), shared.hooks(workspace)] } : wired;
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);
     // Loaded only when asked for: a run without workflows reads none of their modules or prompts.

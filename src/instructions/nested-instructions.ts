@@ -26,15 +26,26 @@ export interface NestedInstructionsOptions {
  * Adds the instruction files of a folder below the working folder (`sub/AGENTS.md`, `sub/CLAUDE.md`
  * and its imports …) the first time the agent reads, edits or writes a file there, as Claude Code
  * does: appended to that tool's result, a marked block the transcript keeps, each file once per
- * session. Files in the system prompt already are never added again.
+ * session — until a compaction summarizes the results that held them, after which the next work
+ * there adds them again. Files in the system prompt already are never added. Put these hooks after a
+ * compaction's, so they see the compacted history before the model's next tool calls.
  */
 export function nestedInstructionsHooks(options: NestedInstructionsOptions): Hooks {
   const maxBytes = options.maxBytes ?? INSTRUCTIONS_MAX_BYTES;
   const announced = new Map<string, Set<string>>();
+  // A session's first message: a compaction replaces it by its summary (`Session.compact`).
+  const firstMessages = new Map<string, unknown>();
   let workspace: Promise<string> | undefined;
   // Tool calls of one message run at once: one at a time here, so two reads under `sub/` add it once.
   let queue: Promise<unknown> = Promise.resolve();
   return {
+    beforeModelCall({ agent, messages }) {
+      const first = messages[0];
+      if (firstMessages.has(agent.sessionId) && firstMessages.get(agent.sessionId) !== first)
+        announced.delete(agent.sessionId);
+      firstMessages.set(agent.sessionId, first);
+      return undefined;
+    },
     afterToolCall({ agent, call, result }) {
       const path = pathArgument(call.args);
       if (result.isError || !FILE_TOOLS.has(call.name) || path === undefined) return undefined;

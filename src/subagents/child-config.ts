@@ -122,10 +122,11 @@ export async function buildChild(
     systemPrompt: childSystemPrompt(definition, workspace.path, instructions?.section),
     tools: kit ? [...own.tools, ...kit.tools] : own.tools,
     hooks: [
-      ...(instructions?.hooks ? [instructions.hooks(workspace.path)] : []),
       ...(kit ? [kit.hooks] : []),
-      // Last (the executor puts its mailbox first), so the messages the others inject are measured.
+      // After the others (the executor puts its mailbox first), so the messages they inject are measured.
       ...(deps.compaction ? [compactionHooks(deps.compaction)] : []),
+      // After the compaction, so a folder's files are added again once it summarized them away.
+      ...(instructions?.hooks ? [instructions.hooks(workspace.path)] : []),
     ],
     maxTurns: definition.maxTurns ?? limits.maxTurns,
     limits: {

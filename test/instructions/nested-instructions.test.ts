@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { BeforeModelCallContext } from "../../src/agent/hooks.ts";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { nestedInstructionsHooks } from "../../src/instructions/nested-instructions.ts";
+import { type Message, userText } from "../../src/model/messages.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { builtinTools } from "../../src/tools/builtin.ts";
 import { sessionWithPrompt, testConfig, toolResultsIn } from "../agent/support/harness.ts";
@@ -99,5 +101,46 @@ describe("nested instruction files", () => {
     const { results, warnings } = await run(f, [[{ name: "read", args: { path: "sub/a.txt" } }]]);
     expect(results[0]).not.toContain("SECRET");
     expect(warnings).toEqual([`sub/CLAUDE.md was not read: it leads to ${secret}, outside the workspace`]);
+  });
+});
+
+describe("nested instruction files after a compaction", () => {
+  it("adds a folder's files again once a compaction replaced the history that held them", async () => {
+    const f = await fixture();
+    await f.write("home/repo/pkg/sub/a.txt", "a");
+    await f.write("home/repo/pkg/sub/AGENTS.md", "SUB-AGENTS");
+    const hooks = nestedInstructionsHooks({ context: (await f.load()).context, workspace: f.workspace });
+    const agent = { path: ["main"], name: "main", sessionId: "s1", depth: 0 };
+    const signal = new AbortController().signal;
+    const before = (first: Message) =>
+      hooks.beforeModelCall?.({
+        agent,
+        turn: 1,
+        signal,
+        messages: [first],
+      } as unknown as BeforeModelCallContext);
+    const read = async () => {
+      const result = {
+        type: "tool_result" as const,
+        toolCallId: "r",
+        toolName: "read",
+        content: "a",
+        isError: false,
+      };
+      const call = {
+        type: "tool_call" as const,
+        id: "r",
+        name: "read",
+        args: { path: "sub/a.txt" },
+        rawArgs: "",
+      };
+      const after = await hooks.afterToolCall?.({ agent, turn: 1, signal, call, result });
+      return (after ?? result).content;
+    };
+    await before(userText("the prompt"));
+    expect(await read()).toContain("SUB-AGENTS");
+    expect(await read()).not.toContain("SUB-AGENTS");
+    await before(userText("the summary of a compaction"));
+    expect(await read()).toContain("SUB-AGENTS");
   });
 });
