@@ -112,7 +112,7 @@ describe("nested instruction files after a compaction", () => {
     const hooks = nestedInstructionsHooks({ context: (await f.load()).context, workspace: f.workspace });
     const agent = { path: ["main"], name: "main", sessionId: "s1", depth: 0 };
     const signal = new AbortController().signal;
-    const before = (first: Message) =>
+    const callModel = (first: Message) =>
       hooks.beforeModelCall?.({
         agent,
         turn: 1,
@@ -137,10 +137,10 @@ describe("nested instruction files after a compaction", () => {
       const after = await hooks.afterToolCall?.({ agent, turn: 1, signal, call, result });
       return (after ?? result).content;
     };
-    await before(userText("the prompt"));
+    await callModel(userText("the prompt"));
     expect(await read()).toContain("SUB-AGENTS");
     expect(await read()).not.toContain("SUB-AGENTS");
-    await before(userText("the summary of a compaction"));
+    await callModel(userText("the summary of a compaction"));
     expect(await read()).toContain("SUB-AGENTS");
   });
 });
