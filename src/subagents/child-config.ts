@@ -186,8 +186,8 @@ function missingMcpServers(definition: AgentDefinition, pool: readonly { name: s
 /**
  * A child's system prompt: its definition's prompt, then the harness preamble naming its workspace,
  * then what its file asked for and did not get (so it does not look for tools that are not there),
- * then the project's instructions (`ChildInstructions.section`), last so the part before them is the
- * same for every child of a definition.
+ * then the project's instructions (`ChildInstructions.section`, the same as its parent's: none when
+ * it has none, so a child's prompt without instruction files is what it always was).
  */
 export function childSystemPrompt(
   definition: Pick<AgentDefinition, "prompt" | "withheld">,
