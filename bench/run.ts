@@ -19,6 +19,7 @@ const FIGURES = [
   "scale",
   "context-kept",
   "economy",
+  "instructions",
   "startup",
   "task-store",
   "sandbox",

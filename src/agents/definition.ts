@@ -142,6 +142,11 @@ export const AgentDefinitionSchema = z.object({
   allowedHosts: z.array(z.string().min(1)).optional(),
   /** Bash runs under `READ_ONLY_BASH_RULES` before the definition's own `permission` (see definition-rules.ts). */
   readOnlyBash: z.boolean().optional(),
+  /**
+   * `false`: the child's system prompt leaves out the project's instruction files (AGENTS.md,
+   * CLAUDE.md …) its parent has (docs/instructions.md). Absent = it gets them.
+   */
+  projectInstructions: z.boolean().optional(),
   /** What its file asked for and did not get (an untrusted folder's MCP server …): the child is told. */
   withheld: z.array(z.string()).optional(),
   /** Why it cannot run at all (a remote agent whose URL was withheld); spawning it fails saying so. */

@@ -6,6 +6,7 @@ import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
+import type { LoadedInstructions } from "../instructions/instruction-file.ts";
 import type { McpClientFeatures } from "../mcp/client-features.ts";
 import type { McpServerSet } from "../mcp/mcp-servers.ts";
 import type { Model } from "../model/model.ts";
@@ -30,6 +31,7 @@ import type { CliIo } from "./io.ts";
 import { loadMcpConfigFlags } from "./mcp-config-flag.ts";
 import { permissionRules } from "./permission-rules.ts";
 import { personChannel } from "./person-channel.ts";
+import { instructionsForAgents, loadProjectInstructions } from "./project-instructions.ts";
 import { selectModel } from "./select-model.ts";
 import { wireAgent } from "./wire-agent.ts";
 import { wireCommands } from "./wire-commands.ts";
@@ -59,6 +61,8 @@ export interface RunSettings {
   limiters: ModelLimiters;
   /** The workspace's files as read, with the folder's trust and what was withheld. */
   project: ProjectView;
+  /** AGENTS.md, CLAUDE.md … of the user and the project (docs/instructions.md). */
+  instructions: LoadedInstructions;
 }
 
 /**
@@ -88,8 +92,13 @@ export async function loadRunSettings(
   });
   const { settings } = project;
   for (const line of projectWarnings(project)) io.stderr.write(`${line}\n`);
+  const { trusted } = project.trust;
+  // The config files' `instructions` lists, agentry's and the peers' (OpenCode's), as the resolver read them.
+  const lists = settings.instructions;
+  const instructions = await loadProjectInstructions({ workspace, env: io.env, trusted, lists });
+  for (const warning of instructions.diagnostics) io.stderr.write(`warning: ${warning}\n`);
   const limiters = new ModelLimiters(settings.modelConcurrency);
-  return { workspace, settings, rules: permissionRules(settings), limiters, project };
+  return { workspace, settings, rules: permissionRules(settings), limiters, project, instructions };
 }
 
 /**
@@ -122,6 +131,8 @@ export interface WireRootOptions {
   onElicit?: ElicitHandler;
   systemPrompt?: string;
   appendSystemPrompt?: string;
+  /** The instruction files (`loadRunSettings`): after the system prompt, for the root and its children. */
+  instructions?: LoadedInstructions;
   /** `--agents` JSON. */
   agents?: string;
   /** The agent definitions of the workspace's files, confined by the folder's trust (`readProject`). */
@@ -219,15 +230,19 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     throw error;
   });
   try {
-    const instructions = mcpInstructions(mcp);
-    const systemPrompt = await buildSystemPrompt(systemPromptOptions);
+    const warn = (message: string) => io.stderr.write(`warning: ${message}\n`);
+    const shared = options.instructions && instructionsForAgents(options.instructions, warn);
+    // The instructions right after the built-in prompt: the same all session, so the cache keeps them.
+    const systemPrompt = [await buildSystemPrompt(systemPromptOptions), shared?.section, mcpInstructions(mcp)]
+      .filter((part) => part !== undefined && part !== "")
+      .join("\n\n");
     const commands = await commandsPending;
     const compaction = await wireCompaction(settings, io.env, options.limiters);
-    const root = wireAgent({
+    const agent = wireAgent({
       workspace,
       commands,
       model: options.model,
-      systemPrompt: instructions === undefined ? systemPrompt : `${systemPrompt}\n\n${instructions}`,
+      systemPrompt,
       settings,
       ask,
       env: io.env,
@@ -235,10 +250,14 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     });
     // A tool whose rules deny `*` is not offered to the root either (children drop theirs too).
     const visible = (tools: readonly AnyTool[]) => visibleTools(tools, options.rules);
-    root.tools = visible(root.tools);
+    agent.tools = visible(agent.tools);
     if (mcp !== undefined)
-      root.hooks = [...(root.hooks ?? []), mcpToolChanges(mcp, visible(mcp.tools), visible)];
-    const { config, runtime, diagnostics } = await wireSubagents(root, {
+      agent.hooks = [...(agent.hooks ?? []), mcpToolChanges(mcp, visible(mcp.tools), visible)];
+    const {
+      config: wired,
+      runtime,
+      diagnostics,
+    } = await wireSubagents(agent, {
       workspace,
       definitions: options.definitions,
       settings,
@@ -247,10 +266,13 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
       ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
       ...(options.limiters === undefined ? {} : { limiters: options.limiters }),
+      ...(shared === undefined ? {} : { instructions: shared }),
       ...(settings.compaction.enabled ? { compaction } : {}),
       ...(fleet.taskStore === undefined ? {} : { taskStore: fleet.taskStore }),
       ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),
     });
+    // After the compaction's hooks, so a folder's files are added again once it summarized them away.
+    const config = shared ? { ...wired, hooks: [...(wired.hooks ?? []), shared.hooks(workspace)] } : wired;
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);
     // Loaded only when asked for: a run without workflows reads none of their modules or prompts.

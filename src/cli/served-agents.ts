@@ -58,6 +58,7 @@ export function servedAgents(options: ServedAgentsOptions): ServedAgents {
           limits: runtime.limits,
           spawnKitFor: runtime.spawnKitFor,
           warn: options.warn,
+          ...(runtime.instructions === undefined ? {} : { instructions: runtime.instructions }),
         },
         caller,
         { definition, model, taskId, path, depth: 1, parentWorkspace: root.workspace },

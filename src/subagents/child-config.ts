@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { CompactionOptions } from "../agent/compaction.ts";
 import { compactionHooks } from "../agent/compaction-hooks.ts";
 import type { AgentConfig } from "../agent/config.ts";
+import type { Hooks } from "../agent/hooks.ts";
 import type { Session } from "../agent/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
@@ -20,6 +21,18 @@ import type { SpawnKit } from "./spawn-kit.ts";
 
 const PREAMBLE = readFileSync(new URL("./child-preamble.md", import.meta.url), "utf8").trim();
 
+/**
+ * The project's instructions (AGENTS.md, CLAUDE.md …) a child gets as its parent has them: built by the
+ * composition root (`src/instructions/`) and passed in through the runtime's options. A definition
+ * with `projectInstructions: false` gets none; a remote child never does (its own server decides).
+ */
+export interface ChildInstructions {
+  /** The system prompt's section, the same as the root's (`""`: no instruction file). */
+  section: string;
+  /** Hooks that add a folder's own instruction files when the child first works there, in `workspace`. */
+  hooks?: (workspace: string) => Hooks;
+}
+
 /** What building a child takes from its tree. */
 export interface BuildDeps {
   /** The run's base rules (defaults and config: the root's), under every child's own. */
@@ -34,6 +47,8 @@ export interface BuildDeps {
   compaction?: CompactionOptions;
   /** Makes a child's workspace (default `prepareChildWorkspace`; a placement may make it elsewhere). */
   prepareWorkspace?: (options: ChildWorkspaceOptions) => Promise<ChildWorkspace>;
+  /** The project's instructions, for every child whose definition does not opt out. */
+  instructions?: ChildInstructions;
 }
 
 /** Who a child is: enough to build it the first time, and to rebuild it from its TaskRecord later. */
@@ -100,15 +115,18 @@ export async function buildChild(
   };
   const kit = own.spawn ? deps.spawnKitFor(scope) : undefined;
   const { limits } = deps;
+  const instructions = definition.projectInstructions === false ? undefined : deps.instructions;
   const config: AgentConfig = {
     name: definition.name,
     model,
-    systemPrompt: childSystemPrompt(definition, workspace.path),
+    systemPrompt: childSystemPrompt(definition, workspace.path, instructions?.section),
     tools: kit ? [...own.tools, ...kit.tools] : own.tools,
     hooks: [
       ...(kit ? [kit.hooks] : []),
-      // Last (the executor puts its mailbox first), so the messages the others inject are measured.
+      // After the others (the executor puts its mailbox first), so the messages they inject are measured.
       ...(deps.compaction ? [compactionHooks(deps.compaction)] : []),
+      // After the compaction, so a folder's files are added again once it summarized them away.
+      ...(instructions?.hooks ? [instructions.hooks(workspace.path)] : []),
     ],
     maxTurns: definition.maxTurns ?? limits.maxTurns,
     limits: {
@@ -168,16 +186,21 @@ function missingMcpServers(definition: AgentDefinition, pool: readonly { name: s
 
 /**
  * A child's system prompt: its definition's prompt, then the harness preamble naming its workspace,
- * then what its file asked for and did not get (so it does not look for tools that are not there).
+ * then what its file asked for and did not get (so it does not look for tools that are not there),
+ * then the project's instructions (`ChildInstructions.section`, the same as its parent's: none when
+ * it has none, so a child's prompt without instruction files is what it always was).
  */
 export function childSystemPrompt(
   definition: Pick<AgentDefinition, "prompt" | "withheld">,
   workspace: string,
+  instructions = "",
 ): string {
   const preamble = PREAMBLE.replace("{{workspace}}", workspace);
   const withheld =
     definition.withheld === undefined || definition.withheld.length === 0
       ? ""
       : `Not available to you, though your definition asks for it:\n${definition.withheld.map((note) => `- ${note}`).join("\n")}`;
-  return [definition.prompt.trim(), preamble, withheld].filter((part) => part !== "").join("\n\n");
+  return [definition.prompt.trim(), preamble, withheld, instructions.trim()]
+    .filter((part) => part !== "")
+    .join("\n\n");
 }

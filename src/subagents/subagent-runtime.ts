@@ -14,6 +14,7 @@ import type { AnyTool, ToolContext } from "../tools/tool.ts";
 import { adoptRemoteChildren } from "./adopt-remote.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
+import type { ChildInstructions } from "./child-config.ts";
 import type { ChildPlacement } from "./child-placement.ts";
 import { ChildTree } from "./child-tree.ts";
 import { inProcessExecutor } from "./in-process-executor.ts";
@@ -69,6 +70,11 @@ export interface SubagentOptions {
   compaction?: CompactionOptions;
   /** Runs the children of remote (`url`) agents (the A2A client); without it they are refused. */
   remote?: RemoteExecutors;
+  /**
+   * The project's instructions every local child gets, as the root has them (a definition may opt out
+   * with `projectInstructions: false`; remote children never get them). Default: none.
+   */
+  instructions?: ChildInstructions;
 }
 
 /**
@@ -88,6 +94,8 @@ export class SubagentRuntime {
   readonly control: TaskControl;
   /** The spawn tools and hooks of an agent of this tree. */
   readonly spawnKitFor: (caller: CallerScope) => SpawnKit;
+  /** The project's instructions its local children get (`SubagentOptions.instructions`). */
+  readonly instructions: ChildInstructions | undefined;
   private readonly tree: ChildTree;
   /** What the `task_*` tools of this tree may do. */
   private readonly tasks: TaskApi;
@@ -102,6 +110,7 @@ export class SubagentRuntime {
     const limits = resolveLimits(options.limits);
     this.limits = limits;
     this.registry = options.registry;
+    this.instructions = options.instructions;
     this.baseTools = options.baseTools;
     this.gate =
       typeof options.permission === "function"
@@ -158,6 +167,7 @@ export class SubagentRuntime {
         spawnKitFor,
         warn,
         ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         ...(placement?.workspace === undefined
           ? {}
           : { prepareWorkspace: (where) => placement.workspace!(where) }),

@@ -83,6 +83,8 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
         "how permission requests no rule decides are resolved (default: default, which asks on a terminal)",
       ),
     )
+    .addOption(new Option("--system-prompt <text>", "replace the built-in system prompt"))
+    .addOption(new Option("--append-system-prompt <text>", "append text to the system prompt"))
     .addOption(mcpConfigOption())
     .addOption(
       new Option("--agents <json>", "extra subagents as JSON, as for agentry run; they override agent files"),

@@ -29,6 +29,10 @@ export interface ChatOptions {
   /** `-c, --continue`: the latest of the user's sessions in the workspace. */
   continue?: boolean;
   permissionMode?: PermissionMode;
+  /** `--system-prompt`: replaces the built-in prompt (the instruction files still follow it). */
+  systemPrompt?: string;
+  /** `--append-system-prompt`: added after the built-in prompt. */
+  appendSystemPrompt?: string;
   agents?: string;
   mcpConfig?: string[];
   /** `--image` files (repeatable): sent with the first message. */
@@ -81,7 +85,14 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
 async function chatWith(
   resumed: Session | undefined,
   initial: Model,
-  { workspace, settings, rules, limiters, project }: Awaited<ReturnType<typeof loadRunSettings>>,
+  {
+    workspace,
+    settings,
+    rules,
+    limiters,
+    project,
+    instructions,
+  }: Awaited<ReturnType<typeof loadRunSettings>>,
   options: ChatOptions & { images: Attachment[] },
   io: CliIo,
 ): Promise<number> {
@@ -101,10 +112,13 @@ async function chatWith(
     settings,
     rules,
     definitions: project.agents,
+    instructions,
     model,
     io,
     limiters,
     ...(terminal ? { onAsk: terminal.ask, onElicit: terminal.elicit } : {}),
+    ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+    ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
     ...sharedWiring(options),
   }).finally(disposeStarting);
   const { config, runtime, compaction, close, mcp } = wired;

@@ -2,6 +2,7 @@ import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
 import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
 import type { LoadedAgents } from "../../agents/discover.ts";
+import type { LoadedInstructions } from "../../instructions/instruction-file.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { terminalElicit } from "../elicit-prompt.ts";
@@ -57,7 +58,7 @@ export async function runCommand(
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
-  const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
   const prompt = await readPrompt(promptArgument, io.stdin, { stderr: io.stderr });
   const images = await imageFiles(options.image ?? [], { workspace, cwd: io.cwd });
   const resume = await chooseSession(workspace, options);
@@ -75,6 +76,7 @@ export async function runCommand(
       limiters,
       model,
       definitions: project.agents,
+      instructions,
     };
     return await runSession(held, run, options, io);
   } finally {
@@ -93,11 +95,23 @@ interface RunContext {
   limiters: Awaited<ReturnType<typeof loadRunSettings>>["limiters"];
   model: Model;
   definitions: LoadedAgents;
+  instructions: LoadedInstructions;
 }
 
 async function runSession(
   held: { session: Session | undefined },
-  { promptArgument, prompt, images, workspace, settings, rules, limiters, model, definitions }: RunContext,
+  {
+    promptArgument,
+    prompt,
+    images,
+    workspace,
+    settings,
+    rules,
+    limiters,
+    model,
+    definitions,
+    instructions,
+  }: RunContext,
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
@@ -126,6 +140,7 @@ async function runSession(
     settings,
     rules,
     definitions,
+    instructions,
     model,
     io,
     limiters,

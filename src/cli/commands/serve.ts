@@ -24,13 +24,14 @@ export interface ServeOptions {
  */
 export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
   const { token, generated } = serveToken(options.host, io.env);
-  const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
   const { model } = await selectSessionAndModel(workspace, settings, io, undefined, limiters);
   const wired = await wireRoot({
     workspace,
     settings,
     rules,
     definitions: project.agents,
+    instructions,
     model,
     io,
     limiters,

@@ -61,7 +61,7 @@ export async function workflowRunCommand(
   options: WorkflowRunOptions,
   io: CliIo,
 ): Promise<number> {
-  const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
   const script = await scriptToRun(reference, options, workspace, io);
   if (options.dryRun) {
     printPlan(await planWorkflow(script.loaded.source, script.args), options.outputFormat, io);
@@ -80,6 +80,7 @@ export async function workflowRunCommand(
     settings,
     rules,
     definitions: project.agents,
+    instructions,
     model,
     io,
     limiters,
