@@ -46,4 +46,3 @@ function withDefaultCommand(argv: string[], io: CliIo): string[] {
   const options = end === -1 ? argv : argv.slice(0, end);
   return [options.some((arg) => PRINT_OPTIONS.has(arg)) ? "run" : "chat", ...argv];
 }
-

@@ -45,42 +45,52 @@ export class EventTracer {
   event(event: AgentEvent): void {
     switch (event.type) {
       case "agent_start":
-        return this.agentStart(event);
+        this.agentStart(event);
+        break;
       case "agent_end":
-        return this.agentEnd(event);
+        this.agentEnd(event);
+        break;
       case "turn_start":
-        return this.callStart(event);
+        this.callStart(event);
+        break;
       case "assistant_message":
-        return this.callEnd(event);
+        this.callEnd(event);
+        break;
       case "retry":
-        return this.callEvent(event.agentPath, "retry", {
+        this.callEvent(event.agentPath, "retry", {
           "agentry.retry.attempt": event.attempt,
           "agentry.retry.delay_ms": event.delayMs,
           "error.message": event.error,
         });
+        break;
       case "capacity_wait":
-        return this.callEvent(event.agentPath, "capacity_wait", {
+        this.callEvent(event.agentPath, "capacity_wait", {
           "agentry.capacity.reason": event.reason,
           "agentry.capacity.limit": event.limit,
           "agentry.capacity.in_flight": event.inFlight,
           "agentry.capacity.waiting": event.waiting,
         });
+        break;
       case "capacity_granted":
-        return this.callEvent(event.agentPath, "capacity_granted", {
+        this.callEvent(event.agentPath, "capacity_granted", {
           "agentry.capacity.waited_ms": event.waitedMs,
           "agentry.capacity.limit": event.limit,
         });
+        break;
       case "tool_start":
-        return this.toolStart(event);
+        this.toolStart(event);
+        break;
       case "tool_end":
-        return this.toolEnd(event);
+        this.toolEnd(event);
+        break;
       case "compacted":
-        return this.agentEvent(event.agentPath, "compacted", {
+        this.agentEvent(event.agentPath, "compacted", {
           "agentry.compaction.tokens_before": event.tokensBefore,
           "agentry.compaction.tokens_after": event.tokensAfter,
         });
+        break;
       default:
-        return;
+        break;
     }
   }
 

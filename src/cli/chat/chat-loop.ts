@@ -1,5 +1,6 @@
 import type { CompactionOptions } from "../../agent/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
 import { isAgentryError } from "../../errors/agentry-error.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
@@ -22,6 +23,8 @@ import { turnSummary } from "./turn-summary.ts";
 
 export interface ChatLoopOptions {
   io: CliIo;
+  /** Sees every event of every turn (tracing: each turn is a trace of its own). */
+  observe?: (event: AgentEvent) => void;
   workspace: string;
   /** The root agent with its subagents; its model is `model`. */
   config: AgentConfig;
@@ -157,6 +160,7 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
           session: await conversation.open(),
           signal: running.signal,
           target: { stdout: io.stdout, stderr: io.stderr, color: options.color },
+          ...(options.observe === undefined ? {} : { observe: options.observe }),
           ...(options.observer
             ? { onRenderer: (r: AgentTreeRenderer) => options.observer?.rendering(r) }
             : {}),

@@ -18,6 +18,7 @@ import type { OutputFormat } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
 import { createTreeRenderer, resumeTreeAfter } from "../render/with-agent-tree.ts";
 import { chooseSession } from "../session-choice.ts";
+import { wireTracing } from "../wire-tracing.ts";
 
 export interface RunOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -174,6 +175,9 @@ async function runSession(
   });
   const { config, close } = wired;
   const budget = watchTreeBudget(treeBudget(options), controller);
+  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
+    io.stderr.write(`warning: ${message}\n`),
+  );
   try {
     // Mentions are read before the session exists, so a refused one (exit 2) leaves no transcript.
     const message = await promptMessage(prompt, {
@@ -193,6 +197,7 @@ async function runSession(
     for await (const event of run) {
       budget.observe(event);
       renderer.event(event);
+      tracing?.event(event);
     }
     const outcome = await run.outcome;
     renderer.finish(outcome);
@@ -201,6 +206,7 @@ async function runSession(
   } finally {
     budget.dispose();
     await close();
+    await tracing?.close();
     disposeInterrupts();
   }
 }
