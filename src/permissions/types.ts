@@ -20,6 +20,14 @@ export interface PermissionRequest {
    * no wider than the rules allow (`sandboxCovers`), what would be asked is allowed.
    */
   sandbox?: SandboxProfile;
+  /**
+   * Set by the loop for a tool call a hook approved (Claude Code's `permissionDecision: "allow"`): what
+   * the mode would put to a person is allowed, except protected paths and leaving the sandbox or the
+   * workspace. A deny rule or a mode's refusal still holds.
+   */
+  approvedByHook?: boolean;
+  /** The tool call that asks (set by the loop), for an approver that wants to see it (PermissionRequest hooks). */
+  call?: { id: string; name: string; args: unknown };
 }
 
 export type PermissionAction = "allow" | "ask" | "deny";
