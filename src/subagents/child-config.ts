@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { CompactionOptions } from "../agent/compaction.ts";
 import { compactionHooks } from "../agent/compaction-hooks.ts";
 import type { AgentConfig } from "../agent/config.ts";
+import type { Hooks } from "../agent/hooks.ts";
 import type { Session } from "../agent/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
@@ -34,7 +35,18 @@ export interface BuildDeps {
   compaction?: CompactionOptions;
   /** Makes a child's workspace (default `prepareChildWorkspace`; a placement may make it elsewhere). */
   prepareWorkspace?: (options: ChildWorkspaceOptions) => Promise<ChildWorkspace>;
+  /** Hooks every child of the tree gets, first among its hooks (`SubagentOptions.childHooks`). */
+  childHooks?: ChildHooksFactory;
 }
+
+/** Who a child is, for the hooks the tree gives it (Claude Code hooks, preloaded skills …). */
+export interface ChildHookScope {
+  definition: AgentDefinition;
+  path: readonly string[];
+  depth: number;
+}
+
+export type ChildHooksFactory = (child: ChildHookScope) => Hooks[];
 
 /** Who a child is: enough to build it the first time, and to rebuild it from its TaskRecord later. */
 export interface ChildSetup {
@@ -106,6 +118,7 @@ export async function buildChild(
     systemPrompt: childSystemPrompt(definition, workspace.path),
     tools: kit ? [...own.tools, ...kit.tools] : own.tools,
     hooks: [
+      ...(deps.childHooks?.({ definition, path, depth }) ?? []),
       ...(kit ? [kit.hooks] : []),
       // Last (the executor puts its mailbox first), so the messages the others inject are measured.
       ...(deps.compaction ? [compactionHooks(deps.compaction)] : []),

@@ -14,6 +14,7 @@ import type { AnyTool, ToolContext } from "../tools/tool.ts";
 import { adoptRemoteChildren } from "./adopt-remote.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
+import type { ChildHooksFactory } from "./child-config.ts";
 import type { ChildPlacement } from "./child-placement.ts";
 import { ChildTree } from "./child-tree.ts";
 import { inProcessExecutor } from "./in-process-executor.ts";
@@ -69,6 +70,12 @@ export interface SubagentOptions {
   compaction?: CompactionOptions;
   /** Runs the children of remote (`url`) agents (the A2A client); without it they are refused. */
   remote?: RemoteExecutors;
+  /**
+   * Hooks each child built here gets before its own (Claude Code hooks that see its tool calls, the
+   * skills its definition preloads …); children running elsewhere (a queue worker, a remote agent) run
+   * without them. Default: none.
+   */
+  childHooks?: ChildHooksFactory;
 }
 
 /**
@@ -158,6 +165,7 @@ export class SubagentRuntime {
         spawnKitFor,
         warn,
         ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
+        ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
         ...(placement?.workspace === undefined
           ? {}
           : { prepareWorkspace: (where) => placement.workspace!(where) }),
