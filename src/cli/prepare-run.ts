@@ -6,6 +6,7 @@ import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
+import type { HookCommand } from "../hooks/hook-settings.ts";
 import type { Model } from "../model/model.ts";
 import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
@@ -24,6 +25,7 @@ import { wireAgent } from "./wire-agent.ts";
 import { wireCommands } from "./wire-commands.ts";
 import { wireCompaction } from "./wire-compaction.ts";
 import { type FleetFlags, wireFleet } from "./wire-fleet.ts";
+import { type WiredHooks, wireHooks } from "./wire-hooks.ts";
 import { mcpInstructions, wireMcp } from "./wire-mcp.ts";
 import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
 import { resolveWorkspace } from "./workspace.ts";
@@ -76,7 +78,8 @@ export async function loadRunSettings(
     ...(confirmTrust === undefined ? {} : { confirmTrust }),
   });
   const { settings } = project;
-  for (const warning of settings.warnings) io.stderr.write(`warning: ${warning}\n`);
+  for (const warning of [...settings.warnings, ...project.hooks.warnings])
+    io.stderr.write(`warning: ${warning}\n`);
   const notice = trustNotice(project);
   if (notice !== undefined) io.stderr.write(`${notice}\n`);
   const limiters = new ModelLimiters(settings.modelConcurrency);
@@ -125,6 +128,11 @@ export interface WireRootOptions {
   workflows?: boolean;
   /** `--store` and `--queue`: task records and children on Redis (`wireFleet`). */
   fleet?: FleetFlags;
+  /**
+   * Claude Code hooks of the settings files that apply (`readProject`); agent files' hooks run for their
+   * children. Undefined: no hook runs at all (`--no-hooks`).
+   */
+  hooks?: readonly HookCommand[];
 }
 
 /** The flags `run`, `chat` and `workflow run` take alike and hand to `wireRoot` as they are. */
@@ -155,6 +163,8 @@ export interface WiredRoot {
   runtime: SubagentRuntime;
   /** How conversations are compacted (automatically when enabled; `/compact` always). */
   compaction: CompactionOptions;
+  /** Claude Code hooks (UserPromptSubmit, SessionEnd, their events' sink); undefined with `--no-hooks`. */
+  hooks: WiredHooks | undefined;
   /** Ends the subagent runtime, then the MCP servers' connections. */
   close(reason?: string): Promise<void>;
 }
@@ -166,10 +176,22 @@ export interface WiredRoot {
  */
 export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const { workspace, settings, io } = options;
+  const hooks =
+    options.hooks === undefined
+      ? undefined
+      : wireHooks({
+          hooks: options.hooks,
+          workspace,
+          env: io.env,
+          permissionMode: settings.permissionMode.value,
+        });
+  const onAsk =
+    options.onAsk === undefined || hooks === undefined ? options.onAsk : hooks.notifying(options.onAsk);
   const ask = createPermissionGate({
     rules: options.rules,
     mode: settings.permissionMode.value,
-    ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+    ...(onAsk === undefined ? {} : { onAsk }),
+    ...(hooks === undefined ? {} : { approve: hooks.approve }),
   });
   const systemPromptOptions: Parameters<typeof buildSystemPrompt>[0] = { workspace };
   if (options.systemPrompt !== undefined) systemPromptOptions.replace = options.systemPrompt;
@@ -213,6 +235,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       env: io.env,
       extraTools: mcp?.tools ?? [],
     });
+    if (hooks !== undefined) root.hooks = [hooks.root, ...(root.hooks ?? [])];
     const { config, runtime, diagnostics } = await wireSubagents(root, {
       workspace,
       definitions: options.definitions,
@@ -225,6 +248,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       ...(settings.compaction.enabled ? { compaction } : {}),
       ...(fleet.taskStore === undefined ? {} : { taskStore: fleet.taskStore }),
       ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),
+      ...(hooks === undefined ? {} : { childHooks: hooks.child }),
     });
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);
@@ -237,6 +261,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       config: withWorkflows ? withWorkflows(config, runtime, io.env.HOME || homedir()) : config,
       runtime,
       compaction,
+      hooks,
       async close(reason) {
         try {
           await runtime.shutdown(reason);

@@ -5,6 +5,7 @@ import { type Diagnostic, hasErrors } from "../agents/diagnostics.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
+import type { ChildHooksFactory } from "../subagents/child-config.ts";
 import type { ChildPlacement } from "../subagents/child-placement.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { attachSubagents } from "../subagents/with-subagents.ts";
@@ -30,6 +31,8 @@ export interface WireSubagentsOptions {
   taskStore?: TaskStore;
   /** Where children run (`wireFleet`; default: this process). */
   placement?: ChildPlacement;
+  /** Hooks each child gets (Claude Code hooks, preloaded skills). */
+  childHooks?: ChildHooksFactory;
 }
 
 /** The agents a run can delegate to: built-ins, user and project files (`readProject`), then `--agents`. */
@@ -76,6 +79,7 @@ export async function wireSubagents(
     ...(remote === undefined ? {} : { remote }),
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
     ...(options.placement === undefined ? {} : { placement: options.placement }),
+    ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
   });
   return { config, runtime, diagnostics: registry.diagnostics };
 }

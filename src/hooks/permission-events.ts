@@ -5,6 +5,9 @@ import type { HookSession } from "./claude-hooks.ts";
 import { claudeToolInput, claudeToolName } from "./claude-tool-input.ts";
 import type { HookRunner } from "./hook-runner.ts";
 
+/** Where the events of hooks that run outside an agent's own step go, with the asking agent's path. */
+export type AgentSink = (event: EventBody, agentPath: readonly string[]) => void;
+
 /**
  * PermissionRequest: where agentry would put a question to the person (or, with no one to ask, deny),
  * the hooks answer first. `behavior: "allow"` grants it (never a protected path or leaving the sandbox or
@@ -14,7 +17,7 @@ import type { HookRunner } from "./hook-runner.ts";
 export function permissionRequestApprover(
   runner: HookRunner,
   session: HookSession,
-  emit?: (event: EventBody) => void,
+  emit?: AgentSink,
 ): Approver {
   return async (request, signal) => {
     const { toolName, toolInput } = askedTool(request, runner.workspace);
@@ -27,7 +30,7 @@ export function permissionRequestApprover(
         tool_input: toolInput,
         ...(request.agentPath.length > 1 ? { agent_path: request.agentPath.join("/") } : {}),
       },
-      ...(emit === undefined ? {} : { emit }),
+      ...(emit === undefined ? {} : { emit: (event: EventBody) => emit(event, request.agentPath) }),
       ...(request.call === undefined ? {} : { toolCallId: request.call.id }),
       toolName,
       ...(signal === undefined ? {} : { signal }),
@@ -50,7 +53,7 @@ export function notifyingAsk(
   onAsk: AskHandler,
   runner: HookRunner,
   session: HookSession,
-  emit?: (event: EventBody) => void,
+  emit?: AgentSink,
 ): AskHandler {
   return (request, signal) => {
     const { toolName } = askedTool(request, runner.workspace);
@@ -62,7 +65,7 @@ export function notifyingAsk(
           message: `agentry needs your permission to use ${toolName}`,
           notification_type: "permission_prompt",
         },
-        ...(emit === undefined ? {} : { emit }),
+        ...(emit === undefined ? {} : { emit: (event: EventBody) => emit(event, request.agentPath) }),
       });
     return onAsk(request, signal);
   };

@@ -42,7 +42,11 @@ export function runHookCommand(command: string, options: CommandOptions): Promis
   const started = Date.now();
   processSupervisor.start();
   return new Promise((resolve) => {
-    const child = spawn(findShell(), ["-c", command], {
+    const shell = findShell();
+    // stdin is a socket pair (Node's pipes), which bash takes for a remote login and would read
+    // ~/.bashrc for: `--norc` keeps a hook's shell as plain as `bash -c` from a terminal.
+    const args = shell.endsWith("bash") ? ["--norc", "-c", command] : ["-c", command];
+    const child = spawn(shell, args, {
       cwd: options.cwd,
       env: options.env,
       detached: true,

@@ -1,6 +1,7 @@
 import type { CompactionOptions } from "../../agent/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
 import { isAgentryError } from "../../errors/agentry-error.ts";
+import { withHookContext } from "../../hooks/session-events.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
@@ -9,8 +10,10 @@ import type { CliIo } from "../io.ts";
 import { promptMessage } from "../mentions/prompt-message.ts";
 import { createStyle } from "../render/style.ts";
 import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
+import type { WiredHooks } from "../wire-hooks.ts";
 import type { Conversation } from "./conversation.ts";
 import type { LineReader } from "./line-reader.ts";
+import { hookLines, submitChatPrompt } from "./prompt-hooks.ts";
 import { runTurn } from "./run-turn.ts";
 import { parseShellCommand, runShellCommand } from "./shell-command.ts";
 import { parseSlashCommand, runSlashCommand, type SlashContext } from "./slash-commands.ts";
@@ -34,6 +37,8 @@ export interface ChatLoopOptions {
   compaction: CompactionOptions;
   /** On a terminal: Ctrl-C as a key and the permission prompt follow each turn (`TerminalTurn`). */
   observer?: TurnObserver;
+  /** Claude Code hooks: UserPromptSubmit before each message, SessionEnd when a session ends. */
+  hooks?: WiredHooks;
 }
 
 /**
@@ -71,6 +76,8 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
   // Only once the handlers are in place: a Ctrl-C right after the header must not kill the process.
   say(style.dim(header(options)));
 
+  const betweenTurns = hookLines(say, style);
+  options.hooks?.setSink(betweenTurns);
   const slash: Omit<SlashContext, "signal"> = {
     say,
     conversation,
@@ -113,6 +120,12 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
           });
           continue;
         }
+        const context = await submitChatPrompt(options.hooks, line, conversation.id, {
+          signal: running.signal,
+          say,
+          style,
+        });
+        if (context === undefined) continue;
         // Mentions are read inside the turn: reading one may ask permission, and Ctrl-C withdraws it.
         const message = await promptMessage(line, {
           config: options.config,
@@ -120,15 +133,17 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
           sessionId: conversation.id,
           say: (text) => say(style.dim(text)),
         });
-        const result = await runTurn(message, {
+        const result = await runTurn(withHookContext(message, context), {
           config: options.config,
           session: await conversation.open(),
           signal: running.signal,
           target: { stdout: io.stdout, stderr: io.stderr, color: options.color },
-          ...(options.observer
-            ? { onRenderer: (r: AgentTreeRenderer) => options.observer?.rendering(r) }
-            : {}),
+          onRenderer: (r: AgentTreeRenderer) => {
+            options.observer?.rendering(r);
+            options.hooks?.setSink((event) => r.event(event));
+          },
         });
+        options.hooks?.setSink(betweenTurns);
         say(turnSummary(result, style));
       } catch (error) {
         say(style.red(turnError(error)));
@@ -139,6 +154,7 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     }
   } finally {
     reader.close();
+    if (conversation.messageCount > 0) await options.hooks?.end(conversation.id, "prompt_input_exit");
     await options.runtime.shutdown("the interactive session ended");
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);

@@ -7,6 +7,7 @@ import {
   cwdOption,
   maxConcurrencyOption,
   mcpConfigOption,
+  noHooksOption,
   permissionModeOption,
   positiveInteger,
   trustProjectOption,
@@ -82,6 +83,7 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
       ),
     )
     .addOption(mcpConfigOption())
+    .addOption(noHooksOption())
     .addOption(
       new Option("--agents <json>", "extra subagents as JSON, as for agentry run; they override agent files"),
     )

@@ -33,6 +33,8 @@ export interface ChatOptions {
   /** `--store` and `--queue`: a fleet on Redis. */
   store?: string;
   queue?: string;
+  /** `--no-hooks` sets it false: no hook runs. */
+  hooks?: boolean;
 }
 
 const PROMPT = "› ";
@@ -101,9 +103,10 @@ async function chatWith(
     io,
     limiters,
     ...(terminal ? { onAsk: terminal.ask } : {}),
+    ...(options.hooks === false ? {} : { hooks: project.hooks.hooks }),
     ...sharedWiring(options),
   }).finally(disposeStarting);
-  const { config, runtime, compaction, close } = wired;
+  const { config, runtime, compaction, close, hooks } = wired;
   if (starting.signal.aborted) {
     await close("the interactive session was interrupted before it started");
     io.stderr.write("aborted\n");
@@ -127,6 +130,7 @@ async function chatWith(
       createModel: (id) =>
         selectModel({ ...settings, model: { value: id, source: "/model" } }, io.env, undefined, limiters),
       ...(terminal ? { observer: terminal } : {}),
+      ...(hooks === undefined ? {} : { hooks }),
     });
   } finally {
     await close("the interactive session ended");

@@ -7,6 +7,7 @@ import {
   cwdOption,
   maxConcurrencyOption,
   mcpConfigOption,
+  noHooksOption,
   permissionModeOption,
   positiveInteger,
   positiveNumber,
@@ -106,6 +107,7 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
     .addOption(new Option("--system-prompt <text>", "replace the built-in system prompt"))
     .addOption(new Option("--append-system-prompt <text>", "append text to the system prompt"))
     .addOption(mcpConfigOption())
+    .addOption(noHooksOption())
     .addOption(
       new Option(
         "--workflows",

@@ -1,7 +1,10 @@
 import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
+import { newSessionId } from "../../agent/session-id.ts";
 import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
 import type { LoadedAgents } from "../../agents/discover.ts";
+import type { HookCommand } from "../../hooks/hook-settings.ts";
+import { withHookContext } from "../../hooks/session-events.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { exitCodeForOutcome } from "../exit-codes.ts";
@@ -10,11 +13,13 @@ import type { CliIo } from "../io.ts";
 import { promptMessage } from "../mentions/prompt-message.ts";
 import { terminalAsk } from "../permission-prompt.ts";
 import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
+import { PromptBlockedError } from "../prompt-blocked.ts";
 import { readPrompt } from "../read-prompt.ts";
 import type { OutputFormat } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
 import { createTreeRenderer, resumeTreeAfter } from "../render/with-agent-tree.ts";
 import { chooseSession } from "../session-choice.ts";
+import type { WiredHooks } from "../wire-hooks.ts";
 
 export interface RunOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -45,6 +50,8 @@ export interface RunOptions {
   /** `--store` and `--queue`: a fleet on Redis. */
   store?: string;
   queue?: string;
+  /** `--no-hooks` sets it false: no hook runs. */
+  hooks?: boolean;
 }
 
 /** `agentry run [prompt]`: one non-interactive run of the root agent. Returns the exit code. */
@@ -69,6 +76,7 @@ export async function runCommand(
       limiters,
       model,
       definitions: project.agents,
+      hooks: options.hooks === false ? undefined : project.hooks.hooks,
     };
     return await runSession(held, run, options, io);
   } finally {
@@ -85,11 +93,13 @@ interface RunContext {
   limiters: Awaited<ReturnType<typeof loadRunSettings>>["limiters"];
   model: Model;
   definitions: LoadedAgents;
+  /** The settings files' hooks that apply; undefined: none runs (`--no-hooks`). */
+  hooks: readonly HookCommand[] | undefined;
 }
 
 async function runSession(
   held: { session: Session | undefined },
-  { promptArgument, prompt, workspace, settings, rules, limiters, model, definitions }: RunContext,
+  { promptArgument, prompt, workspace, settings, rules, limiters, model, definitions, hooks }: RunContext,
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
@@ -135,6 +145,7 @@ async function runSession(
     ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
     ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
     ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
+    ...(hooks === undefined ? {} : { hooks }),
     ...sharedWiring(options),
   }).catch((error: unknown) => {
     disposeInterrupts();
@@ -142,24 +153,29 @@ async function runSession(
   });
   const { config, close } = wired;
   const budget = watchTreeBudget(treeBudget(options), controller);
+  wired.hooks?.setSink((event) => renderer.event(event));
   try {
-    // Mentions are read before the session exists, so a refused one (exit 2) leaves no transcript.
+    const sessionId = held.session?.id ?? newSessionId();
+    // UserPromptSubmit and mentions come before the session exists: a refused prompt (exit 2) leaves
+    // no transcript.
+    const context = await submitPrompt(wired.hooks, prompt, sessionId, controller.signal, io);
     const message = await promptMessage(prompt, {
       config,
       signal: controller.signal,
-      sessionId: held.session?.id ?? "",
+      sessionId,
       say: (line) => io.stderr.write(`${line}\n`),
     });
     // Created only now, so a bad --agents or --mcp-config (exit 2) leaves no empty transcript behind.
-    held.session ??= await Session.create({ workspace, agentName: "main", model: model.id });
+    held.session ??= await Session.create({ workspace, agentName: "main", model: model.id, id: sessionId });
     const session = held.session;
-    await session.append(message);
+    await session.append(withHookContext(message, context));
     const run = runAgent(config, session, controller.signal);
     for await (const event of run) {
       budget.observe(event);
       renderer.event(event);
     }
     const outcome = await run.outcome;
+    await wired.hooks?.end(session.id, "other");
     renderer.finish(outcome);
     abortReported = outcome.status === "aborted";
     return exitCodeForOutcome(outcome.status);
@@ -168,6 +184,24 @@ async function runSession(
     await close();
     disposeInterrupts();
   }
+}
+
+/**
+ * UserPromptSubmit: what the hooks add to the prompt for the model; a blocked prompt is a
+ * `PromptBlockedError` (exit 2: nothing was sent), with the hooks' reason for the person.
+ */
+async function submitPrompt(
+  hooks: WiredHooks | undefined,
+  prompt: string,
+  sessionId: string,
+  signal: AbortSignal,
+  io: CliIo,
+): Promise<string[]> {
+  if (hooks === undefined) return [];
+  const verdict = await hooks.submit(prompt, sessionId, signal);
+  if (verdict.action === "block") throw new PromptBlockedError(verdict.reason);
+  for (const note of verdict.notes) io.stderr.write(`${note}\n`);
+  return verdict.context;
 }
 
 function treeBudget(options: RunOptions): TreeBudget {

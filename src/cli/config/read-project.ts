@@ -3,7 +3,9 @@ import { homedir } from "node:os";
 import { relative } from "node:path";
 import { type LoadedAgents, loadAgentDefinitions } from "../../agents/discover.ts";
 import { confineProjectDefinitions } from "../../agents/project-definitions.ts";
+import { type ProjectHooks, projectHooks } from "./hook-sources.ts";
 import { type ConfigLayer, type Env, type LoadedConfig, loadConfigFiles } from "./load-config.ts";
+import { readClaudeSettings } from "./peers/claude-settings.ts";
 import { endpointCheck, resolveSettings, type SettingFlags, type Settings } from "./resolve-settings.ts";
 import { listedAsTrusted, readTrustedFolders, trustFolder, wideningHash } from "./trust-store.ts";
 import type { Withheld } from "./withheld.ts";
@@ -31,6 +33,8 @@ export interface ProjectView {
   loaded: LoadedConfig;
   settings: Settings;
   agents: LoadedAgents;
+  /** Claude Code hooks of every settings file: what runs, and (untrusted) the project's withheld. */
+  hooks: ProjectHooks;
   /** What the project's files hold that does not apply: `untrusted` until trusted, `never` at all. */
   withheld: Withheld[];
   /** The hash of the widening settings (`wideningHash`): what `agentry trust` records. */
@@ -56,6 +60,7 @@ export async function readProject(options: ReadProjectOptions): Promise<ProjectV
   const { workspace, env } = options;
   const flags = options.flags ?? {};
   const loaded = await loadConfigFiles({ workspace, env });
+  const claude = await readClaudeSettings(workspace, env);
   const raw = await loadAgentDefinitions({ projectDir: workspace, homeDir: env.HOME || homedir() });
   const folder = await realpath(workspace).catch(() => workspace);
   const view = (trust: FolderTrust): ProjectView => {
@@ -65,8 +70,13 @@ export async function readProject(options: ReadProjectOptions): Promise<ProjectV
       sameEndpoint: endpointCheck(loaded, flags, env),
       withheldServers: withheldServerNames(settings.withheld),
     });
-    const withheld = [...settings.withheld, ...agents.withheld.map((item) => agentWithheld(workspace, item))];
-    return { workspace, folder, loaded, settings, agents: agents.loaded, withheld, hash: "", trust };
+    const hooks = projectHooks(loaded, claude, trust.trusted);
+    const withheld = [
+      ...settings.withheld,
+      ...hooks.withheld,
+      ...agents.withheld.map((item) => agentWithheld(workspace, item)),
+    ];
+    return { workspace, folder, loaded, settings, agents: agents.loaded, hooks, withheld, hash: "", trust };
   };
   const untrusted = view({ trusted: false });
   const hash = wideningHash(untrusted.withheld);
