@@ -174,6 +174,39 @@ describeWith(BUBBLEWRAP, "Claude Code hooks in agentry run", () => {
     expect(stops.map((event) => event.result)).toEqual(["blocked", "ok"]);
   });
 
+  it("an agent file's own Stop hook runs as SubagentStop for that child only", async () => {
+    const ws = await projectWithHooks({}, ["stop-until-tested.sh"]);
+    await ws.write(
+      ".claude/agents/helper.md",
+      `---\nname: helper\ndescription: Helps.\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ${shInProject("stop-until-tested.sh")}\n---\nYou help.\n`,
+    );
+    await ws.trust();
+    server = await startModelServer((request) => {
+      const turn = wireMessages(request.body).length;
+      if (isChild(request)) return { text: turn === 1 ? "helper: done" : "helper: tested, done" };
+      if (turn === 1)
+        return {
+          toolCalls: [
+            { name: "task", args: { description: "help", prompt: "help", subagent_type: "helper" } },
+          ],
+        };
+      return { text: "root done" };
+    });
+    const result = await run(ws, ["go"]);
+    expect(result.code, result.stderr).toBe(0);
+    const child = server.requests.filter(isChild);
+    expect(child).toHaveLength(2);
+    expect(lastTexts(child[1] as RecordedRequest).join("\n")).toContain("Run the tests before you stop.");
+    const stops = events(result.stdout).filter((event) => event.type === "hook_run");
+    // The root's own stop ran no hook: the agent file's hooks are the child's.
+    expect(
+      stops.map((event) => [(event.agentPath as string[]).join("/"), event.hookEvent, event.result]),
+    ).toEqual([
+      ["main/helper-1", "SubagentStop", "blocked"],
+      ["main/helper-1", "SubagentStop", "ok"],
+    ]);
+  });
+
   it("a hook that hangs is cut at its timeout and the run goes on", async () => {
     const ws = await projectWithHooks(
       { PreToolUse: [{ matcher: "*", hooks: [hook(shInProject("hang.sh"), 1)] }] },
