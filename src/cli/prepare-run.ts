@@ -11,6 +11,7 @@ import type { Model } from "../model/model.ts";
 import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
+import type { Skill } from "../skills/skill.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { type ProjectView, readProject } from "./config/read-project.ts";
 import type { SettingFlags, Settings } from "./config/resolve-settings.ts";
@@ -27,6 +28,7 @@ import { wireCompaction } from "./wire-compaction.ts";
 import { type FleetFlags, wireFleet } from "./wire-fleet.ts";
 import { type WiredHooks, wireHooks } from "./wire-hooks.ts";
 import { mcpInstructions, wireMcp } from "./wire-mcp.ts";
+import { firstAnswer, wireSkills } from "./wire-skills.ts";
 import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
 import { resolveWorkspace } from "./workspace.ts";
 
@@ -133,6 +135,8 @@ export interface WireRootOptions {
    * children. Undefined: no hook runs at all (`--no-hooks`).
    */
   hooks?: readonly HookCommand[];
+  /** Skills of the workspace's and the user's folders (`readProject`): the `skill` tool, preloading. */
+  skills?: readonly Skill[];
 }
 
 /** The flags `run`, `chat` and `workflow run` take alike and hand to `wireRoot` as they are. */
@@ -185,13 +189,15 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
           env: io.env,
           permissionMode: settings.permissionMode.value,
         });
+  const skills = wireSkills(options.skills ?? [], settings.trusted);
   const onAsk =
     options.onAsk === undefined || hooks === undefined ? options.onAsk : hooks.notifying(options.onAsk);
+  const approve = firstAnswer(hooks?.approve, skills.approve);
   const ask = createPermissionGate({
     rules: options.rules,
     mode: settings.permissionMode.value,
     ...(onAsk === undefined ? {} : { onAsk }),
-    ...(hooks === undefined ? {} : { approve: hooks.approve }),
+    ...(approve === undefined ? {} : { approve }),
   });
   const systemPromptOptions: Parameters<typeof buildSystemPrompt>[0] = { workspace };
   if (options.systemPrompt !== undefined) systemPromptOptions.replace = options.systemPrompt;
@@ -233,7 +239,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       settings,
       ask,
       env: io.env,
-      extraTools: mcp?.tools ?? [],
+      extraTools: [...(mcp?.tools ?? []), ...(skills.tool === undefined ? [] : [skills.tool])],
     });
     if (hooks !== undefined) root.hooks = [hooks.root, ...(root.hooks ?? [])];
     const { config, runtime, diagnostics } = await wireSubagents(root, {
@@ -248,7 +254,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       ...(settings.compaction.enabled ? { compaction } : {}),
       ...(fleet.taskStore === undefined ? {} : { taskStore: fleet.taskStore }),
       ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),
-      ...(hooks === undefined ? {} : { childHooks: hooks.child }),
+      childHooks: (child) => [...(hooks?.child(child) ?? []), ...skills.child(child)],
     });
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);

@@ -104,6 +104,7 @@ async function chatWith(
     limiters,
     ...(terminal ? { onAsk: terminal.ask } : {}),
     ...(options.hooks === false ? {} : { hooks: project.hooks.hooks }),
+    skills: project.skills.skills,
     ...sharedWiring(options),
   }).finally(disposeStarting);
   const { config, runtime, compaction, close, hooks } = wired;

@@ -7,6 +7,7 @@ import type { HookCommand } from "../../hooks/hook-settings.ts";
 import { withHookContext } from "../../hooks/session-events.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
+import type { Skill } from "../../skills/skill.ts";
 import { exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
@@ -77,6 +78,7 @@ export async function runCommand(
       model,
       definitions: project.agents,
       hooks: options.hooks === false ? undefined : project.hooks.hooks,
+      skills: project.skills.skills,
     };
     return await runSession(held, run, options, io);
   } finally {
@@ -95,11 +97,23 @@ interface RunContext {
   definitions: LoadedAgents;
   /** The settings files' hooks that apply; undefined: none runs (`--no-hooks`). */
   hooks: readonly HookCommand[] | undefined;
+  skills: readonly Skill[];
 }
 
 async function runSession(
   held: { session: Session | undefined },
-  { promptArgument, prompt, workspace, settings, rules, limiters, model, definitions, hooks }: RunContext,
+  {
+    promptArgument,
+    prompt,
+    workspace,
+    settings,
+    rules,
+    limiters,
+    model,
+    definitions,
+    hooks,
+    skills,
+  }: RunContext,
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
@@ -146,6 +160,7 @@ async function runSession(
     ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
     ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
     ...(hooks === undefined ? {} : { hooks }),
+    skills,
     ...sharedWiring(options),
   }).catch((error: unknown) => {
     disposeInterrupts();
