@@ -12,10 +12,12 @@ import { ModelLimiters } from "../model/model-limiters.ts";
 import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { Skill } from "../skills/skill.ts";
+import { spawnableAgents } from "../subagents/spawnable-agents.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { type ProjectView, readProject } from "./config/read-project.ts";
 import type { SettingFlags, Settings } from "./config/resolve-settings.ts";
 import { trustNotice } from "./config/trust-notice.ts";
+import { CommandGrants } from "./custom-commands/command-grants.ts";
 import { damagedSessionError } from "./damaged-session.ts";
 import { UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
@@ -169,6 +171,10 @@ export interface WiredRoot {
   compaction: CompactionOptions;
   /** Claude Code hooks (UserPromptSubmit, SessionEnd, their events' sink); undefined with `--no-hooks`. */
   hooks: WiredHooks | undefined;
+  /** A saved command's `allowed-tools` while its turn runs (cleared by the caller after it). */
+  commandGrants: CommandGrants;
+  /** The subagents the root may start (a saved command's `agent`). */
+  subagents(): string[];
   /** Ends the subagent runtime, then the MCP servers' connections. */
   close(reason?: string): Promise<void>;
 }
@@ -192,7 +198,8 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const skills = wireSkills(options.skills ?? [], settings.trusted);
   const onAsk =
     options.onAsk === undefined || hooks === undefined ? options.onAsk : hooks.notifying(options.onAsk);
-  const approve = firstAnswer(hooks?.approve, skills.approve);
+  const commandGrants = new CommandGrants();
+  const approve = firstAnswer(hooks?.approve, skills.approve, commandGrants.approve);
   const ask = createPermissionGate({
     rules: options.rules,
     mode: settings.permissionMode.value,
@@ -268,6 +275,8 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       runtime,
       compaction,
       hooks,
+      commandGrants,
+      subagents: () => spawnableAgents(runtime.registry, runtime.gate.rules).map((agent) => agent.name),
       async close(reason) {
         try {
           await runtime.shutdown(reason);

@@ -4,6 +4,8 @@ import { isAgentryError } from "../../errors/agentry-error.ts";
 import { withHookContext } from "../../hooks/session-events.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
+import { findCommand } from "../custom-commands/saved-command.ts";
+import { parseSlash } from "../custom-commands/slash-prompt.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { exitAborted } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
@@ -15,8 +17,9 @@ import type { Conversation } from "./conversation.ts";
 import type { LineReader } from "./line-reader.ts";
 import { hookLines, submitChatPrompt } from "./prompt-hooks.ts";
 import { runTurn } from "./run-turn.ts";
+import type { ChatSavedCommands } from "./saved-commands.ts";
 import { parseShellCommand, runShellCommand } from "./shell-command.ts";
-import { parseSlashCommand, runSlashCommand, type SlashContext } from "./slash-commands.ts";
+import { isBuiltInCommand, parseSlashCommand, runSlashCommand, type SlashContext } from "./slash-commands.ts";
 import type { SwitchableModel } from "./switchable-model.ts";
 import type { TurnObserver } from "./terminal-turn.ts";
 import { turnSummary } from "./turn-summary.ts";
@@ -39,6 +42,8 @@ export interface ChatLoopOptions {
   observer?: TurnObserver;
   /** Claude Code hooks: UserPromptSubmit before each message, SessionEnd when a session ends. */
   hooks?: WiredHooks;
+  /** Saved commands (`/review security`): each runs as the prompt it stands for. */
+  saved?: ChatSavedCommands;
 }
 
 /**
@@ -86,13 +91,19 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     createModel: options.createModel,
     config: options.config,
     compaction: options.compaction,
+    savedCommands: options.saved?.list ?? [],
   };
   try {
     while (!terminated) {
       const line = await reader.read();
       if (line === undefined) break;
       if (line.trim() === "") continue;
-      const command = parseSlashCommand(line);
+      const slashed = parseSlash(line);
+      const saved =
+        slashed === undefined || isBuiltInCommand(slashed.name)
+          ? undefined
+          : findCommand(options.saved?.list ?? [], slashed.name);
+      const command = saved === undefined ? parseSlashCommand(line) : undefined;
       if (command) {
         // A command that calls the model (`/compact`) is interrupted by Ctrl-C as a turn is.
         const running = new AbortController();
@@ -107,8 +118,19 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
       const running = new AbortController();
       turn = running;
       options.observer?.begin(running.signal, () => interruptTurn(running));
+      let restoreModel: (() => void) | undefined;
       try {
-        const shell = parseShellCommand(line);
+        let prompt = line;
+        if (saved !== undefined && slashed !== undefined && options.saved !== undefined) {
+          const prepared = await options.saved.prepare(saved, slashed.args, running.signal);
+          prompt = prepared.prompt;
+          if (prepared.model !== undefined) {
+            const previous = options.model.current;
+            options.model.switchTo(prepared.model);
+            restoreModel = () => options.model.switchTo(previous);
+          }
+        }
+        const shell = saved === undefined ? parseShellCommand(line) : undefined;
         if (shell !== undefined) {
           await runShellCommand(shell, {
             config: options.config,
@@ -120,14 +142,14 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
           });
           continue;
         }
-        const context = await submitChatPrompt(options.hooks, line, conversation.id, {
+        const context = await submitChatPrompt(options.hooks, prompt, conversation.id, {
           signal: running.signal,
           say,
           style,
         });
         if (context === undefined) continue;
         // Mentions are read inside the turn: reading one may ask permission, and Ctrl-C withdraws it.
-        const message = await promptMessage(line, {
+        const message = await promptMessage(prompt, {
           config: options.config,
           signal: running.signal,
           sessionId: conversation.id,
@@ -148,6 +170,8 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
       } catch (error) {
         say(style.red(turnError(error)));
       } finally {
+        restoreModel?.();
+        if (saved !== undefined) options.saved?.done();
         options.observer?.end();
         turn = undefined;
       }

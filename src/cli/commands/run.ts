@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
 import { newSessionId } from "../../agent/session-id.ts";
@@ -8,6 +9,11 @@ import { withHookContext } from "../../hooks/session-events.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import type { Skill } from "../../skills/skill.ts";
+import { endpointCheck } from "../config/resolve-settings.ts";
+import { commandFiles } from "../custom-commands/command-files.ts";
+import { expandCommand, rootExpandOptions } from "../custom-commands/expand-command.ts";
+import type { SavedCommand } from "../custom-commands/saved-command.ts";
+import { commandModel, savedCommandFor } from "../custom-commands/slash-prompt.ts";
 import { exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
@@ -64,7 +70,21 @@ export async function runCommand(
   const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
   const prompt = await readPrompt(promptArgument, io.stdin, { stderr: io.stderr });
   const resume = await chooseSession(workspace, options);
-  const { resumed, model } = await selectSessionAndModel(workspace, settings, io, resume, limiters);
+  // `agentry run /review security`: a saved command (its model, unless --model names one).
+  const saved = await savedCommandFor(prompt, commandFiles(workspace, io.env.HOME || homedir()));
+  const fromCommand =
+    saved === undefined || options.model !== undefined
+      ? undefined
+      : commandModel(saved.command, {
+          trusted: settings.trusted,
+          sameEndpoint: endpointCheck(project.loaded, {}, io.env),
+          say: (line) => io.stderr.write(`${line}\n`),
+        });
+  const modelSettings =
+    fromCommand === undefined || saved === undefined
+      ? settings
+      : { ...settings, model: { value: fromCommand, source: `/${saved.command.name}` } };
+  const { resumed, model } = await selectSessionAndModel(workspace, modelSettings, io, resume, limiters);
   // The session's lock is held from here (a resumed one) or from its creation until the run is over.
   const held: { session: Session | undefined } = { session: resumed };
   try {
@@ -79,6 +99,7 @@ export async function runCommand(
       definitions: project.agents,
       hooks: options.hooks === false ? undefined : project.hooks.hooks,
       skills: project.skills.skills,
+      ...(saved === undefined ? {} : { saved }),
     };
     return await runSession(held, run, options, io);
   } finally {
@@ -98,6 +119,8 @@ interface RunContext {
   /** The settings files' hooks that apply; undefined: none runs (`--no-hooks`). */
   hooks: readonly HookCommand[] | undefined;
   skills: readonly Skill[];
+  /** The saved command the prompt runs (`/review security`), with its arguments. */
+  saved?: { command: SavedCommand; args: string };
 }
 
 async function runSession(
@@ -113,6 +136,7 @@ async function runSession(
     definitions,
     hooks,
     skills,
+    saved,
   }: RunContext,
   options: RunOptions,
   io: CliIo,
@@ -173,8 +197,18 @@ async function runSession(
     const sessionId = held.session?.id ?? newSessionId();
     // UserPromptSubmit and mentions come before the session exists: a refused prompt (exit 2) leaves
     // no transcript.
-    const context = await submitPrompt(wired.hooks, prompt, sessionId, controller.signal, io);
-    const message = await promptMessage(prompt, {
+    const text =
+      saved === undefined
+        ? prompt
+        : await expandCommand(
+            saved.command,
+            saved.args,
+            rootExpandOptions(wired, settings.trusted, controller.signal, (line) =>
+              io.stderr.write(`${line}\n`),
+            ),
+          );
+    const context = await submitPrompt(wired.hooks, text, sessionId, controller.signal, io);
+    const message = await promptMessage(text, {
       config,
       signal: controller.signal,
       sessionId,
@@ -196,6 +230,7 @@ async function runSession(
     return exitCodeForOutcome(outcome.status);
   } finally {
     budget.dispose();
+    wired.commandGrants.clear();
     await close();
     disposeInterrupts();
   }
