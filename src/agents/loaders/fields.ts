@@ -137,13 +137,15 @@ export const mcpServers: KeyHandler = (value, draft, ctx, key) => {
  * Hooks agentry cannot run (another type, an event it does not fire) are warnings.
  */
 export const hooks: KeyHandler = (value, draft, ctx, key) => {
+  // The diagnostic names the file already: its messages start at `hooks…`.
+  const local = (message: string) => message.slice(`${ctx.file}: `.length);
   try {
     const read = readHookSettings(value, { label: ctx.file, scope: "agent" });
-    for (const warning of read.warnings) ctx.report("warning", warning, "that hook does not run", key);
+    for (const warning of read.warnings) ctx.report("warning", local(warning), "that hook does not run", key);
     draft.hooks = value as Record<string, unknown>;
   } catch (error) {
     if (!(error instanceof HookSettingsError)) throw error;
-    ctx.fail(error.message, key);
+    ctx.fail(local(error.message), key);
   }
 };
 

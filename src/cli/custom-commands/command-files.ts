@@ -9,7 +9,7 @@ import { fillArguments } from "./substitute.ts";
 function commandFolders(
   projectDir: string,
   homeDir: string,
-): Array<{ dir: string; kind: "project" | "user"; label: string }> {
+): Array<{ dir: string; kind: "project" | "user"; label: string; prefix: string }> {
   const project = [".agentry/commands", ".claude/commands", ".opencode/command", ".opencode/commands"];
   const user = [
     ".agentry/commands",
@@ -18,8 +18,15 @@ function commandFolders(
     ".config/opencode/commands",
   ];
   return [
-    ...project.map((dir) => ({ dir: join(projectDir, dir), kind: "project" as const, label: dir })),
-    ...user.map((dir) => ({ dir: join(homeDir, dir), kind: "user" as const, label: `~/${dir}` })),
+    ...project.map((dir) => ({
+      dir: join(projectDir, dir),
+      kind: "project" as const,
+      label: dir,
+      prefix: "",
+    })),
+    ...user.map((dir) => ({ dir: join(homeDir, dir), kind: "user" as const, label: `~/${dir}`, prefix: "" })),
+    // Codex's custom prompts, run there as `/prompts:<name>`.
+    { dir: join(homeDir, ".codex", "prompts"), kind: "user", label: "~/.codex/prompts", prefix: "prompts:" },
   ];
 }
 
@@ -43,7 +50,7 @@ export async function loadCommandFiles(projectDir: string, homeDir: string): Pro
   const seen = new Set<string>();
   for (const folder of commandFolders(projectDir, homeDir)) {
     for (const file of await markdownFiles(folder.dir, 0)) {
-      const name = relative(folder.dir, file).slice(0, -".md".length).split(sep).join(":");
+      const name = folder.prefix + relative(folder.dir, file).slice(0, -".md".length).split(sep).join(":");
       const label = `${folder.label}/${relative(folder.dir, file).split(sep).join("/")}`;
       if (seen.has(name)) continue;
       const command = await readCommand(file, name, { kind: folder.kind, label }, problems);
