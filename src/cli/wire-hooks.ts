@@ -23,6 +23,8 @@ export interface WiredHooks {
   submit(prompt: string, sessionId: string, signal?: AbortSignal): Promise<PromptVerdict>;
   /** SessionEnd. */
   end(sessionId: string, reason: "clear" | "prompt_input_exit" | "other"): Promise<void>;
+  /** PreCompact for `/compact` (`manual`; automatic compaction fires it through the root's hooks). */
+  preCompact(sessionId: string, focus: string): Promise<void>;
   /** Where the events of hooks outside an agent's step go (the run's renderer); replaced per run. */
   setSink(sink: ((event: AgentEvent) => void) | undefined): void;
 }
@@ -74,6 +76,14 @@ export function wireHooks(options: WireHooksOptions): WiredHooks {
         ...(signal === undefined ? {} : { signal }),
       }),
     end: (sessionId, reason) => sessionEnd(runner, sessionId, reason, rootEmit),
+    preCompact: async (sessionId, focus) => {
+      await runner.run("PreCompact", {
+        match: "manual",
+        sessionId,
+        input: { trigger: "manual", custom_instructions: focus },
+        emit: rootEmit,
+      });
+    },
     setSink: (next) => {
       sink = next;
     },

@@ -92,6 +92,12 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     config: options.config,
     compaction: options.compaction,
     savedCommands: options.saved?.list ?? [],
+    ...(options.hooks === undefined
+      ? {}
+      : {
+          beforeCompact: (sessionId: string, focus: string) =>
+            options.hooks?.preCompact(sessionId, focus) ?? Promise.resolve(),
+        }),
   };
   try {
     while (!terminated) {

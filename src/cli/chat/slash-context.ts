@@ -23,6 +23,8 @@ export interface SlashContext {
   signal: AbortSignal;
   /** Saved commands (`.claude/commands/*.md` …), which `/help` lists. */
   savedCommands?: readonly SavedCommand[];
+  /** Before `/compact` compacts (PreCompact hooks, `manual`). */
+  beforeCompact?: (sessionId: string, focus: string) => Promise<void>;
 }
 
 export type SlashOutcome = "exit" | "continue";
