@@ -1,4 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type WireMessage, wireMessages, wireTexts } from "../../subagents/support/subagent-harness.ts";
 import { describeWith, SCRIPT } from "../../support/components.ts";
@@ -87,6 +90,23 @@ describe("saved commands in agentry run", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("!`touch cleaned.txt` was not run, so the command is not sent");
     expect(server.requests).toHaveLength(0);
+  });
+
+  it("your own command's allowed-tools let its !`cmd` run where the rules would ask", async () => {
+    const ws = await makeWorkspace();
+    await mkdir(join(ws.home, ".claude", "commands"), { recursive: true });
+    await writeFile(
+      join(ws.home, ".claude", "commands", "mark.md"),
+      "---\nallowed-tools: Bash(touch:*)\n---\nMarked: !`touch marked.txt && echo done`\n",
+    );
+    server = await startModelServer([{ text: "ok" }]);
+    const result = await runCli(["run", "/mark"], {
+      cwd: ws.dir,
+      env: { ...ws.env, ...providerEnv(server, "anthropic") },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(join(ws.dir, "marked.txt"))).toBe(true);
+    expect(firstPrompt(server.requests[0])).toContain("Marked: done");
   });
 
   it("a prompt that starts with / but names no command is sent as it is", async () => {
