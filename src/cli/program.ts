@@ -9,6 +9,7 @@ import { registerMcpCommand } from "./commands/mcp.ts";
 import { registerRunCommand } from "./commands/run-command.ts";
 import { registerServeCommand } from "./commands/serve-command.ts";
 import { registerSessionsCommand } from "./commands/sessions-command.ts";
+import { registerSkillsCommand } from "./commands/skills-command.ts";
 import { registerTasksCommand } from "./commands/tasks.ts";
 import { registerTrustCommand } from "./commands/trust-command.ts";
 import { registerWorkerCommand } from "./commands/worker.ts";
@@ -38,6 +39,7 @@ const COMMANDS: ReadonlyArray<(program: Command, deps: CommandDeps) => Command> 
   registerChatCommand,
   registerSessionsCommand,
   registerAgentsCommand,
+  registerSkillsCommand,
   registerDemoCommand,
   registerTasksCommand,
   registerWorkflowCommand,

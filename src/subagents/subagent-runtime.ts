@@ -14,7 +14,7 @@ import type { AnyTool, ToolContext } from "../tools/tool.ts";
 import { adoptRemoteChildren } from "./adopt-remote.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
-import type { ChildInstructions } from "./child-config.ts";
+import type { ChildHooksFactory, ChildInstructions } from "./child-config.ts";
 import type { ChildPlacement } from "./child-placement.ts";
 import { ChildTree } from "./child-tree.ts";
 import { inProcessExecutor } from "./in-process-executor.ts";
@@ -75,6 +75,12 @@ export interface SubagentOptions {
    * with `projectInstructions: false`; remote children never get them). Default: none.
    */
   instructions?: ChildInstructions;
+  /**
+   * Hooks each child built here gets before its own (Claude Code hooks that see its tool calls, the
+   * skills its definition preloads …); children running elsewhere (a queue worker, a remote agent) run
+   * without them. Default: none.
+   */
+  childHooks?: ChildHooksFactory;
 }
 
 /**
@@ -168,6 +174,7 @@ export class SubagentRuntime {
         warn,
         ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
         ...(placement?.workspace === undefined
           ? {}
           : { prepareWorkspace: (where) => placement.workspace!(where) }),

@@ -21,6 +21,12 @@ export const BUBBLEWRAP: Component = {
   purpose: "the command sandbox",
 };
 
+export const JQ: Component = {
+  command: "jq",
+  debianPackage: "jq",
+  purpose: "the public Claude Code hook scripts the hook tests run",
+};
+
 export const REDIS: Component = {
   command: "redis-server",
   debianPackage: "redis-server",
