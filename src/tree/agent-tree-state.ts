@@ -1,8 +1,8 @@
-import type { AgentEvent, EventOf } from "../../contracts/events.ts";
-import type { Outcome } from "../../contracts/outcome.ts";
-import type { CapacityWaitReason } from "../../model/capacity.ts";
-import type { Usage } from "../../model/messages.ts";
-import { summarizeArgs } from "./tool-summary.ts";
+import type { AgentEvent, EventOf } from "../contracts/events.ts";
+import type { Outcome } from "../contracts/outcome.ts";
+import type { CapacityWaitReason } from "../model/capacity.ts";
+import type { Usage } from "../model/messages.ts";
+import { summarizeArgs } from "../text/summarize-args.ts";
 
 export type AgentStatus = "queued" | "running" | "completed" | "failed" | "aborted";
 
