@@ -1,12 +1,12 @@
 import { dirname } from "node:path";
 import { ensureStateDir } from "../state/state-dir.ts";
 import type { FileLockOptions } from "./file-lock.ts";
-import { cancelMark, deliveredMark, heartbeatMark, type RecordMark } from "./record-marks.ts";
+import { cancelMark, deliveredMark, heartbeatMark, messageMark, type RecordMark } from "./record-marks.ts";
 import { checkListQuery, selectTasks } from "./select-tasks.ts";
 import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors.ts";
 import { serializeTaskFile } from "./task-file.ts";
 import { freezeRecord, readTaskFileFresh, TaskFileCache } from "./task-file-cache.ts";
-import type { NewTaskRecord, TaskRecord } from "./task-record.ts";
+import type { NewTaskRecord, TaskMessage, TaskRecord } from "./task-record.ts";
 import type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
 import { checkId, findTaskFiles, taskFilePath } from "./workspace-layout.ts";
 
@@ -112,6 +112,12 @@ export class WorkspaceTaskStore implements TaskStore {
 
   async requestCancel(taskId: string): Promise<TaskRecord> {
     const [record] = await this.patchMany([taskId], cancelMark);
+    return record ?? (await this.get(taskId))!;
+  }
+
+  async sendMessage(taskId: string, message: TaskMessage): Promise<TaskRecord> {
+    const { checkMessage } = await recordRules();
+    const [record] = await this.patchMany([taskId], messageMark(checkMessage(taskId, message)));
     return record ?? (await this.get(taskId))!;
   }
 
