@@ -7,8 +7,9 @@ import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors
 import { serializeTaskFile } from "./task-file.ts";
 import { freezeRecord, readTaskFileFresh, TaskFileCache } from "./task-file-cache.ts";
 import type { NewTaskRecord, TaskMessage, TaskRecord } from "./task-record.ts";
-import type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
-import { checkId, findTaskFiles, taskFilePath } from "./workspace-layout.ts";
+import type { TaskChange, TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
+import { agentsDir, checkId, findTaskFiles, taskFilePath } from "./workspace-layout.ts";
+import { WorkspaceWatch } from "./workspace-watch.ts";
 
 // What only writes need — the record rules (which validate with zod), the lock and the atomic write
 // (node:crypto) — loads on the first write: a process that only reads, like `agentry tasks list`,
@@ -41,6 +42,7 @@ export class WorkspaceTaskStore implements TaskStore {
   private readonly cache = new TaskFileCache();
   /** Changes waiting for the next write of each file (see `mutate`). */
   private readonly pending = new Map<string, PendingChange[]>();
+  private watcher: WorkspaceWatch | undefined;
 
   constructor(options: WorkspaceTaskStoreOptions) {
     this.workspace = options.workspace;
@@ -127,6 +129,16 @@ export class WorkspaceTaskStore implements TaskStore {
 
   markDelivered(taskIds: readonly string[]): Promise<TaskRecord[]> {
     return this.patchMany(taskIds, deliveredMark(this.now().toISOString()));
+  }
+
+  /** Changes by any process, heard through the file system (see `WorkspaceWatch`). */
+  watch(listener: (change: TaskChange) => void): () => void {
+    this.watcher ??= new WorkspaceWatch({
+      agentsDir: agentsDir(this.workspace),
+      files: () => findTaskFiles(this.workspace, {}),
+      load: (path) => this.cache.load(path),
+    });
+    return this.watcher.add(listener);
   }
 
   /**
