@@ -11,6 +11,7 @@ import { registerServeCommand } from "./commands/serve-command.ts";
 import { registerSessionsCommand } from "./commands/sessions-command.ts";
 import { registerTasksCommand } from "./commands/tasks.ts";
 import { registerTrustCommand } from "./commands/trust-command.ts";
+import { registerUiCommand } from "./commands/ui-command.ts";
 import { registerWorkerCommand } from "./commands/worker.ts";
 import { registerWorkflowCommand } from "./commands/workflow-command.ts";
 import type { CliIo } from "./io.ts";
@@ -44,6 +45,7 @@ const COMMANDS: ReadonlyArray<(program: Command, deps: CommandDeps) => Command> 
   registerWorkerCommand,
   registerMcpCommand,
   registerServeCommand,
+  registerUiCommand,
   registerConfigCommand,
   registerTrustCommand,
   registerDoctorCommand,
