@@ -88,7 +88,9 @@ describe("agentry ui's server", () => {
       });
       await other.update("t1", { status: "COMPLETED", result: "done" });
       await page.until((rows) => rows.get("run-1/explore-1")?.status === "completed");
-      expect(page.rows.get("run-1")?.totals).toBe("3 agents (1 running, 1 queued, 1 done) · 1.5k tokens in / 100 out");
+      expect(page.rows.get("run-1")?.totals).toBe(
+        "3 agents (1 running, 1 queued, 1 done) · 1.5k tokens in / 100 out",
+      );
     } finally {
       page.close();
     }
