@@ -25,6 +25,7 @@ const FIGURES = [
   "workflow",
   "remote",
   "queue",
+  "ui",
 ];
 
 const { values } = parseArgs({
