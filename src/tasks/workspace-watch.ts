@@ -32,6 +32,8 @@ export class WorkspaceWatch {
   private readonly watchers = new Map<string, FSWatcher>();
   /** Each file's records as last seen, by id (their JSON, to compare). */
   private readonly known = new Map<string, Map<string, string>>();
+  /** The records each file gave last time: the cache gives the same array while a file is unchanged. */
+  private readonly loaded = new Map<string, readonly TaskRecord[] | undefined>();
   private baseline: Promise<void> | undefined;
   private settle: NodeJS.Timeout | undefined;
   private rescan: NodeJS.Timeout | undefined;
@@ -63,6 +65,7 @@ export class WorkspaceWatch {
     this.baseline = undefined;
     this.refused = false;
     this.known.clear();
+    this.loaded.clear();
   }
 
   private start(): void {
@@ -167,6 +170,8 @@ export class WorkspaceWatch {
       } catch {
         continue; // an unreadable file keeps what it held; the store reports it to whoever reads it
       }
+      if (this.loaded.has(file) && this.loaded.get(file) === records) continue;
+      this.loaded.set(file, records);
       const before = this.known.get(file);
       const now = new Map((records ?? []).map((record) => [record.taskId, JSON.stringify(record)]));
       for (const [id, text] of now) if (before?.get(id) !== text) changed.push(id);
@@ -178,6 +183,7 @@ export class WorkspaceWatch {
       if (present.has(file)) continue;
       changed.push(...before.keys());
       this.known.delete(file);
+      this.loaded.delete(file);
     }
     if (!report || changed.length === 0 || this.baseline === undefined) return;
     const change: TaskChange = { kind: "changed", taskIds: changed };
