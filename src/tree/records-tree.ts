@@ -75,8 +75,7 @@ function recordNode(record: TaskRecord, path: string[]): AgentNode {
     ...(record.model === undefined ? {} : { model: record.model }),
     ...(status === "queued" ? { queuedAt: created } : { startedAt: created }),
   };
-  if (record.activity !== undefined && !(status !== "running" && record.activity.turns === 0))
-    node = withActivity(node, record.activity, updated);
+  if (record.activity !== undefined) node = withActivity(node, record.activity, updated);
   const finished = status !== "queued" && status !== "running";
   if (finished) {
     // A finished task runs nothing and waits for nothing; its usage is the final word on its tokens.
