@@ -81,7 +81,7 @@ export async function serveUi(options: UiServerOptions): Promise<UiServer> {
       if (pathname === "/events") return stream(request, response);
       const transcript = /^\/api\/transcripts\/([^/]+)$/.exec(pathname);
       if (transcript) {
-        const found = await transcriptView(options.workspace, decodeURIComponent(transcript[1] ?? ""));
+        const found = await transcriptView(options.workspace, segment(transcript[1]));
         return found.found
           ? sendJson(response, 200, found.transcript)
           : sendJson(response, found.status, { error: found.error });
@@ -95,7 +95,8 @@ export async function serveUi(options: UiServerOptions): Promise<UiServer> {
       if (!(request.headers["content-type"] ?? "").startsWith("application/json"))
         return sendJson(response, 415, { error: "Send the action as application/json." });
       const body = await readJson(request);
-      const taskId = decodeURIComponent(action[1] ?? "");
+      if (body === TOO_LARGE) return sendJson(response, 413, { error: "An action's body is at most 64 KB." });
+      const taskId = segment(action[1]);
       const answer =
         action[2] === "cancel" ? await actions.cancel(taskId) : await actions.message(taskId, body);
       return sendJson(response, answer.status, answer.body);
@@ -178,12 +179,26 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(JSON.stringify(body));
 }
 
-/** An action's body: at most 64 KB of JSON. */
+/** A path segment as the id it names; a malformed escape names none (the id check refuses ""). */
+function segment(text: string | undefined): string {
+  try {
+    return decodeURIComponent(text ?? "");
+  } catch {
+    return "";
+  }
+}
+
+const TOO_LARGE = Symbol("too large");
+
+/** An action's body: at most 64 KB of JSON (`undefined` when it is not JSON). */
 async function readJson(request: IncomingMessage): Promise<unknown> {
   let text = "";
   for await (const chunk of request) {
     text += String(chunk);
-    if (text.length > 65_536) throw new Error("The request body is over 64 KB.");
+    if (text.length > 65_536) {
+      request.resume();
+      return TOO_LARGE;
+    }
   }
   if (text.trim() === "") return {};
   try {

@@ -123,6 +123,8 @@ describe("agentry ui's server", () => {
     expect((await post("/api/tasks/t1/message", { text: " " })).status).toBe(400);
     expect((await post("/api/tasks/t1/message", { text: "x".repeat(20_001) })).status).toBe(400);
     expect((await post("/api/tasks/t1/cancel", {}, bearer)).status).toBe(415);
+    expect((await post("/api/tasks/%E0%A4%A/cancel", {})).status).toBe(404);
+    expect((await post("/api/tasks/t1/message", { text: "x".repeat(70_000) })).status).toBe(413);
   });
 
   it("serves a session's transcript, and says why it has none", async () => {

@@ -198,7 +198,11 @@ async function refreshDetail() {
   $("detail-meta").textContent = [row.taskId && `task ${row.taskId}`, row.description, row.runsAt]
     .filter(Boolean)
     .join(" · ");
-  $("message-form").hidden = !(row.taskId !== undefined && ACTIVE.has(row.status) && row.agentType !== "workflow");
+  $("message-form").hidden = !(
+    row.taskId !== undefined &&
+    ACTIVE.has(row.status) &&
+    row.agentType !== "workflow"
+  );
   const read = ++detailRead;
   const response = await fetch(`/api/transcripts/${encodeURIComponent(row.sessionId)}`);
   const answer = await response.json().catch(() => ({}));
