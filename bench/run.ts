@@ -26,6 +26,7 @@ const FIGURES = [
   "workflow",
   "remote",
   "queue",
+  "ui",
 ];
 
 const { values } = parseArgs({

@@ -12,6 +12,7 @@ import { registerSessionsCommand } from "./commands/sessions-command.ts";
 import { registerSkillsCommand } from "./commands/skills-command.ts";
 import { registerTasksCommand } from "./commands/tasks.ts";
 import { registerTrustCommand } from "./commands/trust-command.ts";
+import { registerUiCommand } from "./commands/ui-command.ts";
 import { registerWorkerCommand } from "./commands/worker.ts";
 import { registerWorkflowCommand } from "./commands/workflow-command.ts";
 import type { CliIo } from "./io.ts";
@@ -46,6 +47,7 @@ const COMMANDS: ReadonlyArray<(program: Command, deps: CommandDeps) => Command> 
   registerWorkerCommand,
   registerMcpCommand,
   registerServeCommand,
+  registerUiCommand,
   registerConfigCommand,
   registerTrustCommand,
   registerDoctorCommand,

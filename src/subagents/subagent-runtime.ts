@@ -1,5 +1,6 @@
 import type { CompactionOptions } from "../agent/compaction.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
+import { userText } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import {
   createPermissionGate,
@@ -8,6 +9,7 @@ import {
 } from "../permissions/gate.ts";
 import { currentOwner } from "../tasks/owner.ts";
 import { sweepOrphans } from "../tasks/sweeper.ts";
+import type { TaskMessage } from "../tasks/task-record.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../tasks/workspace-task-store.ts";
 import type { AnyTool, ToolContext } from "../tools/tool.ts";
@@ -134,6 +136,7 @@ export class SubagentRuntime {
       limits,
       onCancelRequested: (taskId) =>
         this.cancelTask(taskId, "cancelled from another process (agentry tasks cancel)"),
+      onMessages: (taskId, messages) => this.deliverMessages(taskId, messages),
       sweep: () => this.sweepNow(),
       warn,
     });
@@ -259,6 +262,22 @@ export class SubagentRuntime {
     const targets = [child, ...this.tree.descendantsOf(taskId)].filter((target) => target.active);
     for (const target of targets) if (cancellable(target)) target.cancel(reason);
     return targets;
+  }
+
+  /**
+   * Messages another process sent a working child (`agentry ui`): each goes into its next turn, as
+   * `task_send` puts it, until one is refused (the child is ending: the rest stay in its inbox).
+   * Returns the ids delivered.
+   */
+  private deliverMessages(taskId: string, messages: readonly TaskMessage[]): string[] {
+    const child = this.tree.get(taskId);
+    const taken: string[] = [];
+    if (child === undefined) return taken;
+    for (const message of messages) {
+      if (!child.send(userText(message.text))) break;
+      taken.push(message.id);
+    }
+    return taken;
   }
 
   /**

@@ -33,6 +33,12 @@ export const REDIS: Component = {
   purpose: "the fleet's task store and queue",
 };
 
+export const CHROMIUM: Component = {
+  command: "chromium",
+  debianPackage: "chromium",
+  purpose: "the browser that tests agentry ui's page (driven by playwright-core, which downloads none)",
+};
+
 /** The absolute path of `component`'s command on this machine's PATH, if it is there. */
 export function commandPath(component: Component): string | undefined {
   const found = spawnSync("sh", ["-c", `command -v ${component.command}`], { encoding: "utf8" });

@@ -1,9 +1,9 @@
 import { spawnableAgents } from "../../subagents/spawnable-agents.ts";
 import type { TaskRecord } from "../../tasks/task-record.ts";
+import { oneLine } from "../../text/summarize-args.ts";
 import { didYouMean } from "../config/did-you-mean.ts";
 import type { SavedCommand } from "../custom-commands/saved-command.ts";
 import { age } from "../render/table.ts";
-import { oneLine } from "../render/tool-summary.ts";
 import { compactCommand } from "./compact-command.ts";
 import type { SlashContext, SlashOutcome } from "./slash-context.ts";
 

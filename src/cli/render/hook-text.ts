@@ -1,6 +1,6 @@
 import type { EventOf } from "../../contracts/events.ts";
 import { formatDuration } from "../../text/format-duration.ts";
-import { oneLine } from "./tool-summary.ts";
+import { oneLine } from "../../text/summarize-args.ts";
 
 /**
  * The stderr line of a hook that blocked something, failed or timed out (one that ran quietly gets

@@ -2,11 +2,11 @@ import type { AgentEvent, EventOf } from "../../contracts/events.ts";
 import type { Outcome } from "../../contracts/outcome.ts";
 import { assistantText } from "../../model/messages.ts";
 import { formatDuration } from "../../text/format-duration.ts";
+import { oneLine, summarizeArgs } from "../../text/summarize-args.ts";
 import { compactedText, compactionFailedText, compactionStartText } from "./compaction-text.ts";
 import { hookRunText } from "./hook-text.ts";
 import type { Renderer, RenderTarget } from "./renderer.ts";
 import { createStyle } from "./style.ts";
-import { oneLine, summarizeArgs } from "./tool-summary.ts";
 
 /** How often, at most, a running tool's line gets a progress note. */
 const PROGRESS_NOTE_MS = 1_000;
