@@ -27,6 +27,7 @@ const FIGURES = [
   "workflow",
   "remote",
   "queue",
+  "ui",
 ];
 
 const { values } = parseArgs({

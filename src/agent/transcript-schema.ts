@@ -94,7 +94,7 @@ const outcomeBase = {
   sessionId: z.string(),
 };
 const outcome = z.discriminatedUnion("status", [
-  z.object({ ...outcomeBase, status: z.literal("completed") }),
+  z.object({ ...outcomeBase, status: z.literal("completed"), stopReason: z.string().exactOptional() }),
   z.object({ ...outcomeBase, status: z.literal("max_turns") }),
   z.object({ ...outcomeBase, status: z.literal("aborted"), reason: z.string() }),
   z.object({

@@ -6,6 +6,7 @@ import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
+import type { HookCommand } from "../hooks/hook-settings.ts";
 import type { LoadedInstructions } from "../instructions/instruction-file.ts";
 import type { McpClientFeatures } from "../mcp/client-features.ts";
 import type { McpServerSet } from "../mcp/mcp-servers.ts";
@@ -19,11 +20,14 @@ import {
   type PermissionMode,
 } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
+import type { Skill } from "../skills/skill.ts";
+import { spawnableAgents } from "../subagents/spawnable-agents.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { projectWarnings } from "./config/project-report.ts";
 import { type ProjectView, readProject } from "./config/read-project.ts";
 import type { SettingFlags, Settings } from "./config/resolve-settings.ts";
+import { CommandGrants } from "./custom-commands/command-grants.ts";
 import { damagedSessionError } from "./damaged-session.ts";
 import type { ElicitHandler } from "./elicit-prompt.ts";
 import { UsageError } from "./errors.ts";
@@ -37,7 +41,9 @@ import { wireAgent } from "./wire-agent.ts";
 import { wireCommands } from "./wire-commands.ts";
 import { wireCompaction } from "./wire-compaction.ts";
 import { type FleetFlags, wireFleet } from "./wire-fleet.ts";
+import { type WiredHooks, wireHooks } from "./wire-hooks.ts";
 import { mcpInstructions, mcpToolChanges, wireMcp } from "./wire-mcp.ts";
+import { firstAnswer, wireSkills } from "./wire-skills.ts";
 import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
 import { resolveWorkspace } from "./workspace.ts";
 
@@ -92,6 +98,7 @@ export async function loadRunSettings(
   });
   const { settings } = project;
   for (const line of projectWarnings(project)) io.stderr.write(`${line}\n`);
+  for (const warning of project.hooks.warnings) io.stderr.write(`warning: ${warning}\n`);
   const { trusted } = project.trust;
   // The config files' `instructions` lists, agentry's and the peers' (OpenCode's), as the resolver read them.
   const lists = settings.instructions;
@@ -147,6 +154,13 @@ export interface WireRootOptions {
   workflows?: boolean;
   /** `--store` and `--queue`: task records and children on Redis (`wireFleet`). */
   fleet?: FleetFlags;
+  /**
+   * Claude Code hooks of the settings files that apply (`readProject`); agent files' hooks run for their
+   * children. Undefined: no hook runs at all (`--no-hooks`).
+   */
+  hooks?: readonly HookCommand[];
+  /** Skills of the workspace's and the user's folders (`readProject`): the `skill` tool, preloading. */
+  skills?: readonly Skill[];
 }
 
 /** The flags `run`, `chat` and `workflow run` take alike and hand to `wireRoot` as they are. */
@@ -179,6 +193,12 @@ export interface WiredRoot {
   compaction: CompactionOptions;
   /** The run's MCP servers (their prompts, resources for `@server:uri`), when any is configured. */
   mcp: McpServerSet | undefined;
+  /** Claude Code hooks (UserPromptSubmit, SessionEnd, their events' sink); undefined with `--no-hooks`. */
+  hooks: WiredHooks | undefined;
+  /** A saved command's `allowed-tools` while its turn runs (cleared by the caller after it). */
+  commandGrants: CommandGrants;
+  /** The subagents the root may start (a saved command's `agent`). */
+  subagents(): string[];
   /** Ends the subagent runtime, then the MCP servers' connections. */
   close(reason?: string): Promise<void>;
 }
@@ -190,15 +210,31 @@ export interface WiredRoot {
  */
 export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const { workspace, settings, io } = options;
-  // Permission prompts and MCP servers' forms reach the same person, one question at a time.
+  const hooks =
+    options.hooks === undefined
+      ? undefined
+      : wireHooks({
+          hooks: options.hooks,
+          workspace,
+          env: io.env,
+          permissionMode: settings.permissionMode.value,
+        });
+  const skills = wireSkills(options.skills ?? [], settings.trusted);
+  // Permission prompts and MCP servers' forms reach the same person, one question at a time; hooks
+  // hear of a prompt (Notification) before it is put.
   const person = personChannel();
-  const { onAsk, onElicit } = options;
+  const { onElicit } = options;
+  const onAsk =
+    options.onAsk === undefined || hooks === undefined ? options.onAsk : hooks.notifying(options.onAsk);
+  const commandGrants = new CommandGrants();
+  const approve = firstAnswer(hooks?.approve, skills.approve, commandGrants.approve);
   const ask = createPermissionGate({
     rules: options.rules,
     mode: settings.permissionMode.value,
     ...(onAsk === undefined
       ? {}
       : { onAsk: (request, signal) => person(signal, "reject" as const, () => onAsk(request, signal)) }),
+    ...(approve === undefined ? {} : { approve }),
   });
   const systemPromptOptions: Parameters<typeof buildSystemPrompt>[0] = { workspace };
   if (options.systemPrompt !== undefined) systemPromptOptions.replace = options.systemPrompt;
@@ -246,13 +282,14 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       settings,
       ask,
       env: io.env,
-      extraTools: mcp?.tools ?? [],
+      extraTools: [...(mcp?.tools ?? []), ...(skills.tool === undefined ? [] : [skills.tool])],
     });
     // A tool whose rules deny `*` is not offered to the root either (children drop theirs too).
     const visible = (tools: readonly AnyTool[]) => visibleTools(tools, options.rules);
     agent.tools = visible(agent.tools);
     if (mcp !== undefined)
       agent.hooks = [...(agent.hooks ?? []), mcpToolChanges(mcp, visible(mcp.tools), visible)];
+    if (hooks !== undefined) agent.hooks = [hooks.root, ...(agent.hooks ?? [])];
     const {
       config: wired,
       runtime,
@@ -270,6 +307,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       ...(settings.compaction.enabled ? { compaction } : {}),
       ...(fleet.taskStore === undefined ? {} : { taskStore: fleet.taskStore }),
       ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),
+      childHooks: (child) => [...(hooks?.child(child) ?? []), ...skills.child(child)],
     });
     // After the compaction's hooks, so a folder's files are added again once it summarized them away.
     const config = shared ? { ...wired, hooks: [...(wired.hooks ?? []), shared.hooks(workspace)] } : wired;
@@ -285,6 +323,9 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       runtime,
       compaction,
       mcp,
+      hooks,
+      commandGrants,
+      subagents: () => spawnableAgents(runtime.registry, runtime.gate.rules).map((agent) => agent.name),
       async close(reason) {
         try {
           await runtime.shutdown(reason);

@@ -5,7 +5,7 @@ import { type Diagnostic, hasErrors } from "../agents/diagnostics.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
-import type { ChildInstructions } from "../subagents/child-config.ts";
+import type { ChildHooksFactory, ChildInstructions } from "../subagents/child-config.ts";
 import type { ChildPlacement } from "../subagents/child-placement.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { attachSubagents } from "../subagents/with-subagents.ts";
@@ -33,6 +33,8 @@ export interface WireSubagentsOptions {
   placement?: ChildPlacement;
   /** The project's instructions children get as the root has them (docs/instructions.md). */
   instructions?: ChildInstructions;
+  /** Hooks each child gets (Claude Code hooks, preloaded skills). */
+  childHooks?: ChildHooksFactory;
 }
 
 /** The agents a run can delegate to: built-ins, user and project files (`readProject`), then `--agents`. */
@@ -80,6 +82,7 @@ export async function wireSubagents(
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
     ...(options.placement === undefined ? {} : { placement: options.placement }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
   });
   return { config, runtime, diagnostics: registry.diagnostics };
 }

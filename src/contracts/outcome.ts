@@ -18,7 +18,8 @@ export type Budget = "tokens" | "time" | "tree";
 
 /** The status of an ending and what only that status carries. */
 export type OutcomeEnd =
-  | { status: "completed" }
+  /** `stopReason`: a hook ended the run (Claude Code's `continue: false`), saying why. */
+  | { status: "completed"; stopReason?: string }
   | { status: "max_turns" }
   | { status: "aborted"; reason: string }
   | { status: "error"; error: string; reason?: "stalled" }

@@ -49,7 +49,18 @@ export interface BuildDeps {
   prepareWorkspace?: (options: ChildWorkspaceOptions) => Promise<ChildWorkspace>;
   /** The project's instructions, for every child whose definition does not opt out. */
   instructions?: ChildInstructions;
+  /** Hooks every child of the tree gets, first among its hooks (`SubagentOptions.childHooks`). */
+  childHooks?: ChildHooksFactory;
 }
+
+/** Who a child is, for the hooks the tree gives it (Claude Code hooks, preloaded skills …). */
+export interface ChildHookScope {
+  definition: AgentDefinition;
+  path: readonly string[];
+  depth: number;
+}
+
+export type ChildHooksFactory = (child: ChildHookScope) => Hooks[];
 
 /** Who a child is: enough to build it the first time, and to rebuild it from its TaskRecord later. */
 export interface ChildSetup {
@@ -122,6 +133,7 @@ export async function buildChild(
     systemPrompt: childSystemPrompt(definition, workspace.path, instructions?.section),
     tools: kit ? [...own.tools, ...kit.tools] : own.tools,
     hooks: [
+      ...(deps.childHooks?.({ definition, path, depth }) ?? []),
       ...(kit ? [kit.hooks] : []),
       // After the others (the executor puts its mailbox first), so the messages they inject are measured.
       ...(deps.compaction ? [compactionHooks(deps.compaction)] : []),

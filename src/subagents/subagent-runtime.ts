@@ -1,5 +1,6 @@
 import type { CompactionOptions } from "../agent/compaction.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
+import { userText } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import {
   createPermissionGate,
@@ -8,13 +9,14 @@ import {
 } from "../permissions/gate.ts";
 import { currentOwner } from "../tasks/owner.ts";
 import { sweepOrphans } from "../tasks/sweeper.ts";
+import type { TaskMessage } from "../tasks/task-record.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../tasks/workspace-task-store.ts";
 import type { AnyTool, ToolContext } from "../tools/tool.ts";
 import { adoptRemoteChildren } from "./adopt-remote.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
-import type { ChildInstructions } from "./child-config.ts";
+import type { ChildHooksFactory, ChildInstructions } from "./child-config.ts";
 import type { ChildPlacement } from "./child-placement.ts";
 import { ChildTree } from "./child-tree.ts";
 import { inProcessExecutor } from "./in-process-executor.ts";
@@ -75,6 +77,12 @@ export interface SubagentOptions {
    * with `projectInstructions: false`; remote children never get them). Default: none.
    */
   instructions?: ChildInstructions;
+  /**
+   * Hooks each child built here gets before its own (Claude Code hooks that see its tool calls, the
+   * skills its definition preloads …); children running elsewhere (a queue worker, a remote agent) run
+   * without them. Default: none.
+   */
+  childHooks?: ChildHooksFactory;
 }
 
 /**
@@ -128,6 +136,7 @@ export class SubagentRuntime {
       limits,
       onCancelRequested: (taskId) =>
         this.cancelTask(taskId, "cancelled from another process (agentry tasks cancel)"),
+      onMessages: (taskId, messages) => this.deliverMessages(taskId, messages),
       sweep: () => this.sweepNow(),
       warn,
     });
@@ -168,6 +177,7 @@ export class SubagentRuntime {
         warn,
         ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
         ...(placement?.workspace === undefined
           ? {}
           : { prepareWorkspace: (where) => placement.workspace!(where) }),
@@ -252,6 +262,22 @@ export class SubagentRuntime {
     const targets = [child, ...this.tree.descendantsOf(taskId)].filter((target) => target.active);
     for (const target of targets) if (cancellable(target)) target.cancel(reason);
     return targets;
+  }
+
+  /**
+   * Messages another process sent a working child (`agentry ui`): each goes into its next turn, as
+   * `task_send` puts it, until one is refused (the child is ending: the rest stay in its inbox).
+   * Returns the ids delivered.
+   */
+  private deliverMessages(taskId: string, messages: readonly TaskMessage[]): string[] {
+    const child = this.tree.get(taskId);
+    const taken: string[] = [];
+    if (child === undefined) return taken;
+    for (const message of messages) {
+      if (!child.send(userText(message.text))) break;
+      taken.push(message.id);
+    }
+    return taken;
   }
 
   /**

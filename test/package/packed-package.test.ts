@@ -67,6 +67,9 @@ describe("the packed package", () => {
         "dist/tools/bash-sandbox.md",
         "dist/sandbox/network-bridge-main.mjs",
         "dist/sandbox/network-launcher-main.mjs",
+        "dist/ui/page/index.html",
+        "dist/ui/page/app.js",
+        "dist/ui/page/style.css",
         "docs/exit-codes.md",
       ]),
     );
@@ -110,6 +113,37 @@ describe("the packed package", () => {
     });
     expect(result.stderr).toBe("");
     expect(result.stdout.trim()).toBe(version);
+  });
+
+  it("`agentry ui` serves its page from dist/ui/page/, as it is in src/", async () => {
+    ws = await makeWorkspace({});
+    const token = "packed-package-ui-token-0123";
+    const child = spawn(process.execPath, [installed.bin, "ui", "--port", "0"], {
+      cwd: ws.dir,
+      env: { ...ws.env, AGENTRY_UI_TOKEN: token },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+          out += chunk;
+          const line = /^(http:\/\/\S+)\/\?token=/m.exec(out);
+          if (line?.[1]) resolve(line[1]);
+        });
+        child.once("exit", (code) =>
+          reject(new Error(`agentry ui exited (${code}) before printing its address`)),
+        );
+      });
+      const auth = { authorization: `Bearer ${token}` };
+      for (const file of ["index.html", "app.js", "style.css"]) {
+        const served = await fetch(`${address}/${file === "index.html" ? "" : file}`, { headers: auth });
+        expect(served.status).toBe(200);
+        expect(await served.text()).toBe(await readFile(join(REPO, "src/ui/page", file), "utf8"));
+      }
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 
   it("`agentry run` answers through the bundle, with a subagent, reading its prompts from dist/", async () => {

@@ -87,6 +87,7 @@ function countingWrites(counts: { updates: number }) {
     requestCancel: (id) => real.requestCancel(id),
     heartbeat: (ids) => real.heartbeat(ids),
     markDelivered: (ids) => real.markDelivered(ids),
+    sendMessage: (id, message) => real.sendMessage(id, message),
     update: (id, patch, options) => {
       counts.updates++;
       return real.update(id, patch, options);
@@ -271,6 +272,7 @@ describe("a Child's transitions, each persisted through the TaskStore", () => {
       requestCancel: (id) => real.requestCancel(id),
       heartbeat: (ids) => real.heartbeat(ids),
       markDelivered: (ids) => real.markDelivered(ids),
+      sendMessage: (id, message) => real.sendMessage(id, message),
       update: () => Promise.reject(new Error("disk full")),
     });
     const { create, warnings } = await setup({ store: broken });

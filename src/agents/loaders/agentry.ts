@@ -25,6 +25,8 @@ const HANDLERS: Readonly<Record<string, KeyHandler>> = {
   background: f.background,
   fork,
   mcpServers: f.mcpServers,
+  skills: f.skills,
+  hooks: f.hooks,
   temperature: f.temperature,
   color: f.color,
   projectInstructions: (value, draft, ctx, key) => {

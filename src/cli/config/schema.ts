@@ -151,6 +151,13 @@ export const configFileSchema = z.strictObject({
     .exactOptional(),
   /** Remote (A2A) agents: how long a request may take to begin its answer (and a card to arrive). */
   remote: z.strictObject({ timeoutMs: positiveInt.exactOptional() }).exactOptional(),
+  /**
+   * Claude Code's hooks, in its settings' shape (`{ PreToolUse: [{ matcher, hooks: [{ type: "command",
+   * command }] }] }`); read by `readHookSettings` (docs/hooks.md). A project's run only in a trusted folder.
+   */
+  hooks: z
+    .record(z.string(), z.unknown(), { error: "must map hook events to lists of matchers" })
+    .exactOptional(),
   /** MCP servers whose tools the agent and its subagents get: name → `{command, args, env, cwd}` or `{type: "http", url, headers}`. */
   mcpServers: mcpServersSchema.exactOptional(),
   /** Default timeout of a bash command when the model does not set one (the tool caps it at 600). */

@@ -49,6 +49,7 @@ describeWith(SCRIPT, "an MCP server's form on a terminal", () => {
     ws = await makeWorkspace({
       "agentry.json": JSON.stringify({ mcpServers: { everything: serverEverythingConfig() } }),
     });
+    await ws.trust();
     server = await startModelServer([
       { toolCalls: [{ name: "mcp__everything__trigger-elicitation-request", args: {} }] },
       { text: "Thanks." },

@@ -4,8 +4,6 @@ import { runAgentLoop } from "../../../src/agent/loop.ts";
 import { Session } from "../../../src/agent/session.ts";
 import { AgentRegistry } from "../../../src/agents/agent-registry.ts";
 import { builtinAgents } from "../../../src/agents/builtin-agents.ts";
-import { emptyAgentTree, findNode, reduceAgentTree } from "../../../src/cli/render/agent-tree-state.ts";
-import { treeTotals } from "../../../src/cli/render/agent-tree-totals.ts";
 import type { AgentEvent } from "../../../src/contracts/events.ts";
 import { userText } from "../../../src/model/messages.ts";
 import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
@@ -13,6 +11,8 @@ import { attachSubagents } from "../../../src/subagents/with-subagents.ts";
 import { scriptedModel } from "../../../src/testing/scripted-model.ts";
 import { builtinTools } from "../../../src/tools/builtin.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";
+import { emptyAgentTree, findNode, reduceAgentTree } from "../../../src/tree/agent-tree-state.ts";
+import { treeTotals } from "../../../src/tree/agent-tree-totals.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 
 let workspace = "";

@@ -6,7 +6,7 @@ import { UsageError } from "../../errors.ts";
 import type { Env } from "../config-locations.ts";
 import type { PeerLayer } from "../load-config.ts";
 import { claudeLayer } from "./claude-layer.ts";
-import { readClaudeSettings } from "./claude-settings.ts";
+import { type ClaudeSettingsFile, readClaudeSettings } from "./claude-settings.ts";
 import { readCodexLayer } from "./codex-layer.ts";
 import { OPENCODE_PROJECT_FILES, OPENCODE_USER_FILES, readOpenCodeLayer } from "./opencode-layer.ts";
 import { fromClaudeMcp } from "./peer-mcp.ts";
@@ -16,9 +16,13 @@ import { fromClaudeMcp } from "./peer-mcp.ts";
  * first: the user's (Codex, OpenCode, Claude Code), then the project's (Codex, OpenCode, `.mcp.json`,
  * Claude Code's shared then local settings). Agentry's own files go above the peers' of their level.
  */
-export async function readPeerLayers(workspace: string, env: Env): Promise<PeerLayer[]> {
+export async function readPeerLayers(
+  workspace: string,
+  env: Env,
+  claude?: readonly ClaudeSettingsFile[],
+): Promise<PeerLayer[]> {
   const home = env.HOME || homedir();
-  const claude = await readClaudeSettings(workspace, env);
+  claude ??= await readClaudeSettings(workspace, env);
   const layers: Array<PeerLayer | undefined> = [
     await readCodexLayer(join(home, ".codex", "config.toml"), join(home, ".codex", "config.toml"), "user"),
     await firstOf(
