@@ -20,6 +20,7 @@ const FIGURES = [
   "context-kept",
   "economy",
   "instructions",
+  "tracing",
   "startup",
   "task-store",
   "sandbox",

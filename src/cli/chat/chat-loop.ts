@@ -1,5 +1,6 @@
 import type { CompactionOptions } from "../../agent/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
 import { isAgentryError } from "../../errors/agentry-error.ts";
 import { withHookContext } from "../../hooks/session-events.ts";
 import type { Model } from "../../model/model.ts";
@@ -28,6 +29,8 @@ import { turnSummary } from "./turn-summary.ts";
 
 export interface ChatLoopOptions {
   io: CliIo;
+  /** Sees every event of every turn (tracing: each turn is a trace of its own). */
+  observe?: (event: AgentEvent) => void;
   workspace: string;
   /** The root agent with its subagents; its model is `model`. */
   config: AgentConfig;
@@ -198,6 +201,7 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
           session: await conversation.open(),
           signal: running.signal,
           target: { stdout: io.stdout, stderr: io.stderr, color: options.color },
+          ...(options.observe === undefined ? {} : { observe: options.observe }),
           onRenderer: (r: AgentTreeRenderer) => {
             options.observer?.rendering(r);
             options.hooks?.setSink((event) => r.event(event));

@@ -23,6 +23,7 @@ import { type Attachment, imageFiles } from "../prompt-attachments.ts";
 import { colorEnabled } from "../render/style.ts";
 import { selectModel } from "../select-model.ts";
 import { chooseSession } from "../session-choice.ts";
+import { wireTracing } from "../wire-tracing.ts";
 
 export interface ChatOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -159,9 +160,13 @@ async function chatWith(
     complete: completeCommand(commandNames(commands.commands)),
   };
   const conversation = new Conversation(workspace, model, resumed);
+  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
+    io.stderr.write(`warning: ${message}\n`),
+  );
   try {
     return await runChat({
       io,
+      ...(tracing === undefined ? {} : { observe: (event) => tracing.event(event) }),
       workspace,
       config,
       runtime,
@@ -180,6 +185,7 @@ async function chatWith(
     });
   } finally {
     await close("the interactive session ended");
+    await tracing?.close();
     conversation.close();
   }
 }

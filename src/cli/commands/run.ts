@@ -30,6 +30,7 @@ import { colorEnabled } from "../render/style.ts";
 import { createTreeRenderer, resumeTreeAfter } from "../render/with-agent-tree.ts";
 import { chooseSession } from "../session-choice.ts";
 import type { WiredHooks } from "../wire-hooks.ts";
+import { wireTracing } from "../wire-tracing.ts";
 
 export interface RunOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -215,6 +216,9 @@ async function runSession(
   });
   const { config, close } = wired;
   const budget = watchTreeBudget(treeBudget(options), controller);
+  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
+    io.stderr.write(`warning: ${message}\n`),
+  );
   wired.hooks?.setSink((event) => renderer.event(event));
   try {
     const sessionId = held.session?.id ?? newSessionId();
@@ -248,6 +252,7 @@ async function runSession(
     for await (const event of run) {
       budget.observe(event);
       renderer.event(event);
+      tracing?.event(event);
     }
     const outcome = await run.outcome;
     await wired.hooks?.end(session.id, "other");
@@ -258,6 +263,7 @@ async function runSession(
     budget.dispose();
     wired.commandGrants.clear();
     await close();
+    await tracing?.close();
     disposeInterrupts();
   }
 }

@@ -171,6 +171,13 @@ export function confineProjectConfig(
   }
   // Prompts, not code: they apply untrusted (read from inside the workspace only).
   if (project.instructions !== undefined) config.instructions = project.instructions;
+  if (project.telemetry !== undefined) {
+    never(
+      "telemetry",
+      project.telemetry,
+      `a repository does not choose where your traces go; set telemetry in ${userFile}`,
+    );
+  }
   if (project.trustedFolders !== undefined) {
     never(
       "trustedFolders",

@@ -188,6 +188,20 @@ export const configFileSchema = z.strictObject({
    */
   instructions: z.array(nonEmptyString, { error: "must be a list of paths or globs" }).exactOptional(),
   /**
+   * Traces of every run on OpenTelemetry's GenAI conventions, over OTLP/HTTP (user config only: a
+   * repository does not choose where your conversations go). The `OTEL_EXPORTER_OTLP_*` variables do
+   * the same (docs/telemetry.md).
+   */
+  telemetry: z
+    .strictObject({
+      /** The collector's OTLP/HTTP base URL (`http://localhost:4318`); tracing is on when set. */
+      endpoint: httpUrl.exactOptional(),
+      headers: z.record(z.string(), z.string({ error: "must be a string" })).exactOptional(),
+      /** Record prompts, answers and tool arguments and results on the spans (default false). */
+      content: z.boolean({ error: "must be true or false" }).exactOptional(),
+    })
+    .exactOptional(),
+  /**
    * Folders the user trusts (user config only), with their subfolders: their project files' widening
    * settings apply without asking (docs/configuration.md, "Trust").
    */
