@@ -4,6 +4,18 @@ import type { ServedAgentInfo } from "./served-agents.ts";
 /** The security scheme every served card names: a bearer token in `Authorization`. */
 export const BEARER_SCHEME = "bearer";
 
+/** The extension of the root card that lists every agent the server offers (docs/a2a.md). */
+export const SERVED_AGENTS_EXTENSION =
+  "https://github.com/agentry-ai/agentry/blob/main/docs/a2a.md#served-agents";
+
+/** One agent of a server, as the root card lists it. */
+export interface ServedAgentLink {
+  name: string;
+  description: string;
+  /** Its URL: its JSON-RPC endpoint, its card under it. */
+  url: string;
+}
+
 /**
  * The A2A v1.0 card of one served agent: JSON-RPC at `url`, streaming, and a bearer token required
  * (the card says so, and the server refuses every request without it, the card's included).
@@ -35,5 +47,28 @@ export function servedCard(agent: ServedAgentInfo, url: string, version: string)
     skills: [],
     signatures: [],
     iconUrl: undefined,
+  };
+}
+
+/**
+ * The card at the server's root (`/.well-known/agent-card.json`, where A2A recommends a client look):
+ * the default agent's own card, whose interface is that agent's URL, plus an extension (not required)
+ * naming every served agent and its URL, so a client that came to the root can find the others.
+ */
+export function rootCard(card: AgentCard, agents: readonly ServedAgentLink[]): AgentCard {
+  return {
+    ...card,
+    capabilities: {
+      ...card.capabilities,
+      extensions: [
+        ...(card.capabilities?.extensions ?? []),
+        {
+          uri: SERVED_AGENTS_EXTENSION,
+          description: "agentry serve offers these agents, each at its own URL with its card under it",
+          required: false,
+          params: { agents: agents.map(({ name, description, url }) => ({ name, description, url })) },
+        },
+      ],
+    },
   };
 }

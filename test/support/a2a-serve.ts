@@ -1,3 +1,9 @@
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from "@a2a-js/sdk/client";
 import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Model } from "../../src/model/model.ts";
 import { type A2aServer, serveA2a } from "../../src/remote/a2a-http-server.ts";
@@ -12,18 +18,26 @@ import { tempDir } from "./temp-dir.ts";
 export const SERVE_TOKEN = "test-token-0123456789";
 
 /**
- * `agentry serve`'s server with one agent, `explore`, whose every conversation runs on `model` (a
- * scripted model) with no tools: the A2A side of agentry without the CLI's wiring.
+ * `agentry serve`'s server with built-in agents (default: `explore` alone), whose every conversation
+ * runs on `model` (a scripted model) with no tools: the A2A side of agentry without the CLI's wiring.
  */
 export async function serveScripted(
   model: Model,
-  options: { record?: boolean; log?: (line: string) => void; tools?: AnyTool[]; maxConcurrent?: number } = {},
+  options: {
+    record?: boolean;
+    log?: (line: string) => void;
+    tools?: AnyTool[];
+    maxConcurrent?: number;
+    /** Built-in agents to serve (default: explore). */
+    agents?: string[];
+    defaultAgent?: string;
+  } = {},
 ): Promise<A2aServer & { workspace: string }> {
   const workspace = await tempDir("agentry-serve-");
-  const definition = builtinAgents().find((agent) => agent.name === "explore")!;
+  const served = builtinAgents().filter((agent) => (options.agents ?? ["explore"]).includes(agent.name));
   let conversations = 0;
   const agents: ServedAgents = {
-    agents: [{ name: "explore", description: definition.description }],
+    agents: served.map((definition) => ({ name: definition.name, description: definition.description })),
     async open(name, { contextId }) {
       const agentPath = ["a2a", `${name}-${++conversations}`];
       const child = await testLocalChild(model, workspace, {
@@ -46,6 +60,7 @@ export async function serveScripted(
     version: "test",
     log: options.log ?? (() => {}),
     ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
+    ...(options.defaultAgent === undefined ? {} : { defaultAgent: options.defaultAgent }),
     ...(options.record === true ? { records: new ServedRecords(taskStore(workspace), "test-host:1") } : {}),
   });
   return { ...server, workspace };
@@ -54,4 +69,22 @@ export async function serveScripted(
 /** The task store of a served workspace, as `agentry tasks list` there reads it. */
 export function taskStore(workspace: string): WorkspaceTaskStore {
   return new WorkspaceTaskStore({ workspace });
+}
+
+/**
+ * The official SDK's client factory, sending `Authorization: Bearer <token>` with every request, the
+ * card's included (its default card resolver sends none): as docs/a2a.md tells a client to.
+ */
+export function sdkClientFactory(token: string | undefined): ClientFactory {
+  const fetchImpl: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+    return fetch(input, { ...init, headers });
+  };
+  return new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+    }),
+  );
 }
