@@ -10,7 +10,7 @@ import {
 import { Semaphore } from "../subagents/semaphore.ts";
 import { ServedAgentExecutor } from "./served-agent-executor.ts";
 import type { ServedAgents } from "./served-agents.ts";
-import { rootCard, servedCard } from "./served-card.ts";
+import { cardJson, rootCard, servedCard } from "./served-card.ts";
 import { CARD_PATH, servedAgentUrl, servedPath } from "./served-paths.ts";
 import type { ServedRecords } from "./served-records.ts";
 
@@ -25,8 +25,13 @@ export interface ServeA2aOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  /** Every request must carry `Authorization: Bearer <token>`. */
+  /** Every request must carry `Authorization: Bearer <token>` (the cards too, unless `publicCards`). */
   token: string;
+  /**
+   * The cards answer without the token (A2A's discovery model: the card says how to authenticate,
+   * the calls need it). Default false: a card names the workspace's agents and describes them.
+   */
+  publicCards?: boolean;
   /**
    * The agent whose card is at the root, `/.well-known/agent-card.json` (listing the others):
    * `general-purpose` when it is served, else the first agent.
@@ -82,17 +87,21 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = servedPath(pathOf(request));
+    const card = path.kind === "root-card" || path.kind === "card";
     const given = Buffer.from(request.headers.authorization ?? "");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (
+      !(card && options.publicCards === true) &&
+      (given.length !== expected.length || !timingSafeEqual(given, expected))
+    ) {
       options.log(
         `refused ${request.method} ${pathOf(request)}: ${given.length === 0 ? "no" : "a wrong"} bearer token`,
       );
       response.setHeader("www-authenticate", "Bearer");
       return sendJson(response, 401, { error: "a bearer token is required (Authorization: Bearer <token>)" });
     }
-    const path = servedPath(pathOf(request));
     const agents = names.map((name) => servedAgentUrl(base, name));
-    if (path.kind === "root-card" || path.kind === "card") {
+    if (card) {
       if (request.method !== "GET") return sendJson(response, 405, { error: "GET the card" });
       if (path.kind === "root-card") return sendJson(response, 200, root);
     }
@@ -160,7 +169,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   for (const agent of options.agents.agents) {
     const url = servedAgentUrl(base, agent.name);
     const card = servedCard(agent, url, options.version);
-    if (agent.name === defaultAgent) root = rootCard(card, links);
+    if (agent.name === defaultAgent) root = cardJson(rootCard(card, links));
     const executor = new ServedAgentExecutor({
       agent,
       agents: options.agents,
@@ -171,7 +180,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
     });
     executors.push(executor);
     endpoints.set(agent.name, {
-      card,
+      card: cardJson(card),
       handler: new JsonRpcTransportHandler(
         new DefaultRequestHandler(card, new InMemoryTaskStore(), executor),
       ),

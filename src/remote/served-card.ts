@@ -1,4 +1,4 @@
-import type { AgentCard } from "@a2a-js/sdk";
+import { AgentCard } from "@a2a-js/sdk";
 import type { ServedAgentInfo } from "./served-agents.ts";
 
 /** The security scheme every served card names: a bearer token in `Authorization`. */
@@ -44,10 +44,30 @@ export function servedCard(agent: ServedAgentInfo, url: string, version: string)
     securityRequirements: [{ schemes: { [BEARER_SCHEME]: { list: [] } } }],
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
-    skills: [],
+    // The agent is its one skill: A2A cards describe what an agent does as skills, and clients list them.
+    skills: [
+      {
+        id: agent.name,
+        name: agent.name,
+        description: agent.description,
+        tags: ["agentry", agent.name],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
     signatures: [],
     iconUrl: undefined,
   };
+}
+
+/**
+ * A card as it goes on the wire: A2A's JSON form (`securitySchemes: {bearer: {httpAuthSecurityScheme:
+ * …}}`), not the SDK's in-memory one (`{scheme: {$case, value}}`), which only the SDK reads back.
+ */
+export function cardJson(card: AgentCard): unknown {
+  return AgentCard.toJSON(card);
 }
 
 /**

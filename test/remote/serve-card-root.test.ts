@@ -18,11 +18,12 @@ afterEach(async () => {
 
 const AGENTS = ["explore", "general-purpose", "plan"];
 
-async function serve(defaultAgent?: string): Promise<A2aServer> {
+async function serve(defaultAgent?: string, publicCards?: boolean): Promise<A2aServer> {
   const model = scriptedModel([{ text: "answered" }]);
   const server = await serveScripted(model, {
     agents: AGENTS,
     ...(defaultAgent === undefined ? {} : { defaultAgent }),
+    ...(publicCards === undefined ? {} : { publicCards }),
   });
   servers.push(server);
   return server;
@@ -108,5 +109,29 @@ describe("agentry serve's cards", () => {
     const server = await serve();
     const { ClientFactory } = await import("@a2a-js/sdk/client");
     await expect(new ClientFactory().createFromUrl(server.url)).rejects.toThrow(/401/);
+  });
+
+  it("a card is A2A's JSON form: the bearer scheme as httpAuthSecurityScheme, the agent as its skill", async () => {
+    const server = await serve();
+    const answer = await fetch(`${server.agentUrl("explore")}.well-known/agent-card.json`, {
+      headers: { authorization: `Bearer ${SERVE_TOKEN}` },
+    });
+    const card = (await answer.json()) as Record<string, unknown>;
+    expect(card.securitySchemes).toEqual({
+      bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: "Bearer" }) },
+    });
+    expect(card.skills).toEqual([expect.objectContaining({ id: "explore", name: "explore" })]);
+  });
+
+  it("with publicCards the cards answer without the token, and every call still needs it", async () => {
+    const server = await serve(undefined, true);
+    for (const card of [
+      `${server.url}/.well-known/agent-card.json`,
+      `${server.agentUrl("plan")}.well-known/agent-card.json`,
+    ])
+      expect((await fetch(card)).status).toBe(200);
+    const client = await new (await import("@a2a-js/sdk/client")).ClientFactory().createFromUrl(server.url);
+    expect((await client.getAgentCard()).name).toBe("general-purpose");
+    await expect(client.sendMessage(send("hello"))).rejects.toThrow(/401/);
   });
 });

@@ -31,6 +31,7 @@ export async function serveScripted(
     /** Built-in agents to serve (default: explore). */
     agents?: string[];
     defaultAgent?: string;
+    publicCards?: boolean;
   } = {},
 ): Promise<A2aServer & { workspace: string }> {
   const workspace = await tempDir("agentry-serve-");
@@ -61,6 +62,7 @@ export async function serveScripted(
     log: options.log ?? (() => {}),
     ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
     ...(options.defaultAgent === undefined ? {} : { defaultAgent: options.defaultAgent }),
+    ...(options.publicCards === undefined ? {} : { publicCards: options.publicCards }),
     ...(options.record === true ? { records: new ServedRecords(taskStore(workspace), "test-host:1") } : {}),
   });
   return { ...server, workspace };

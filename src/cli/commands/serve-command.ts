@@ -49,6 +49,9 @@ export function registerServeCommand(program: Command, { io, result }: CommandDe
     .addOption(new Option("-m, --model <id>", "the model of agents that inherit theirs"))
     .addOption(new Option("--agent <name>", "the agent whose card is at the root (default: general-purpose)"))
     .addOption(
+      new Option("--public-cards", "answer the agent cards without the token (every call still needs it)"),
+    )
+    .addOption(
       permissionModeOption("what happens when a tool needs approval and no rule decides (nobody is asked)"),
     )
     .addOption(cwdOption())

@@ -17,6 +17,8 @@ export interface ServeOptions {
   permissionMode?: PermissionMode;
   /** `--agent`: the agent whose card is at the root (default general-purpose). */
   agent?: string;
+  /** `--public-cards`: the cards answer without the token (the calls still need it). */
+  publicCards?: boolean;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
       token,
       version,
       ...(options.agent === undefined ? {} : { defaultAgent: options.agent }),
+      publicCards: options.publicCards === true,
       maxConcurrent: wired.runtime.limits.maxConcurrent,
       records: new ServedRecords(wired.runtime.store, wired.runtime.owner),
       log,
