@@ -25,6 +25,7 @@ const FIGURES = [
   "workflow",
   "remote",
   "queue",
+  "serve-memory",
 ];
 
 const { values } = parseArgs({

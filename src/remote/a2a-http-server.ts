@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import {
   DefaultRequestHandler,
   defaultServerCallContextBuilder,
-  InMemoryTaskStore,
   JsonRpcTransportHandler,
 } from "@a2a-js/sdk/server";
 import { Semaphore } from "../subagents/semaphore.ts";
@@ -13,6 +12,7 @@ import type { ServedAgents } from "./served-agents.ts";
 import { cardJson, rootCard, servedCard } from "./served-card.ts";
 import { CARD_PATH, servedAgentUrl, servedPath } from "./served-paths.ts";
 import type { ServedRecords } from "./served-records.ts";
+import { ServedTaskStore } from "./served-task-store.ts";
 
 /** Served tasks at once when `maxConcurrent` is not given. */
 const DEFAULT_MAX_CONCURRENT = 4;
@@ -37,7 +37,12 @@ export interface ServeA2aOptions {
    * `general-purpose` when it is served, else the first agent.
    */
   defaultAgent?: string;
+  /** The workspace's records of served tasks: GetTask and ListTasks answer from them for tasks no longer in memory. */
   records?: ServedRecords;
+  /** Per agent: finished tasks kept whole in memory (default 100); older ones come from the records. */
+  keptTasks?: number;
+  /** Per agent: idle conversations kept open (default 16); the others are taken up again from disk. */
+  openConversations?: number;
   /** Tasks that run at once, over every served agent; more wait their turn (default 4). */
   maxConcurrent?: number;
   /** agentry's version, in the cards. */
@@ -177,13 +182,16 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
       log: options.log,
       slots,
       ...(options.records === undefined ? {} : { records: options.records }),
+      ...(options.openConversations === undefined ? {} : { openConversations: options.openConversations }),
+    });
+    const tasks = new ServedTaskStore(agent.name, {
+      ...(options.records === undefined ? {} : { records: options.records }),
+      ...(options.keptTasks === undefined ? {} : { keep: options.keptTasks }),
     });
     executors.push(executor);
     endpoints.set(agent.name, {
       card: cardJson(card),
-      handler: new JsonRpcTransportHandler(
-        new DefaultRequestHandler(card, new InMemoryTaskStore(), executor),
-      ),
+      handler: new JsonRpcTransportHandler(new DefaultRequestHandler(card, tasks, executor)),
     });
   }
   return {

@@ -64,7 +64,9 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
       ...(options.agent === undefined ? {} : { defaultAgent: options.agent }),
       publicCards: options.publicCards === true,
       maxConcurrent: wired.runtime.limits.maxConcurrent,
-      records: new ServedRecords(wired.runtime.store, wired.runtime.owner),
+      records: new ServedRecords(wired.runtime.store, wired.runtime.owner, {
+        orphanTimeoutMs: wired.runtime.limits.orphanTimeoutMs,
+      }),
       log,
     }).catch((error: unknown) => {
       throw new UsageError(
