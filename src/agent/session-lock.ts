@@ -138,6 +138,15 @@ function held(lockPath: string, token: string, own = true): SessionLock {
   };
 }
 
+/**
+ * Whether a live process holds the session lock at `lockPath` (one that is stale, or no lock, is not
+ * held): what must not be touched, e.g. by `agentry sessions prune`.
+ */
+export function sessionLockHeld(lockPath: string): boolean {
+  const lock = readLock(lockPath);
+  return lock !== undefined && !isStale(lock, lockPath);
+}
+
 function isStale(lock: LockContent, lockPath: string): boolean {
   const identity = parseIdentity(lock.holder);
   const liveness = identity ? processLiveness(identity) : "unknown";

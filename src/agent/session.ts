@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { AgentryError } from "../errors/agentry-error.ts";
 import { type Message, userText } from "../model/messages.ts";
 import { diskFullError } from "../state/disk-full.ts";
@@ -217,8 +217,12 @@ export class Session {
 }
 
 /** `.agentry/locks/<id>.lock`: apart from the transcripts, so `sessions/` holds only sessions. */
+export function sessionLockPath(workspace: string, id: string): string {
+  return join(stateDir(workspace), "locks", `${id}.lock`);
+}
+
 function lockPathOf(workspace: string, id: string): string {
-  const dir = join(stateDir(workspace), "locks");
-  ensureStateDir(workspace, dir);
-  return join(dir, `${id}.lock`);
+  const path = sessionLockPath(workspace, id);
+  ensureStateDir(workspace, dirname(path));
+  return path;
 }
