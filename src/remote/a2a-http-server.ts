@@ -68,8 +68,9 @@ export interface A2aServer {
  * Serves agents over A2A v1.0 JSON-RPC (with SSE for SendStreamingMessage and SubscribeToTask) on
  * node:http, through the official SDK's request handler: each agent at `/agents/<name>/`, its card at
  * `/agents/<name>/.well-known/agent-card.json`, and the default agent's card at the root. Every
- * request, the cards included, needs the bearer token; without it, or with another, the answer is
- * 401 and nothing runs.
+ * request, the cards included (unless `publicCards`), needs the bearer token; without it, or with
+ * another, the answer is 401 and nothing runs. Tasks are answered from memory while recent, then from
+ * their records; conversations are kept open while recently used, then taken up again from disk.
  */
 export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   const expected = Buffer.from(`Bearer ${options.token}`);
