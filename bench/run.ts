@@ -28,6 +28,7 @@ const FIGURES = [
   "remote",
   "queue",
   "ui",
+  "serve-memory",
 ];
 
 const { values } = parseArgs({

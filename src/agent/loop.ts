@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome, OutcomeEnd } from "../contracts/outcome.ts";
+import { isAgentryError } from "../errors/agentry-error.ts";
 import {
   addUsage,
   assistantText,
@@ -234,8 +235,13 @@ export async function runAgentLoop(
       if (lastTurn) return await finish({ status: "max_turns" });
     }
   } catch (error) {
-    // Hooks and transcript writes can throw; the run still ends with an outcome.
-    return fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+    // Hooks and transcript writes can throw; the run still ends with an outcome. agentry's own errors
+    // (a full disk) say what happened as they are; anything else is a bug.
+    return fail(
+      isAgentryError(error)
+        ? error.message
+        : `internal error: ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     waits.dispose();
     limits.dispose();

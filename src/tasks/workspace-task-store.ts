@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ensureStateDir } from "../state/state-dir.ts";
 import type { FileLockOptions } from "./file-lock.ts";
@@ -7,6 +8,7 @@ import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors
 import { serializeTaskFile } from "./task-file.ts";
 import { freezeRecord, readTaskFileFresh, TaskFileCache } from "./task-file-cache.ts";
 import type { NewTaskRecord, TaskMessage, TaskRecord } from "./task-record.ts";
+import { isFinished } from "./task-status.ts";
 import type { TaskChange, TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
 import { agentsDir, checkId, findTaskFiles, taskFilePath } from "./workspace-layout.ts";
 import { WorkspaceWatch } from "./workspace-watch.ts";
@@ -139,6 +141,41 @@ export class WorkspaceTaskStore implements TaskStore {
       load: (path) => this.cache.load(path),
     });
     return this.watcher.add(listener);
+  }
+
+  /**
+   * Removes the named records that are finished — re-checked under each file's lock, so a record that
+   * runs again meanwhile stays — and deletes a file left with none. Returns the removed records. For
+   * `agentry sessions prune` and `tasks prune`; not part of the `TaskStore` contract.
+   */
+  async removeFinished(taskIds: readonly string[]): Promise<TaskRecord[]> {
+    const byFile = new Map<string, Set<string>>();
+    for (const taskId of taskIds) {
+      const path = await this.locate(taskId);
+      if (path !== undefined) byFile.set(path, (byFile.get(path) ?? new Set()).add(taskId));
+    }
+    const [{ withFileLock }, { writeFileAtomic }] = await fileWrites();
+    const removed: TaskRecord[] = [];
+    for (const [path, ids] of byFile) {
+      await withFileLock(
+        path,
+        async () => {
+          const records = await readTaskFileFresh(path);
+          const gone = records.filter((record) => ids.has(record.taskId) && isFinished(record.status));
+          if (gone.length === 0) return;
+          const kept = records.filter((record) => !gone.includes(record));
+          if (kept.length === 0) await rm(path, { force: true });
+          else {
+            const text = serializeTaskFile(kept);
+            await writeFileAtomic(path, text);
+            this.cache.wrote(path, kept, text);
+          }
+          removed.push(...gone);
+        },
+        this.lockOptions,
+      );
+    }
+    return removed;
   }
 
   /**

@@ -9,7 +9,7 @@ test("the wide fan-out benchmark compares sizes and runs children against a serv
     latencyMs: 20,
     runs: 1,
     warmup: 0,
-    capacity: { children: 4, maxInFlight: 2 },
+    capacity: [{ children: 4, maxInFlight: 2 }],
   });
   expectWellFormed(rows, "wide fan-out");
   expect(rowNamed(rows, "N = 4 ÷ N = 2 (wall)").samples).toHaveLength(1);

@@ -1,16 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { type Message, Role, type StreamResponse, TaskState } from "@a2a-js/sdk";
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from "@a2a-js/sdk/client";
+import type { Client } from "@a2a-js/sdk/client";
 import { afterEach, describe, expect, it } from "vitest";
 import type { A2aServer } from "../../src/remote/a2a-http-server.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
-import { SERVE_TOKEN, serveScripted, taskStore } from "../support/a2a-serve.ts";
+import { SERVE_TOKEN, sdkClientFactory, serveScripted, taskStore } from "../support/a2a-serve.ts";
 
 /**
  * The official SDK's client (code we did not write) drives agentry's A2A server: the card, send,
@@ -21,19 +15,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
+/** The SDK's client for the agent at `url`, given as it is (the card found by the SDK's own rule). */
 function sdkClient(url: string, token: string | undefined): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
-  };
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    }),
-  );
-  return factory.createFromUrl(`${url}/.well-known/agent-card.json`, "");
+  return sdkClientFactory(token).createFromUrl(url);
 }
 
 function userMessage(text: string, contextId: string, taskId = ""): Message {
@@ -201,8 +185,8 @@ describe("agentry serve driven by the official SDK client", () => {
       const post = await fetch(url, { method: "POST", headers, body });
       expect(post.status).toBe(401);
       expect(post.headers.get("www-authenticate")).toBe("Bearer");
-      const card = await fetch(`${url}/.well-known/agent-card.json`, { headers });
-      expect(card.status).toBe(401);
+      for (const card of [`${url}.well-known/agent-card.json`, `${server.url}/.well-known/agent-card.json`])
+        expect((await fetch(card, { headers })).status).toBe(401);
     }
     await expect(sdkClient(url, "wrong-token")).rejects.toThrow();
     expect(model.requests).toEqual([]);

@@ -16,11 +16,13 @@ export interface LocalChildOptions {
   agentPath?: string[];
   /** The id its workspace is made for (default: its session's). */
   taskId?: string;
+  /** Its session (default: a new one in memory only). */
+  session?: Session;
 }
 
 /**
  * A child as its parent builds it before any executor runs it — its built-in definition, an
- * unpersisted session and a shared workspace here, its model as given, no rules — for the executor
+ * unpersisted session (unless given) and a shared workspace here, its model as given, no rules — for the executor
  * tests and benchmarks (in-process, queued) that drive one directly.
  */
 export async function testLocalChild(
@@ -31,7 +33,8 @@ export async function testLocalChild(
   const agentName = options.agent ?? "explore";
   const definition = builtinAgents().find((agent) => agent.name === agentName);
   if (definition === undefined) throw new Error(`no built-in agent ${agentName}`);
-  const session = await Session.create({ workspace, agentName, model: model.id, persist: false });
+  const session =
+    options.session ?? (await Session.create({ workspace, agentName, model: model.id, persist: false }));
   return {
     definition,
     rules: [],

@@ -192,6 +192,13 @@ export function confineProjectConfig(
       `a project's config cannot send work to a Redis or a queue; set fleet in ${userFile}, or use --store/--queue`,
     );
   }
+  if (project.retention !== undefined) {
+    never(
+      "retention",
+      project.retention,
+      `a project's config cannot decide what agentry deletes; set retention in ${userFile}`,
+    );
+  }
   return { config, withheld };
 }
 

@@ -202,6 +202,20 @@ export const configFileSchema = z.strictObject({
     })
     .exactOptional(),
   /**
+   * What `agentry sessions prune` and `agentry tasks prune` remove when given no flag (user config
+   * only: a repository never decides what is deleted). Running and resumable work is never pruned.
+   */
+  retention: z
+    .strictObject({
+      /** Prune what was last active longer ago than this many days. */
+      maxAgeDays: positiveInt.exactOptional(),
+      /** Keep at most this many of your newest sessions (each with its subagents' sessions and records). */
+      maxSessions: positiveInt.exactOptional(),
+      /** Keep at most this many of the newest task records that belong to no session here. */
+      maxTasks: positiveInt.exactOptional(),
+    })
+    .exactOptional(),
+  /**
    * Folders the user trusts (user config only), with their subfolders: their project files' widening
    * settings apply without asking (docs/configuration.md, "Trust").
    */
