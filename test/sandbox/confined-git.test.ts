@@ -110,3 +110,24 @@ describe.skipIf(found.skip !== undefined)(
     });
   },
 );
+
+describe.skipIf(found.skip !== undefined)(
+  `commands in a folder inside a repository ${found.skip ?? ""}`,
+  () => {
+    it("use git on the repository around them, but write only their folder", async () => {
+      const fx = await sandboxFixture();
+      const folder = join(fx.workspace, "src");
+
+      const result = await runIn(
+        fx,
+        folder,
+        "git log --oneline; echo b > b.ts && git status --short; touch ../.git/pwned ../outside.txt",
+      );
+
+      expect(result.output).toContain("init");
+      expect(result.output).toContain("?? b.ts");
+      expect(existsSync(join(fx.workspace, ".git", "pwned"))).toBe(false);
+      expect(existsSync(join(fx.workspace, "outside.txt"))).toBe(false);
+    });
+  },
+);
