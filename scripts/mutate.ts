@@ -101,6 +101,9 @@ async function main(): Promise<void> {
     const started = performance.now();
     // vitest.stryker.config.ts reads it, in Stryker's test runner processes (see why there).
     process.env.AGENTRY_MUTATE_TESTS = target.tests.join(",");
+    // As in CI, a test whose program (bwrap, redis-server…) is missing fails instead of skipping: a
+    // mutant that breaks finding bwrap must fail the sandbox's tests, not skip them.
+    process.env.CI = "true";
     const results = await new Stryker({
       configFile: join(ROOT, "stryker.config.mjs"),
       mutate: target.mutate,
