@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
@@ -82,6 +82,26 @@ describe.skipIf(found.skip !== undefined)(`a confined command ${found.skip ?? ""
     expect(result.exitCode).toBe(0);
     expect(result.output).toContain("tmp is /tmp");
     expect(result.output).toContain("in");
+  });
+
+  it("gets a private, empty /tmp, /var/tmp and /dev/shm of its own", async () => {
+    const fx = await sandboxFixture();
+    const mark = `agentry-private-${process.pid}-${Date.now()}`;
+    const shared = ["/tmp", "/var/tmp", "/dev/shm"].filter((dir) => existsSync(dir));
+    for (const dir of shared) await writeFile(join(dir, `${mark}-host`), "host");
+    try {
+      const result = await run(
+        fx,
+        shared
+          .map((dir) => `ls ${dir}/${mark}-host; echo mine > ${dir}/${mark}-cmd && cat ${dir}/${mark}-cmd`)
+          .join("; "),
+      );
+      expect(result.output).not.toMatch(/^\/.*-host$/m);
+      expect(result.output.match(/^mine$/gm)?.length).toBe(shared.length);
+      for (const dir of shared) expect(existsSync(join(dir, `${mark}-cmd`))).toBe(false);
+    } finally {
+      for (const dir of shared) await rm(join(dir, `${mark}-host`), { force: true });
+    }
   });
 
   it("gets no proxy settings when no host is allowed", async () => {
