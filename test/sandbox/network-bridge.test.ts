@@ -30,6 +30,10 @@ afterAll(async () => {
 const throughBridge = (port: number, argv: string[]) => start(bridgeArgv(proxy.socketPath, port, argv));
 
 describe("the network bridge", () => {
+  it("needs a command to run", () => {
+    expect(() => bridgeArgv("/run/proxy.sock", 3128, [])).toThrow("bridgeArgv: no command to run");
+  });
+
   it("relays 127.0.0.1:<port> to the proxy's socket for the command it runs", async () => {
     const port = await unusedPort();
     const run = throughBridge(port, viaProxy(port, `http://${server.authority}/via-bridge`));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Outcome } from "../../src/contracts/outcome.ts";
+import { errorKind } from "../../src/errors/agentry-error.ts";
 import { emptyUsage, type UserMessage, userText } from "../../src/model/messages.ts";
 import { Child, type ChildIdentity } from "../../src/subagents/child.ts";
 import { IllegalChildTransitionError } from "../../src/subagents/child-state.ts";
@@ -262,6 +263,20 @@ describe("a Child's transitions, each persisted through the TaskStore", () => {
     ]);
     expect(idle.send(userText("x"))).toBe(false);
     expect(finished.send(userText("x"))).toBe(false);
+  });
+
+  it("a refused transition is reported as the runtime's fault, naming the child, the event and its state", async () => {
+    const { manual, records } = await setup();
+    const idle = Child.restored(identity("sub-i"), manual.executor, records, false);
+
+    const error = await Promise.resolve()
+      .then(() => idle.start())
+      .catch((caught: unknown) => caught);
+
+    expect(errorKind(error)).toBe("system");
+    expect(String(error)).toBe(
+      'IllegalChildTransitionError: subagent sub-i: "start" cannot happen while it is idle',
+    );
   });
 
   it("a record the store refuses is reported; the child still settles", async () => {

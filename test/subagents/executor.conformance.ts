@@ -158,7 +158,8 @@ function input(prompt: string, emit: (event: AgentEvent) => void = () => {}) {
   return { prompt, messages: [], signal: new AbortController().signal, emit };
 }
 
-function texts(messages: readonly Message[]): string[] {
+/** The texts of a conversation's user and assistant messages, in order. */
+export function texts(messages: readonly Message[]): string[] {
   return messages.flatMap((message) =>
     message.role === "tool_result"
       ? []
