@@ -7,6 +7,7 @@ const request = (title: string): AskRequest => ({
   title,
   agentPath: ["main"],
   always: [title],
+  alwaysRules: [title],
 });
 
 describe("the ask queue", () => {

@@ -88,7 +88,7 @@ describe("an 'always' answer approves", () => {
     expect(shown).toEqual([["*.env"], ["*.env"]]);
   });
 
-  it("one exact command, never a whole bash rule; one exact protected path", async () => {
+  it("a command, or the prefix of one with a subcommand, never a whole bash rule; one exact protected path", async () => {
     const { gate, shown } = gateAnswering([
       { permission: "bash", pattern: "*", action: "ask" },
       { permission: "edit", pattern: "*", action: "ask" },
@@ -99,7 +99,7 @@ describe("an 'always' answer approves", () => {
     await gate({ permission: "edit", patterns: [".claude/a.md"] }, agent);
     await gate({ permission: "edit", patterns: [".claude/a.md"] }, agent);
     await gate({ permission: "edit", patterns: [".claude/b.md"] }, agent);
-    expect(shown).toEqual([["make"], ["make install"], [".claude/a.md"], [".claude/b.md"]]);
+    expect(shown).toEqual([["make"], ["make install *"], [".claude/a.md"], [".claude/b.md"]]);
   });
 
   it("a pattern no rule asked for (no rule matched) exactly", async () => {

@@ -25,7 +25,7 @@ async function repoWithWorktree(): Promise<{ base: string; repo: string; worktre
 describe("findGitLayout: where a workspace's git data is", () => {
   it("a repository's own folder, or a folder inside it: the repository's .git", async () => {
     const { repo } = await repoWithWorktree();
-    const layout = { top: repo, commonDir: join(repo, ".git") };
+    const layout = { top: repo, gitDir: join(repo, ".git"), commonDir: join(repo, ".git"), linked: false };
     expect(await findGitLayout(repo)).toEqual(layout);
     expect(await findGitLayout(join(repo, "src"))).toEqual(layout);
   });
@@ -35,13 +35,15 @@ describe("findGitLayout: where a workspace's git data is", () => {
     const worktreeDir = join(repo, ".git", "worktrees", "wt");
     expect(await findGitLayout(worktree)).toEqual({
       top: worktree,
+      gitDir: worktreeDir,
       commonDir: join(repo, ".git"),
-      worktreeDir,
+      linked: true,
     });
     expect(await findGitLayout(join(worktree, "src"))).toEqual({
       top: worktree,
+      gitDir: worktreeDir,
       commonDir: join(repo, ".git"),
-      worktreeDir,
+      linked: true,
     });
   });
 
@@ -50,8 +52,9 @@ describe("findGitLayout: where a workspace's git data is", () => {
     await writeFile(join(worktree, ".git"), "gitdir:   ../repo/.git/worktrees/wt  \n");
     expect(await findGitLayout(worktree)).toEqual({
       top: worktree,
+      gitDir: join(repo, ".git", "worktrees", "wt"),
       commonDir: join(repo, ".git"),
-      worktreeDir: join(repo, ".git", "worktrees", "wt"),
+      linked: true,
     });
   });
 
@@ -59,7 +62,7 @@ describe("findGitLayout: where a workspace's git data is", () => {
     const { repo, worktree } = await repoWithWorktree();
     const worktreeDir = join(repo, ".git", "worktrees", "wt");
     await rm(join(worktreeDir, "commondir"));
-    expect(await findGitLayout(worktree)).toEqual({ top: worktree, commonDir: worktreeDir, worktreeDir });
+    expect(await findGitLayout(worktree)).toEqual({ top: worktree, gitDir: worktreeDir, commonDir: worktreeDir, linked: true });
   });
 
   it("a .git file that names no gitdir, or a folder outside any repository: no layout", async () => {

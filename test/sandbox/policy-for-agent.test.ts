@@ -191,7 +191,7 @@ describe("a definition's allowedHosts", () => {
 });
 
 describe("the git repository around a workspace", () => {
-  it("a linked worktree may write its files, its own git folder and the shared objects, refs and logs — nothing else of the repository", async () => {
+  it("a linked worktree writes its own files and commits through views of its two git folders — nothing else of the repository", async () => {
     const fx = await sandboxFixture();
     const worktree = join(fx.base, "wt");
     execFileSync("git", ["worktree", "add", "-q", "-b", "side", worktree], { cwd: fx.workspace });
@@ -207,22 +207,14 @@ describe("the git repository around a workspace", () => {
       home: fx.home,
     });
 
-    expect(policy.writableRoots).toEqual([
-      worktree,
-      own,
-      join(common, "objects"),
-      join(common, "refs"),
-      join(common, "logs"),
-    ]);
-    expect(policy.readableRoots).toEqual([common]);
-    // Its .git pointer and its own config are read-only; the repository's config and hooks are not
-    // writable at all, so they need no read-only mount.
+    // The git folders are not writable as they are: commits go through views (objects, refs, logs and
+    // copies of index and HEAD), so config.worktree, commondir and hooks stay out of reach.
+    expect(policy.writableRoots).toEqual([worktree]);
+    expect(policy.gitDirs).toEqual([common, own]);
+    expect(policy.readableRoots).toEqual([common, own]);
+    // Its .git pointer is read-only, so it cannot be pointed at another repository.
     expect(policy.readOnlyPaths).toEqual(
-      expect.arrayContaining([
-        join(worktree, ".git"),
-        join(own, "config.worktree"),
-        join(worktree, ".claude"),
-      ]),
+      expect.arrayContaining([join(worktree, ".git"), join(worktree, ".claude")]),
     );
     for (const path of policy.readOnlyPaths)
       expect(policy.writableRoots.some((root) => path.startsWith(`${root}/`))).toBe(true);
@@ -238,11 +230,13 @@ describe("the git repository around a workspace", () => {
     };
     const inside = await policyForAgent({ ...input, workspace: join(fx.workspace, "src"), home: fx.home });
     expect(inside.readableRoots).toEqual([fx.workspace, join(fx.workspace, ".git")]);
-    // The repository's own git folder is readable, not writable: the workspace is the folder alone.
+    // The repository's own git folder is readable, not writable, and a sub-folder may not commit.
     expect(inside.writableRoots).toEqual([join(fx.workspace, "src")]);
-    expect(
-      (await policyForAgent({ ...input, workspace: fx.workspace, home: fx.home })).readableRoots,
-    ).toEqual([join(fx.workspace, ".git")]);
+    expect(inside.gitDirs).toEqual([]);
+    // At the top, its .git lies in the workspace (nothing more to read) and commits go through a view.
+    const top = await policyForAgent({ ...input, workspace: fx.workspace, home: fx.home });
+    expect(top.readableRoots).toEqual([]);
+    expect(top.gitDirs).toEqual([join(fx.workspace, ".git")]);
 
     const outside = await policyForAgent({ ...input, workspace: fx.outside, home: fx.home });
     expect(outside.readableRoots).toEqual([]);
