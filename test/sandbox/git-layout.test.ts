@@ -62,7 +62,12 @@ describe("findGitLayout: where a workspace's git data is", () => {
     const { repo, worktree } = await repoWithWorktree();
     const worktreeDir = join(repo, ".git", "worktrees", "wt");
     await rm(join(worktreeDir, "commondir"));
-    expect(await findGitLayout(worktree)).toEqual({ top: worktree, gitDir: worktreeDir, commonDir: worktreeDir, linked: true });
+    expect(await findGitLayout(worktree)).toEqual({
+      top: worktree,
+      gitDir: worktreeDir,
+      commonDir: worktreeDir,
+      linked: true,
+    });
   });
 
   it("a .git file that names no gitdir, or a folder outside any repository: no layout", async () => {
