@@ -38,9 +38,8 @@ describe("run limits", () => {
     const session = await sessionWithPrompt(workspace, "work");
     const model = scriptedModel([{ toolCalls: [{ name: "hang", args: {} }] }]);
     const config = { ...testConfig(workspace, model), tools: [hang], limits: { maxDurationMs: 200 } };
-    const started = Date.now();
+    // The tool never ends: without the budget the run would hang.
     const outcome = await runAgentLoop(config, session, () => {});
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(outcome.status).toBe("budget_exceeded");
     expect(outcome.status === "budget_exceeded" && outcome.reason).toContain("wall-clock budget of 0.2s");
   });

@@ -1,0 +1,63 @@
+import { availableParallelism, loadavg } from "node:os";
+
+/** Set it to choose the scale by hand; the suite's config sets it for its workers and their children. */
+export const TIME_SCALE_ENV = "AGENTRY_TEST_TIME_SCALE";
+
+/**
+ * Above this a test is more likely hung than slow: a 20 s test bound already becomes 200 s. Set
+ * `AGENTRY_TEST_TIME_SCALE` by hand to go further.
+ */
+const MACHINE_SCALE_CAP = 10;
+
+/** How the run's scale was chosen, for the line the run prints. */
+export interface TimeScale {
+  scale: number;
+  source: string;
+}
+
+/**
+ * The scale the machine's load calls for: 1 + (1-minute load average ÷ cores). A test competing with
+ * `load` busy processes for `cores` cores gets about `cores ÷ (load + cores)` of what it gets on a
+ * quiet machine, so its waits stretch by that much. Rounded up to a tenth, capped at 10.
+ */
+export function machineTimeScale(load = loadavg()[0] ?? 0, cores = availableParallelism()): number {
+  const scale = 1 + load / Math.max(1, cores);
+  return Math.min(MACHINE_SCALE_CAP, Math.ceil(scale * 10) / 10);
+}
+
+/** The scale `AGENTRY_TEST_TIME_SCALE` asks for; a clear error for a value that is not a positive number. */
+export function parseTimeScale(value: string): number {
+  const scale = Number(value);
+  if (value.trim() === "" || !Number.isFinite(scale) || scale <= 0)
+    throw new Error(`${TIME_SCALE_ENV} must be a positive number (2 doubles every test bound), not ${JSON.stringify(value)}`);
+  return scale;
+}
+
+/** The run's scale: the one set in the environment, else the machine's, with where it came from. */
+export function resolveTimeScale(env: NodeJS.ProcessEnv = process.env): TimeScale {
+  const set = env[TIME_SCALE_ENV];
+  if (set !== undefined) return { scale: parseTimeScale(set), source: `${TIME_SCALE_ENV}=${set}` };
+  const load = loadavg()[0] ?? 0;
+  const cores = availableParallelism();
+  return {
+    scale: machineTimeScale(load, cores),
+    source: `load average ${load.toFixed(2)} on ${cores} cores; set ${TIME_SCALE_ENV} to choose`,
+  };
+}
+
+let resolved: number | undefined;
+
+/**
+ * The factor every time bound of the suite is multiplied by (test timeouts, hang guards, the stall,
+ * lock and lease settings tests give the code): `AGENTRY_TEST_TIME_SCALE`, which the suite's config
+ * sets once per run from the machine's load, so a slow machine waits longer instead of failing.
+ */
+export function timeScale(): number {
+  resolved ??= resolveTimeScale().scale;
+  return resolved;
+}
+
+/** `ms` stretched by the run's time scale (whole milliseconds). */
+export function scaled(ms: number): number {
+  return Math.round(ms * timeScale());
+}
