@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
 import { measureEconomy } from "../../bench/economy.ts";
 import { expectWellFormed, rowNamed } from "./support.ts";
+import { scaled } from "../support/time-scale.ts";
 
 const CHECKOUT_BIN = fileURLToPath(new URL("../../bin/agentry.js", import.meta.url));
 
@@ -18,4 +19,4 @@ test("the economy benchmark runs the delegation workload through agentry run and
   expect(hits).toBeGreaterThan(0);
   expect(hits).toBeLessThan(100);
   expect(rowNamed(rows, "peak RSS").samples[0]).toBeGreaterThan(20);
-}, 120_000);
+}, scaled(120_000));

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { measureWideFanOut } from "../../bench/fan-out-wide.ts";
 import { expectWellFormed, rowNamed } from "./support.ts";
+import { scaled } from "../support/time-scale.ts";
 
 test("the wide fan-out benchmark compares sizes and runs children against a server at its capacity", async () => {
   const rows = await measureWideFanOut({
@@ -19,4 +20,4 @@ test("the wide fan-out benchmark compares sizes and runs children against a serv
   expect(capacity.samples[0]).toBeGreaterThanOrEqual(1);
   // 4 children at once against 2: the first burst is refused.
   expect(rowNamed(rows, "N = 4, server takes 2 at once: 429s").samples[0]).toBeGreaterThan(0);
-}, 60_000);
+}, scaled(60_000));

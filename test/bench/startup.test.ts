@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { measureStartup } from "../../bench/startup.ts";
 import { expectWellFormed, rowNamed } from "./support.ts";
+import { scaled } from "../support/time-scale.ts";
 
 test("the start-up benchmark packs the package, spawns its CLI and the checkout's to a first model request, and probes imports", async () => {
   const rows = await measureStartup({ runs: 1, variants: false, probeRuns: 1 });
@@ -12,4 +13,4 @@ test("the start-up benchmark packs the package, spawns its CLI and the checkout'
   expect(checkout.goal).toBeUndefined();
   expect(installed.samples[0]).toBeGreaterThan(rowNamed(rows, "node -e 0").samples[0]!);
   expect(rows.some((line) => line.figure.startsWith("start-up breakdown (checkout"))).toBe(true);
-}, 180_000);
+}, scaled(180_000));

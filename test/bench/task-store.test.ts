@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { measureTaskStore } from "../../bench/task-store.ts";
 import { expectWellFormed, rowNamed } from "./support.ts";
+import { scaled } from "../support/time-scale.ts";
 
 test("the task-store benchmark lists (installed package and checkout), watches and cancels across processes", async () => {
   const rows = await measureTaskStore({ records: 200, files: 2, runs: 1, cancelRuns: 1 });
@@ -9,4 +10,4 @@ test("the task-store benchmark lists (installed package and checkout), watches a
   expect(rowNamed(rows, "agentry tasks list (checkout: src/*.ts)").samples).toHaveLength(1);
   expect(rowNamed(rows, "status change seen by another process").goal).toEqual({ max: 200 });
   expect(rowNamed(rows, "cancel latency").goal).toEqual({ max: 1000 });
-}, 180_000);
+}, scaled(180_000));

@@ -25,7 +25,7 @@ beforeAll(async () => {
       await writeFile(join(checkout, ".agentry/sessions/s.jsonl"), `{"secret":"${SECRET}"}\n`);
     },
   });
-}, 180_000);
+}, scaled(180_000));
 afterAll(async () => {
   await installed?.remove();
 });
@@ -239,6 +239,7 @@ console.log(JSON.stringify(loaded));
       join(installed.app, "consumer.ts"),
       `import { builtinTools, nodeOperations, runAgent, Session, userText } from "agentry-ai";
 import { scriptedModel } from "agentry-ai/testing";
+import { scaled } from "../support/time-scale.ts";
 
 // @ts-expect-error The declarations give runAgent its real type, not any.
 export const wrong: number = runAgent;

@@ -7,6 +7,7 @@ import { TASK_FILE_VERSION } from "../../src/tasks/task-file.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { newTask } from "./task-store.conformance.ts";
+import { scaled } from "../support/time-scale.ts";
 
 const WORKER = new URL("./support/update-worker.ts", import.meta.url).pathname;
 const UPDATES = 200;
@@ -51,4 +52,4 @@ it("two processes updating the same session's records 200 times each lose nothin
   ]);
   // No lock or temp file is left behind.
   expect(await readdir(dir)).toEqual(["shared.json"]);
-}, 60_000);
+}, scaled(60_000));

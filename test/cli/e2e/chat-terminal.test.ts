@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
 import { commandPath, describeWith, SCRIPT } from "../../support/components.ts";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
+import { scaled } from "../../support/time-scale.ts";
 import { makeWorkspace, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
@@ -42,7 +43,7 @@ function onTerminal(env: Record<string, string>, cwd: string) {
     type: (keys: string) => child.stdin.write(keys),
     /** Waits until `text` appears `count` times on the screen. */
     async waitFor(text: string, count = 1, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
+      const deadline = Date.now() + scaled(timeoutMs);
       while (screen.split(text).length - 1 < count) {
         if (Date.now() > deadline)
           throw new Error(`timed out waiting for ${JSON.stringify(text)} in:\n${screen}`);
