@@ -9,6 +9,7 @@ import { type Installed, installPacked } from "../../bench/support/dist-build.ts
 import { finished, makeWorkspace, type TestWorkspace } from "../cli/support/cli-process.ts";
 import { bodyText, providerEnv } from "../cli/support/provider-env.ts";
 import { startModelServer } from "../support/model-server.ts";
+import { scaled } from "../support/time-scale.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 /** Planted in the checkout copy before packing: none of it may reach the tarball. */
@@ -239,7 +240,6 @@ console.log(JSON.stringify(loaded));
       join(installed.app, "consumer.ts"),
       `import { builtinTools, nodeOperations, runAgent, Session, userText } from "agentry-ai";
 import { scriptedModel } from "agentry-ai/testing";
-import { scaled } from "../support/time-scale.ts";
 
 // @ts-expect-error The declarations give runAgent its real type, not any.
 export const wrong: number = runAgent;

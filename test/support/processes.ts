@@ -47,7 +47,8 @@ export async function waitFor(
 /** The pid a command wrote with `echo $$ > file`, once it is there (a scaled hang guard, like `until`). */
 export async function pidFrom(file: string, timeoutMs = 10_000): Promise<number> {
   const written = () => existsSync(file) && /^\d+\s*$/.test(readFileSync(file, "utf8"));
-  if (!(await until(written, timeoutMs))) throw new Error(`timed out after ${scaled(timeoutMs)} ms: no pid in ${file}`);
+  if (!(await until(written, timeoutMs)))
+    throw new Error(`timed out after ${scaled(timeoutMs)} ms: no pid in ${file}`);
   return Number(readFileSync(file, "utf8").trim());
 }
 

@@ -1,6 +1,6 @@
 import type { InlineConfig } from "vitest/node";
-import { TimeScaleReporter } from "./time-scale-reporter.ts";
 import { resolveTimeScale, TIME_SCALE_ENV } from "./time-scale.ts";
+import { TimeScaleReporter } from "./time-scale-reporter.ts";
 
 /** A test or hook that has not ended after this (at scale 1) is hung, not slow. */
 const TEST_BOUND_MS = 20_000;
@@ -12,7 +12,10 @@ const POLL_BOUND_MS = 5_000;
  * prints it. The scale is chosen once, here, and put in the environment so the workers, and the
  * processes they start, use the same one. Shared by the suite's config and the fixtures' that test it.
  */
-export function suiteTiming(): Pick<InlineConfig, "testTimeout" | "hookTimeout" | "teardownTimeout" | "expect"> & {
+export function suiteTiming(): Pick<
+  InlineConfig,
+  "testTimeout" | "hookTimeout" | "teardownTimeout" | "expect"
+> & {
   reporters: ["default", TimeScaleReporter];
 } {
   const timeScale = resolveTimeScale();

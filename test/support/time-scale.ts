@@ -29,7 +29,9 @@ export function machineTimeScale(load = loadavg()[0] ?? 0, cores = availablePara
 export function parseTimeScale(value: string): number {
   const scale = Number(value);
   if (value.trim() === "" || !Number.isFinite(scale) || scale <= 0)
-    throw new Error(`${TIME_SCALE_ENV} must be a positive number (2 doubles every test bound), not ${JSON.stringify(value)}`);
+    throw new Error(
+      `${TIME_SCALE_ENV} must be a positive number (2 doubles every test bound), not ${JSON.stringify(value)}`,
+    );
   return scale;
 }
 

@@ -22,7 +22,7 @@ it("after kill -9 of the owner mid-write, the sweeper reports the task FAILED or
   // Let it write (and take the lock) many times, so the kill lands mid-work.
   await vi.waitFor(
     async () => expect((await store.get("victim"))?.usage?.output).toBeGreaterThan(20),
-    10_000,
+    scaled(10_000),
   );
   owner.kill("SIGKILL");
   await once(owner, "exit");

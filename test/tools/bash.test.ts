@@ -54,7 +54,11 @@ describe("bash", () => {
   it("streams output to progress as it arrives", async () => {
     const { ctx, progress } = makeContext(box.workspace);
     const go = join(box.workspace, "go");
-    const pending = runTool(bashTool, { command: `echo one; while [ ! -e ${go} ]; do sleep 0.01; done; echo two` }, ctx);
+    const pending = runTool(
+      bashTool,
+      { command: `echo one; while [ ! -e ${go} ]; do sleep 0.01; done; echo two` },
+      ctx,
+    );
     expect(await until(() => progress.join("").includes("one"), 2000)).toBe(true);
     expect(progress.join("")).not.toContain("two");
     await writeFile(go, "");

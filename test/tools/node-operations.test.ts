@@ -57,9 +57,12 @@ describe("nodeOperations files", () => {
 describe("nodeOperations.exec", () => {
   it("returns combined output in arrival order and the exit code", async () => {
     // Each line is written only once the one before has arrived, so arrival order is the order written.
-    const result = await exec(`echo out; ${awaitFile("1")}; echo err >&2; ${awaitFile("2")}; echo out2; exit 3`, {
-      onOutput: (chunk) => writeFile(join(dir, chunk === "out\n" ? "1" : "2"), ""),
-    });
+    const result = await exec(
+      `echo out; ${awaitFile("1")}; echo err >&2; ${awaitFile("2")}; echo out2; exit 3`,
+      {
+        onOutput: (chunk) => writeFile(join(dir, chunk === "out\n" ? "1" : "2"), ""),
+      },
+    );
     expect(result).toEqual({ exitCode: 3, output: "out\nerr\nout2\n", timedOut: false, aborted: false });
   });
 

@@ -39,7 +39,10 @@ return { doubled: double(input.n), name: meta.name };
     phases: [{ title: "One" }, { title: "Two", detail: "{x}" }],
   });
   expect(
-    await runScript(source.body, noHost, { signal: AbortSignal.timeout(scaled(10_000)), filename: "typed.ts" }),
+    await runScript(source.body, noHost, {
+      signal: AbortSignal.timeout(scaled(10_000)),
+      filename: "typed.ts",
+    }),
   ).toEqual({
     doubled: 4,
     name: "typed",

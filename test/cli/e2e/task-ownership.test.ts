@@ -72,7 +72,14 @@ async function startOwner(): Promise<{
     if (all[0] === "CHILD")
       return last === "CHILD"
         ? // It also stops once the workspace is gone, after a test that failed before finishChild.
-          { toolCalls: [{ name: "bash", args: { command: `while [ ! -e ${go} ] && [ -d ${ws!.dir} ]; do sleep 0.05; done` } }] }
+          {
+            toolCalls: [
+              {
+                name: "bash",
+                args: { command: `while [ ! -e ${go} ] && [ -d ${ws!.dir} ]; do sleep 0.05; done` },
+              },
+            ],
+          }
         : { text: "child result: 42" };
     if (last.includes("<task-notification>"))
       return { text: `final answer: ${/child result: 42/.test(last) ? "42" : `no result (${last})`}` };

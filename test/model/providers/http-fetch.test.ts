@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, expect, test, vi } from "vitest";
 import { httpFetch, proxyConfigured } from "../../../src/model/providers/http-fetch.ts";
+import { scaled } from "../../support/time-scale.ts";
 
 // httpFetch is what the providers' API calls go through (the AI SDK's `fetch`): these tests hold it to
 // what the SDK and describeError expect of fetch, against real local servers.
@@ -104,7 +105,7 @@ test("an abort rejects with the signal's reason, before the answer and while the
   await reader.read();
   late.abort(new Error("stop late"));
   await expect(reader.read()).rejects.toThrow("stop late");
-  await vi.waitFor(() => expect(closed).toBe(2));
+  await vi.waitFor(() => expect(closed).toBe(2), scaled(5_000));
 });
 
 test("an already aborted signal sends nothing", async () => {
