@@ -26,6 +26,8 @@ describe("a test whose component is missing", () => {
       "agentry-no-such-command is not on PATH: install the Debian package agentry-test-package",
     );
     expect(output).toMatch(/1 failed \| 1 passed/);
+    // Its one failure is not a timeout: nothing is said about a loaded machine.
+    expect(output).not.toContain("may be too loaded");
   });
 
   it("is skipped, visibly, on a developer's machine", () => {
