@@ -45,6 +45,7 @@ export default defineConfig({
     // Every bound (test and hook timeouts, expect.poll) comes from the run's time scale, which the
     // run prints; test/support/time-scale.ts.
     ...suiteTiming(),
+    setupFiles: ["test/support/settle-imports.ts"],
     pool: "forks",
     // Test files reuse their worker instead of starting one each (~160 ms of spawn and environment per
     // file, ~50 s of a full run on 2 cores). Every test makes its own temp folders, servers and

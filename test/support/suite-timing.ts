@@ -1,5 +1,5 @@
 import type { InlineConfig } from "vitest/node";
-import { resolveTimeScale, TIME_SCALE_ENV } from "./time-scale.ts";
+import { chooseRunTimeScale } from "./time-scale.ts";
 import { TimeScaleReporter } from "./time-scale-reporter.ts";
 
 /** A test or hook that has not ended after this (at scale 1) is hung, not slow. */
@@ -9,8 +9,9 @@ const POLL_BOUND_MS = 5_000;
 
 /**
  * The time settings of a vitest config, all from the run's one time scale, and the reporter that
- * prints it. The scale is chosen once, here, and put in the environment so the workers, and the
- * processes they start, use the same one. Shared by the suite's config and the fixtures' that test it.
+ * prints it. The scale is chosen once per run, here (`chooseRunTimeScale`), and put in the environment
+ * so the workers, and the processes they start, use the same one. Shared by the suite's config and the
+ * fixtures' that test it.
  */
 export function suiteTiming(): Pick<
   InlineConfig,
@@ -18,8 +19,7 @@ export function suiteTiming(): Pick<
 > & {
   reporters: ["default", TimeScaleReporter];
 } {
-  const timeScale = resolveTimeScale();
-  process.env[TIME_SCALE_ENV] = String(timeScale.scale);
+  const timeScale = chooseRunTimeScale();
   const scaled = (ms: number) => Math.round(ms * timeScale.scale);
   return {
     testTimeout: scaled(TEST_BOUND_MS),

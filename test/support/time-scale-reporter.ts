@@ -1,7 +1,7 @@
 import { availableParallelism, loadavg } from "node:os";
 import type { SerializedError } from "vitest";
 import type { Reporter, TestModule, Vitest } from "vitest/node";
-import { machineTimeScale, TIME_SCALE_ENV, type TimeScale } from "./time-scale.ts";
+import { machineTimeScale, runTimeScale, TIME_SCALE_ENV, type TimeScale } from "./time-scale.ts";
 
 /**
  * Prints the run's time scale when it starts and, when most failures are timeouts, says at the end
@@ -12,8 +12,9 @@ export class TimeScaleReporter implements Reporter {
   readonly #timeScale: TimeScale;
   #log: (line: string) => void = (line) => console.log(line);
 
-  constructor(timeScale: TimeScale) {
-    this.#timeScale = timeScale;
+  /** Named by path (`--reporter=./test/support/time-scale-reporter.ts`), vitest passes `{}`: the run's. */
+  constructor(timeScale?: TimeScale | Record<string, never>) {
+    this.#timeScale = isTimeScale(timeScale) ? timeScale : runTimeScale();
   }
 
   onInit(vitest: Vitest): void {
@@ -27,6 +28,10 @@ export class TimeScaleReporter implements Reporter {
     if (failures.length === 0 || timeouts * 2 <= failures.length) return;
     this.#log(loadedMachineAdvice(timeouts, failures.length, this.#timeScale.scale));
   }
+}
+
+function isTimeScale(value: unknown): value is TimeScale {
+  return typeof value === "object" && value !== null && "scale" in value && "source" in value;
 }
 
 /** The advice printed when most of a run's failures are timeouts. */
@@ -64,3 +69,5 @@ function isTimeout(error: SerializedError): boolean {
     /\btimed out\b/i.test(String(error.message))
   );
 }
+
+export default TimeScaleReporter;

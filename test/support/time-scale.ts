@@ -47,6 +47,24 @@ export function resolveTimeScale(env: NodeJS.ProcessEnv = process.env): TimeScal
   };
 }
 
+const RUN_TIME_SCALE = Symbol.for("agentry.test.timeScale");
+
+/**
+ * The run's scale, chosen once in the main process (`suite-timing.ts`) and kept there for its reporter;
+ * `AGENTRY_TEST_TIME_SCALE` carries it to the workers.
+ */
+export function chooseRunTimeScale(): TimeScale {
+  const chosen = (Reflect.get(globalThis, RUN_TIME_SCALE) as TimeScale | undefined) ?? resolveTimeScale();
+  process.env[TIME_SCALE_ENV] = String(chosen.scale);
+  Reflect.set(globalThis, RUN_TIME_SCALE, chosen);
+  return chosen;
+}
+
+/** The scale `chooseRunTimeScale` chose in this process, else the one the environment gives. */
+export function runTimeScale(): TimeScale {
+  return (Reflect.get(globalThis, RUN_TIME_SCALE) as TimeScale | undefined) ?? resolveTimeScale();
+}
+
 let resolved: number | undefined;
 
 /**
