@@ -87,8 +87,13 @@ test("a body cut off mid-stream errors the reader as fetch does: TypeError('term
 
 test("an abort rejects with the signal's reason, before the answer and while the body streams", async () => {
   let closed = 0;
+  let arrived = () => {};
+  const firstArrived = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
   const url = await serve((request, response) => {
     request.socket.once("close", () => closed++);
+    arrived();
     if (request.url?.endsWith("/slow-body")) {
       response.writeHead(200);
       response.write("part");
@@ -96,7 +101,9 @@ test("an abort rejects with the signal's reason, before the answer and while the
   });
   const early = new AbortController();
   const pending = httpFetch(url, { method: "POST", body: "{}", signal: early.signal });
-  setTimeout(() => early.abort(new Error("stop early")), 30);
+  // Aborted once the server has it, so both requests' connections are there to be closed.
+  await firstArrived;
+  early.abort(new Error("stop early"));
   await expect(pending).rejects.toThrow("stop early");
 
   const late = new AbortController();
