@@ -6,11 +6,12 @@ import { expectWellFormed, rowNamed } from "./support.ts";
 
 describeWith(REDIS, "the queue benchmark", () => {
   it(
-    "measures the overhead per queued child and the throughput over worker processes",
+    "measures the overhead per queued child, the throughput over worker processes and the cancel latency",
     async () => {
-      const rows = await measureQueue({ runs: 2, children: 8, workers: 2, throughputRuns: 1 });
+      const rows = await measureQueue({ runs: 2, children: 8, workers: 2, throughputRuns: 1, cancelRuns: 1 });
       expectWellFormed(rows, "queue");
       expect(rowNamed(rows, "overhead per child beyond the model").goal).toEqual({ max: 20 });
+      expect(rowNamed(rows, "cancel latency").samples).toHaveLength(1);
       expect(rowNamed(rows, "throughput, 8 children over 2 workers").samples).toHaveLength(1);
     },
     scaled(120_000),
