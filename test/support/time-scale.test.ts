@@ -11,8 +11,9 @@ describe("the suite's time scale", () => {
     expect(machineTimeScale(8, 16)).toBe(1.5);
   });
 
-  it("stops growing at 10, where a test is more likely hung than slow", () => {
-    expect(machineTimeScale(40, 2)).toBe(10);
+  it("stops growing at 20, where a test is more likely hung than slow", () => {
+    expect(machineTimeScale(38, 2)).toBe(20);
+    expect(machineTimeScale(80, 2)).toBe(20);
   });
 
   it("is the one set in AGENTRY_TEST_TIME_SCALE, which says so", () => {

@@ -4,10 +4,10 @@ import { availableParallelism, loadavg } from "node:os";
 export const TIME_SCALE_ENV = "AGENTRY_TEST_TIME_SCALE";
 
 /**
- * Above this a test is more likely hung than slow: a 20 s test bound already becomes 200 s. Set
- * `AGENTRY_TEST_TIME_SCALE` by hand to go further.
+ * Above this a test is more likely hung than slow: a 20 s test bound already becomes 400 s (a 2-core
+ * machine at load 40). Set `AGENTRY_TEST_TIME_SCALE` by hand to go further.
  */
-const MACHINE_SCALE_CAP = 10;
+const MACHINE_SCALE_CAP = 20;
 
 /** How the run's scale was chosen, for the line the run prints. */
 export interface TimeScale {
@@ -18,7 +18,7 @@ export interface TimeScale {
 /**
  * The scale the machine's load calls for: 1 + (1-minute load average ÷ cores). A test competing with
  * `load` busy processes for `cores` cores gets about `cores ÷ (load + cores)` of what it gets on a
- * quiet machine, so its waits stretch by that much. Rounded up to a tenth, capped at 10.
+ * quiet machine, so its waits stretch by that much. Rounded up to a tenth, capped at 20.
  */
 export function machineTimeScale(load = loadavg()[0] ?? 0, cores = availableParallelism()): number {
   const scale = 1 + load / Math.max(1, cores);
