@@ -9,7 +9,9 @@ test(
     const rows = await measureWideFanOut({
       sizes: [2, 4],
       calls: 1,
-      latencyMs: 20,
+      // Long enough that the four children's calls overlap on a loaded machine too: the refusals below
+      // need three of them in flight at once.
+      latencyMs: scaled(20),
       runs: 1,
       warmup: 0,
       capacity: { children: 4, maxInFlight: 2 },

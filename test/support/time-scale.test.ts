@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import { machineTimeScale, parseTimeScale, resolveTimeScale, TIME_SCALE_ENV } from "./time-scale.ts";
 
 describe("the suite's time scale", () => {
-  it("is 1 on an idle machine and grows with the load per core, rounded up to a tenth", () => {
+  it("is 1 on an idle machine and grows with twice the load per core, rounded up to a tenth", () => {
     expect(machineTimeScale(0, 2)).toBe(1);
-    expect(machineTimeScale(1, 2)).toBe(1.5);
-    // A CPU hog at four times the cores: a test gets a fifth of a core's time.
-    expect(machineTimeScale(8, 2)).toBe(5);
-    expect(machineTimeScale(8.01, 2)).toBe(5.1);
-    expect(machineTimeScale(8, 16)).toBe(1.5);
+    expect(machineTimeScale(1, 2)).toBe(2);
+    // A CPU hog at four times the cores: a process gets a fifth of its CPU, a test's waits stretch 9-fold.
+    expect(machineTimeScale(8, 2)).toBe(9);
+    expect(machineTimeScale(8.01, 2)).toBe(9.1);
+    expect(machineTimeScale(8, 16)).toBe(2);
   });
 
   it("stops growing at 20, where a test is more likely hung than slow", () => {

@@ -16,12 +16,15 @@ export interface TimeScale {
 }
 
 /**
- * The scale the machine's load calls for: 1 + (1-minute load average ÷ cores). A test competing with
- * `load` busy processes for `cores` cores gets about `cores ÷ (load + cores)` of what it gets on a
- * quiet machine, so its waits stretch by that much. Rounded up to a tenth, capped at 20.
+ * The scale the machine's load calls for: 1 + 2 × (1-minute load average ÷ cores). A process competing
+ * with `load` busy ones for `cores` cores gets about `cores ÷ (load + cores)` of the CPU it gets on a
+ * quiet machine; a test's waits stretch about twice as much, each of its steps waiting for a slice in
+ * several processes in turn (the test, a CLI, its server): on 2 cores at load 28, CLI tests took 29 and
+ * 66 times as long as on a quiet machine. The load may also grow after the scale is chosen. Rounded up
+ * to a tenth, capped at 20.
  */
 export function machineTimeScale(load = loadavg()[0] ?? 0, cores = availableParallelism()): number {
-  const scale = 1 + load / Math.max(1, cores);
+  const scale = 1 + (2 * load) / Math.max(1, cores);
   return Math.min(MACHINE_SCALE_CAP, Math.ceil(scale * 10) / 10);
 }
 
