@@ -35,8 +35,11 @@ const heavyFiles = [
   "test/tasks/cross-process-updates.test.ts",
   "test/tasks/redis-*.test.ts",
   "test/tasks/sweeper-kill.test.ts",
+  "test/tools/file-race.test.ts",
   "test/workflows/pipeline-replay.test.ts",
   "test/workflows/replay-after-kill.test.ts",
+  "test/workflows/runaway-scripts.test.ts",
+  "test/workflows/script-determinism.test.ts",
 ];
 const heavyWorkers = Math.min(workers, Math.max(2, Math.floor(availableParallelism() / 2)));
 

@@ -8,7 +8,7 @@ import module from "node:module";
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
   process.stderr.write(
-    `agentry needs Node.js >= 22.18 (this is ${process.version}). Run it through npm (\`npx agentry\`), which uses the Node from its devDependencies, or install a newer Node.\n`,
+    `agentry needs Node.js >= 22.18 (this is ${process.version}). Install a newer Node; in a checkout, \`./agentry\` and \`npx agentry\` use the Node of its devDependencies.\n`,
   );
   process.exit(1);
 }

@@ -5,6 +5,8 @@
 //   src/ lies beside it). Bundling the dependencies too is measured faster than importing them.
 // - dist/index.js, dist/testing/index.js, dist/remote/index.js and dist/chunks/: the library, bundled with its dependencies
 //   left as imports (a consumer's zod and AI SDK are the ones agentry uses), and a .d.ts per module.
+// - dist/workflows/script-worker.js: the worker thread of workflow scripts, at its src/ path (the CLI
+//   and the library both start it from there).
 // - the .md prompts at their src/ paths (see moduleUrls).
 // The checkout itself never runs dist/: see docs/decisions/0004-bundled-package.md.
 import { spawn } from "node:child_process";
@@ -72,10 +74,27 @@ function runChunk(): (id: string, graph: ModuleGraph) => string | null {
 }
 
 function runChunkMembers(graph: ModuleGraph): Set<string> {
-  const tasks = graph.getModuleInfo(join(SRC, "cli/commands/tasks.ts"))?.dynamicallyImportedIds ?? [];
-  const elsewhere = reachable(graph, [join(SRC, "cli/main.ts"), ...tasks]);
+  const elsewhere = reachable(graph, [join(SRC, "cli/main.ts"), ...tasksModules(graph)]);
   const run = reachable(graph, [join(SRC, "cli/commands/run.ts"), join(SRC, "cli/commands/chat.ts")]);
   return new Set([...run].filter((id) => !elsewhere.has(id)));
+}
+
+/**
+ * What `agentry tasks` imports when it runs: the lazy imports of its command's own files (`tasks.ts`,
+ * `tasks-store.ts` …). When they moved to tasks-store.ts unnoticed, the store landed in the run chunk
+ * and `tasks list` loaded all of it; the check below makes such a move fail the build instead.
+ */
+function tasksModules(graph: ModuleGraph): string[] {
+  const commands = join(SRC, "cli/commands") + sep;
+  const files = [...reachable(graph, [join(SRC, "cli/commands/tasks.ts")])].filter((id) =>
+    id.startsWith(commands),
+  );
+  const lazy = files.flatMap((id) => graph.getModuleInfo(id)?.dynamicallyImportedIds ?? []);
+  if (!lazy.includes(join(SRC, "tasks/workspace-task-store.ts")))
+    throw new Error(
+      "build: agentry tasks no longer imports tasks/workspace-task-store.ts lazily from src/cli/commands/: update tasksModules() in scripts/build.ts",
+    );
+  return lazy;
 }
 
 /** The modules `roots` import statically, directly or not, the roots included. */
@@ -99,6 +118,7 @@ async function buildLibrary(out: string): Promise<void> {
       "testing/index": join(SRC, "testing/index.ts"),
       "cli/index": join(SRC, "cli/index.ts"),
       "remote/index": join(SRC, "remote/index.ts"),
+      "workflows/script-worker": join(SRC, "workflows/script-worker.ts"),
     },
     platform: "node",
     // Bare specifiers (`zod`, `@ai-sdk/openai`, `node:fs`) stay imports; our own modules are bundled.

@@ -1,11 +1,13 @@
-// The package's "exports" in a checkout and in the tarball (docs/decisions/0004-bundled-package.md).
+// The package's "exports" and "engines" in a checkout and in the tarball
+// (docs/decisions/0004-bundled-package.md, docs/install.md).
 //   node scripts/package-exports.ts pack      (npm's prepack, after the build)
 //   node scripts/package-exports.ts restore   (npm's postpack)
 // In the checkout, package.json sends every export to a TypeScript source, so a script in the checkout
 // that imports the package by its name runs the sources with no build and no flag (Node strips types
 // outside node_modules/). A tarball holds no sources, and Node strips no types under node_modules/:
 // while npm packs, each `./src/<path>.ts` export becomes `types` → `./dist/<path>.d.ts` and `default`
-// → `./dist/<path>.js`, and afterwards the checkout's package.json is put back byte for byte.
+// → `./dist/<path>.js`, the tarball gets its `engines`, and afterwards the checkout's package.json is
+// put back byte for byte.
 import { existsSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -16,6 +18,15 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SAVED = "package.json.checkout";
 
 type ExportTarget = string | { types: string; default: string };
+
+/**
+ * The Node an installed package needs (bin/agentry.js refuses an older one). Only the tarball says it:
+ * npm checks `engines` against the Node npm itself runs on, and in a checkout that is the system's
+ * (say 20) while agentry runs on the Node of the devDependencies, so a checkout's `engines` only made
+ * `npm install` and the first `npx agentry` warn about agentry itself. The checkout states what it
+ * needs of the system's Node in `devEngines` instead.
+ */
+export const PACKAGE_ENGINES = { node: ">=22.18" } as const;
 
 /** The exports of the tarball: each source entry point replaced by its built file and declarations. */
 export function packedExports(exports: Record<string, string>): Record<string, ExportTarget> {
@@ -50,7 +61,11 @@ export async function pack(root = ROOT): Promise<void> {
     );
   }
   await writeFile(saved, text);
-  const packed = { ...manifest, exports: packedExports(exports as Record<string, string>) };
+  const packed = {
+    ...manifest,
+    engines: PACKAGE_ENGINES,
+    exports: packedExports(exports as Record<string, string>),
+  };
   await writeFile(join(root, "package.json"), `${JSON.stringify(packed, null, 2)}\n`);
 }
 

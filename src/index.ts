@@ -102,6 +102,7 @@ export {
   type LimiterState,
   type Permit,
 } from "./model/adaptive-limiter.ts";
+export { takesImages } from "./model/capabilities.ts";
 export type {
   CallFeedback,
   CapacityWaitReason,
@@ -112,6 +113,7 @@ export type {
 export { CONTEXT_WINDOWS, contextWindowOf, DEFAULT_CONTEXT_WINDOW } from "./model/context-windows.ts";
 export { ModelConfigError } from "./model/errors.ts";
 export { PushModelStream } from "./model/event-stream.ts";
+export { type ImageInfo, imagePartOf, sniffImage } from "./model/images.ts";
 export {
   type AssistantMessage,
   addUsage,
@@ -128,6 +130,7 @@ export {
   toolCalls,
   type Usage,
   type UserMessage,
+  userMessage,
   userText,
 } from "./model/messages.ts";
 export type { JsonSchema, Model, ModelEvent, ModelRequest, ModelStream, ToolSpec } from "./model/model.ts";
@@ -149,11 +152,13 @@ export { evaluate } from "./permissions/evaluate.ts";
 export {
   type AskAnswer,
   type AskHandler,
+  type AskRequest,
   createPermissionGate,
   PERMISSION_MODES,
   type PermissionGate,
   type PermissionGateOptions,
   type PermissionMode,
+  type RejectWithMessage,
 } from "./permissions/gate.ts";
 export { PermissionConfigError, rulesetFromConfig } from "./permissions/ruleset-from-config.ts";
 export {

@@ -19,6 +19,11 @@ export interface BeforeModelCallResult {
    * change of the offered list costs the provider's prompt cache everything after the tools.
    */
   hiddenTools?: readonly string[];
+  /**
+   * Tools offered on this call besides the agent's own (e.g. tools an MCP server listed after the run
+   * started); the model may call them like the others. A name the agent already has is ignored.
+   */
+  extraTools?: readonly AnyTool[];
   /** Messages appended to the transcript (and persisted) before the call, e.g. task notifications. */
   inject?: UserMessage[];
   /**

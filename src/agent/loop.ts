@@ -58,7 +58,7 @@ export async function runAgentLoop(
   let usage = emptyUsage();
   let turns = 0;
   let text = "";
-  const estimator = new PromptEstimator();
+  const estimator = new PromptEstimator(config.model.id);
 
   const finish = async (end: OutcomeEnd): Promise<Outcome> => {
     for (const hook of hooks) {
@@ -139,7 +139,7 @@ export async function runAgentLoop(
       const turn = ++turns;
       const lastTurn = turn >= maxTurns;
       send({ type: "turn_start", turn });
-      const request = await prepareRequest({
+      const { request, extraTools } = await prepareRequest({
         config,
         session,
         agent,
@@ -192,7 +192,7 @@ export async function runAgentLoop(
         return await finish({ status: "max_turns" });
       }
       if (calls.length > 0) {
-        const results = await executeToolCalls(calls, { ...env, turn });
+        const results = await executeToolCalls(calls, { ...env, tools: [...env.tools, ...extraTools], turn });
         await appendResults(session, { role: "tool_result", content: results }, send);
       }
       send({ type: "turn_end", turn, usage: message.usage });

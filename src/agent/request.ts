@@ -72,7 +72,7 @@ export async function prepareRequest(options: {
   signal: AbortSignal;
   emit: (event: EventBody) => void;
   spend: (usage: Usage) => void;
-}): Promise<ModelRequest> {
+}): Promise<{ request: ModelRequest; extraTools: AnyTool[] }> {
   const { config, session } = options;
   const base: ModelRequest = {
     system: config.systemPrompt,
@@ -84,6 +84,7 @@ export async function prepareRequest(options: {
 
   const sections: string[] = [];
   const hidden = new Set<string>();
+  const extraTools: AnyTool[] = [];
   for (const hooks of config.hooks ?? []) {
     const result = await hooks.beforeModelCall?.({
       agent: options.agent,
@@ -102,6 +103,7 @@ export async function prepareRequest(options: {
     });
     sections.push(...(result?.systemSections ?? []));
     for (const name of result?.hiddenTools ?? []) hidden.add(name);
+    extraTools.push(...(result?.extraTools ?? []));
     if (result?.compaction !== undefined) {
       const done = await applyCompaction(result.compaction, {
         session,
@@ -121,6 +123,12 @@ export async function prepareRequest(options: {
   const system = [config.systemPrompt, ...sections].filter((part) => part.trim() !== "").join("\n\n");
   // Sessions the loop wrote are well paired already; one built by hand may not be, and a provider
   // would refuse it (400) on every later call.
-  const tools = hidden.size === 0 ? base.tools : base.tools.filter((tool) => !hidden.has(tool.name));
-  return { ...base, system, messages: [...pairToolCalls(session.messages)], tools };
+  const own = new Set(base.tools.map((tool) => tool.name));
+  const extra = extraTools.filter((tool) => !own.has(tool.name) && !hidden.has(tool.name));
+  const offered = [...base.tools, ...toolSpecs(extra)];
+  const tools = hidden.size === 0 ? offered : offered.filter((tool) => !hidden.has(tool.name));
+  return {
+    request: { ...base, system, messages: [...pairToolCalls(session.messages)], tools },
+    extraTools: extra,
+  };
 }

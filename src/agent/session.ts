@@ -8,6 +8,7 @@ import { interruptedToolResults, pairToolCalls } from "./repair.ts";
 import { InvalidSessionIdError, isValidSessionId, newSessionId } from "./session-id.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 import { readTranscript, type Transcript, transcriptHistory } from "./transcript.ts";
+import { type BlobWriter, blobWriter, storedForm } from "./transcript-blobs.ts";
 import {
   type CompactionRecord,
   type SessionRecord,
@@ -76,6 +77,7 @@ export class Session {
   private startNewLine: boolean;
   private lock: SessionLock | undefined;
   private measuredIndex: number;
+  private readonly blobs: BlobWriter;
 
   private constructor(init: {
     header: TranscriptHeader;
@@ -99,6 +101,7 @@ export class Session {
     this.startNewLine = init.startNewLine ?? false;
     this.lock = init.lock;
     this.measuredIndex = init.measuredFrom ?? 0;
+    this.blobs = blobWriter(init.workspace);
   }
 
   /**
@@ -176,9 +179,12 @@ export class Session {
     return session;
   }
 
-  /** Adds a complete message and persists it as one line. */
+  /** Adds a complete message and persists it as one line (its images as blobs beside it: `transcript-blobs.ts`). */
   async append(message: Message): Promise<void> {
-    this.write({ type: "message", message, at: new Date().toISOString() });
+    if (this.transcriptPath) {
+      this.lock?.assertHeld();
+      this.write({ type: "message", message: storedForm(message, this.blobs), at: new Date().toISOString() });
+    }
     this.messages.push(message);
   }
 

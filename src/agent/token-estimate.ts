@@ -1,4 +1,5 @@
-import type { Message, Usage } from "../model/messages.ts";
+import { imageTokens } from "../model/image-tokens.ts";
+import type { ImagePart, Message, Usage } from "../model/messages.ts";
 import type { ModelRequest } from "../model/model.ts";
 
 /**
@@ -9,9 +10,6 @@ import type { ModelRequest } from "../model/model.ts";
  */
 export const CHARS_PER_TOKEN = 4;
 
-/** What an image costs in a prompt, about: providers bill by its pixels, not its base64 size. */
-const IMAGE_CHARS = 1_600 * CHARS_PER_TOKEN;
-
 export function tokensOfChars(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
@@ -21,15 +19,23 @@ export function totalTokens(usage: Usage): number {
   return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
-/** The characters of a request as a provider reads them: system prompt, tool specs and messages. */
-export function requestChars(request: ModelRequest): number {
+/**
+ * The characters of a request as a provider reads them: system prompt, tool specs and messages. An
+ * image counts as the characters of the tokens `modelId`'s provider bills for it.
+ */
+export function requestChars(request: ModelRequest, modelId?: string): number {
   let chars = request.system.length + JSON.stringify(request.tools).length;
-  for (const message of request.messages) chars += messageChars(message);
+  for (const message of request.messages) chars += messageChars(message, modelId);
   return chars;
 }
 
+/** What an image costs, in the characters the estimates count in: providers bill by its pixels, not its bytes. */
+function imageChars(image: ImagePart, modelId: string | undefined): number {
+  return imageTokens(modelId, image.width, image.height) * CHARS_PER_TOKEN;
+}
+
 /** The characters of one message as a provider reads it, framing included. */
-export function messageChars(message: Message): number {
+export function messageChars(message: Message, modelId?: string): number {
   // A few characters of framing per message and part (role, ids, separators).
   let chars = 8;
   for (const part of message.content) {
@@ -39,13 +45,14 @@ export function messageChars(message: Message): number {
         chars += part.text.length + 4;
         break;
       case "image":
-        chars += IMAGE_CHARS;
+        chars += imageChars(part, modelId);
         break;
       case "tool_call":
         chars += part.name.length + part.id.length + part.rawArgs.length + 8;
         break;
       case "tool_result":
         chars += part.toolCallId.length + part.content.length + 8;
+        for (const image of part.images ?? []) chars += imageChars(image, modelId);
         break;
     }
   }
@@ -59,9 +66,15 @@ export function messageChars(message: Message): number {
  */
 export class PromptEstimator {
   private last: { chars: number; tokens: number } | undefined;
+  private readonly modelId: string | undefined;
+
+  /** `modelId`: whose provider's rule prices the images (`imageTokens`). */
+  constructor(modelId?: string) {
+    this.modelId = modelId;
+  }
 
   estimate(request: ModelRequest): { chars: number; tokens: number } {
-    const chars = requestChars(request);
+    const chars = requestChars(request, this.modelId);
     const last = this.last;
     const tokens = last ? Math.ceil((last.tokens * chars) / last.chars) : tokensOfChars(chars);
     return { chars, tokens };

@@ -76,9 +76,12 @@ async function executeOne(
   const started = Date.now();
   let settled = false;
   env.emit({ type: "tool_start", toolCallId: call.id, name: call.name, args: call.args });
+  // The time a call waits for the permission gate (for a person's answer) is not its run time.
+  const asking = new AskClock();
+  const callEnv = { ...env, ask: asking.around(env.ask) };
   const outcome = await abort.race(
     // Schemas with custom refinements can throw too; nothing may reject Promise.all for the siblings.
-    runCall(call, env, () => settled).catch((error: unknown) => errorResult(call, thrownMessage(error))),
+    runCall(call, callEnv, () => settled).catch((error: unknown) => errorResult(call, thrownMessage(error))),
   );
   settled = true;
   const result = outcome === "aborted" ? errorResult(call, ABORTED_RESULT) : outcome;
@@ -88,9 +91,33 @@ async function executeOne(
     name: call.name,
     isError: result.isError,
     preview: result.content.slice(0, PREVIEW_CHARS),
-    durationMs: Date.now() - started,
+    durationMs: Math.max(0, Date.now() - started - asking.waitedMs()),
   });
   return result;
+}
+
+/** Adds up the time one call spends in permission asks (overlapping asks counted once). */
+class AskClock {
+  private pending = 0;
+  private since = 0;
+  private waited = 0;
+
+  around(ask: ToolExecutionEnv["ask"]): ToolExecutionEnv["ask"] {
+    if (ask === undefined) return undefined;
+    return async (request, agent, signal) => {
+      if (this.pending++ === 0) this.since = Date.now();
+      try {
+        await ask(request, agent, signal);
+      } finally {
+        if (--this.pending === 0) this.waited += Date.now() - this.since;
+      }
+    };
+  }
+
+  /** Time spent asking so far, an ask still pending included (the call was aborted during it). */
+  waitedMs(): number {
+    return this.waited + (this.pending > 0 ? Date.now() - this.since : 0);
+  }
 }
 
 async function runCall(
@@ -121,6 +148,8 @@ async function runCall(
       const output = await tool.execute(parsed.data, toolContext(call, env, isSettled));
       const content = typeof output === "string" ? output : output.content;
       result = { type: "tool_result", toolCallId: call.id, toolName: call.name, content, isError: false };
+      const images = typeof output === "string" ? undefined : output.images;
+      if (images !== undefined && images.length > 0) result.images = images;
     }
   } catch (error) {
     result = fail(thrownMessage(error));

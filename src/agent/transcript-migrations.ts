@@ -8,8 +8,15 @@ import { AgentryError } from "../errors/agentry-error.ts";
 export type RawLine = Record<string, unknown>;
 export type TranscriptMigration = (lines: RawLine[]) => RawLine[];
 
-/** Version 1 is the first format, so there is nothing to upgrade yet. */
-export const TRANSCRIPT_MIGRATIONS: Readonly<Record<number, TranscriptMigration>> = {};
+export const TRANSCRIPT_MIGRATIONS: Readonly<Record<number, TranscriptMigration>> = {
+  /**
+   * v2 may hold an image by reference (`blob`: the sha256 of its file under `.agentry/blobs/`) instead
+   * of inline, and tool results may carry `images`. Every v1 line is a valid v2 line; only the header
+   * changes. The bump makes an older agentry refuse a v2 file ("upgrade agentry") instead of dropping
+   * the messages whose images it cannot read.
+   */
+  1: (lines) => lines.map((line, index) => (index === 0 ? { ...line, version: 2 } : line)),
+};
 
 export class TranscriptFormatError extends AgentryError {
   override readonly name = "TranscriptFormatError";

@@ -8,7 +8,7 @@ import { usageSchema } from "../model/usage-schema.ts";
  * boundary). Bump `TRANSCRIPT_VERSION` when a line's shape changes, and add a step to
  * `TRANSCRIPT_MIGRATIONS` (`transcript-migrations.ts`) plus a fixture of the old version.
  */
-export const TRANSCRIPT_VERSION = 1;
+export const TRANSCRIPT_VERSION = 2;
 
 const usage = usageSchema;
 
@@ -20,7 +20,30 @@ const reasoning = z.object({
   // Added without a version bump: readers strip keys they do not know, so older ones still load it.
   item: z.object({ id: z.string(), encryptedContent: z.string().exactOptional() }).exactOptional(),
 });
-const image = z.object({ type: z.literal("image"), data: z.string(), mediaType: z.string() });
+const pixels = z.number().int().positive().exactOptional();
+/** An image in memory, and where messages cross to a queue worker: its bytes inline, in base64. */
+const image = z.object({
+  type: z.literal("image"),
+  data: z.string(),
+  mediaType: z.string(),
+  width: pixels,
+  height: pixels,
+});
+/**
+ * An image as a transcript line holds it (v2): its bytes inline (as v1 wrote them), or the sha256 of
+ * its file under `.agentry/blobs/`, so a screenshot does not make every reader of the file parse megabytes.
+ */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+const storedImage = z
+  .object({
+    type: z.literal("image"),
+    data: z.string().exactOptional(),
+    blob: z.string().regex(SHA256_HEX, "must be a sha256 in hex").exactOptional(),
+    mediaType: z.string(),
+    width: pixels,
+    height: pixels,
+  })
+  .refine((part) => (part.data === undefined) !== (part.blob === undefined), "needs either data or blob");
 // `args` is undefined when the model's argument text was not JSON, and JSON has no undefined: such a
 // call is stored without the key (its `rawArgs` keeps the text), and must read back, or the reader
 // would drop the assistant message and leave its tool results answering nothing.
@@ -33,27 +56,35 @@ const toolCall = z
     rawArgs: z.string(),
   })
   .transform(({ args, ...call }) => ({ ...call, args }));
-const toolResult = z.object({
-  type: z.literal("tool_result"),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  content: z.string(),
-  isError: z.boolean(),
+const toolResultOf = <Image extends z.ZodType>(imagePart: Image) =>
+  z.object({
+    type: z.literal("tool_result"),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    content: z.string(),
+    isError: z.boolean(),
+    images: z.array(imagePart).exactOptional(),
+  });
+
+const messageOf = <Image extends z.ZodType<{ type: "image" }>>(imagePart: Image) =>
+  z.discriminatedUnion("role", [
+    z.object({ role: z.literal("user"), content: z.array(z.union([text, imagePart])) }),
+    assistant,
+    z.object({ role: z.literal("tool_result"), content: z.array(toolResultOf(imagePart)) }),
+  ]);
+
+const assistant = z.object({
+  role: z.literal("assistant"),
+  content: z.array(z.discriminatedUnion("type", [text, reasoning, toolCall])),
+  stopReason: z.enum(["stop", "tool_calls", "length", "error", "aborted"]),
+  usage,
+  model: z.string(),
+  errorMessage: z.string().exactOptional(),
+  retryable: z.boolean().exactOptional(),
 });
 
-const message = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("user"), content: z.array(z.discriminatedUnion("type", [text, image])) }),
-  z.object({
-    role: z.literal("assistant"),
-    content: z.array(z.discriminatedUnion("type", [text, reasoning, toolCall])),
-    stopReason: z.enum(["stop", "tool_calls", "length", "error", "aborted"]),
-    usage,
-    model: z.string(),
-    errorMessage: z.string().exactOptional(),
-    retryable: z.boolean().exactOptional(),
-  }),
-  z.object({ role: z.literal("tool_result"), content: z.array(toolResult) }),
-]);
+const message = messageOf(image);
+const storedMessage = messageOf(storedImage);
 
 const outcomeBase = {
   text: z.string(),
@@ -80,9 +111,13 @@ const outcome = z.discriminatedUnion("status", [
   }),
 ]);
 
-/** A message and an outcome as stored: also what crosses to and from a queue worker. */
+/** A message and an outcome as they cross to and from a queue worker (images inline). */
 export const messageSchema = message;
 export const outcomeSchema = outcome;
+/** A message as a transcript line holds it (images inline, or by their blob's sha256). */
+export const storedMessageSchema = storedMessage;
+export type StoredMessage = z.infer<typeof storedMessage>;
+export type StoredImagePart = z.infer<typeof storedImage>;
 
 export const headerSchema = z.object({
   type: z.literal("header"),
@@ -119,16 +154,22 @@ const compaction = z.object({
 });
 
 const at = z.string();
-export const entrySchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("message"), message, at }),
-  compaction,
-  z.object({ type: z.literal("outcome"), outcome, at }),
-  z.object({ type: z.literal("abort"), message: z.string(), at }),
-  z.object({ type: z.literal("error"), message: z.string(), at }),
-]);
+const entryOf = <M extends z.ZodType>(messagePart: M) =>
+  z.discriminatedUnion("type", [
+    z.object({ type: z.literal("message"), message: messagePart, at }),
+    compaction,
+    z.object({ type: z.literal("outcome"), outcome, at }),
+    z.object({ type: z.literal("abort"), message: z.string(), at }),
+    z.object({ type: z.literal("error"), message: z.string(), at }),
+  ]);
+/** A line of a transcript file, as written (images possibly by reference). */
+export const storedEntrySchema = entryOf(storedMessage);
+const entrySchema = entryOf(message);
 
 export type TranscriptHeader = z.infer<typeof headerSchema>;
+/** An entry as a reader gets it: every image's bytes loaded (`parseTranscript`). */
 export type TranscriptEntry = z.infer<typeof entrySchema>;
+export type StoredTranscriptEntry = z.infer<typeof storedEntrySchema>;
 /** A `compaction` entry without its time (`Session.compact` adds it). */
 export type CompactionRecord = Omit<z.infer<typeof compaction>, "at" | "type">;
 

@@ -1,8 +1,9 @@
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { OutcomeStatus } from "../contracts/outcome.ts";
 import { type Message, userText } from "../model/messages.ts";
 import { sessionsDir } from "../state/state-dir.ts";
+import { type BlobReader, blobReader, loadedForm } from "./transcript-blobs.ts";
 import {
   migrateTranscript,
   type RawLine,
@@ -11,8 +12,8 @@ import {
   type TranscriptMigration,
 } from "./transcript-migrations.ts";
 import {
-  entrySchema,
   headerSchema,
+  storedEntrySchema,
   TRANSCRIPT_VERSION,
   type TranscriptEntry,
   type TranscriptHeader,
@@ -43,16 +44,24 @@ export interface SessionSummary {
   title: string;
 }
 
-/** Reads a transcript file, upgrading older format versions. Throws `TranscriptFormatError` when the header is unusable. */
+/**
+ * Reads a transcript file, upgrading older format versions, with its images loaded from the blobs of
+ * the `.agentry/` it lives in. Throws `TranscriptFormatError` when the header is unusable.
+ */
 export async function readTranscript(path: string): Promise<Transcript> {
-  return parseTranscript(await readFile(path, "utf8"), path);
+  const read = blobReader(join(dirname(dirname(path)), "blobs"));
+  return parseTranscript(await readFile(path, "utf8"), path, TRANSCRIPT_MIGRATIONS, read);
 }
 
-/** Parses transcript text (see `readTranscript`); `migrations` is replaceable for tests of the upgrade path. */
+/**
+ * Parses transcript text (see `readTranscript`); `migrations` is replaceable for tests of the upgrade
+ * path. `blobs` loads images stored by reference; without it, each becomes a line of text saying so.
+ */
 export function parseTranscript(
   text: string,
   source = "transcript",
   migrations: Readonly<Record<number, TranscriptMigration>> = TRANSCRIPT_MIGRATIONS,
+  blobs?: BlobReader,
 ): Transcript {
   const warnings: string[] = [];
   const endsWithNewline = text.length === 0 || text.endsWith("\n");
@@ -101,8 +110,13 @@ export function parseTranscript(
   }
   const entries: TranscriptEntry[] = [];
   lines.slice(1).forEach((line, index) => {
-    const entry = entrySchema.safeParse(line);
-    if (entry.success) entries.push(entry.data);
+    const entry = storedEntrySchema.safeParse(line);
+    if (entry.success)
+      entries.push(
+        entry.data.type === "message"
+          ? { ...entry.data, message: loadedForm(entry.data.message, blobs) }
+          : entry.data,
+      );
     else {
       // Line numbers refer to the file as written; migrations may merge or split lines.
       const where = version === TRANSCRIPT_VERSION ? `line ${lineNumbers[index + 1]}` : `entry ${index + 1}`;

@@ -70,10 +70,11 @@ export async function truncateToolOutput(options: {
   );
   let saved = true;
   try {
-    // Refuses a spill folder that a link leads outside the workspace (see assertStateInside).
-    await resolveWorkspacePath(options, spillPath);
-    await ensureGitignore(options.ops, options.workspace);
-    await options.ops.writeFile(spillPath, text);
+    // Refuses a spill folder that a link leads outside the workspace (see assertStateInside); the
+    // Operations write only the real path they are given.
+    const target = await resolveWorkspacePath(options, spillPath);
+    await ensureGitignore(options.ops, target.root);
+    await options.ops.writeFile(target.absolute, text);
   } catch {
     saved = false;
   }

@@ -126,7 +126,7 @@ function tooLarge(file: string, bytes: number): Diagnostic {
  * reached again (a link back up the tree, two links to one place) is not read twice, and a loop is
  * reported.
  */
-async function listAgentFiles(
+export async function listAgentFiles(
   folder: AgentFolder,
   exclude: ReadonlySet<string>,
 ): Promise<{ files: string[]; problems: Diagnostic[] }> {

@@ -1,7 +1,9 @@
 import { realpath } from "node:fs/promises";
-import { type LoadedFile, readAgentFile, withPromptFile } from "./agent-folder.ts";
+import { type LoadedFile, listAgentFiles, readAgentFile, withPromptFile } from "./agent-folder.ts";
 import type { AgentSourceKind } from "./definition.ts";
 import type { Diagnostic } from "./diagnostics.ts";
+import type { LoadResult } from "./loaders/load-context.ts";
+import type { OpenCodeFile } from "./loaders/opencode-level.ts";
 
 /** A config file of another harness that declares agents among its other settings. */
 export interface AgentConfigFile {
@@ -35,21 +37,83 @@ export async function loadConfigAgents(
 async function openCodeAgents(text: string, source: AgentConfigFile): Promise<LoadedFile[]> {
   const { loadOpenCodeConfig } = await import("./loaders/opencode-config.ts");
   const { agents, diagnostics } = loadOpenCodeConfig(text, source.file, source.kind, source.homeDir);
-  const loaded: LoadedFile[] = diagnostics.length > 0 ? [{ file: source.file, diagnostics }] : [];
+  return withPromptFiles(agents, diagnostics, source.baseDir);
+}
+
+/**
+ * One level's OpenCode definitions, read together as OpenCode merges them: its config files (in
+ * OpenCode's order, a later one winning) and the Markdown files of its agent folders.
+ */
+export interface OpenCodeSources {
+  configs: readonly string[];
+  folders: readonly string[];
+  kind: AgentSourceKind;
+  baseDir: string;
+  homeDir: string;
+}
+
+export async function loadOpenCodeSources(sources: OpenCodeSources): Promise<LoadedFile[]> {
+  const problems: Diagnostic[] = [];
+  const configs: OpenCodeFile[] = [];
+  for (const file of sources.configs) {
+    const text = await readAgentFile(file);
+    if (typeof text === "string") configs.push({ path: file, text });
+    // A config that is there but cannot be read may hold limits: the level's agents must not load.
+    else if (!/ENOENT|ENOTDIR/.test(text.message)) problems.push(text);
+  }
+  const markdown: OpenCodeFile[] = [];
+  const skipped: LoadedFile[] = [];
+  for (const dir of sources.folders) {
+    const folder = {
+      dir,
+      format: "opencode",
+      kind: sources.kind,
+      recursive: true,
+      extension: ".md",
+    } as const;
+    const listing = await listAgentFiles({ ...folder, baseDir: sources.baseDir }, new Set());
+    for (const problem of listing.problems) skipped.push({ file: problem.file, diagnostics: [problem] });
+    for (const file of listing.files) {
+      const text = await readAgentFile(file);
+      if (typeof text === "string") markdown.push({ path: file, text });
+      else skipped.push({ file, diagnostics: [text] });
+    }
+  }
+  if (configs.length === 0 && markdown.length === 0) return [...skipped, ...fileProblems(problems)];
+  const { loadOpenCodeLevel } = await import("./loaders/opencode-level.ts");
+  const { agents, diagnostics } = loadOpenCodeLevel({
+    kind: sources.kind,
+    configs,
+    markdown,
+    unreadableConfigs: problems.map((problem) => problem.file),
+    homeDir: sources.homeDir,
+  });
+  const loaded = await withPromptFiles(agents, [...problems, ...diagnostics], sources.baseDir);
+  return [...skipped, ...loaded];
+}
+
+function fileProblems(problems: Diagnostic[]): LoadedFile[] {
+  return problems.map((problem) => ({ file: problem.file, diagnostics: [problem] }));
+}
+
+/** The agents' prompt files read (only under `root`), and the config files' own problems first. */
+async function withPromptFiles(
+  agents: readonly LoadResult[],
+  diagnostics: Diagnostic[],
+  root: string,
+): Promise<LoadedFile[]> {
+  const loaded: LoadedFile[] = fileProblems(diagnostics);
   for (const agent of agents) {
     const problems: Diagnostic[] = [...agent.diagnostics];
+    const file = agent.definition?.source.path ?? agent.diagnostics[0]?.file ?? "";
     let definition = agent.definition;
     if (definition !== undefined && agent.promptFile !== undefined) {
-      definition = await withPromptFile(definition, agent.promptFile, {
-        file: source.file,
-        root: source.baseDir,
-        diagnostics: problems,
-      });
+      definition = await withPromptFile(definition, agent.promptFile, { file, root, diagnostics: problems });
     }
     loaded.push(
       definition === undefined
-        ? { file: source.file, diagnostics: problems }
-        : { file: source.file, definition, diagnostics: problems },
+        ? { file, diagnostics: problems }
+        : { file, definition, diagnostics: problems },
     );
   }
   return loaded;

@@ -85,6 +85,11 @@ export const AgentSourceSchema = z.object({
   format: z.enum(AGENT_FORMATS),
   /** Absolute path of the file the definition came from; absent for built-ins and programmatic ones. */
   path: z.string().optional(),
+  /**
+   * A project file's definition: whether the user trusts the folder. Untrusted (or unsaid), its rules
+   * only narrow and it was loaded without what would widen (`confineProjectDefinitions`).
+   */
+  trusted: z.boolean().optional(),
 });
 export type AgentSource = z.infer<typeof AgentSourceSchema>;
 
@@ -137,6 +142,10 @@ export const AgentDefinitionSchema = z.object({
   allowedHosts: z.array(z.string().min(1)).optional(),
   /** Bash runs under `READ_ONLY_BASH_RULES` before the definition's own `permission` (see definition-rules.ts). */
   readOnlyBash: z.boolean().optional(),
+  /** What its file asked for and did not get (an untrusted folder's MCP server …): the child is told. */
+  withheld: z.array(z.string()).optional(),
+  /** Why it cannot run at all (a remote agent whose URL was withheld); spawning it fails saying so. */
+  unavailable: z.string().optional(),
   source: AgentSourceSchema,
 });
 

@@ -3,9 +3,15 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { type AgentFolder, type LoadedFile, loadAgentFolder } from "./agent-folder.ts";
 import { builtinAgents } from "./builtin-agents.ts";
-import { type AgentConfigFile, loadConfigAgents } from "./config-agents.ts";
+import {
+  type AgentConfigFile,
+  loadConfigAgents,
+  loadOpenCodeSources,
+  type OpenCodeSources,
+} from "./config-agents.ts";
 import type { AgentDefinition, AgentFormat, AgentSourceKind } from "./definition.ts";
 import { type Diagnostic, diagnostic } from "./diagnostics.ts";
+import { effectiveAccess } from "./effective-access.ts";
 
 export { type AgentFolder, type LoadedFile, loadAgentFolder } from "./agent-folder.ts";
 
@@ -23,8 +29,14 @@ export interface DiscoverOptions {
   includeBuiltins?: boolean;
 }
 
-/** One place agents are read from: a folder of agent files, or another harness's config file. */
-export type AgentSourceEntry = ({ type: "folder" } & AgentFolder) | ({ type: "config" } & AgentConfigFile);
+/**
+ * One place agents are read from: a folder of agent files, another harness's config file, or a level's
+ * OpenCode config files and agent folders, which OpenCode reads as one.
+ */
+export type AgentSourceEntry =
+  | ({ type: "folder" } & AgentFolder)
+  | ({ type: "config" } & AgentConfigFile)
+  | ({ type: "opencode" } & OpenCodeSources);
 
 /** Where the agents of a project come from, highest precedence first. */
 export function projectSources(projectDir: string, homeDir: string): AgentSourceEntry[] {
@@ -32,12 +44,11 @@ export function projectSources(projectDir: string, homeDir: string): AgentSource
     folder(".agentry/agents", "agentry"),
     folder("subagents", "agentscope", false),
     folder(".claude/agents", "claude"),
-    folder(".opencode/agent", "opencode"),
-    folder(".opencode/agents", "opencode"),
-    config("opencode.json", "opencode-config"),
-    config("opencode.jsonc", "opencode-config"),
-    config(".opencode/opencode.json", "opencode-config"),
-    config(".opencode/opencode.jsonc", "opencode-config"),
+    // In the order OpenCode merges them: a later config's keys win, the Markdown files' over all.
+    opencode(
+      ["opencode.jsonc", "opencode.json", ".opencode/opencode.jsonc", ".opencode/opencode.json"],
+      [".opencode/agent", ".opencode/agents"],
+    ),
     config(".codex/config.toml", "codex-config"),
     folder(".codex/agents", "codex", true, ".toml"),
   ]);
@@ -48,10 +59,10 @@ export function userSources(homeDir: string): AgentSourceEntry[] {
   return sourcesUnder(homeDir, "user", homeDir, [
     folder(".agentry/agents", "agentry"),
     folder(".claude/agents", "claude"),
-    folder(".config/opencode/agent", "opencode"),
-    folder(".config/opencode/agents", "opencode"),
-    config(".config/opencode/opencode.json", "opencode-config"),
-    config(".config/opencode/opencode.jsonc", "opencode-config"),
+    opencode(
+      [".config/opencode/opencode.json", ".config/opencode/opencode.jsonc"],
+      [".config/opencode/agent", ".config/opencode/agents"],
+    ),
     config(".codex/config.toml", "codex-config"),
     folder(".codex/agents", "codex", true, ".toml"),
   ]);
@@ -59,7 +70,8 @@ export function userSources(homeDir: string): AgentSourceEntry[] {
 
 type Place =
   | { type: "folder"; sub: string; format: AgentFormat; recursive: boolean; extension: ".md" | ".toml" }
-  | { type: "config"; sub: string; format: AgentConfigFile["format"] };
+  | { type: "config"; sub: string; format: AgentConfigFile["format"] }
+  | { type: "opencode"; configs: string[]; folders: string[] };
 
 const folder = (
   sub: string,
@@ -70,17 +82,35 @@ const folder = (
 
 const config = (sub: string, format: AgentConfigFile["format"]): Place => ({ type: "config", sub, format });
 
+const opencode = (configs: string[], folders: string[]): Place => ({ type: "opencode", configs, folders });
+
 function sourcesUnder(
   root: string,
   kind: AgentSourceKind,
   homeDir: string,
   places: readonly Place[],
 ): AgentSourceEntry[] {
-  return places.map((place) =>
-    place.type === "folder"
-      ? { ...place, dir: join(root, place.sub), kind, baseDir: root }
-      : { type: "config", file: join(root, place.sub), format: place.format, kind, baseDir: root, homeDir },
-  );
+  return places.map((place): AgentSourceEntry => {
+    if (place.type === "folder") return { ...place, dir: join(root, place.sub), kind, baseDir: root };
+    if (place.type === "config") {
+      return {
+        type: "config",
+        file: join(root, place.sub),
+        format: place.format,
+        kind,
+        baseDir: root,
+        homeDir,
+      };
+    }
+    return {
+      type: "opencode",
+      configs: place.configs.map((sub) => join(root, sub)),
+      folders: place.folders.map((sub) => join(root, sub)),
+      kind,
+      baseDir: root,
+      homeDir,
+    };
+  });
 }
 
 /**
@@ -98,13 +128,22 @@ export async function loadAgentDefinitions(options: DiscoverOptions): Promise<Lo
   // Codex loads a role's config_file under the role's name; the agents folder does not load it again.
   const roleFiles = new Set<string>();
 
-  for (const source of [...projectSources(projectDir, homeDir), ...userSources(homeDir)]) {
-    // Running in the home directory makes the project sources and the user sources the same.
-    const real = await realpath(source.type === "folder" ? source.dir : source.file).catch(() => undefined);
-    if (real === undefined || seen.has(real)) continue;
+  // Running in the home directory makes the project sources and the user sources the same.
+  const unseen = async (path: string): Promise<boolean> => {
+    const real = await realpath(path).catch(() => undefined);
+    if (real === undefined || seen.has(real)) return false;
     seen.add(real);
+    return true;
+  };
+  for (const source of [...projectSources(projectDir, homeDir), ...userSources(homeDir)]) {
     let loaded: LoadedFile[];
-    if (source.type === "folder") loaded = await loadAgentFolder(source, roleFiles);
+    if (source.type === "opencode") {
+      const configs = await keep(source.configs, unseen);
+      const folders = await keep(source.folders, unseen);
+      if (configs.length === 0 && folders.length === 0) continue;
+      loaded = await loadOpenCodeSources({ ...source, configs, folders });
+    } else if (!(await unseen(source.type === "folder" ? source.dir : source.file))) continue;
+    else if (source.type === "folder") loaded = await loadAgentFolder(source, roleFiles);
     else {
       const result = await loadConfigAgents(source);
       for (const file of result.roleFiles) roleFiles.add(file);
@@ -119,6 +158,13 @@ export async function loadAgentDefinitions(options: DiscoverOptions): Promise<Lo
     for (const builtin of builtinAgents()) keepFirst(winners, builtin, diagnostics);
   }
   return { definitions: [...winners.values()], diagnostics };
+}
+
+/** The paths `check` holds for, one at a time, in order. */
+async function keep(paths: readonly string[], check: (path: string) => Promise<boolean>): Promise<string[]> {
+  const kept: string[] = [];
+  for (const path of paths) if (await check(path)) kept.push(path);
+  return kept;
 }
 
 function keepFirst(
@@ -142,6 +188,20 @@ function keepFirst(
         `kept ${kept}; ignored this file`,
       ),
     );
+  } else if (
+    definition.source.kind === "builtin" &&
+    isReadOnlyAgent(definition) &&
+    !isReadOnlyAgent(winner)
+  ) {
+    // Not an error (a project may mean it), but never silent: `explore` is read-only for a reason.
+    diagnostics.push(
+      diagnostic(
+        "warning",
+        kept,
+        `agent "${definition.name}" replaces the read-only built-in ${definition.name} with an agent that may edit files`,
+        `kept ${kept}; give it limits (tools, permission) if it should stay read-only`,
+      ),
+    );
   } else {
     diagnostics.push(
       diagnostic(
@@ -152,4 +212,8 @@ function keepFirst(
       ),
     );
   }
+}
+
+function isReadOnlyAgent(definition: AgentDefinition): boolean {
+  return effectiveAccess(definition).readOnly;
 }

@@ -1,14 +1,22 @@
 import { isToolHidden, toolPermission } from "../permissions/derive.ts";
-import { evaluate } from "../permissions/evaluate.ts";
-import type { Ruleset } from "../permissions/types.ts";
+import { type EditReach, editReach, sandboxCeiling } from "../permissions/edit-reach.ts";
+import type { Ruleset, SandboxProfile } from "../permissions/types.ts";
 import { wildcardMatch } from "../permissions/wildcard.ts";
 import type { AgentDefinition } from "./definition.ts";
 import { definitionRules } from "./definition-rules.ts";
 
 /** What an agent may use once its definition is applied, before the run's own rules and its parent's. */
 export interface EffectiveAccess {
-  /** Its rules deny edits of an ordinary workspace file: it cannot change the project. */
+  /** Its rules deny every edit (`edits` is `none`): it cannot change a file with its tools. */
   readOnly: boolean;
+  /** Where its rules let `edit` and `write` write: nowhere, only some paths (`docs/**`), or the workspace. */
+  edits: EditReach;
+  /**
+   * The OS sandbox of its commands by its own rules, as `policyForChild` derives it (a read-only parent
+   * or `--permission-mode plan` narrows it further). An agent that edits some paths only gets a
+   * read-only one: its edits go through its tools, where the gate checks each path.
+   */
+  sandbox: SandboxProfile;
   /** The tools it picks from its parent's, minus `deniedTools`; `inherited`: all of the parent's but those. */
   tools: string[] | "inherited";
   /** Built-in tools it can never use (its `disallowedTools`, and tools its rules deny outright), plus MCP patterns it disallows. */
@@ -20,9 +28,6 @@ export interface EffectiveAccess {
 /** The tools a user thinks in; `task_*` follow `task`. */
 const TOOLS = ["read", "grep", "glob", "list", "bash", "write", "edit", "task"];
 
-/** A path no agent file singles out, so a deny there is a deny of edits in general. */
-const ORDINARY_PATH = "src/index.ts";
-
 /**
  * The restrictions `agentry agents list|show` print, read from the same rules a child gets
  * (`definitionRules`). A definition whose permission cannot be read cannot start, so it shows as no tools.
@@ -32,7 +37,14 @@ export function effectiveAccess(definition: AgentDefinition): EffectiveAccess {
   try {
     rules = definitionRules(definition);
   } catch {
-    return { readOnly: true, tools: [], deniedTools: [...TOOLS], rules: [] };
+    return {
+      readOnly: true,
+      edits: { kind: "none" },
+      sandbox: "read-only",
+      tools: [],
+      deniedTools: [...TOOLS],
+      rules: [],
+    };
   }
   const disallowed = definition.disallowedTools ?? [];
   const denied = (tool: string): boolean =>
@@ -41,18 +53,13 @@ export function effectiveAccess(definition: AgentDefinition): EffectiveAccess {
     ...TOOLS.filter(denied),
     ...disallowed.filter((pattern) => !TOOLS.includes(pattern) && !pattern.startsWith("task_")),
   ];
+  const edits = editReach(rules);
   return {
-    readOnly: isReadOnly(rules),
+    readOnly: edits.kind === "none",
+    edits,
+    sandbox: sandboxCeiling(rules),
     tools: definition.tools === undefined ? "inherited" : definition.tools.filter((tool) => !denied(tool)),
     deniedTools: [...new Set(deniedTools)],
     rules,
   };
-}
-
-/**
- * Whether these rules keep an agent from changing files: they deny editing an ordinary workspace path.
- * Works on any ruleset — a definition's own, or a child's whole rules (run + definition + parent denies).
- */
-export function isReadOnly(rules: Ruleset): boolean {
-  return evaluate(rules, "edit", ORDINARY_PATH) === "deny";
 }

@@ -19,7 +19,9 @@ export interface FrontMatter {
 }
 
 const OPENING = /^---[ \t]*$/;
-const CLOSING = /^(?:---|\.\.\.)[ \t]*$/;
+const CLOSING = /^---[ \t]*$/;
+/** YAML's document end: YAML reads nothing after it. */
+const DOCUMENT_END = /^\.\.\.[ \t]*(?:#.*)?$/;
 
 /**
  * Strict YAML first (the `yaml` package); when that fails — agent files in the wild hold unquoted
@@ -34,9 +36,26 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
   if (!OPENING.test(lines[0] ?? "")) {
     return { present: false, data: {}, keyLines: {}, body: lines.join("\n").trim(), diagnostics: [] };
   }
-  const close = lines.findIndex((line, index) => index > 0 && CLOSING.test(line));
+  let close = lines.findIndex((line, index) => index > 0 && CLOSING.test(line));
+  const end = lines.findIndex(
+    (line, index) => index > 0 && (close === -1 || index < close) && DOCUMENT_END.test(line),
+  );
+  // Front matter closed by YAML's `...` alone (as Pandoc writes it) ends there.
+  if (close === -1 && end !== -1) close = end;
   if (close === -1) return unreadable(file, "front matter is not closed (no second `---` line)");
-  const yamlLines = lines.slice(1, close);
+  if (end !== -1 && end < close) {
+    const after = lines.slice(end + 1, close).find((line) => line.trim() !== "" && !/^\s*#/.test(line));
+    if (after !== undefined) {
+      // YAML stops at `...`: what follows (`tools: Read`) would be dropped, and the agent get every tool.
+      const at = end + 1 + lines.slice(end + 1, close).indexOf(after) + 1;
+      return unreadable(
+        file,
+        `YAML ends the document at \`...\` (line ${end + 1}), but the front matter goes on to the \`---\` at line ${close + 1}: "${after.trim().slice(0, 60)}" (line ${at}) would not be read, and it may limit the agent; keep one of the two (remove the \`...\` line, or close the front matter there with \`---\`)`,
+        end + 1,
+      );
+    }
+  }
+  const yamlLines = lines.slice(1, end !== -1 && end < close ? end : close);
   const size = yamlLines.reduce((sum, line) => sum + line.length + 1, 0);
   if (size > MAX_FRONT_MATTER_CHARS) {
     return unreadable(
@@ -78,7 +97,9 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
         ? diagnostic(
             "error",
             file,
-            `${p.message}, and ${p.key} limits what the agent may do`,
+            p.key === undefined
+              ? `${p.message}, and the line may hold a limit on what the agent may do`
+              : `${p.message}, and ${p.key} limits what the agent may do`,
             "skipped the file",
             p.line,
           )
@@ -89,13 +110,13 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
 }
 
 /** Front matter that is there but cannot be read at all: the file is skipped. */
-function unreadable(file: string, problem: string): FrontMatter {
+function unreadable(file: string, problem: string, line = 1): FrontMatter {
   return {
     present: true,
     data: {},
     keyLines: {},
     body: "",
-    diagnostics: [diagnostic("error", file, problem, "skipped the file", 1)],
+    diagnostics: [diagnostic("error", file, problem, "skipped the file", line)],
   };
 }
 

@@ -31,14 +31,20 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
 
 const TOP_LEVEL_OPTIONS = new Set(["-h", "--help", "-v", "--version"]);
 
+const PRINT_OPTIONS = new Set(["-p", "--print"]);
+
 /**
- * `agentry` alone on a terminal is the interactive mode (piped or redirected, it prints the help), and
- * `agentry --model opus …` is `agentry chat --model opus …`, as in other coding agents' CLIs.
+ * `agentry` alone on a terminal is the interactive mode (piped or redirected, it prints the help),
+ * `agentry --model opus …` is `agentry chat --model opus …`, and `agentry -p "…"` is `agentry run "…"`,
+ * as in other coding agents' CLIs (`claude -p`).
  */
 function withDefaultCommand(argv: string[], io: CliIo): string[] {
   const [first] = argv;
   if (first === undefined) return io.stdin.isTTY === true && io.stderr.isTTY === true ? ["chat"] : argv;
-  return first.startsWith("-") && !TOP_LEVEL_OPTIONS.has(first) ? ["chat", ...argv] : argv;
+  if (!first.startsWith("-") || TOP_LEVEL_OPTIONS.has(first)) return argv;
+  const end = argv.indexOf("--");
+  const options = end === -1 ? argv : argv.slice(0, end);
+  return [options.some((arg) => PRINT_OPTIONS.has(arg)) ? "run" : "chat", ...argv];
 }
 
 function packageVersion(): string {

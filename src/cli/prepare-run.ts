@@ -4,25 +4,38 @@ import type { AgentConfig } from "../agent/config.ts";
 import { Session } from "../agent/session.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
+import type { LoadedAgents } from "../agents/discover.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
+import type { McpClientFeatures } from "../mcp/client-features.ts";
+import type { McpServerSet } from "../mcp/mcp-servers.ts";
 import type { Model } from "../model/model.ts";
 import { ModelLimiters } from "../model/model-limiters.ts";
-import { type AskHandler, createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
+import { visibleTools } from "../permissions/derive.ts";
+import {
+  type AskHandler,
+  createPermissionGate,
+  type PermissionGate,
+  type PermissionMode,
+} from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
-import { loadConfigFiles } from "./config/load-config.ts";
-import { resolveSettings, type SettingFlags, type Settings } from "./config/resolve-settings.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import { projectWarnings } from "./config/project-report.ts";
+import { type ProjectView, readProject } from "./config/read-project.ts";
+import type { SettingFlags, Settings } from "./config/resolve-settings.ts";
 import { damagedSessionError } from "./damaged-session.ts";
+import type { ElicitHandler } from "./elicit-prompt.ts";
 import { UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { loadMcpConfigFlags } from "./mcp-config-flag.ts";
 import { permissionRules } from "./permission-rules.ts";
+import { personChannel } from "./person-channel.ts";
 import { selectModel } from "./select-model.ts";
 import { wireAgent } from "./wire-agent.ts";
 import { wireCommands } from "./wire-commands.ts";
 import { wireCompaction } from "./wire-compaction.ts";
 import { type FleetFlags, wireFleet } from "./wire-fleet.ts";
-import { mcpInstructions, wireMcp } from "./wire-mcp.ts";
+import { mcpInstructions, mcpToolChanges, wireMcp } from "./wire-mcp.ts";
 import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
 import { resolveWorkspace } from "./workspace.ts";
 
@@ -35,27 +48,48 @@ export interface RunSettingsOptions {
   maxTurns?: number;
   permissionMode?: PermissionMode;
   maxConcurrency?: number;
+  /** `--trust-project`: the project's widening settings apply for this run. */
+  trustProject?: boolean;
+}
+
+export interface RunSettings {
+  workspace: string;
+  settings: Settings;
+  rules: Ruleset;
+  limiters: ModelLimiters;
+  /** The workspace's files as read, with the folder's trust and what was withheld. */
+  project: ProjectView;
 }
 
 /**
- * The workspace (`--cwd`), every setting (flags > env > project > user > defaults), the root's
- * permission rules — so a bad config file fails before anything else happens — and the limiters every
- * model of the run shares (one per endpoint: the root's, its subagents', a `/model` switch).
+ * The workspace (`--cwd`), every setting (flags > env > project > user > defaults) with the folder's
+ * trust (`readProject`: `confirmTrust` asks the person, interactive `chat` only), the root's permission
+ * rules — so a bad config file fails before anything else happens — and the limiters every model of
+ * the run shares (one per endpoint: the root's, its subagents', a `/model` switch). What the project's
+ * files hold and was not applied is one line on stderr.
  */
 export async function loadRunSettings(
   options: RunSettingsOptions,
   io: CliIo,
-): Promise<{ workspace: string; settings: Settings; rules: Ruleset; limiters: ModelLimiters }> {
+  confirmTrust?: (view: ProjectView) => Promise<boolean>,
+): Promise<RunSettings> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
   const flags: SettingFlags = {};
   if (options.model !== undefined) flags.model = options.model;
   if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
   if (options.permissionMode !== undefined) flags.permissionMode = options.permissionMode;
   if (options.maxConcurrency !== undefined) flags.maxConcurrency = options.maxConcurrency;
-  const settings = resolveSettings(await loadConfigFiles({ workspace, env: io.env }), flags, io.env);
-  for (const warning of settings.warnings) io.stderr.write(`warning: ${warning}\n`);
+  const project = await readProject({
+    workspace,
+    env: io.env,
+    flags,
+    ...(options.trustProject === undefined ? {} : { trustProject: options.trustProject }),
+    ...(confirmTrust === undefined ? {} : { confirmTrust }),
+  });
+  const { settings } = project;
+  for (const line of projectWarnings(project)) io.stderr.write(`${line}\n`);
   const limiters = new ModelLimiters(settings.modelConcurrency);
-  return { workspace, settings, rules: permissionRules(settings), limiters };
+  return { workspace, settings, rules: permissionRules(settings), limiters, project };
 }
 
 /**
@@ -84,10 +118,14 @@ export interface WireRootOptions {
   io: CliIo;
   /** The interactive permission prompt; without it, asks resolve by the permission mode. */
   onAsk?: AskHandler;
+  /** MCP servers' forms (elicitation) on the terminal; without it, they are declined. */
+  onElicit?: ElicitHandler;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   /** `--agents` JSON. */
   agents?: string;
+  /** The agent definitions of the workspace's files, confined by the folder's trust (`readProject`). */
+  definitions: LoadedAgents;
   /** `--mcp-config` values: files or JSON with more MCP servers (over the config files' by name). */
   mcpConfig?: readonly string[];
   /** Cancels MCP servers that are still starting (Ctrl-C during the wiring). */
@@ -128,6 +166,8 @@ export interface WiredRoot {
   runtime: SubagentRuntime;
   /** How conversations are compacted (automatically when enabled; `/compact` always). */
   compaction: CompactionOptions;
+  /** The run's MCP servers (their prompts, resources for `@server:uri`), when any is configured. */
+  mcp: McpServerSet | undefined;
   /** Ends the subagent runtime, then the MCP servers' connections. */
   close(reason?: string): Promise<void>;
 }
@@ -139,10 +179,15 @@ export interface WiredRoot {
  */
 export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const { workspace, settings, io } = options;
+  // Permission prompts and MCP servers' forms reach the same person, one question at a time.
+  const person = personChannel();
+  const { onAsk, onElicit } = options;
   const ask = createPermissionGate({
     rules: options.rules,
     mode: settings.permissionMode.value,
-    ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+    ...(onAsk === undefined
+      ? {}
+      : { onAsk: (request, signal) => person(signal, "reject" as const, () => onAsk(request, signal)) }),
   });
   const systemPromptOptions: Parameters<typeof buildSystemPrompt>[0] = { workspace };
   if (options.systemPrompt !== undefined) systemPromptOptions.replace = options.systemPrompt;
@@ -166,7 +211,9 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const mcp = await wireMcp(servers, {
     workspace,
     io,
+    values: settings.env,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    features: mcpFeatures(options.model, ask, onElicit, person),
   }).catch(async (error: unknown) => {
     await fleet.close();
     throw error;
@@ -186,8 +233,14 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       env: io.env,
       extraTools: mcp?.tools ?? [],
     });
+    // A tool whose rules deny `*` is not offered to the root either (children drop theirs too).
+    const visible = (tools: readonly AnyTool[]) => visibleTools(tools, options.rules);
+    root.tools = visible(root.tools);
+    if (mcp !== undefined)
+      root.hooks = [...(root.hooks ?? []), mcpToolChanges(mcp, visible(mcp.tools), visible)];
     const { config, runtime, diagnostics } = await wireSubagents(root, {
       workspace,
+      definitions: options.definitions,
       settings,
       gate: ask,
       env: io.env,
@@ -209,6 +262,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       config: withWorkflows ? withWorkflows(config, runtime, io.env.HOME || homedir()) : config,
       runtime,
       compaction,
+      mcp,
       async close(reason) {
         try {
           await runtime.shutdown(reason);
@@ -223,6 +277,40 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     await fleet.close();
     throw error;
   }
+}
+
+/**
+ * What the run's MCP servers may ask of it: forms through the person at the terminal (declined without
+ * one), and sampling through the run's model once the `mcp_sampling` permission allows it (a rule, the
+ * mode, or the person).
+ */
+function mcpFeatures(
+  model: Model,
+  ask: PermissionGate,
+  onElicit: ElicitHandler | undefined,
+  person: ReturnType<typeof personChannel>,
+): McpClientFeatures {
+  return {
+    ...(onElicit === undefined
+      ? {}
+      : {
+          elicit: (request, signal) =>
+            person(signal, { action: "cancel" } as const, () => onElicit(request, signal)),
+        }),
+    sampling: {
+      model: () => model,
+      approve: (request, signal) =>
+        ask(
+          {
+            permission: "mcp_sampling",
+            patterns: [request.server],
+            title: `MCP server "${request.server}" asks the model for up to ${request.maxTokens} tokens: ${request.preview}`,
+          },
+          { path: ["main"] },
+          signal,
+        ),
+    },
+  };
 }
 
 async function resumeSession(workspace: string, id: string): Promise<Session> {

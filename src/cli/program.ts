@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { registerAgentsCommand } from "./commands/agents-command.ts";
 import { registerChatCommand } from "./commands/chat-command.ts";
 import type { CommandDeps, ProgramResult } from "./commands/command-deps.ts";
+import { registerConfigCommand } from "./commands/config-command.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerMcpCommand } from "./commands/mcp.ts";
@@ -9,6 +10,7 @@ import { registerRunCommand } from "./commands/run-command.ts";
 import { registerServeCommand } from "./commands/serve-command.ts";
 import { registerSessionsCommand } from "./commands/sessions-command.ts";
 import { registerTasksCommand } from "./commands/tasks.ts";
+import { registerTrustCommand } from "./commands/trust-command.ts";
 import { registerWorkerCommand } from "./commands/worker.ts";
 import { registerWorkflowCommand } from "./commands/workflow-command.ts";
 import type { CliIo } from "./io.ts";
@@ -23,7 +25,8 @@ Help on a command: agentry help <command>, e.g. agentry help run.
 
 Configuration: agentry.json (or .agentry/config.json) in the project and
 $XDG_CONFIG_HOME/agentry/config.json (default ~/.config/agentry/config.json).
-Precedence: flags > environment > project > user > defaults.
+Precedence: flags > environment > project > user > defaults; a project's files
+narrow at once and widen only in a folder you trust (agentry trust, agentry config).
 A model needs ANTHROPIC_API_KEY or OPENAI_API_KEY (or --model ollama:…).
 Keys, AGENTRY_* variables and providers: docs/configuration.md, docs/providers.md.
 The README lists every page of docs/.
@@ -41,6 +44,8 @@ const COMMANDS: ReadonlyArray<(program: Command, deps: CommandDeps) => Command> 
   registerWorkerCommand,
   registerMcpCommand,
   registerServeCommand,
+  registerConfigCommand,
+  registerTrustCommand,
   registerDoctorCommand,
 ];
 

@@ -39,5 +39,5 @@ export const NO_PROVIDER_MESSAGE = [
   "  - set OPENAI_API_KEY to use OpenAI",
   "  - pass --model <provider:model>, e.g. --model ollama:qwen3 for a local Ollama,",
   '    or set "model" in agentry.json or AGENTRY_MODEL',
-  "See docs/providers.md.",
+  "See docs/providers.md. To see agentry at work first, `agentry demo` needs no key: it runs offline.",
 ].join("\n");

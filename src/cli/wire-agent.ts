@@ -59,6 +59,8 @@ function configuredKeys(settings: Settings): Record<string, string | undefined> 
     "providers.anthropic.apiKey": providers.anthropic?.apiKey,
     "providers.openai.apiKey": providers.openai?.apiKey,
   };
+  // Values set for commands (Claude Code's settings `env` …) may be tokens too.
+  for (const [name, value] of Object.entries(settings.env)) keys[`env.${name}`] = value;
   for (const [name, endpoint] of Object.entries(providers.openaiCompatible ?? {})) {
     keys[`providers.openaiCompatible.${name}.apiKey`] = endpoint.apiKey;
     for (const [header, value] of Object.entries(endpoint.headers ?? {}))

@@ -26,18 +26,19 @@ export interface WireCommandsOptions {
 export async function wireCommands(options: WireCommandsOptions): Promise<CommandPolicy> {
   const { settings, io } = options;
   const env = [...DEFAULT_COMMAND_ENV, ...settings.sandbox.env];
+  const values = Object.keys(settings.env).length > 0 ? { values: settings.env } : {};
   if (!settings.sandbox.enabled) {
     io.stderr.write(
       "warning: commands run without the OS sandbox (turned off by sandbox.enabled or AGENTRY_SANDBOX); only the analysis of command lines confines them\n",
     );
-    return { env };
+    return { env, ...values };
   }
   const support = await detectSandboxCached({ path: io.env.PATH ?? "", stateDir: userStateDir(io.env) });
   if (!support.available) {
     io.stderr.write(
       `warning: commands run without an OS sandbox: ${support.reason}. Only the analysis of command lines confines them. ${support.hint}\n`,
     );
-    return { env };
+    return { env, ...values };
   }
   const sandbox = await policyForAgent({
     backend: support.backend,
@@ -47,5 +48,5 @@ export async function wireCommands(options: WireCommandsOptions): Promise<Comman
     settings: settings.sandbox,
     home: io.env.HOME || homedir(),
   });
-  return { env, sandbox };
+  return { env, ...values, sandbox };
 }

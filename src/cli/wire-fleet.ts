@@ -43,7 +43,14 @@ export async function wireFleet(
   if (queue === undefined) return { taskStore, close: () => taskStore.close() };
   try {
     const { FleetClient } = await import("../queue/fleet-client.ts");
-    const client = await FleetClient.open({ url, queue, warn: (message) => warn(message) });
+    const { fleetKeyFromEnv } = await import("../queue/fleet-key.ts");
+    const key = fleetKeyFromEnv(env);
+    const client = await FleetClient.open({
+      url,
+      queue,
+      warn: (message) => warn(message),
+      ...(key === undefined ? {} : { key }),
+    });
     await client.ready();
     const { queuePlacement } = await import("../queue/queue-placement.ts");
     return {

@@ -1,9 +1,8 @@
-import { homedir } from "node:os";
 import type { CompactionOptions } from "../agent/compaction.ts";
 import type { AgentConfig } from "../agent/config.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { type Diagnostic, hasErrors } from "../agents/diagnostics.ts";
-import { loadAgentDefinitions } from "../agents/discover.ts";
+import type { LoadedAgents } from "../agents/discover.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
 import type { ChildPlacement } from "../subagents/child-placement.ts";
@@ -14,6 +13,8 @@ import type { Settings } from "./config/resolve-settings.ts";
 
 export interface WireSubagentsOptions {
   workspace: string;
+  /** The agent definitions of the workspace's files, confined by the folder's trust (`readProject`). */
+  definitions: LoadedAgents;
   settings: Settings;
   gate: PermissionGate;
   env: Record<string, string | undefined>;
@@ -31,14 +32,11 @@ export interface WireSubagentsOptions {
   placement?: ChildPlacement;
 }
 
-/** The agents a run can delegate to: built-ins, user and project files, then `--agents`. */
-export async function loadRegistry(
-  workspace: string,
-  env: Record<string, string | undefined>,
-  agentsJson?: string,
-): Promise<AgentRegistry> {
-  const loaded = await loadAgentDefinitions({ projectDir: workspace, homeDir: env.HOME || homedir() });
-  return agentsJson === undefined ? new AgentRegistry(loaded) : AgentRegistry.fromJson(agentsJson, loaded);
+/** The agents a run can delegate to: built-ins, user and project files (`readProject`), then `--agents`. */
+export function registryOf(definitions: LoadedAgents, agentsJson?: string): AgentRegistry {
+  return agentsJson === undefined
+    ? new AgentRegistry(definitions)
+    : AgentRegistry.fromJson(agentsJson, definitions);
 }
 
 /**
@@ -50,7 +48,7 @@ export async function wireSubagents(
   root: AgentConfig,
   options: WireSubagentsOptions,
 ): Promise<{ config: AgentConfig; runtime: SubagentRuntime; diagnostics: readonly Diagnostic[] }> {
-  const registry = await loadRegistry(options.workspace, options.env, options.agentsJson);
+  const registry = registryOf(options.definitions, options.agentsJson);
   const { createModel } = await import("../model/registry.ts");
   const { settings, env } = options;
   const modelOptions = options.limiters === undefined ? {} : { limiters: options.limiters };

@@ -1,13 +1,19 @@
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   Client,
+  type ElicitResult,
   type Tool as McpToolInfo,
+  type Prompt,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { DEFAULT_INHERITED_ENV_VARS } from "@modelcontextprotocol/client/stdio";
 import { AgentryError } from "../errors/agentry-error.ts";
+import type { McpClientFeatures } from "./client-features.ts";
+import { elicitationFields, NO_ONE_TO_ASK } from "./elicitation.ts";
 import { describeConnectFailure, describeError, describeExit, stderrNote } from "./failure-messages.ts";
+import { sample } from "./sampling.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import { StdioProcessTransport } from "./stdio-process-transport.ts";
 
@@ -31,6 +37,21 @@ export interface ConnectOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   clientVersion: string;
+  /** Elicitation and sampling; roots (the workspace, `cwd`) are always answered. */
+  features?: McpClientFeatures;
+  /** The server's tool list after a `notifications/tools/list_changed`. */
+  onToolsChanged?: (tools: McpToolInfo[]) => void;
+}
+
+/** What connecting learnt about a server. */
+export interface ConnectedServer {
+  connection: McpConnection;
+  tools: McpToolInfo[];
+  instructions: string | undefined;
+  /** Its prompts (empty when it offers none, or listing them failed). */
+  prompts: Prompt[];
+  /** Whether it offers resources (`list_mcp_resources` then lists them). */
+  resources: boolean;
 }
 
 /** A connection attempt that failed; the message says why and what to do. */
@@ -47,11 +68,9 @@ export async function connectMcpServer(
   server: string,
   config: McpServerConfig,
   options: ConnectOptions,
-): Promise<{ connection: McpConnection; tools: McpToolInfo[]; instructions: string | undefined }> {
+): Promise<ConnectedServer> {
   const transport = await createTransport(config, options);
-  const client = new Client({ name: "agentry", version: options.clientVersion }, { capabilities: {} });
-  // Out-of-band noise (a log line on stdout, a failed SSE reconnect) must not reach our output.
-  client.onerror = () => {};
+  const client = createClient(server, options);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal =
@@ -60,10 +79,21 @@ export async function connectMcpServer(
     const requestOptions = { signal, timeout: options.timeoutMs };
     await untilAborted(client.connect(transport, requestOptions), signal);
     const { tools } = await untilAborted(client.listTools(undefined, requestOptions), signal);
+    const capabilities = client.getServerCapabilities();
+    // A server whose prompts cannot be listed still has its tools.
+    const prompts =
+      capabilities?.prompts === undefined
+        ? []
+        : await untilAborted(client.listPrompts(undefined, requestOptions), signal).then(
+            (listed) => listed.prompts,
+            () => [],
+          );
     return {
       connection: connection(server, config, client, transport),
       tools,
       instructions: client.getInstructions(),
+      prompts,
+      resources: capabilities?.resources !== undefined,
     };
   } catch (error) {
     clearTimeout(timer);
@@ -85,6 +115,54 @@ export async function connectMcpServer(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The client of one server, declaring what agentry answers: roots (the workspace), elicitation in form
+ * mode (a person through `features.elicit`, else declined: servers hide the tools that need it from a
+ * client without it), and sampling when the run gives a model for it.
+ */
+function createClient(server: string, options: ConnectOptions): Client {
+  const features = options.features ?? {};
+  const client = new Client(
+    { name: "agentry", version: options.clientVersion },
+    {
+      capabilities: {
+        roots: { listChanged: false },
+        elicitation: { form: {} },
+        ...(features.sampling === undefined ? {} : { sampling: {} }),
+      },
+      ...(options.onToolsChanged === undefined
+        ? {}
+        : {
+            listChanged: {
+              tools: {
+                onChanged: (error, tools) => {
+                  if (error === null && tools !== null) options.onToolsChanged?.(tools);
+                },
+              },
+            },
+          }),
+    },
+  );
+  // Out-of-band noise (a log line on stdout, a failed SSE reconnect) must not reach our output.
+  client.onerror = () => {};
+  const root = { uri: pathToFileURL(options.cwd).href, name: basename(options.cwd) };
+  client.setRequestHandler("roots/list", async () => ({ roots: [root] }));
+  client.setRequestHandler("elicitation/create", async (request, ctx): Promise<ElicitResult> => {
+    const params = request.params;
+    if (params.mode === "url" || features.elicit === undefined) return NO_ONE_TO_ASK;
+    const fields = elicitationFields(params.requestedSchema);
+    if (fields === undefined) return NO_ONE_TO_ASK;
+    return features.elicit({ server, message: params.message, fields }, ctx.mcpReq.signal);
+  });
+  const sampling = features.sampling;
+  if (sampling !== undefined) {
+    client.setRequestHandler("sampling/createMessage", (request, ctx) =>
+      sample(server, request.params, sampling, ctx.mcpReq.signal),
+    );
+  }
+  return client;
 }
 
 async function createTransport(

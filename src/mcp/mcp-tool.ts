@@ -8,7 +8,8 @@ import { z } from "zod";
 import { formatDuration } from "../text/format-duration.ts";
 import { type AnyTool, defineTool, ToolError } from "../tools/tool.ts";
 import type { McpConnection } from "./mcp-connection.ts";
-import { mcpResultText } from "./mcp-result.ts";
+import { mcpResultContent } from "./mcp-result.ts";
+import { callToolAsTask } from "./task-call.ts";
 
 /** Longer server descriptions are cut: they are sent with every model request. */
 export const MAX_DESCRIPTION_CHARS = 2048;
@@ -45,31 +46,50 @@ export function mcpTool(options: McpToolOptions): AnyTool {
       await ctx.ask({ permission: name, patterns: ["*"], title: `${name} ${shortJson(args)}` });
       const gone = connection.gone();
       if (gone !== undefined) throw goneError(options, gone);
+      const params = { name: info.name, arguments: args as Record<string, unknown> };
       let result: CallToolResult;
       try {
-        result = await connection.client.callTool(
-          { name: info.name, arguments: args as Record<string, unknown> },
-          {
-            signal: ctx.signal,
-            timeout: options.timeoutMs,
-            onprogress: ({ progress, total, message }) =>
-              ctx.progress(
-                [total === undefined ? `${progress}` : `${progress}/${total}`, message]
-                  .filter(Boolean)
-                  .join(" "),
-              ),
-          },
-        );
+        result =
+          info.execution?.taskSupport === "required"
+            ? await callToolAsTask(connection.client, params, {
+                signal: ctx.signal,
+                timeoutMs: options.timeoutMs,
+                onProgress: ctx.progress,
+              })
+            : await connection.client.callTool(params, {
+                signal: ctx.signal,
+                timeout: options.timeoutMs,
+                // A tool that keeps reporting progress is working, however long it takes.
+                resetTimeoutOnProgress: true,
+                onprogress: (progress) => ctx.progress(progressLine(progress)),
+              });
       } catch (error) {
         throw callError(error, options, ctx.signal);
       }
-      const content = mcpResultText(result);
-      if (result.isError === true) throw new ToolError(content);
+      const { text, images } = mcpResultContent(result, connection.server);
+      if (result.isError === true) throw new ToolError(text);
       const details: Record<string, unknown> = { server: connection.server, tool: info.name };
       if (result.structuredContent !== undefined) details.structuredContent = result.structuredContent;
-      return { content, details };
+      return images.length === 0 ? { content: text, details } : { content: text, images, details };
     },
   });
+}
+
+/** `3/10 (30%) copying files`: an MCP progress notification as a progress line. */
+export function progressLine({
+  progress,
+  total,
+  message,
+}: {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}): string {
+  const amount =
+    total === undefined || total <= 0
+      ? `${progress}`
+      : `${progress}/${total} (${Math.round((progress / total) * 100)}%)`;
+  return message ? `${amount} ${message}` : amount;
 }
 
 /** The server's schema minus `$schema` (some providers reject it); the root must be an object schema. */

@@ -32,6 +32,9 @@ export interface ImagePart {
   /** base64 without a data: prefix */
   data: string;
   mediaType: string;
+  /** Pixels, when known: what providers bill an image by (`imageTokens`). */
+  width?: number;
+  height?: number;
 }
 
 export interface ToolCallPart {
@@ -50,6 +53,11 @@ export interface ToolResultPart {
   toolName: string;
   content: string;
   isError: boolean;
+  /**
+   * Images the tool returned besides its text (a screenshot, a file `read` showed). Sent to models that
+   * take images, replaced by a line of text for those that do not (`toSdkPrompt`).
+   */
+  images?: ImagePart[];
 }
 
 export type StopReason = "stop" | "tool_calls" | "length" | "error" | "aborted";
@@ -105,6 +113,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
 
 export function userText(text: string): UserMessage {
   return { role: "user", content: [{ type: "text", text }] };
+}
+
+/** A user message of a text and the images that go with it (`userText` when there are none). */
+export function userMessage(text: string, images: readonly ImagePart[] = []): UserMessage {
+  return { role: "user", content: [{ type: "text", text }, ...images] };
 }
 
 /** The concatenated text parts of an assistant message. */

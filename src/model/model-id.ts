@@ -118,3 +118,20 @@ function splitIndex(text: string): number {
 function isProvider(name: string): name is ProviderName {
   return (PROVIDERS as readonly string[]).includes(name);
 }
+
+/**
+ * The endpoint a model id sends to — its provider, or `openai-compatible:<name>` — which, with the
+ * provider settings, says where the conversation and the key go. Undefined for an id that cannot be read.
+ */
+export function modelEndpoint(
+  id: string,
+  aliases: Record<string, string> = {},
+  endpoints: readonly string[] = [],
+): string | undefined {
+  try {
+    const ref = parseModelId(resolveAlias(id, aliases), endpoints);
+    return ref.provider === "openai-compatible" ? `${ref.provider}:${ref.endpoint ?? ""}` : ref.provider;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,3 +1,4 @@
+import { takesImages } from "./capabilities.ts";
 import { deferredModel } from "./deferred-model.ts";
 import { ModelConfigError } from "./errors.ts";
 import type { Model } from "./model.ts";
@@ -30,6 +31,8 @@ export interface ModelSettings {
   prices?: Record<string, ModelPrice>;
   /** Context windows (tokens a prompt may hold) per `provider:model` id, over `CONTEXT_WINDOWS`. */
   contextWindows?: Record<string, number>;
+  /** Whether a `provider:model` id reads images, over `IMAGE_INPUT` (`takesImages`). */
+  imageInput?: Record<string, boolean>;
 }
 
 type Env = Record<string, string | undefined>;
@@ -64,7 +67,10 @@ export function createModel(
   const resolved = resolveAlias(id, settings.aliases);
   const ref = parseModelId(resolved, Object.keys(settings.openaiCompatible ?? {}));
   const price = priceOf(ref.id, settings.prices);
-  const { model, baseUrl } = adapterFor(ref, settings, env, price);
+  const { model, baseUrl } = adapterFor(ref, settings, env, {
+    price,
+    images: takesImages(ref.id, settings.imageInput),
+  });
   const limited =
     options.limiters === undefined
       ? model
@@ -79,12 +85,18 @@ export function defaultModelId(env: Env, settings: ModelSettings = {}): string |
   return undefined;
 }
 
+/** What every adapter takes besides its endpoint: the model's price, and whether it reads images. */
+interface AdapterTraits {
+  price: ModelPrice | undefined;
+  images: boolean;
+}
+
 /** The adapter, and the base URL it sends to (with the model, what identifies its endpoint). */
 function adapterFor(
   ref: ModelRef,
   settings: ModelSettings,
   env: Env,
-  price: ModelPrice | undefined,
+  traits: AdapterTraits,
 ): { model: Model; baseUrl: string } {
   switch (ref.provider) {
     case "anthropic": {
@@ -101,7 +113,7 @@ function adapterFor(
         // The host only: the adapter adds /v1.
         "https://api.anthropic.com",
       );
-      const options = { model: ref.model, apiKey, price, ...(baseUrl ? { baseUrl } : {}) };
+      const options = { model: ref.model, apiKey, ...traits, ...(baseUrl ? { baseUrl } : {}) };
       return {
         model: deferredModel(`anthropic:${ref.model}`, async () =>
           (await import("./providers/anthropic.ts")).anthropicModel(options),
@@ -125,7 +137,7 @@ function adapterFor(
       const options = {
         model: ref.model,
         apiKey,
-        price,
+        ...traits,
         api: settings.openai?.api ?? "responses",
         ...(baseUrl ? { baseUrl } : {}),
       };
@@ -143,20 +155,20 @@ function adapterFor(
         name: "ollama",
         model: ref.model,
         baseUrl,
-        price,
+        ...traits,
         hints: { baseUrlHint: "OLLAMA_BASE_URL, OLLAMA_HOST or providers.ollama.baseUrl in agentry.json" },
       });
       return { model, baseUrl };
     }
     case "openai-compatible":
-      return compatibleAdapter(ref, settings, price);
+      return compatibleAdapter(ref, settings, traits);
   }
 }
 
 function compatibleAdapter(
   ref: ModelRef,
   settings: ModelSettings,
-  price: ModelPrice | undefined,
+  traits: AdapterTraits,
 ): { model: Model; baseUrl: string } {
   const name = ref.endpoint ?? "";
   const endpoints = settings.openaiCompatible ?? {};
@@ -175,14 +187,17 @@ function compatibleAdapter(
       `Model id "${ref.id}" names no model. Use openai-compatible:${name}/<model>, or set ${key}.model in agentry.json.`,
     );
   const baseUrl = requireUrl(endpoint.baseUrl, `${key}.baseUrl`, COMPATIBLE_EXAMPLE_URL);
+  const id = `openai-compatible:${name}/${model}`;
   const adapter = compatibleModel({
-    id: `openai-compatible:${name}/${model}`,
+    id,
     name,
     model,
     baseUrl,
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     ...(endpoint.headers ? { headers: endpoint.headers } : {}),
-    price,
+    ...traits,
+    // The endpoint's default model is known only here.
+    images: takesImages(id, settings.imageInput),
     hints: { keyHint: `${key}.apiKey in agentry.json`, baseUrlHint: `${key}.baseUrl in agentry.json` },
   });
   return { model: adapter, baseUrl };

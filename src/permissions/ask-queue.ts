@@ -1,6 +1,12 @@
 import type { PermissionRequest } from "./types.ts";
 
-export type AskAnswer = "once" | "always" | "reject";
+export type AskAnswer = "once" | "always" | "reject" | RejectWithMessage;
+
+/** "No", with what the person wants the model to know: why, or what to do instead. */
+export interface RejectWithMessage {
+  type: "reject";
+  message: string;
+}
 
 /**
  * Shows one permission prompt to the user and resolves with the answer. `signal` aborts when the
@@ -8,8 +14,11 @@ export type AskAnswer = "once" | "always" | "reject";
  */
 export type AskHandler = (request: AskRequest, signal: AbortSignal) => Promise<AskAnswer>;
 
-/** What the user is asked: the request, who asks, and the patterns an "always" answer would approve. */
-export type AskRequest = PermissionRequest & { agentPath: string[]; always: string[] };
+/**
+ * What the user is asked: the request, who asks, the patterns an "always" answer would approve and
+ * the same as the rules it adds, written as Claude Code writes them (`Bash(npm test:*)`), to show.
+ */
+export type AskRequest = PermissionRequest & { agentPath: string[]; always: string[]; alwaysRules: string[] };
 
 export type QueuedAnswer = AskAnswer | "timeout" | "aborted" | { error: unknown };
 
@@ -22,6 +31,13 @@ export interface QueuedAsk {
 }
 
 const ANSWERS: readonly unknown[] = ["once", "always", "reject"];
+
+function isAnswer(answer: unknown): answer is AskAnswer {
+  if (ANSWERS.includes(answer)) return true;
+  if (typeof answer !== "object" || answer === null) return false;
+  const { type, message } = answer as Partial<RejectWithMessage>;
+  return type === "reject" && typeof message === "string";
+}
 
 /**
  * Serializes prompts (a UI shows one at a time; parallel children ask concurrently) and bounds each
@@ -63,9 +79,7 @@ export function createAskQueue(
         onAsk(request, dismiss.signal).then(
           (answer) =>
             finish(
-              ANSWERS.includes(answer)
-                ? answer
-                : { error: new Error(`invalid answer ${JSON.stringify(answer)}`) },
+              isAnswer(answer) ? answer : { error: new Error(`invalid answer ${JSON.stringify(answer)}`) },
             ),
           (error: unknown) => finish({ error }),
         );

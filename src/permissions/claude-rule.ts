@@ -68,3 +68,24 @@ function claudePath(path: string): string {
   if (path.startsWith("/")) return path.slice(1);
   return path;
 }
+
+/** Our permissions under Claude Code's tool names, for showing a rule the way its users write one. */
+const CLAUDE_NAMES: Record<string, string> = {
+  bash: "Bash",
+  read: "Read",
+  edit: "Edit",
+  task: "Task",
+  webfetch: "WebFetch",
+  websearch: "WebSearch",
+};
+
+/**
+ * A rule written the way Claude Code writes it: `Bash(npm test:*)` for a command prefix, `Bash(make)`
+ * for one exact command, `Read(*.env)`, `Edit(src/a.ts)`; permissions it has no name for keep ours
+ * (`unsandboxed(curl x)`, `mcp__github__create_issue(*)`).
+ */
+export function claudeRuleText(permission: string, pattern: string, commandPrefix: boolean): string {
+  const tool = Object.hasOwn(CLAUDE_NAMES, permission) ? CLAUDE_NAMES[permission] : permission;
+  const specifier = commandPrefix && pattern.endsWith(" *") ? `${pattern.slice(0, -2)}:*` : pattern;
+  return `${tool}(${specifier})`;
+}

@@ -16,6 +16,20 @@ export function deriveChildRules(parentRules: Ruleset, childDefinitionRules: Rul
  * no later rule for this permission allows or asks anything. Such a tool is hidden from the model.
  */
 export function isToolHidden(rules: Ruleset, permission: string): boolean {
+  // Narrowing rules decide apart from the others (`findMatchingRule`): either side hiding it hides it.
+  return (
+    hiddenBy(
+      rules.filter((rule) => !rule.narrowOnly),
+      permission,
+    ) ||
+    hiddenBy(
+      rules.filter((rule) => rule.narrowOnly),
+      permission,
+    )
+  );
+}
+
+function hiddenBy(rules: Ruleset, permission: string): boolean {
   const lastBlanketDeny = rules.findLastIndex(
     (rule) => rule.action === "deny" && rule.pattern === "*" && wildcardMatch(rule.permission, permission),
   );

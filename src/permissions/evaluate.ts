@@ -1,16 +1,33 @@
 import type { PermissionAction, PermissionRule, Ruleset } from "./types.ts";
 import { wildcardMatch } from "./wildcard.ts";
 
-/** The rule that decides `permission` + `pattern`: the LAST rule whose permission and pattern both match. */
+/**
+ * The rule that decides `permission` + `pattern`: the LAST rule whose permission and pattern both
+ * match — unless the last matching `narrowOnly` rule is stricter than that (deny over ask over allow;
+ * no match counts as ask), then that one.
+ */
 export function findMatchingRule(
   rules: Ruleset,
   permission: string,
   pattern: string,
 ): PermissionRule | undefined {
-  return rules.findLast(
-    (rule) => wildcardMatch(rule.permission, permission) && wildcardMatch(rule.pattern, pattern),
-  );
+  let decided: PermissionRule | undefined;
+  let narrowing: PermissionRule | undefined;
+  for (
+    let index = rules.length - 1;
+    index >= 0 && (decided === undefined || narrowing === undefined);
+    index--
+  ) {
+    const rule = rules[index] as PermissionRule;
+    if (!wildcardMatch(rule.permission, permission) || !wildcardMatch(rule.pattern, pattern)) continue;
+    if (rule.narrowOnly) narrowing ??= rule;
+    else decided ??= rule;
+  }
+  if (narrowing === undefined) return decided;
+  return STRICTNESS[narrowing.action] > STRICTNESS[decided?.action ?? "ask"] ? narrowing : decided;
 }
+
+const STRICTNESS: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 };
 
 /** Last matching rule wins; no matching rule means "ask". */
 export function evaluate(rules: Ruleset, permission: string, pattern: string): PermissionAction {

@@ -1,5 +1,7 @@
 import { formatDuration } from "../text/format-duration.ts";
 import { type AskHandler, createAskQueue, type QueuedAnswer, type QueuedAsk } from "./ask-queue.ts";
+import { claudeRuleText } from "./claude-rule.ts";
+import { commandPrefix } from "./command-prefix.ts";
 import { describeRule, evaluateRequest, type PatternDecision } from "./evaluate.ts";
 import { decideAsk, type PermissionMode } from "./modes.ts";
 import { isProtectedPath } from "./protected-paths.ts";
@@ -7,7 +9,7 @@ import { sandboxCovers } from "./sandbox-coverage.ts";
 import { PermissionDeniedError, type PermissionRequest, type PermissionRule, type Ruleset } from "./types.ts";
 import { wildcardMatch } from "./wildcard.ts";
 
-export type { AskAnswer, AskHandler, AskRequest } from "./ask-queue.ts";
+export type { AskAnswer, AskHandler, AskRequest, RejectWithMessage } from "./ask-queue.ts";
 export { PERMISSION_MODES, type PermissionMode } from "./modes.ts";
 
 export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60_000;
@@ -51,11 +53,13 @@ interface SharedState {
   approved: Approval[];
 }
 
-/** One "always": a rule's pattern (every path it asks for), or one exact value. */
+/** One "always": a rule's pattern (every path it asks for), a command prefix, or one exact value. */
 interface Approval {
   permission: string;
   pattern: string;
   exact: boolean;
+  /** The pattern is a command's prefix (`npm test *`), shown as `Bash(npm test:*)`. */
+  commandPrefix?: boolean;
 }
 
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
@@ -86,15 +90,21 @@ const isApproved = (shared: SharedState, permission: string, pattern: string) =>
   );
 
 /**
- * What "always" approves for an asked pattern: the pattern of the ask rule that matched it, so five
- * reads under `read *.env ask` give one prompt — except for commands (a `bash *` rule would approve
- * every command) and protected paths, which are approved one exact value at a time.
+ * What "always" approves for an asked pattern: for a command, its prefix (`npm test -- --x` approves
+ * `npm test *`, `commandPrefix`) or, where a prefix would be too wide, the exact command; for others
+ * the pattern of the ask rule that matched it, so five reads under `read *.env ask` give one prompt.
+ * Protected paths and leaving the sandbox (`unsandboxed`) are approved one exact value at a time.
  */
 function alwaysScope(permission: string, entry: PatternDecision, protectedPath: boolean): Approval {
-  const byRule = entry.rule?.action === "ask" && permission !== "bash" && !protectedPath;
-  return byRule
-    ? { permission, pattern: entry.rule?.pattern ?? entry.pattern, exact: false }
-    : { permission, pattern: entry.pattern, exact: true };
+  const exact = { permission, pattern: entry.pattern, exact: true };
+  if (permission === "bash") {
+    const prefix = commandPrefix(entry.pattern);
+    return prefix === undefined
+      ? exact
+      : { permission, pattern: `${prefix} *`, exact: false, commandPrefix: true };
+  }
+  const byRule = entry.rule?.action === "ask" && permission !== "unsandboxed" && !protectedPath;
+  return byRule ? { permission, pattern: entry.rule?.pattern ?? entry.pattern, exact: false } : exact;
 }
 
 async function check(
@@ -107,6 +117,7 @@ async function check(
   const { permission } = request;
   const decision = evaluateRequest(rules, permission, request.patterns);
   const who = agent.path.join("/");
+  if (request.prompt === false) return settleWithoutPrompt(rules, shared, request, decision.patterns, who);
   const denied = decision.patterns.find((entry) => entry.action === "deny");
   if (denied !== undefined) {
     const by = denied.rule === undefined ? "" : ` by rule ${describeRule(denied.rule)}`;
@@ -114,25 +125,15 @@ async function check(
       `${subject(request, [denied.pattern])} is denied${by} for agent ${who}; do not retry it. Choose another approach, or report that you need it.`,
     );
   }
-  // Writing a protected path needs a person even where a rule or the mode would allow it.
-  const needsPerson = (pattern: string) =>
-    permission === "edit" && shared.mode !== "bypass" && isProtectedPath(pattern);
-  const pendingEntries = () =>
-    decision.patterns.filter(
-      (entry) =>
-        (entry.action === "ask" || needsPerson(entry.pattern)) &&
-        !isApproved(shared, permission, entry.pattern),
-    );
+  const needsPerson = (pattern: string) => protectedEdit(shared, permission, pattern);
+  const pendingEntries = () => pending(shared, permission, decision.patterns);
   const entries = pendingEntries();
   if (entries.length === 0) return;
   const asked = entries.map((entry) => entry.pattern);
   if (request.sandbox !== undefined && sandboxCovers(rules, shared.mode, request.sandbox)) return;
 
   const protectedAsked = asked.filter(needsPerson);
-  const byMode =
-    protectedAsked.length > 0 && shared.mode !== "plan"
-      ? ({ kind: "prompt" } as const)
-      : decideAsk(shared.mode, permission, asked);
+  const byMode = modeDecision(shared, permission, asked);
   if (byMode.kind === "allow") return;
   if (byMode.kind === "deny") {
     throw new PermissionDeniedError(
@@ -143,12 +144,16 @@ async function check(
     throw new PermissionDeniedError(noApproverMessage(request, asked, protectedAsked, who, shared.mode));
 
   const always = entries.map((entry) => alwaysScope(permission, entry, needsPerson(entry.pattern)));
+  const shown = [...new Map(always.map((approval) => [approval.pattern, approval])).values()];
   const answer = await shared.prompt({
     request: {
       ...request,
       patterns: asked,
       agentPath: [...agent.path],
-      always: [...new Set(always.map((approval) => approval.pattern))],
+      always: shown.map((approval) => approval.pattern),
+      alwaysRules: shown.map((approval) =>
+        claudeRuleText(permission, approval.pattern, approval.commandPrefix === true),
+      ),
     },
     stillNeeded: () => pendingEntries().length > 0,
     ...(signal === undefined ? {} : { signal }),
@@ -159,6 +164,53 @@ async function check(
     return;
   }
   throw new PermissionDeniedError(unansweredMessage(answer, subject(request, asked), who, shared.timeoutMs));
+}
+
+/** Writing a protected path needs a person even where a rule or the mode would allow it. */
+function protectedEdit(shared: SharedState, permission: string, pattern: string): boolean {
+  return permission === "edit" && shared.mode !== "bypass" && isProtectedPath(pattern);
+}
+
+/** The patterns no rule allows (or protected), and no "always" approved yet. */
+function pending(shared: SharedState, permission: string, decisions: readonly PatternDecision[]) {
+  return decisions.filter(
+    (entry) =>
+      (entry.action === "ask" || protectedEdit(shared, permission, entry.pattern)) &&
+      !isApproved(shared, permission, entry.pattern),
+  );
+}
+
+/** What the mode does with `asked`; a protected path goes to a person in every mode but plan. */
+function modeDecision(shared: SharedState, permission: string, asked: readonly string[]) {
+  return asked.some((pattern) => protectedEdit(shared, permission, pattern)) && shared.mode !== "plan"
+    ? ({ kind: "prompt" } as const)
+    : decideAsk(shared.mode, permission, asked);
+}
+
+/**
+ * A request with `prompt: false`: the same decision as `check` up to the prompt, for every pattern at
+ * once; what is left for a person is refused, and the error lists it apart from what was denied.
+ */
+function settleWithoutPrompt(
+  rules: Ruleset,
+  shared: SharedState,
+  request: PermissionRequest,
+  decisions: readonly PatternDecision[],
+  who: string,
+): void {
+  const denied = decisions.filter((entry) => entry.action === "deny").map((entry) => entry.pattern);
+  let needsApproval = pending(shared, request.permission, decisions).map((entry) => entry.pattern);
+  const covered = request.sandbox !== undefined && sandboxCovers(rules, shared.mode, request.sandbox);
+  if (needsApproval.length > 0 && !covered) {
+    const byMode = modeDecision(shared, request.permission, needsApproval);
+    if (byMode.kind === "deny") denied.push(...needsApproval);
+    if (byMode.kind !== "prompt") needsApproval = [];
+  } else needsApproval = [];
+  if (denied.length === 0 && needsApproval.length === 0) return;
+  throw new PermissionDeniedError(
+    `${subject(request, [...denied, ...needsApproval])} is not allowed for agent ${who} without asking, and this request does not ask.`,
+    { denied, needsApproval },
+  );
 }
 
 /** `bash 'rm x'`, naming the whole request when the pattern is only part of it. */
@@ -199,6 +251,9 @@ function unansweredMessage(
   who: string,
   timeoutMs: number,
 ): string {
+  if (typeof answer === "object" && "type" in answer) {
+    return `The user rejected ${what} for agent ${who} and said: ${JSON.stringify(answer.message)}. Do not retry it; do what the user says instead.`;
+  }
   if (answer === "reject") {
     return `The user rejected ${what} for agent ${who}. Do not retry it; choose another approach, or report that it was rejected.`;
   }

@@ -1,10 +1,8 @@
+import { ANY_PATH } from "./edit-reach.ts";
 import { evaluate } from "./evaluate.ts";
 import type { PermissionMode } from "./modes.ts";
 import type { Ruleset, SandboxProfile } from "./types.ts";
 import { wildcardMatch } from "./wildcard.ts";
-
-/** A path that only a `*` pattern matches: the probe for "editing a file of the workspace in general". */
-const ANY_PATH = "\u0000any-path";
 
 /**
  * Whether a command confined to `profile` can do no more than the rules and mode already allow without

@@ -20,6 +20,13 @@ export interface PermissionRequest {
    * no wider than the rules allow (`sandboxCovers`), what would be asked is allowed.
    */
   sandbox?: SandboxProfile;
+  /**
+   * `false`: settle the request without a person. Nothing is shown; what would be put to one is refused
+   * like a deny, and the error says pattern by pattern what was denied and what needed approval
+   * (`PermissionDeniedError.refused`). For a tool that checks many values of one call — grep's files —
+   * and leaves out those it may not read instead of prompting for each.
+   */
+  prompt?: false;
 }
 
 export type PermissionAction = "allow" | "ask" | "deny";
@@ -28,11 +35,32 @@ export interface PermissionRule {
   permission: string;
   pattern: string;
   action: PermissionAction;
+  /**
+   * A rule that may only narrow (a repository's rule in a folder the user has not trusted): it
+   * decides a request only where it is stricter than what the other rules decide, so it can turn an
+   * allow into an ask or a deny, never lift a deny or an ask (`findMatchingRule`).
+   */
+  narrowOnly?: true;
 }
 
 export type Ruleset = PermissionRule[];
 
+/** The patterns of a request made with `prompt: false` that were not allowed. */
+export interface RefusedPatterns {
+  /** By a deny rule, or by the permission mode. */
+  denied: string[];
+  /** Allowed by no rule, mode or earlier "always": they would have been asked. */
+  needsApproval: string[];
+}
+
 export class PermissionDeniedError extends AgentryError {
   override readonly name = "PermissionDeniedError";
   readonly kind = "user";
+  /** Set for a request made with `prompt: false`. */
+  readonly refused: RefusedPatterns | undefined;
+
+  constructor(message: string, refused?: RefusedPatterns) {
+    super(message);
+    this.refused = refused;
+  }
 }

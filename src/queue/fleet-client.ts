@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { connectRedis, type RedisTarget, redisOptions, redisTarget } from "../tasks/redis-connection.ts";
 import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
 import { ChannelHandlers } from "./channel-handlers.ts";
+import type { FleetKey, SignedKind } from "./fleet-key.ts";
 import { DEFAULT_QUEUE } from "./fleet-keys.ts";
 import { letGo } from "./let-go.ts";
 
@@ -25,6 +26,11 @@ export interface FleetClientOptions {
   unclaimedWarnMs?: number;
   /** Where problems that do not end a child go (no worker took its job yet …). Default: none. */
   warn?: (message: string) => void;
+  /**
+   * The fleet's key (`AGENTRY_FLEET_KEY`): jobs and mailbox entries are signed with it, and a worker's
+   * result is read only when signed with it. Default: none (nothing signed, nothing checked).
+   */
+  key?: FleetKey;
 }
 
 export const DEFAULT_ATTEMPTS = 2;
@@ -43,6 +49,7 @@ export class FleetClient {
   readonly leaseMs: number;
   readonly unclaimedWarnMs: number;
   readonly warn: (message: string) => void;
+  readonly key: FleetKey | undefined;
   readonly commands: Redis;
   readonly queue: Queue;
   readonly events: QueueEvents;
@@ -79,6 +86,7 @@ export class FleetClient {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.unclaimedWarnMs = options.unclaimedWarnMs ?? 15_000;
     this.warn = options.warn ?? (() => {});
+    this.key = options.key;
     this.commands = commands;
     this.subscriber = subscriber;
     const queueConnection = bullConnection(target, "agentry-fleet-queue");
@@ -95,6 +103,11 @@ export class FleetClient {
     this.leaseTimer = setInterval(() => void this.renewLeases(), Math.max(100, this.leaseMs / 3));
     this.leaseTimer.unref();
     this.watchConnection(options.lostAfterMs ?? 5_000);
+  }
+
+  /** `value` signed for job `jobId` when this parent has the fleet's key, else as it is. */
+  seal<T extends object>(kind: SignedKind, jobId: string, value: T): T {
+    return this.key === undefined ? value : this.key.sign(kind, { queue: this.queueName, jobId }, value);
   }
 
   /** Waits until the job event stream is read, so no job's end can be missed. */

@@ -7,6 +7,7 @@ import { connectRedis, type RedisTarget, redisTarget } from "../tasks/redis-conn
 import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
 import { ChannelHandlers } from "./channel-handlers.ts";
 import { bullConnection, DEFAULT_ATTEMPTS } from "./fleet-client.ts";
+import type { FleetKey } from "./fleet-key.ts";
 import { DEFAULT_QUEUE } from "./fleet-keys.ts";
 import { type JobData, type JobResult, jobDataSchema, problemOf } from "./job-data.ts";
 import { letGo } from "./let-go.ts";
@@ -28,6 +29,11 @@ export interface FleetWorkerOptions {
   prefix?: string;
   /** One line per job (its start and its end), for the person running the worker. */
   log?: (line: string) => void;
+  /**
+   * The fleet's key (`AGENTRY_FLEET_KEY`): a job not signed with it is refused (and logged), a mailbox
+   * entry not signed with it is skipped, and results are signed with it. Default: none.
+   */
+  key?: FleetKey;
 }
 
 /**
@@ -84,18 +90,39 @@ export class FleetWorker {
       worker: this.name,
       leaseCheckMs: 1_000,
       cacheDir,
+      ...(options.key === undefined ? {} : { key: options.key }),
     };
+    const { key } = options;
+    let warnedUnchecked = false;
     this.bull = bullConnection(target, "agentry-worker-queue");
     this.worker = new Worker<JobData, JobResult>(
       queue,
       async (job: Job<JobData, JobResult>) => {
+        const id = job.id ?? "?";
+        const scope = { queue, jobId: id };
+        const sig = (job.data as { sig?: unknown }).sig;
+        if (key !== undefined && !key.verify("job", scope, job.data)) {
+          const why =
+            sig === undefined
+              ? "it is not signed"
+              : "its signature does not match this worker's fleet key (AGENTRY_FLEET_KEY)";
+          log(`job ${id} refused: ${why}: only a parent holding the fleet's key may give this worker work`);
+          throw new UnrecoverableError(
+            `this worker refused the job: ${why}; give the parent the fleet's key (AGENTRY_FLEET_KEY) the workers have`,
+          );
+        }
+        if (key === undefined && sig !== undefined && !warnedUnchecked) {
+          warnedUnchecked = true;
+          log(
+            `job ${id} is signed, but this worker has no fleet key to check it with: set AGENTRY_FLEET_KEY so that only signed jobs run`,
+          );
+        }
         const parsed = jobDataSchema.safeParse(job.data);
         if (!parsed.success)
           throw new UnrecoverableError(
             `this worker cannot read the job (${problemOf(parsed.error)}): are the parent and the workers the same agentry version?`,
           );
         const data = parsed.data as JobData;
-        const id = job.id ?? "?";
         log(`job ${id} ${data.agentPath.join("/")} started (attempt ${job.attemptsStarted})`);
         const started = Date.now();
         const result = await runQueuedChild(data, id, runtime, connections);
@@ -104,7 +131,7 @@ export class FleetWorker {
         log(
           `job ${id} ${data.agentPath.join("/")} ${outcome.status} after ${Date.now() - started} ms, ${outcome.turns} turns${detail}`,
         );
-        return result;
+        return key === undefined ? result : key.sign("result", scope, result);
       },
       {
         connection: this.bull,

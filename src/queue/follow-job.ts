@@ -71,9 +71,14 @@ export async function followJob(client: FleetClient, following: Following): Prom
       stopLost = client.onLost((error) => reject(new Error(error)));
     });
     let value: unknown;
+    let local: JobResult | undefined;
     try {
-      value = await Promise.race([job.waitUntilFinished(client.events), lost, removedBeforeTaken]).finally(
-        () => clearTimeout(unclaimed),
+      const removed = removedBeforeTaken.then((result) => {
+        local = result;
+        return result;
+      });
+      value = await Promise.race([job.waitUntilFinished(client.events), lost, removed]).finally(() =>
+        clearTimeout(unclaimed),
       );
     } catch (error) {
       const reason = messageOf(error);
@@ -84,11 +89,15 @@ export async function followJob(client: FleetClient, following: Following): Prom
         );
       throw new Error(`its job ${jobId} failed: ${reason}`);
     }
+    if (local !== undefined && value === local) return local;
+    if (client.key !== undefined && !client.key.verify("result", { queue: client.queueName, jobId }, value))
+      throw new Error(
+        `its job ${jobId} came back with a result not signed with the fleet's key (AGENTRY_FLEET_KEY): a worker without the key, or a result someone else wrote to Redis; it was not read`,
+      );
     const parsed = jobResultSchema.safeParse(value);
     if (!parsed.success)
       throw new Error(`its worker returned a result this agentry cannot read (${problemOf(parsed.error)})`);
-    if (parsed.data.worker !== NO_WORKER)
-      await Promise.race([lastEvent, new Promise((resolve) => setTimeout(resolve, LAST_EVENTS_MS).unref())]);
+    await Promise.race([lastEvent, new Promise((resolve) => setTimeout(resolve, LAST_EVENTS_MS).unref())]);
     return parsed.data as JobResult;
   } finally {
     stopLost?.();

@@ -1,8 +1,9 @@
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { realpath, rm } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { trustedLayout } from "../subagents/child-workspace.ts";
 import { git, gitSucceeds } from "../subagents/git.ts";
+import { checkedRemote } from "./fleet-remote.ts";
 import { FleetWorkspaceError } from "./fleet-workspace-error.ts";
 import type { JobWorkspace } from "./job-data.ts";
 
@@ -19,89 +20,70 @@ export function childBranch(taskId: string): string {
 /**
  * Checks before a worktree child is queued that its workspace can travel: a git repository with a
  * commit and a remote (`remote`, a name or a URL) — so a child that cannot run fails at once, saying
- * what to set up. Returns the remote's URL as the workers will use it.
+ * what to set up. Returns the remote's URL as the workers will use it (one they accept: `remoteProblem`).
  */
 export async function snapshotRemote(workspace: string, remote: string): Promise<string> {
-  if (!(await gitSucceeds(workspace, ["rev-parse", "--verify", "--quiet", "HEAD"])))
+  if (!(await gitSucceeds(workspace, ["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD"])))
     throw new FleetWorkspaceError(
       `A queued worktree child needs its parent's workspace in a git repository with a commit; ${workspace} is not (or has no commit yet).`,
     );
-  const url = await git(workspace, ["remote", "get-url", remote]).catch(() =>
-    /^[a-z]+:\/\/|^[^/]+@[^:]+:|^\//.test(remote) ? remote : undefined,
-  );
+  const named = remote.startsWith("-")
+    ? undefined
+    : await git(workspace, ["remote", "get-url", "--", remote]).catch(() => undefined);
+  const url = named ?? (/^[a-z]+:\/\/|^[^/]+@[^:]+:|^\//.test(remote) ? remote : undefined);
   if (url === undefined)
     throw new FleetWorkspaceError(
       `A queued worktree child goes through a git remote every worker reaches, but the repository at ${workspace} has no remote "${remote}": add one (git remote add ${remote} <url>).`,
     );
   // A local path is made absolute: the workers resolve it from elsewhere.
-  return url.startsWith("/") || /^[a-z]+:\/\/|^[^/]+@[^:]+:/.test(url) ? url : resolve(workspace, url);
+  const absolute =
+    url.startsWith("/") || url.startsWith("-") || /^[A-Za-z0-9+.-]+:/.test(url)
+      ? url
+      : resolve(workspace, url);
+  return checkedRemote(absolute);
 }
 
 /**
  * Snapshots the parent's workspace for a worktree child, uncommitted and untracked changes included
  * (not what .gitignore ignores, nor `.agentry/`), as a commit on HEAD made through a private index —
  * the checkout, its index and its branches are untouched — and pushes it to `refs/agentry/snapshots/
- * <task id>` on the remote, where a worker fetches it.
+ * <task id>` on the remote, where a worker fetches it. The repository must still be laid out as git
+ * makes it (`trustedLayout`): agentry runs no git where a command redirected it.
  */
 export async function snapshotWorkspace(
   workspace: string,
   taskId: string,
   remote: string,
 ): Promise<WorktreeJob> {
+  const layout = await trustedLayout(workspace);
   const url = await snapshotRemote(workspace, remote);
-  const top = await realpath(await git(workspace, ["rev-parse", "--show-toplevel"]));
+  const top = layout.top;
   const inner = relative(top, await realpath(workspace));
-  const gitPath = await git(top, [
-    "rev-parse",
-    "--git-path",
-    `agentry-snapshot-${randomBytes(4).toString("hex")}.index`,
-  ]);
-  const index = isAbsolute(gitPath) ? gitPath : resolve(top, gitPath);
+  const index = join(layout.gitDir, `agentry-snapshot-${randomBytes(4).toString("hex")}.index`);
   let snapshot: string;
   try {
-    const env = { ...process.env, GIT_INDEX_FILE: index };
-    await gitWithEnv(top, ["read-tree", "HEAD"], env);
-    await gitWithEnv(top, ["add", "-A", "--", ...WORK_PATHS], env);
-    const tree = await gitWithEnv(top, ["write-tree"], env);
-    snapshot = await git(top, [
-      "-c",
-      "user.name=agentry",
-      "-c",
-      "user.email=agentry@localhost",
-      "commit-tree",
-      tree,
-      "-p",
-      "HEAD",
-      "-m",
-      `agentry: snapshot of the workspace for ${taskId}`,
-    ]);
+    const env = { GIT_INDEX_FILE: index };
+    await git(top, ["read-tree", "HEAD"], { env });
+    await git(top, ["add", "-A", "--", ...WORK_PATHS], { env });
+    const tree = await git(top, ["write-tree"], { env });
+    snapshot = await git(
+      top,
+      ["commit-tree", "-p", "HEAD", "-m", `agentry: snapshot of the workspace for ${taskId}`, tree],
+      { config: AGENTRY_IDENTITY },
+    );
   } finally {
     await rm(index, { force: true });
   }
   const snapshotRef = `refs/agentry/snapshots/${taskId}`;
-  await git(top, ["push", "--quiet", url, `+${snapshot}:${snapshotRef}`]).catch((error: Error) => {
-    throw new FleetWorkspaceError(
-      `Could not push the workspace's snapshot for ${taskId} to ${url}: ${error.message}`,
-    );
-  });
+  await git(top, ["push", "--quiet", "--", url, `+${snapshot}:${snapshotRef}`], { transfer: true }).catch(
+    (error: Error) => {
+      throw new FleetWorkspaceError(
+        `Could not push the workspace's snapshot for ${taskId} to ${url}: ${error.message}`,
+      );
+    },
+  );
   return { mode: "worktree", remote: url, snapshot, snapshotRef, branch: childBranch(taskId), inner };
 }
 
-function gitWithEnv(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      "git",
-      ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", ...args],
-      { cwd, env, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error)
-          reject(
-            new FleetWorkspaceError(
-              `git ${args.join(" ")} failed: ${String(stderr).trim() || error.message}`,
-            ),
-          );
-        else resolvePromise(String(stdout).trim());
-      },
-    );
-  });
-}
+/** Who agentry's own commits of a fleet are by (the snapshot, a worker's commit of a child's work). */
+export const AGENTRY_IDENTITY = { "user.name": "agentry", "user.email": "agentry@localhost" };

@@ -77,10 +77,18 @@ export async function closeMailbox(client: Redis, keys: JobKeys, from: number): 
   return (await client.eval(CLOSE, 2, keys.closed, keys.mailbox, from, JOB_KEYS_TTL_S)) as string[];
 }
 
-/** An entry as sent; undefined for anything this version cannot read (it is skipped). */
-export function parseEntry(text: string): MailboxEntry | undefined {
+/**
+ * An entry as sent; undefined for anything this version cannot read, or that `accept` refuses (an
+ * entry not signed with the fleet's key): it is skipped.
+ */
+export function parseEntry(
+  text: string,
+  accept: (value: unknown) => boolean = () => true,
+): MailboxEntry | undefined {
   try {
-    const parsed = entrySchema.safeParse(JSON.parse(text));
+    const value: unknown = JSON.parse(text);
+    if (!accept(value)) return undefined;
+    const parsed = entrySchema.safeParse(value);
     return parsed.success ? (parsed.data as MailboxEntry) : undefined;
   } catch {
     return undefined;

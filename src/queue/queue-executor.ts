@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { DEFAULT_MAX_TURNS } from "../agent/config.ts";
 import type { Outcome } from "../contracts/outcome.ts";
-import { emptyUsage, type UserMessage, userText } from "../model/messages.ts";
+import { emptyUsage, type UserMessage, userMessage } from "../model/messages.ts";
 import type {
   Activation,
   ActivationInput,
@@ -70,7 +70,11 @@ class QueueActivation implements Activation {
   private push(jobId: string, entry: MailboxEntry, refused?: () => void): void {
     const keys = this.keys(jobId);
     this.sending = this.sending.then(async () => {
-      const pushed = await pushEntry(this.client.commands, keys, entry).catch(() => false);
+      const pushed = await pushEntry(
+        this.client.commands,
+        keys,
+        this.client.seal("entry", jobId, entry),
+      ).catch(() => false);
       if (!pushed) refused?.();
     });
   }
@@ -83,7 +87,7 @@ class QueueActivation implements Activation {
     const { session } = this.local;
     const started = Date.now();
     try {
-      if (input.prompt !== undefined) await session.append(userText(input.prompt));
+      if (input.prompt !== undefined) await session.append(userMessage(input.prompt, input.images));
       const workspace = await jobWorkspace(this.local.workspace, {
         taskId: session.id,
         remote: this.client.remote,
@@ -172,7 +176,7 @@ function addAndFollow(
   return followJob(client, {
     ...following,
     begin: async () => {
-      await client.queue.add("child", data, {
+      await client.queue.add("child", client.seal("job", following.jobId, data), {
         jobId: following.jobId,
         removeOnComplete: { age: 3600 },
         removeOnFail: { age: 24 * 3600 },
@@ -201,7 +205,8 @@ function followActivation(
     const keys = jobKeys(client.queueName, ref.jobId, client.prefix);
     try {
       const cancel = (reason: CancelReason) => {
-        void pushEntry(client.commands, keys, { type: "cancel", reason }).catch(() => {});
+        const entry = client.seal("entry", ref.jobId, { type: "cancel" as const, reason });
+        void pushEntry(client.commands, keys, entry).catch(() => {});
       };
       const result = await followJob(client, {
         jobId: ref.jobId,
@@ -221,17 +226,20 @@ function followActivation(
     open = false;
   });
   const keys = ref.kind === "queue" ? jobKeys(ref.queue, ref.jobId, client.prefix) : undefined;
+  const push = (entry: MailboxEntry) => {
+    if (ref.kind !== "queue" || keys === undefined) return;
+    void pushEntry(client.commands, keys, client.seal("entry", ref.jobId, entry)).catch(() => {});
+  };
   return {
     done,
     ref,
     send: (message) => {
       if (!open || keys === undefined) return false;
-      void pushEntry(client.commands, keys, { type: "message", message }).catch(() => {});
+      push({ type: "message", message });
       return true;
     },
     interrupt: () => {
-      if (open && keys !== undefined)
-        void pushEntry(client.commands, keys, { type: "interrupt" }).catch(() => {});
+      if (open) push({ type: "interrupt" });
     },
   };
 }

@@ -17,6 +17,7 @@ import { inProcessExecutor } from "../subagents/in-process-executor.ts";
 import type { LocalChild } from "../subagents/local-child.ts";
 import { nodeOperations } from "../tools/node-operations.ts";
 import type { AnyTool } from "../tools/tool.ts";
+import type { FleetKey } from "./fleet-key.ts";
 import { jobKeys } from "./fleet-keys.ts";
 import { JOB_VERSION, type JobData, type JobResult } from "./job-data.ts";
 import { workerWorkspace } from "./job-workspace.ts";
@@ -64,6 +65,8 @@ export interface JobConnections {
   leaseCheckMs: number;
   /** This worker's own folder: worktree children's repositories and worktrees. */
   cacheDir: string;
+  /** The fleet's key: mailbox entries not signed with it for this job are skipped. */
+  key?: FleetKey;
 }
 
 /**
@@ -85,6 +88,9 @@ export async function runQueuedChild(
     commands.publish(keys.events, JSON.stringify(message)).catch(() => 0);
   const started = Date.now();
   const stop = new AbortController();
+  const { key } = connections;
+  const signed = (value: unknown) =>
+    key === undefined || key.verify("entry", { queue: connections.queue, jobId }, value);
   let local: LocalChild;
   try {
     local = await buildQueuedChild(data, runtime, await queuedWorkspace(data, jobId, connections.cacheDir));
@@ -111,7 +117,7 @@ export async function runQueuedChild(
     reading = reading.then(async () => {
       const entries = await readEntries(commands, keys, cursor).catch(() => []);
       cursor += entries.length;
-      for (const text of entries) apply(parseEntry(text));
+      for (const text of entries) apply(parseEntry(text, signed));
     });
   };
   const unsubscribe = await connections.subscribe(keys.control, read);
@@ -130,7 +136,7 @@ export async function runQueuedChild(
     await reading;
     const late = await closeMailbox(commands, keys, cursor).catch(() => []);
     for (const text of late) {
-      const entry = parseEntry(text);
+      const entry = parseEntry(text, signed);
       if (entry?.type === "message") unread.push(entry.message);
     }
     await publish({ type: "end" });

@@ -1,4 +1,4 @@
-import { userText } from "../model/messages.ts";
+import { userMessage } from "../model/messages.ts";
 import type { ChildExecutor } from "../subagents/executor.ts";
 import type { RemoteChildSpec } from "../subagents/remote-executors.ts";
 import { A2aActivation } from "./a2a-activation.ts";
@@ -16,7 +16,7 @@ export function a2aExecutor(agent: RemoteAgent, spec: RemoteChildSpec, label: st
   return {
     kind: "a2a",
     start: (input) => {
-      const prompt = input.prompt === undefined ? [] : [userText(input.prompt)];
+      const prompt = input.prompt === undefined ? [] : [userMessage(input.prompt, input.images)];
       return new A2aActivation(child, input, { kind: "send", messages: [...prompt, ...input.messages] });
     },
     follow: (ref, input) => {

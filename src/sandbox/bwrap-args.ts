@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import type { GitDirView } from "./git-dir-view.ts";
 import type { SandboxBackend, SandboxProfile } from "./policy.ts";
 
 /** Folders every command gets empty and private (and writable, whatever its profile). */
@@ -17,11 +18,17 @@ export interface Confinement {
   writableRoots: readonly string[];
   /** Existing paths kept read-only under the writable roots. */
   readOnlyPaths: readonly string[];
+  /** `workspace-write`: the git folders commands may commit to, each read-only but for what commits need. */
+  gitDirs: readonly string[];
+  /** bubblewrap: how each of `gitDirs` is shown (`git-dir-view.ts`). */
+  gitViews: readonly GitDirView[];
   /** Existing files and folders that are masked: empty files, empty read-only folders. */
   hiddenFiles: readonly string[];
   hiddenDirs: readonly string[];
   /** Existing host paths bound writable into the sandbox as they are (the proxy's socket folder). */
   extraBinds?: string[];
+  /** The descriptor bubblewrap reads the seccomp filter from (`seccomp-filter.ts`), if any. */
+  seccompFd?: number;
 }
 
 /**
@@ -30,8 +37,8 @@ export interface Confinement {
  * has no network but loopback, and dies with agentry (`--die-with-parent`; its pid namespace ends when
  * its first process does, taking `cmd &` children along). Mounts, in order, later ones winning: the
  * whole file system read-only, fresh /dev, /proc and a private /tmp, the repository around the
- * workspace, the workspace (read-only or writable) and other writable roots, protected paths
- * read-only again, hidden paths masked.
+ * workspace, the workspace (read-only or writable) and other writable roots, the git folders' views,
+ * protected paths read-only again, hidden paths masked.
  */
 export function bwrapArgs(
   backend: Extract<SandboxBackend, { kind: "bwrap" }>,
@@ -63,6 +70,11 @@ export function bwrapArgs(
   if (confinement.profile === "workspace-write") {
     const roots = new Set([confinement.workspace, ...confinement.writableRoots]);
     for (const root of roots) args.push("--bind", root, root);
+    for (const view of confinement.gitViews) {
+      args.push("--bind", view.staging, view.path);
+      for (const path of view.writable) args.push("--bind", path, path);
+      for (const path of view.readOnly) args.push("--ro-bind", path, path);
+    }
     for (const path of confinement.readOnlyPaths) args.push("--ro-bind", path, path);
   } else {
     args.push("--ro-bind", confinement.workspace, confinement.workspace);
@@ -70,6 +82,7 @@ export function bwrapArgs(
   for (const path of confinement.extraBinds ?? []) args.push("--bind", path, path);
   for (const file of confinement.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
   for (const dir of confinement.hiddenDirs) args.push("--tmpfs", dir, "--remount-ro", dir);
+  if (confinement.seccompFd !== undefined) args.push("--seccomp", String(confinement.seccompFd));
   args.push("--chdir", confinement.cwd, "--", ...argv);
   return args;
 }

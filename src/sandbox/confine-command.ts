@@ -4,10 +4,12 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bwrapArgs, type Confinement } from "./bwrap-args.ts";
-import { bridgeArgv, proxyEnv } from "./network-bridge.ts";
+import { type StagedGitDir, stageGitDir } from "./git-dir-view.ts";
+import { bridgeArgv, launcherArgv, proxyEnv } from "./network-bridge.ts";
 import { createNetworkGateway, type NetworkGateway } from "./network-gateway.ts";
 import type { SandboxPolicy, SandboxProfile } from "./policy.ts";
 import { seatbeltArgs } from "./seatbelt-profile.ts";
+import { unixSocketFilterFile, withFilterOnFd } from "./seccomp-filter.ts";
 import { UnreadableFileFinder } from "./unreadable-files.ts";
 
 /** How to start one confined command, and what to do once it exited. */
@@ -34,6 +36,9 @@ export interface ConfineOptions {
 
 const sharedFinder = new UnreadableFileFinder();
 const sharedNetwork = createNetworkGateway();
+/** The descriptor bubblewrap reads the seccomp filter from (3 is the bridge's channel under the launcher). */
+const FILTER_FD = 3;
+const LAUNCHER_FILTER_FD = 4;
 /** The bridge's port inside the sandbox: the network namespace is the command's own, so any port is free. */
 const BRIDGE_PORT = 3128;
 
@@ -60,6 +65,7 @@ export async function confineCommand(
   ];
   const { files: hiddenFiles, dirs: hiddenDirs } = await classifyExisting(hidden);
   const readOnly = effective === "workspace-write" ? await splitExisting(policy.readOnlyPaths) : undefined;
+  const gitDirs = effective === "workspace-write" ? policy.gitDirs.filter((path) => existsSync(path)) : [];
   const confinement: Confinement = {
     profile: effective,
     cwd,
@@ -67,6 +73,8 @@ export async function confineCommand(
     readableRoots: [...policy.readableRoots, ...toolsUnderTmp()].filter((path) => existsSync(path)),
     writableRoots: policy.writableRoots.filter((path) => existsSync(path)),
     readOnlyPaths: readOnly?.existing ?? [],
+    gitDirs,
+    gitViews: [],
     hiddenFiles,
     hiddenDirs,
   };
@@ -83,22 +91,41 @@ export async function confineCommand(
 
   const { backend } = policy;
   if (backend.kind === "bwrap") {
-    const env: Record<string, string> = { TMPDIR: "/tmp", GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" };
-    let command = argv;
-    if (policy.allowedHosts.length > 0) {
-      // Allowed hosts: the command's only way out is the bridge to agentry's proxy, which checks each host.
-      const proxy = await (options.network ?? sharedNetwork).proxyFor(policy.allowedHosts);
-      confinement.extraBinds = [proxy.socketDir];
-      command = bridgeArgv(proxy.socketPath, BRIDGE_PORT, argv);
-      Object.assign(env, proxyEnv(BRIDGE_PORT));
-    }
-    return {
-      file: backend.path,
-      args: bwrapArgs(backend, confinement, command),
-      env,
-      profile: effective,
-      afterExit: removeCreated,
+    const staged = await stageGitDirs(gitDirs);
+    if (staged === undefined) confinement.readOnlyPaths = [...confinement.readOnlyPaths, ...gitDirs];
+    else confinement.gitViews = staged.map((dir) => dir.view);
+    const afterExit = async () => {
+      for (const dir of staged ?? []) await dir.finish();
+      return removeCreated();
     };
+    const env: Record<string, string> = { TMPDIR: "/tmp", GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" };
+    const done = { env, profile: effective, afterExit };
+    // No Unix socket either: a host service's (ssh-agent, D-Bus, docker.sock) is out of reach.
+    const filter = unixSocketFilterFile();
+    if (policy.allowedHosts.length === 0) {
+      if (filter === undefined)
+        return { ...done, file: backend.path, args: bwrapArgs(backend, confinement, argv) };
+      const args = bwrapArgs(backend, { ...confinement, seccompFd: FILTER_FD }, argv);
+      return { ...done, file: "/bin/sh", args: withFilterOnFd(filter, FILTER_FD, backend.path, args) };
+    }
+    // Allowed hosts: the command's only way out is the bridge to agentry's proxy, which checks each host.
+    const proxy = await (options.network ?? sharedNetwork)
+      .proxyFor(policy.allowedHosts)
+      .catch(async (error) => {
+        await afterExit();
+        throw error;
+      });
+    Object.assign(env, proxyEnv(BRIDGE_PORT));
+    const command = bridgeArgv(proxy.socketPath, BRIDGE_PORT, argv);
+    if (filter === undefined) {
+      // Without a filter the bridge reaches the proxy's socket itself, through its folder.
+      confinement.extraBinds = [proxy.socketDir];
+      return { ...done, file: backend.path, args: bwrapArgs(backend, confinement, command) };
+    }
+    // With it, the launcher outside hands the bridge its connections to the proxy (and only those).
+    const args = bwrapArgs(backend, { ...confinement, seccompFd: LAUNCHER_FILTER_FD }, command);
+    const [file, ...rest] = launcherArgv(proxy.socketPath, filter, LAUNCHER_FILTER_FD, backend.path, args);
+    return { ...done, file: file as string, args: rest };
   }
   // Seatbelt cannot move folders: the private temp dir is a fresh host folder, removed afterwards. It
   // has no network namespace either, so allowed hosts are not offered there (no network at all).
@@ -113,6 +140,23 @@ export async function confineCommand(
       return removeCreated();
     },
   };
+}
+
+/**
+ * The views of the git folders a command may commit to (`git-dir-view.ts`); undefined when one cannot
+ * be made, and then the caller keeps them all read-only (fail closed).
+ */
+async function stageGitDirs(paths: readonly string[]): Promise<StagedGitDir[] | undefined> {
+  const staged: StagedGitDir[] = [];
+  for (const path of paths) {
+    const dir = await stageGitDir(path).catch(() => undefined);
+    if (dir === undefined) {
+      for (const done of staged) await done.finish();
+      return undefined;
+    }
+    staged.push(dir);
+  }
+  return staged;
 }
 
 /** Folders whose contents every command's private /tmp would otherwise hide. */

@@ -8,6 +8,36 @@ import { fileURLToPath } from "node:url";
 export const NETWORK_BRIDGE_SCRIPT = fileURLToPath(new URL("./network-bridge-main.mjs", import.meta.url));
 
 /**
+ * The launcher script (`network-launcher-main.mjs`), which runs outside the sandbox: it starts bubblewrap
+ * with the seccomp filter and hands the bridge inside its connections to the proxy, since the filter
+ * keeps the bridge from making a Unix socket itself. Built beside this module like the bridge.
+ */
+export const NETWORK_LAUNCHER_SCRIPT = fileURLToPath(new URL("./network-launcher-main.mjs", import.meta.url));
+
+/**
+ * The argv that starts `bwrap args…` through the launcher, with the filter at `filterFile` open on
+ * descriptor `filterFd` (4 or more: 3 is the channel to the bridge), the proxy's socket at `socketPath`.
+ */
+export function launcherArgv(
+  socketPath: string,
+  filterFile: string,
+  filterFd: number,
+  bwrap: string,
+  args: readonly string[],
+): string[] {
+  return [
+    process.execPath,
+    NETWORK_LAUNCHER_SCRIPT,
+    socketPath,
+    filterFile,
+    String(filterFd),
+    "--",
+    bwrap,
+    ...args,
+  ];
+}
+
+/**
  * The argv that runs `argv` through the bridge: `[node, script, socketPath, port, "--", ...argv]`, run by
  * the Node that runs agentry. The sandbox must show the script, that Node and `socketPath`.
  */

@@ -2,11 +2,12 @@ import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { evaluate } from "../permissions/evaluate.ts";
 import type { PermissionMode } from "../permissions/modes.ts";
-import { PROTECTED_GIT_PATHS, PROTECTED_PATHS } from "../permissions/protected-paths.ts";
+import { PROTECTED_PATHS } from "../permissions/protected-paths.ts";
 import { editRestrictedPaths, literalPathPrefix } from "../permissions/sandbox-coverage.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import { wildcardMatch } from "../permissions/wildcard.ts";
-import { findGitLayout, type GitLayout } from "./git-layout.ts";
+import { GIT_WRITABLE_DIRS } from "./git-dir-view.ts";
+import { findGitLayout, type GitLayout, gitLayoutProblem } from "./git-layout.ts";
 import { narrowHosts } from "./network-hosts.ts";
 import type { SandboxBackend, SandboxPolicy, SandboxSettings } from "./policy.ts";
 import { secretPaths } from "./secret-paths.ts";
@@ -93,13 +94,15 @@ interface Inherited {
 async function derive(input: PolicyInput, from: Inherited): Promise<SandboxPolicy> {
   const { rules, workspace } = input;
   const readOnly = from.readOnly || input.mode === "plan" || evaluate(rules, "edit", ANY_PATH) === "deny";
-  const git = await findGitLayout(workspace);
-  const writableRoots = readOnly ? [] : unique([workspace, ...gitWritable(git), ...from.extraWritable]);
+  const layout = await findGitLayout(workspace);
+  const git = gitAccess(layout, workspace, input.mode === "bypass");
+  const writableRoots = readOnly ? [] : unique([workspace, ...git.writable, ...from.extraWritable]);
   const underWritable = (path: string) => writableRoots.some((root) => isAtOrUnder(path, root));
   const readOnlyPaths = readOnly
     ? []
     : unique([
-        ...(input.mode === "bypass" ? [] : protectedPaths(workspace, git)),
+        ...(input.mode === "bypass" ? [] : protectedPaths(workspace)),
+        ...git.readOnly,
         ...editRestrictedPaths(rules).map((path) => resolve(workspace, path)),
         ...from.inheritedReadOnly,
       ]).filter(underWritable);
@@ -108,31 +111,59 @@ async function derive(input: PolicyInput, from: Inherited): Promise<SandboxPolic
     ceiling: readOnly ? "read-only" : "workspace-write",
     workspace,
     readableRoots:
-      git === undefined ? [] : unique([git.top, git.commonDir]).filter((path) => path !== workspace),
+      layout === undefined
+        ? []
+        : unique([layout.top, layout.commonDir, layout.gitDir]).filter(
+            (path) => path !== workspace && !isAtOrUnder(path, workspace),
+          ),
     writableRoots,
     extraWritable: [...from.extraWritable],
     readOnlyPaths,
+    gitDirs: readOnly ? [] : git.dirs,
     hiddenPaths: unique([...from.hidden]),
     readRules: rules.filter((rule) => wildcardMatch(rule.permission, "read")),
     allowedHosts: [...from.allowedHosts],
   };
 }
 
-/** A linked worktree's commands may commit: its own git folder and the shared objects, refs and logs. */
-function gitWritable(git: GitLayout | undefined): string[] {
-  if (git?.worktreeDir === undefined) return [];
-  return [git.worktreeDir, ...["objects", "refs", "logs"].map((part) => join(git.commonDir, part))];
+interface GitAccess {
+  /** Git folders commands may commit to, through a view (`SandboxPolicy.gitDirs`). */
+  dirs: string[];
+  /** Git paths that stay read-only as a whole. */
+  readOnly: string[];
+  /** Git folders writable as they are (bypass only). */
+  writable: string[];
 }
 
-function protectedPaths(workspace: string, git: GitLayout | undefined): string[] {
-  const paths = PROTECTED_PATHS.filter((path) => path !== ".git").map((path) => join(workspace, path));
-  if (git === undefined) return [...paths, join(workspace, ".git")];
-  const inGitDir = PROTECTED_GIT_PATHS.map((path) => path.slice(".git/".length));
-  paths.push(...inGitDir.map((part) => join(git.commonDir, part)));
-  if (git.worktreeDir !== undefined) {
-    paths.push(join(git.top, ".git"), join(git.worktreeDir, "config.worktree"));
+/**
+ * What writing commands may do to the workspace's repository. Its git folder (both, for a linked
+ * worktree) is read-only but for what commits need, when it lies in the workspace or the workspace is
+ * a linked worktree (a sub-folder of a main checkout may not commit). A `.git` the command could create
+ * in the workspace — where git would find it first — is watched. A layout that is not git's own (a
+ * planted `commondir`) is read-only as a whole. In `bypass` the workspace's `.git` is writable like the
+ * rest, and a linked worktree's folders too.
+ */
+function gitAccess(layout: GitLayout | undefined, workspace: string, bypass: boolean): GitAccess {
+  const none: GitAccess = { dirs: [], readOnly: [], writable: [] };
+  const dotGit = join(workspace, ".git");
+  if (bypass) {
+    if (!layout?.linked) return none;
+    const shared = GIT_WRITABLE_DIRS.map((part) => join(layout.commonDir, part));
+    return { ...none, writable: [layout.gitDir, ...shared] };
   }
-  return paths;
+  if (layout === undefined) return { ...none, readOnly: [dotGit] };
+  const outer = layout.top === workspace ? [] : [dotGit];
+  const pointer = layout.linked ? [join(layout.top, ".git")] : [];
+  if (gitLayoutProblem(layout) !== undefined)
+    return { ...none, readOnly: [...outer, ...pointer, layout.gitDir, layout.commonDir] };
+  if (layout.linked)
+    return { ...none, dirs: [layout.commonDir, layout.gitDir], readOnly: [...outer, ...pointer] };
+  return { ...none, dirs: isAtOrUnder(layout.gitDir, workspace) ? [layout.gitDir] : [], readOnly: outer };
+}
+
+/** Agentry's, the harnesses' and the editors' settings in the workspace (git's own: `gitAccess`). */
+function protectedPaths(workspace: string): string[] {
+  return PROTECTED_PATHS.filter((path) => path !== ".git").map((path) => join(workspace, path));
 }
 
 /** Absolute paths that `read` or `external_directory` rules deny or ask for, by their literal prefix. */

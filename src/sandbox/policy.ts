@@ -33,8 +33,15 @@ export interface SandboxPolicy {
   writableRoots: string[];
   /** Paths config lets writing commands write besides the workspace (`sandbox.allowWrite`), kept for children. */
   extraWritable: string[];
-  /** Absolute paths under the writable roots that stay read-only (git's config and hooks, agentry's config …). */
+  /** Absolute paths under the writable roots that stay read-only (agentry's config, agent settings …). */
   readOnlyPaths: string[];
+  /**
+   * The git folders of the workspace's repository that `workspace-write` commands may commit to, shared
+   * one first (a linked worktree has two): read-only as a whole but for what commits need
+   * (`git-dir-view.ts`). Empty where commands may not write git's data (or in `bypass`, where the
+   * workspace's `.git` is writable like the rest).
+   */
+  gitDirs: string[];
   /** Absolute paths commands cannot read (keys in the home folder, `/etc/shadow` …). */
   hiddenPaths: string[];
   /** The agent's `read` rules: workspace files they do not allow (`.env` …) are hidden too. */
@@ -71,4 +78,6 @@ export interface CommandPolicy {
   sandbox?: SandboxPolicy;
   /** Names of agentry's environment variables commands inherit (`LC_*`: a prefix). */
   env: readonly string[];
+  /** Variables set for every command (`env` of the settings; Claude Code's settings `env`). */
+  values?: Readonly<Record<string, string>>;
 }

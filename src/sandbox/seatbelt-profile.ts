@@ -1,4 +1,5 @@
 import type { Confinement } from "./bwrap-args.ts";
+import { GIT_CHANGING_FILES, GIT_WRITABLE_DIRS } from "./git-dir-view.ts";
 
 /**
  * A Seatbelt (macOS `sandbox-exec`) profile for a confinement: everything allowed but writing (only
@@ -23,6 +24,14 @@ export function seatbeltProfile(confinement: Confinement, privateTmp: string): s
     "(deny file-write*)",
     `(allow file-write* ${[privateTmp, ...writable].map(subpath).join(" ")} (literal "/dev/null") (regex #"^/dev/tty") (regex #"^/dev/fd/"))`,
   ];
+  // A git folder: read-only but for what commits need (Seatbelt filters by name, so git writes in place).
+  for (const dir of confinement.profile === "workspace-write" ? confinement.gitDirs : []) {
+    const files = GIT_CHANGING_FILES.map(escapeRegex).join("|");
+    lines.push(
+      `(deny file-write* ${subpath(dir)})`,
+      `(allow file-write* ${GIT_WRITABLE_DIRS.map((part) => subpath(`${dir}/${part}`)).join(" ")} (regex #"^${escapeRegex(dir)}/(${files}|sharedindex\\.[0-9a-f]+)(\\.lock)?$"))`,
+    );
+  }
   if (confinement.readOnlyPaths.length > 0)
     lines.push(`(deny file-write* ${confinement.readOnlyPaths.map(subpath).join(" ")})`);
   const hidden = [...confinement.hiddenFiles.map(literal), ...confinement.hiddenDirs.map(subpath)];

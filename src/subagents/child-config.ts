@@ -147,6 +147,7 @@ async function childCommands(
   if (parent?.sandbox === undefined) return parent;
   return {
     env: parent.env,
+    ...(parent.values === undefined ? {} : { values: parent.values }),
     sandbox: await policyForChild({
       parent: parent.sandbox,
       rules,
@@ -165,8 +166,18 @@ function missingMcpServers(definition: AgentDefinition, pool: readonly { name: s
     .filter((name) => !pool.some((tool) => tool.name.startsWith(`mcp__${name}__`)));
 }
 
-/** A child's system prompt: its definition's prompt, then the harness preamble naming its workspace. */
-export function childSystemPrompt(definition: Pick<AgentDefinition, "prompt">, workspace: string): string {
+/**
+ * A child's system prompt: its definition's prompt, then the harness preamble naming its workspace,
+ * then what its file asked for and did not get (so it does not look for tools that are not there).
+ */
+export function childSystemPrompt(
+  definition: Pick<AgentDefinition, "prompt" | "withheld">,
+  workspace: string,
+): string {
   const preamble = PREAMBLE.replace("{{workspace}}", workspace);
-  return [definition.prompt.trim(), preamble].filter((part) => part !== "").join("\n\n");
+  const withheld =
+    definition.withheld === undefined || definition.withheld.length === 0
+      ? ""
+      : `Not available to you, though your definition asks for it:\n${definition.withheld.map((note) => `- ${note}`).join("\n")}`;
+  return [definition.prompt.trim(), preamble, withheld].filter((part) => part !== "").join("\n\n");
 }

@@ -3,6 +3,7 @@ import { mkdir, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { WorkspaceMode } from "../agents/definition.ts";
 import { AgentryError } from "../errors/agentry-error.ts";
+import { findGitLayout, type GitLayout, gitLayoutProblem, sameGitLayout } from "../sandbox/git-layout.ts";
 import { ensureStateDir, stateDir } from "../state/state-dir.ts";
 import { git, gitSucceeds } from "./git.ts";
 
@@ -79,16 +80,18 @@ async function isolatedDir(options: ChildWorkspaceOptions): Promise<string> {
 
 async function worktreeWorkspace(options: ChildWorkspaceOptions): Promise<ChildWorkspace> {
   const { parentWorkspace, agentName, taskId } = options;
-  let top: string;
-  try {
-    top = await realpath(await git(parentWorkspace, ["rev-parse", "--show-toplevel"]));
-  } catch {
+  const parent = await findGitLayout(await realpath(parentWorkspace));
+  if (parent === undefined) {
     throw new ChildWorkspaceError(
       `Agent "${agentName}" needs a git worktree, but ${parentWorkspace} is not inside a git repository. ` +
         "Run it in a git checkout, or give the agent `workspace: { mode: shared }` or `isolated`.",
     );
   }
-  if (!(await gitSucceeds(parentWorkspace, ["rev-parse", "--verify", "--quiet", "HEAD"]))) {
+  await trustedLayout(parentWorkspace, parent);
+  const top = parent.top;
+  if (
+    !(await gitSucceeds(parentWorkspace, ["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD"]))
+  ) {
     throw new ChildWorkspaceError(
       `Agent "${agentName}" needs a git worktree, but the repository at ${top} has no commits yet: commit once first.`,
     );
@@ -101,9 +104,15 @@ async function worktreeWorkspace(options: ChildWorkspaceOptions): Promise<ChildW
   let base = "";
   /** Whether this activation created the branch: only then may an activation with no work delete it. */
   let created = false;
+  /** The worktree's layout as agentry made it: git is run there only while it is still the same. */
+  let own: GitLayout | undefined;
 
   const attach = async () => {
-    if (existsSync(dir)) return;
+    await trustedLayout(parentWorkspace, parent);
+    if (existsSync(dir)) {
+      own ??= await worktreeOf(dir, parent);
+      return;
+    }
     ensureStateDir(parentWorkspace, root);
     // A run killed mid-task may have left its worktree registered after the folder went away.
     await git(parentWorkspace, ["worktree", "prune"]);
@@ -111,14 +120,18 @@ async function worktreeWorkspace(options: ChildWorkspaceOptions): Promise<ChildW
       "rev-parse",
       "--verify",
       "--quiet",
+      "--end-of-options",
       `refs/heads/${branch}`,
     ]);
     await git(
       parentWorkspace,
-      branchExists ? ["worktree", "add", dir, branch] : ["worktree", "add", "-b", branch, dir, "HEAD"],
+      branchExists
+        ? ["worktree", "add", "--", dir, branch]
+        : ["worktree", "add", "-b", branch, "--", dir, "HEAD"],
     );
     created = !branchExists;
-    base = await git(dir, ["rev-parse", "HEAD"]);
+    own = await worktreeOf(dir, parent);
+    base = await git(dir, ["rev-parse", "--verify", "--end-of-options", "HEAD"]);
   };
   try {
     await attach();
@@ -128,20 +141,27 @@ async function worktreeWorkspace(options: ChildWorkspaceOptions): Promise<ChildW
     );
   }
   const path = await realpath(join(dir, inner));
+  if (!isAtOrUnder(path, await realpath(dir)))
+    throw new ChildWorkspaceError(
+      `Could not create a git worktree for agent "${agentName}": ${inner} leads out of the worktree (a symlink at HEAD).`,
+    );
 
   return {
     mode: "worktree",
     path,
     reopen: attach,
     async finish() {
+      // Before any git runs there: a child may have redirected the worktree (or the repository) elsewhere.
+      await trustedLayout(dir, own);
+      await trustedLayout(parentWorkspace, parent);
       const changed =
         (await git(dir, ["status", "--porcelain", "--untracked-files=all", "--", ...WORK_PATHS])) !== "";
-      const head = await git(dir, ["rev-parse", "HEAD"]);
+      const head = await git(dir, ["rev-parse", "--verify", "--end-of-options", "HEAD"]);
       if (changed) await commitAll(dir, `agentry: ${agentName} (${taskId})`);
-      await git(parentWorkspace, ["worktree", "remove", "--force", dir]);
+      await git(parentWorkspace, ["worktree", "remove", "--force", "--", dir]);
       // A branch an earlier activation created holds its work: only a branch made for nothing goes.
       if (!changed && head === base && created) {
-        await git(parentWorkspace, ["branch", "-D", branch]);
+        await git(parentWorkspace, ["branch", "-D", "--", branch]);
         return { note: "It changed no files, so its worktree and branch were removed." };
       }
       return {
@@ -161,7 +181,47 @@ const WORK_PATHS = [".", ":(exclude,glob)**/.agentry/**"];
 async function commitAll(dir: string, message: string): Promise<void> {
   await git(dir, ["add", "-A", "--", ...WORK_PATHS]);
   const identity = (await gitSucceeds(dir, ["config", "user.email"]))
-    ? []
-    : ["-c", "user.name=agentry", "-c", "user.email=agentry@localhost"];
-  await git(dir, [...identity, "-c", "commit.gpgsign=false", "commit", "--no-verify", "-q", "-m", message]);
+    ? {}
+    : { "user.name": "agentry", "user.email": "agentry@localhost" };
+  await git(dir, ["commit", "--no-verify", "-q", "-m", message], {
+    config: { ...identity, "commit.gpgsign": "false" },
+  });
+}
+
+/**
+ * The git layout of `dir`, refused (`GitLayoutError`) unless it is git's own and, when given,
+ * `expected`: agentry runs no git in a checkout a command redirected elsewhere.
+ */
+export async function trustedLayout(dir: string, expected?: GitLayout): Promise<GitLayout> {
+  const layout = await findGitLayout(await realpath(dir).catch(() => dir));
+  const problem =
+    layout === undefined
+      ? `${dir} is no longer in a git repository`
+      : (gitLayoutProblem(layout) ??
+        (expected === undefined || sameGitLayout(layout, expected)
+          ? undefined
+          : `git there now uses ${layout.gitDir} (repository ${layout.commonDir}), not ${expected.gitDir} (repository ${expected.commonDir}) as when agentry made it`));
+  if (problem === undefined && layout !== undefined) return layout;
+  throw new GitLayoutError(
+    `agentry ran no git in ${dir}: ${problem}. Something changed the repository's git folders; ` +
+      "the files are left as they are: look at them before you run git there yourself.",
+  );
+}
+
+/** The layout of `dir`, a worktree of the repository `parent` is a checkout of. */
+async function worktreeOf(dir: string, parent: GitLayout): Promise<GitLayout> {
+  const layout = await trustedLayout(dir);
+  if (layout.linked && layout.commonDir === parent.commonDir) return layout;
+  throw new GitLayoutError(
+    `agentry ran no git in ${dir}: it is not a worktree of the repository ${parent.commonDir}.`,
+  );
+}
+
+export class GitLayoutError extends AgentryError {
+  override readonly name = "GitLayoutError";
+  readonly kind = "system";
+}
+
+function isAtOrUnder(path: string, root: string): boolean {
+  return path === root || path.startsWith(`${root}/`);
 }

@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
-import type { UserMessage } from "../model/messages.ts";
+import type { ImagePart, UserMessage } from "../model/messages.ts";
 import type { ExecutorRef } from "../tasks/task-record.ts";
 
 /**
@@ -44,6 +44,8 @@ export interface FollowInput {
 export interface ActivationInput extends FollowInput {
   /** Its next user message; absent when it goes on with `messages` alone. */
   prompt?: string;
+  /** Images that go with `prompt` (the `task` tool's `images`). */
+  images?: readonly ImagePart[];
   /** Messages sent to it while it waited to start: it reads them at its first turn. */
   messages: readonly UserMessage[];
 }

@@ -3,7 +3,7 @@ import type { Hooks } from "../agent/hooks.ts";
 import { runAgentLoop } from "../agent/loop.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
-import { addUsage, emptyUsage, type UserMessage, userText } from "../model/messages.ts";
+import { addUsage, emptyUsage, type UserMessage, userMessage, userText } from "../model/messages.ts";
 import { openChildMcp } from "./child-mcp.ts";
 import type { ChildWorkspace, WorkspaceReport } from "./child-workspace.ts";
 import type { Activation, ActivationInput, ActivationResult, ChildExecutor } from "./executor.ts";
@@ -54,7 +54,8 @@ class InProcessActivation implements Activation {
     let outcome: Outcome;
     try {
       await this.child.workspace.reopen();
-      if (input.prompt !== undefined) await this.child.session.append(userText(input.prompt));
+      if (input.prompt !== undefined)
+        await this.child.session.append(userMessage(input.prompt, input.images));
       outcome = await this.withOwnMcp(input.signal, warn, (config) => this.loop(config, input));
     } catch (error) {
       outcome = {

@@ -1,5 +1,6 @@
 import { abortReason } from "../agent/abort.ts";
 import type { AgentEvent } from "../contracts/events.ts";
+import type { ImagePart } from "../model/messages.ts";
 import type { Child } from "./child.ts";
 import type { ActivationRef, ActivationResult } from "./executor.ts";
 import type { Pulse } from "./pulse.ts";
@@ -21,6 +22,8 @@ export interface RunDeps {
 export interface RunRequest {
   /** Its next user message; absent when it goes on with the messages sent to it. */
   prompt?: string;
+  /** Images that go with `prompt`. */
+  images?: readonly ImagePart[];
   /** The `task` call's description, added to the child's `agent_start` event. */
   description: string;
   /** The caller's run: when it stops, the child stops. */
@@ -63,6 +66,7 @@ export async function runChild(child: Child, request: RunRequest, deps: RunDeps)
           ? child.executor.follow(follow, { signal, emit, onRef })
           : child.executor.start({
               ...(request.prompt === undefined ? {} : { prompt: request.prompt }),
+              ...(request.images === undefined ? {} : { images: request.images }),
               messages,
               signal,
               emit,

@@ -2,6 +2,7 @@ import { Session } from "../agent/session.ts";
 import { newSessionId } from "../agent/session-id.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
 import { type AgentDefinition, isSubagent } from "../agents/definition.ts";
+import type { ImagePart } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import { canSpawn } from "../permissions/derive.ts";
 import { type ToolContext, ToolError, type ToolResult } from "../tools/tool.ts";
@@ -34,7 +35,15 @@ export async function runTask(
         "(task_wait), or queue a message for its next turn with task_send.",
     );
   }
-  return continueChild(deps, child, request.prompt, request.description, request.background, ctx);
+  return continueChild(
+    deps,
+    child,
+    request.prompt,
+    request.description,
+    request.background,
+    ctx,
+    request.images,
+  );
 }
 
 /**
@@ -48,13 +57,22 @@ export function continueChild(
   description: string,
   runInBackground: boolean | undefined,
   ctx: ToolContext,
+  images?: readonly ImagePart[],
 ): Promise<ToolResult> {
   const background = runInBackground ?? child.background;
   // The transition and the run start in one synchronous step: no other call can continue it too.
   const reopened = child.continue(background);
   const done = runChild(
     child,
-    { prompt, description, parentSignal: ctx.signal, emit: ctx.emit, progress: ctx.progress, reopened },
+    {
+      prompt,
+      ...(images === undefined ? {} : { images }),
+      description,
+      parentSignal: ctx.signal,
+      emit: ctx.emit,
+      progress: ctx.progress,
+      reopened,
+    },
     deps.run,
   );
   if (background) return Promise.resolve(startedInBackground(child, "continued"));
@@ -197,6 +215,7 @@ async function launchChild(
     child,
     {
       prompt: request.prompt,
+      ...(request.images === undefined ? {} : { images: request.images }),
       description: request.description,
       parentSignal: ctx.signal,
       emit: ctx.emit,
@@ -256,6 +275,8 @@ function resolveDefinition(registry: AgentRegistry, caller: CallerScope, type: s
       `Your permission rules do not allow starting subagent "${definition.name}" (task:'${definition.name}' is denied). ${available()}`,
     );
   }
+  if (definition.unavailable !== undefined)
+    throw new ToolError(`${definition.unavailable}, so it cannot run. ${available()}`);
   return definition;
 }
 

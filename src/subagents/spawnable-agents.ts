@@ -8,10 +8,12 @@ export const DEFAULT_SUBAGENT_TYPE = "general-purpose";
 
 /**
  * The agents `rules` allow spawning through `task`: subagents (local, and remote ones with a `url`),
- * not hidden, sorted by name.
+ * not hidden, able to run (not `unavailable`), sorted by name.
  */
 export function spawnableAgents(registry: AgentRegistry, rules: Ruleset): AgentDefinition[] {
-  const candidates = registry.list({ mode: "subagent" }).filter((definition) => definition.hidden !== true);
+  const candidates = registry
+    .list({ mode: "subagent" })
+    .filter((definition) => definition.hidden !== true && definition.unavailable === undefined);
   const allowed = new Set(
     filterSpawnable(
       rules,

@@ -1,4 +1,5 @@
 import type { AgentDefinition, WorkspaceMode } from "../agents/definition.ts";
+import type { ImagePart } from "../model/messages.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { TaskRecord, TaskStatus } from "../tasks/task-record.ts";
 import type { ToolContext, ToolResult } from "../tools/tool.ts";
@@ -37,6 +38,8 @@ export interface TaskApi {
 export interface TaskRequest {
   description: string;
   prompt: string;
+  /** Images the child gets with `prompt` (the `task` tool's `images`, read by the caller). */
+  images?: readonly ImagePart[];
   subagentType?: string;
   model?: string;
   taskId?: string;

@@ -1,6 +1,6 @@
-import type { z } from "zod";
 import { isTaskRecord } from "./check-task-record.ts";
 import { TaskFileError } from "./task-errors.ts";
+import type { TaskFileSchema } from "./task-file-schema.ts";
 import type { TaskRecord } from "./task-record.ts";
 
 /**
@@ -107,17 +107,11 @@ async function schemaRecords(file: RawTaskFile, location: string): Promise<TaskR
   return parsed.data.records;
 }
 
-type TaskFileSchema = z.ZodObject<{
-  version: z.ZodLiteral<number>;
-  records: z.ZodArray<z.ZodType<TaskRecord>>;
-}>;
 let schema: Promise<TaskFileSchema> | undefined;
 
-/** Built on first need: a reader of valid files never loads zod. */
+/** Loaded on first need: a reader of valid files never loads zod. */
 function taskFileSchema(): Promise<TaskFileSchema> {
-  schema ??= Promise.all([import("zod"), import("./task-record.ts")]).then(([{ z }, { taskRecordSchema }]) =>
-    z.object({ version: z.literal(TASK_FILE_VERSION), records: z.array(taskRecordSchema) }),
-  );
+  schema ??= import("./task-file-schema.ts").then((module) => module.taskFileSchema(TASK_FILE_VERSION));
   return schema;
 }
 

@@ -51,7 +51,9 @@ async function expand(operand: string, ctx: ToolContext): Promise<string[]> {
   const folder = dirname(operand);
   if (/[*?[]/.test(folder)) return [];
   const pattern = globToRegExp(basename(operand));
-  const entries = await ctx.ops.readdir(folder).catch(() => []);
+  // Listing takes a real path (Operations); the names found are joined to the folder as written.
+  const real = await ctx.ops.realpath(folder).catch(() => undefined);
+  const entries = real === undefined ? [] : await ctx.ops.readdir(real).catch(() => []);
   return entries
     .filter((entry) => pattern.test(entry.name))
     .slice(0, MAX_GLOB_MATCHES)
@@ -61,7 +63,8 @@ async function expand(operand: string, ctx: ToolContext): Promise<string[]> {
 /** The files under `root` (symlinks as files, not followed), breadth first, up to `MAX_WALKED_FILES`. */
 async function walkFiles(root: string, ctx: ToolContext): Promise<string[]> {
   const files: string[] = [];
-  const queue = [root];
+  // Listing takes real paths (Operations); below a real root every folder the walk enters is real.
+  const queue = [await ctx.ops.realpath(root).catch(() => root)];
   while (queue.length > 0 && files.length < MAX_WALKED_FILES) {
     const dir = queue.shift() as string;
     const entries = await ctx.ops.readdir(dir).catch(() => undefined);

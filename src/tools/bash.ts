@@ -3,6 +3,7 @@ import { z } from "zod";
 import { bashPermissionPatterns, isReadOnlyBashCommand } from "../permissions/bash-command.ts";
 import { DEFAULT_COMMAND_ENV } from "../sandbox/command-env.ts";
 import type { SandboxProfile } from "../sandbox/policy.ts";
+import { checkGitReads } from "./bash-git-reads.ts";
 import { checkOperandsUnconfined } from "./bash-operands.ts";
 import { sandboxNotes } from "./bash-sandbox-notes.ts";
 import type { ExecOptions } from "./operations.ts";
@@ -67,7 +68,7 @@ export function createBashTool(options: BashToolOptions = {}) {
           signal: ctx.signal,
           timeoutMs: timeoutS * 1000,
           // Pagers would wait for a keypress on a stdin that is closed.
-          env: { PAGER: "cat", GIT_PAGER: "cat" },
+          env: { ...ctx.commands?.values, PAGER: "cat", GIT_PAGER: "cat" },
           inheritEnv: ctx.commands?.env ?? DEFAULT_COMMAND_ENV,
           onOutput: (chunk) => ctx.progress(chunk),
           ...confinement,
@@ -102,6 +103,7 @@ export const bashTool = createBashTool();
  * command through without a prompt where the sandbox is no wider than the rules. Leaving the sandbox
  * asks `unsandboxed` as well. Without a sandbox the analysis stands alone: paths outside the workspace
  * ask `external_directory`, files inside ask `read` (a symlink out, a `.env` the rules keep back).
+ * Either way a git command that may print repository files asks `read` for them (`bash-git-reads.ts`).
  */
 async function decide(args: BashArgs, ctx: ToolContext): Promise<Pick<ExecOptions, "sandbox">> {
   const patterns = bashPermissionPatterns(args.command);
@@ -111,6 +113,8 @@ async function decide(args: BashArgs, ctx: ToolContext): Promise<Pick<ExecOption
     const profile: SandboxProfile =
       policy.ceiling === "read-only" || isReadOnlyBashCommand(args.command) ? "read-only" : "workspace-write";
     await ctx.ask({ permission: "bash", patterns, title, sandbox: profile });
+    // The sandbox hides the files the read rules keep back, but git prints them from its objects.
+    await checkGitReads(args.command, ctx);
     return { sandbox: { policy, profile } };
   }
   if (policy !== undefined) {
@@ -122,6 +126,7 @@ async function decide(args: BashArgs, ctx: ToolContext): Promise<Pick<ExecOption
   }
   await ctx.ask({ permission: "bash", patterns, title });
   await checkOperandsUnconfined(args.command, ctx);
+  await checkGitReads(args.command, ctx);
   return {};
 }
 

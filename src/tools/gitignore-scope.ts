@@ -103,9 +103,12 @@ async function linkedGitDir(ops: Operations, dotGitFile: string): Promise<string
 }
 
 async function readText(ops: Operations, path: string): Promise<string | undefined> {
-  const stat = await ops.stat(path).catch(() => undefined);
+  // A linked worktree's git dir is named by a pointer that may go through links; reads take real paths.
+  const real = await ops.realpath(path).catch(() => undefined);
+  if (real === undefined) return undefined;
+  const stat = await ops.stat(real).catch(() => undefined);
   if (!stat?.isFile) return undefined;
-  return ops.readFile(path).then(
+  return ops.readFile(real).then(
     (buffer) => buffer.toString("utf8"),
     () => undefined,
   );

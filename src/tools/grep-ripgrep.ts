@@ -6,6 +6,13 @@ import { ToolError } from "./tool.ts";
 const GREP_TIMEOUT_MS = 120_000;
 /** The command is one argument of `bash -c`, and Linux caps one argument at 128 KiB. */
 const MAX_COMMAND_CHARS = 100_000;
+/**
+ * Files open at once for one ripgrep command (Node raises its descriptor limit to the hard one, often
+ * far above this); fewer commands than a few hundred files each would start, which costs more.
+ */
+const FILES_PER_COMMAND = 2048;
+/** `/proc/<pid>/fd/<n>` is at most this long. */
+const DESCRIPTOR_PATH_CHARS = 40;
 const availability = new WeakMap<Operations, Promise<boolean>>();
 
 /** Whether `rg` is on the PATH of the machine behind `ops` (asked once per Operations). */
@@ -23,7 +30,7 @@ export function hasRipgrep(ops: Operations, cwd: string): Promise<boolean> {
 
 /**
  * Searches `files` with ripgrep through `ops.exec`, so the same tool works wherever the Operations run
- * commands. The files are ours (`grep-files.ts`): ripgrep reads no ignore file and walks nothing, so it
+ * commands, reading them through the descriptors `ops.withOpenFiles` opened. The files are ours (`grep-files.ts`): ripgrep reads no ignore file and walks nothing, so it
  * cannot disagree with git or with the JavaScript engine about which files count. Its `--json` output
  * tells binary files apart, which it would otherwise report as matches when named on the command line;
  * they are dropped by the rule `grep-js.ts` applies (a NUL in the first 8 KB).
@@ -44,19 +51,38 @@ export async function grepWithRipgrep(
   const prefix = flags.map(shellQuote).join(" ");
   const found = new Map<string, ParsedFile>();
   for (const batch of batches(files, prefix)) {
-    const command = `${prefix} ${batch.map((file) => shellQuote(file.path)).join(" ")}`;
-    const result = await ops.exec(command, { cwd: query.root, signal, timeoutMs: GREP_TIMEOUT_MS });
-    if (result.aborted) throw new ToolError("grep was aborted.");
-    if (result.timedOut) {
-      throw new ToolError(`grep timed out after ${GREP_TIMEOUT_MS / 1000} s; narrow it with path or glob.`);
-    }
-    const parsed = parseJsonLines(result.output);
-    // 1: no match. 2: an error; with --no-messages only a fatal one (a bad regex) prints anything.
-    if (result.exitCode === 2 && parsed.errors !== "") throw new ToolError(`grep failed: ${parsed.errors}`);
-    if (result.exitCode !== 0 && result.exitCode !== 1 && result.exitCode !== 2) {
-      throw new ToolError(`grep failed: ${parsed.errors || `ripgrep exit code ${result.exitCode}`}`);
-    }
-    for (const file of parsed.files) found.set(file.path, file);
+    // ripgrep reads the descriptors this process opened and checked, not the names: a folder swapped
+    // for a link after the walk cannot lead it elsewhere (Operations.withOpenFiles).
+    await ops.withOpenFiles(
+      batch.map((file) => file.absolute),
+      async (opened) => {
+        const byOpened = new Map<string, GrepFile>();
+        opened.forEach((path, index) => {
+          const file = batch[index];
+          if (path !== undefined && file !== undefined) byOpened.set(path, file);
+        });
+        if (byOpened.size === 0) return;
+        const command = `${prefix} ${[...byOpened.keys()].map(shellQuote).join(" ")}`;
+        const result = await ops.exec(command, { cwd: query.root, signal, timeoutMs: GREP_TIMEOUT_MS });
+        if (result.aborted) throw new ToolError("grep was aborted.");
+        if (result.timedOut) {
+          throw new ToolError(
+            `grep timed out after ${GREP_TIMEOUT_MS / 1000} s; narrow it with path or glob.`,
+          );
+        }
+        const parsed = parseJsonLines(result.output);
+        // 1: no match. 2: an error; with --no-messages only a fatal one (a bad regex) prints anything.
+        if (result.exitCode === 2 && parsed.errors !== "")
+          throw new ToolError(`grep failed: ${parsed.errors}`);
+        if (result.exitCode !== 0 && result.exitCode !== 1 && result.exitCode !== 2) {
+          throw new ToolError(`grep failed: ${parsed.errors || `ripgrep exit code ${result.exitCode}`}`);
+        }
+        for (const file of parsed.files) {
+          const original = byOpened.get(file.path);
+          if (original !== undefined) found.set(original.path, { ...file, path: original.path });
+        }
+      },
+    );
   }
 
   const out: FileMatches[] = [];
@@ -75,13 +101,16 @@ interface ParsedFile extends FileMatches {
   binaryOffset: number | null;
 }
 
-/** Splits the files into commands that stay under the argument limit. */
+/**
+ * Splits the files into commands that stay under the argument limit (each file is named by its
+ * descriptor's path, or where there is none by its absolute path) and keep few files open at once.
+ */
 function* batches(files: readonly GrepFile[], prefix: string): Generator<GrepFile[]> {
   let batch: GrepFile[] = [];
   let length = prefix.length;
   for (const file of files) {
-    const added = shellQuote(file.path).length + 1;
-    if (batch.length > 0 && length + added > MAX_COMMAND_CHARS) {
+    const added = Math.max(shellQuote(file.absolute).length, DESCRIPTOR_PATH_CHARS) + 1;
+    if (batch.length > 0 && (length + added > MAX_COMMAND_CHARS || batch.length >= FILES_PER_COMMAND)) {
       yield batch;
       batch = [];
       length = prefix.length;

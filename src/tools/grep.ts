@@ -5,6 +5,7 @@ import { filesToSearch } from "./grep-files.ts";
 import { formatGrepResults } from "./grep-format.ts";
 import { grepWithJs } from "./grep-js.ts";
 import type { FileMatches, GrepQuery } from "./grep-query.ts";
+import { leftOutNote, readableFiles } from "./grep-readable.ts";
 import { grepWithRipgrep, hasRipgrep } from "./grep-ripgrep.ts";
 import { missingPathError } from "./missing-path.ts";
 import { defineTool, ToolError } from "./tool.ts";
@@ -49,7 +50,12 @@ export const grepTool = defineTool({
       context: args.context ?? 0,
       ...(args.glob === undefined ? {} : { glob: args.glob }),
     };
-    const files = await filesToSearch(ctx.ops, query, ctx.signal);
+    const walked = await filesToSearch(ctx.ops, query, ctx.signal);
+    // The target itself was asked above; the files a folder search finds are settled without a prompt.
+    const readable = query.targetIsFile
+      ? { files: walked, denied: [], needsApproval: [] }
+      : await readableFiles(ctx, walked);
+    const { files } = readable;
     // ripgrep cannot open a name given in the `\xHH` form of names that are not UTF-8 (byte-names.ts);
     // the JavaScript engine reads them through the Operations. A pattern only ripgrep's syntax accepts
     // still goes to ripgrep, which then finds nothing in those few files.
@@ -69,10 +75,15 @@ export const grepTool = defineTool({
     }
     const lines = formatGrepResults(found, mode, query.context);
 
-    const details = { engine, results: lines.length };
+    const note = leftOutNote(readable);
+    const details = {
+      engine,
+      results: lines.length,
+      ...(note === "" ? {} : { leftOut: { denied: readable.denied, needsApproval: readable.needsApproval } }),
+    };
     if (lines.length === 0) {
       return {
-        content: `No matches for ${JSON.stringify(args.pattern)} in ${placeName(target.relative)}.`,
+        content: `No matches for ${JSON.stringify(args.pattern)} in ${placeName(target.relative)}.${note}`,
         details,
       };
     }
@@ -85,6 +96,6 @@ export const grepTool = defineTool({
       const unit = mode === "content" ? "lines" : "files";
       content += `\n\n(Showing the first ${shown.length} of ${lines.length} ${unit}; raise head_limit or narrow the search to see more.)`;
     }
-    return { content, details };
+    return { content: content + note, details };
   },
 });

@@ -1,28 +1,33 @@
-import { createReadStream, type Stats } from "node:fs";
-import { lstat, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import type { Stats } from "node:fs";
+import { lstat, realpath, stat } from "node:fs/promises";
 import { fsPath, nameFromBytes, pathFromBytes } from "./byte-names.ts";
+import {
+  isErrno,
+  mkdirExact,
+  readChunksExact,
+  readdirExact,
+  readFileExact,
+  withOpenFilesExact,
+  writeFileExact,
+} from "./exact-path-io.ts";
 import type { FileStat, Operations } from "./operations.ts";
 import { runShellCommand } from "./shell-process.ts";
-
-const READ_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * The local machine: node:fs/promises for files, a process group per shell command. Paths go through
  * `byte-names.ts`, so a name that is not valid UTF-8 is reachable in the `\xHH` form the tools show.
+ * Reads, writes and listings open exactly the real path they are given (`exact-path-io.ts`).
  */
 export const nodeOperations: Operations = {
-  readFile: (path) => readFile(fsPath(path)),
-  readChunks: (path) => createReadStream(fsPath(path), { highWaterMark: READ_CHUNK_BYTES }),
-  async writeFile(path, data) {
-    await mkdir(fsPath(dirname(path)), { recursive: true });
-    await writeFile(fsPath(path), data);
-  },
+  readFile: readFileExact,
+  readChunks: readChunksExact,
+  writeFile: writeFileExact,
+  withOpenFiles: withOpenFilesExact,
   lstat: (path) => statOrUndefined(lstat(fsPath(path))),
   stat: (path) => statOrUndefined(stat(fsPath(path))),
   realpath: async (path) => pathFromBytes(await realpath(fsPath(path), { encoding: "buffer" })),
   async readdir(path) {
-    const entries = await readdir(fsPath(path), { withFileTypes: true, encoding: "buffer" });
+    const entries = await readdirExact(path);
     return entries.map((entry) => ({
       name: nameFromBytes(entry.name),
       isFile: entry.isFile(),
@@ -30,9 +35,7 @@ export const nodeOperations: Operations = {
       isSymbolicLink: entry.isSymbolicLink(),
     }));
   },
-  async mkdir(path) {
-    await mkdir(fsPath(path), { recursive: true });
-  },
+  mkdir: mkdirExact,
   exec: runShellCommand,
 };
 
@@ -48,11 +51,7 @@ async function statOrUndefined(pending: Promise<Stats>): Promise<FileStat | unde
     };
   } catch (error) {
     // A missing path, or a path through something that is not a directory, simply does not exist.
-    if (isErrnoCode(error, "ENOENT") || isErrnoCode(error, "ENOTDIR")) return undefined;
+    if (isErrno(error, "ENOENT") || isErrno(error, "ENOTDIR")) return undefined;
     throw error;
   }
-}
-
-function isErrnoCode(error: unknown, code: string): boolean {
-  return error instanceof Error && "code" in error && error.code === code;
 }

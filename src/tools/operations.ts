@@ -4,6 +4,13 @@ import type { SandboxPolicy, SandboxProfile } from "../sandbox/policy.ts";
  * File and process I/O used by the tools. The default implementation (`nodeOperations`) uses the local
  * machine; another implementation can run the same tools elsewhere (a container, a remote host).
  * Paths given to these methods are absolute and already confined by the caller.
+ *
+ * The methods that read, write or list (`readFile`, `readChunks`, `writeFile`, `mkdir`, `readdir`,
+ * `withOpenFiles`) are given a **real path** (no symbolic link in any component: what
+ * `resolveWorkspacePath` returns) and must act on exactly that path: open it without following a link,
+ * check that the opened descriptor is at that path, and read or write through that descriptor; fail
+ * when it is not (a folder swapped for a link after the caller's check). A check by name before an
+ * open by name is not enough: the name can change in between.
  */
 export interface FileStat {
   isFile: boolean;
@@ -46,11 +53,21 @@ export interface ExecResult {
 }
 
 export interface Operations {
+  /** A regular file's bytes (exactly `path`, see above). */
   readFile(path: string): Promise<Buffer>;
   /** The file's bytes in chunks, from the start; leaving the iteration early closes the file. */
   readChunks(path: string): AsyncIterable<Buffer>;
-  /** Creates parent directories as needed. */
+  /** Replaces the file's content; creates it and its parent directories as needed. */
   writeFile(path: string, data: string | Buffer): Promise<void>;
+  /**
+   * Opens the files as `readFile` does and, while `use` runs, lets a command run by `exec` read each
+   * opened file through the path handed to `use` (on Linux `/proc/<pid>/fd/<n>`: the descriptor itself,
+   * whatever its name now leads to); `undefined` for a file that could not be opened. Closes them after.
+   */
+  withOpenFiles<T>(
+    paths: readonly string[],
+    use: (opened: ReadonlyArray<string | undefined>) => Promise<T>,
+  ): Promise<T>;
   /** `undefined` when the path does not exist. Does not follow a final symlink. */
   lstat(path: string): Promise<FileStat | undefined>;
   /** `undefined` when the path does not exist. Follows symlinks. */
@@ -58,6 +75,7 @@ export interface Operations {
   /** Resolves symlinks; throws when the path does not exist. */
   realpath(path: string): Promise<string>;
   readdir(path: string): Promise<DirEntry[]>;
+  /** Creates the directory and its missing parents. */
   mkdir(path: string): Promise<void>;
   /**
    * Runs a shell command in its own process group; on abort or timeout the whole group is killed, and

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
+import { sniffImage } from "../model/images.ts";
 import { formatSize } from "./format-size.ts";
 import { missingPathError } from "./missing-path.ts";
 import type { Operations } from "./operations.ts";
+import { checkImageSize, fileHead, readImage } from "./read-image.ts";
 import { readLineWindow } from "./read-lines.ts";
 import { imageTypeOf, looksBinary, splitLines } from "./text-detection.ts";
 import { defineTool, ToolError } from "./tool.ts";
@@ -34,15 +36,17 @@ export const readTool = defineTool({
       throw new ToolError(`${target.relative} is a directory, use list to see its contents.`);
     if (!stat.isFile)
       throw new ToolError(`${target.relative} is not a regular file (a device, socket or pipe).`);
-    const image = imageTypeOf(extname(target.absolute));
-    if (image !== undefined) {
-      throw new ToolError(
-        `${target.relative} is a ${image} image (${formatSize(stat.size)}); read returns text only and cannot show it.`,
-      );
-    }
-    if (stat.size > READ_MAX_BYTES)
+    if (stat.size > READ_MAX_BYTES) {
+      const image = sniffImage(await fileHead(ctx.ops, target.absolute));
+      // Far past the size an image may be sent at: refused with its size and how to shrink it.
+      if (image !== undefined) checkImageSize(target.relative, image, stat.size);
       return readWindow(ctx.ops, target.relative, target.absolute, stat.size, args);
+    }
     const data = await ctx.ops.readFile(target.absolute);
+    const image = sniffImage(data);
+    if (image !== undefined) return readImage(target.relative, data, image);
+    const otherImage = imageTypeOf(extname(target.absolute));
+    if (otherImage !== undefined) throw notShownImage(target.relative, otherImage, stat.size);
     if (looksBinary(data)) throw binaryFile(target.relative, data.length);
     const lines = splitLines(data.toString("utf8").replace(/^\uFEFF/, ""));
     const details = { path: target.relative, totalLines: lines.length };
@@ -111,6 +115,18 @@ async function readWindow(
     content,
     details: window.totalLines > 0 ? { ...details, totalLines: window.totalLines } : details,
   };
+}
+
+/** A file named as an image that `read` does not show: another format, or bytes that are no image. */
+function notShownImage(relative: string, format: string, size: number): ToolError {
+  if (["PNG", "JPEG", "GIF", "WebP"].includes(format)) {
+    return new ToolError(
+      `${relative} is named like a ${format} image (${formatSize(size)}), but its bytes are not one (a damaged or mislabelled file); inspect it with bash (e.g. \`file ${relative}\`).`,
+    );
+  }
+  return new ToolError(
+    `${relative} is a ${format} image (${formatSize(size)}); read shows PNG, JPEG, GIF and WebP images only. Convert it first (e.g. \`magick ${relative} out.png\`) and read that.`,
+  );
 }
 
 function binaryFile(relative: string, size: number): ToolError {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { AgentEvent } from "../contracts/events.ts";
 import { AgentryError } from "../errors/agentry-error.ts";
+import type { ImagePart } from "../model/messages.ts";
 import type { PermissionRequest } from "../permissions/types.ts";
 import type { CommandPolicy } from "../sandbox/policy.ts";
 import type { Operations } from "./operations.ts";
@@ -36,6 +37,11 @@ export interface ToolContext {
 export interface ToolResult {
   /** Text returned to the model (the loop truncates it). */
   content: string;
+  /**
+   * Images returned to the model with the text (a screenshot, an image file). A model that reads no
+   * images gets a line of text for each instead; `content` should say what they show where it can.
+   */
+  images?: ImagePart[];
   /** Structured data for UIs and transcripts; never sent to the model. */
   details?: Record<string, unknown>;
 }

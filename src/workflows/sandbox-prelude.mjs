@@ -154,16 +154,31 @@
       "The clock is not available in a workflow script (a resumed run must do the same again): pass a time in args.",
     );
   };
+  // The engine's Date is replaced, not subclassed: a subclass leaves the real one one step away
+  // (`Object.getPrototypeOf(Date)`, `Date.prototype.constructor`). After this, nothing the script can
+  // reach refers to it: the prototype it shares names the replacement as its constructor.
   const RealDate = Date;
-  class WorkflowDate extends RealDate {
-    constructor(...values) {
-      if (values.length === 0) noClock();
-      super(...values);
-    }
-    static now() {
-      return noClock();
-    }
+  const construct = Reflect.construct;
+  function WorkflowDate(...values) {
+    // `Date()` called without `new` is the current time as a string.
+    if (new.target === undefined || values.length === 0) noClock();
+    return construct(RealDate, values, new.target);
   }
+  Object.defineProperties(WorkflowDate, {
+    name: { value: "Date", writable: false, enumerable: false, configurable: true },
+    length: { value: 7, writable: false, enumerable: false, configurable: true },
+    prototype: { value: RealDate.prototype, writable: false, enumerable: false, configurable: false },
+    now: { value: noClock, writable: true, enumerable: false, configurable: true },
+    parse: { value: RealDate.parse, writable: true, enumerable: false, configurable: true },
+    UTC: { value: RealDate.UTC, writable: true, enumerable: false, configurable: true },
+  });
+  Object.defineProperty(RealDate.prototype, "constructor", {
+    value: WorkflowDate,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
+  RealDate.now = noClock;
   Math.random = () => {
     throw new Error(
       "Math.random() is not available in a workflow script (a resumed run must do the same again): pass a seed in args.",

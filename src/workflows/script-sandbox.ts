@@ -1,14 +1,6 @@
-import { readFileSync } from "node:fs";
-import type {
-  QuickJSContext,
-  QuickJSDeferredPromise,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSWASMModule,
-} from "quickjs-emscripten-core";
+import { BUDGET_BYTES, BUDGET_FLAG, type FromWorker, type ToWorker } from "./sandbox-messages.ts";
+import { type ScriptThread, takeThread } from "./script-threads.ts";
 import { WorkflowSandboxError, WorkflowScriptError } from "./workflow-errors.ts";
-
-const PRELUDE = readFileSync(new URL("./sandbox-prelude.mjs", import.meta.url), "utf8");
 
 /** What the script reaches through its primitives; everything else it cannot touch. */
 export interface SandboxHost {
@@ -42,21 +34,8 @@ export interface SandboxOptions {
   sliceMs?: number;
 }
 
-/** The wasm engine, loaded once per process on first use (it is immutable; each run gets its own runtime). */
-let engine: Promise<QuickJSWASMModule> | undefined;
-
-function loadEngine(): Promise<QuickJSWASMModule> {
-  // Imported here, so a process that runs no workflow never loads the engine.
-  engine ??= import("quickjs-emscripten-core")
-    .then((core) => core.newQuickJSWASMModuleFromVariant(import("@jitl/quickjs-wasmfile-release-sync")))
-    .catch((error: unknown) => {
-      engine = undefined;
-      throw new WorkflowSandboxError(
-        `The workflow sandbox (QuickJS, package @jitl/quickjs-wasmfile-release-sync) could not load: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
-  return engine;
-}
+/** How long past its compute slice a script that does not yield is let run before its thread is ended. */
+const SLICE_GRACE_MS = 500;
 
 /**
  * Runs a workflow script's body (top-level `await` and `return` allowed) in a QuickJS runtime of its
@@ -64,182 +43,168 @@ function loadEngine(): Promise<QuickJSWASMModule> {
  * or module loader to offer. The script sees only the primitives of the prelude; each crossing is a
  * string. Resolves to what the script returns (as JSON data), rejects with `WorkflowScriptError` for
  * what the script did wrong. See docs/decisions/0011-workflow-sandbox.md.
+ *
+ * The runtime lives in a worker thread (`script-worker.ts`); this side answers its calls. So the
+ * script never holds this thread: a cancel, a budget, a signal, other agents go on while it computes,
+ * and a script that does not yield is ended with its thread, whatever it is doing.
  */
 export async function runScript(body: string, host: SandboxHost, options: SandboxOptions): Promise<unknown> {
-  const quickjs = await loadEngine();
   options.signal.throwIfAborted();
-  const runtime = quickjs.newRuntime();
-  runtime.setMemoryLimit(options.memoryBytes ?? 64 * 1024 * 1024);
-  runtime.setMaxStackSize(1024 * 1024);
-  const sliceMs = options.sliceMs ?? 5_000;
-  let sliceStart = 0;
-  runtime.setInterruptHandler(() => sliceStart > 0 && performance.now() - sliceStart > sliceMs);
-  const context = runtime.newContext();
-  const session = new SandboxSession(runtime, context, host, () => {
-    sliceStart = performance.now();
-    return () => {
-      sliceStart = 0;
-    };
+  const thread = await takeThread(options.signal);
+  return await new Promise<unknown>((resolve, reject) => {
+    new ScriptRun(thread, host, options, { resolve, reject }).start(body);
   });
-  try {
-    return await session.run(body, options);
-  } finally {
-    session.close();
-  }
 }
 
-/** One script in one runtime: its bridges, the calls it is waiting for, and the pump of its job queue. */
-class SandboxSession {
-  private readonly pending = new Set<QuickJSDeferredPromise>();
-  private closed = false;
-  private fault: unknown;
+/** Numbers the scripts of this process, to tell a thread's messages about one from another's. */
+let runs = 0;
 
-  private readonly runtime: QuickJSRuntime;
-  private readonly context: QuickJSContext;
+/** One script on its thread: the host's side of its calls, and the watch on how long it computes. */
+class ScriptRun {
+  private readonly run = ++runs;
+  /** Messages that make the script compute (`run`, `reply`), and how many it has handled. */
+  private sent = 0;
+  private handled = 0;
+  private watchdog: NodeJS.Timeout | undefined;
+  private ended = false;
+  private readonly budget = new SharedArrayBuffer(BUDGET_BYTES);
+  private readonly sliceMs: number;
+
+  private readonly thread: ScriptThread;
   private readonly host: SandboxHost;
-  /** Starts a time slice of the interrupt handler; the function it returns ends it. */
-  private readonly slice: () => () => void;
+  private readonly options: SandboxOptions;
+  private readonly settle: { resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
-  constructor(runtime: QuickJSRuntime, context: QuickJSContext, host: SandboxHost, slice: () => () => void) {
-    this.runtime = runtime;
-    this.context = context;
+  constructor(
+    thread: ScriptThread,
+    host: SandboxHost,
+    options: SandboxOptions,
+    settle: { resolve: (value: unknown) => void; reject: (error: unknown) => void },
+  ) {
+    this.thread = thread;
     this.host = host;
-    this.slice = slice;
+    this.options = options;
+    this.settle = settle;
+    this.sliceMs = options.sliceMs ?? 5_000;
   }
 
-  async run(body: string, options: SandboxOptions): Promise<unknown> {
-    const { context } = this;
-    this.installBridges();
-    this.evaluate(PRELUDE, "prelude.js").dispose();
-    // On one line with the body's first, so the script's line numbers stay its own.
-    const wrapped = `(async () => {${body}\n})().then((value) => JSON.stringify(value === undefined ? null : value))`;
-    const promise = this.evaluate(wrapped, options.filename);
-    const settled = context.resolvePromise(promise);
-    promise.dispose();
-    this.pump();
-    const aborted = new Promise<never>((_, reject) => {
-      const stop = () => reject(options.signal.reason);
-      if (options.signal.aborted) stop();
-      else options.signal.addEventListener("abort", stop, { once: true });
-    });
-    const result = await Promise.race([settled, aborted]);
-    if (this.fault !== undefined) throw this.fault;
-    if (result.error) {
-      const error = context.dump(result.error);
-      result.error.dispose();
-      throw scriptError(error);
+  start(body: string): void {
+    const { host, options } = this;
+    this.thread.listen(
+      (message) => this.receive(message),
+      (error) =>
+        this.end({ error: new WorkflowSandboxError(`The workflow sandbox failed: ${error.message}`) }),
+    );
+    if (options.signal.aborted) {
+      this.abort();
+      return;
     }
-    const text = context.getString(result.value);
-    result.value.dispose();
-    return JSON.parse(text);
+    options.signal.addEventListener("abort", this.abort, { once: true });
+    this.send({
+      type: "run",
+      run: this.run,
+      body,
+      filename: options.filename,
+      args: JSON.stringify(host.args ?? null),
+      scope: host.scope ?? "",
+      memoryBytes: options.memoryBytes ?? 64 * 1024 * 1024,
+      sliceMs: this.sliceMs,
+      budget: this.budget,
+    });
   }
 
-  close(): void {
-    this.closed = true;
-    for (const deferred of this.pending) deferred.dispose();
-    this.pending.clear();
-    this.context.dispose();
-    this.runtime.dispose();
+  private readonly abort = () => this.end({ error: this.options.signal.reason });
+
+  private send(message: ToWorker): void {
+    if (this.ended) return;
+    this.sent++;
+    if (this.sent - this.handled === 1) this.watch();
+    this.thread.post(message);
   }
 
-  private installBridges(): void {
-    const { context, host } = this;
-    const call = context.newFunction("__hostCall", (nameHandle, payloadHandle) => {
-      const name = context.getString(nameHandle);
-      const payload = JSON.parse(context.getString(payloadHandle)) as unknown;
-      switch (name) {
-        case "args":
-          return context.newString(JSON.stringify(host.args ?? null));
-        case "scope":
-          return context.newString(JSON.stringify(host.scope ?? ""));
-        case "budget":
-          return context.newString(JSON.stringify(host.budget?.() ?? { total: null, spent: 0 }));
+  /** A slice of computing begins: past its length (and a grace for the engine's own interrupt), the thread ends. */
+  private watch(): void {
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(
+      () => this.end({ error: scriptError({ name: "InternalError", message: "interrupted" }) }),
+      this.sliceMs + SLICE_GRACE_MS,
+    );
+  }
+
+  private receive(message: FromWorker): void {
+    if (this.ended || !("run" in message) || message.run !== this.run) return;
+    try {
+      switch (message.type) {
+        case "call":
+          this.call(message.id, message.name, message.payload);
+          return;
         case "phase":
-          host.phase(String(payload));
-          return context.undefined;
+          this.host.phase(message.title);
+          return;
         case "log":
-          host.log(String(payload));
-          return context.undefined;
-        case "failure": {
-          const { where, error } = payload as { where: string; error: string };
-          host.failure(String(where), String(error));
-          return context.undefined;
-        }
-        default:
-          throw new Error(`unknown host call ${name}`);
+          this.host.log(message.message);
+          return;
+        case "failure":
+          this.host.failure(message.where, message.error);
+          return;
+        case "budget":
+          this.answerBudget();
+          return;
+        case "idle":
+          this.handled++;
+          if (this.handled === this.sent) clearTimeout(this.watchdog);
+          else this.watch();
+          return;
+        case "done":
+          if (message.ok) this.end({ value: JSON.parse(message.json) as unknown, reuse: true });
+          else this.end({ error: scriptError(message.error), reuse: true });
+          return;
       }
-    });
-    const callAsync = context.newFunction("__hostAsync", (nameHandle, payloadHandle) => {
-      const name = context.getString(nameHandle);
-      const payload = context.getString(payloadHandle);
-      const call =
-        name === "agent"
-          ? host.agent(payload)
-          : name === "workflow"
-            ? (host.workflow?.(payload) ??
-              Promise.resolve(
-                JSON.stringify({
-                  ok: false,
-                  error: "workflow() is not available here: workflows nest one level only",
-                }),
-              ))
-            : undefined;
-      if (call === undefined) throw new Error(`unknown host call ${name}`);
-      const deferred = context.newPromise();
-      this.pending.add(deferred);
-      call.then(
-        (reply) => this.settle(deferred, reply),
-        (error: unknown) => {
-          // The host answers every call; a rejection is a bug of ours, which ends the run.
-          this.fault = error;
-          this.settle(deferred, JSON.stringify({ ok: false, error: "internal error", stopped: true }));
-        },
-      );
-      return deferred.handle;
-    });
-    context.setProp(context.global, "__hostCall", call);
-    context.setProp(context.global, "__hostAsync", callAsync);
-    call.dispose();
-    callAsync.dispose();
-  }
-
-  private settle(deferred: QuickJSDeferredPromise, reply: string): void {
-    if (this.closed || !this.pending.delete(deferred)) return;
-    const value = this.context.newString(reply);
-    deferred.resolve(value);
-    value.dispose();
-    deferred.dispose();
-    this.pump();
-  }
-
-  /** Runs the jobs the script queued (its awaits), within one time slice. */
-  private pump(): void {
-    const done = this.slice();
-    try {
-      const result = this.runtime.executePendingJobs();
-      if (result.error) {
-        const error = this.context.dump(result.error);
-        result.error.dispose();
-        this.fault ??= scriptError(error);
-      }
-    } finally {
-      done();
+    } catch (error) {
+      // The host's side threw: a bug of ours, which ends the run.
+      this.end({ error });
     }
   }
 
-  private evaluate(code: string, filename: string): QuickJSHandle {
-    const done = this.slice();
-    try {
-      const result = this.context.evalCode(code, filename);
-      if (result.error) {
-        const error = this.context.dump(result.error);
-        result.error.dispose();
-        throw scriptError(error);
-      }
-      return result.value;
-    } finally {
-      done();
-    }
+  private call(id: number, name: "agent" | "workflow", payload: string): void {
+    const { host } = this;
+    const answer =
+      name === "agent"
+        ? host.agent(payload)
+        : (host.workflow?.(payload) ??
+          Promise.resolve(
+            JSON.stringify({
+              ok: false,
+              error: "workflow() is not available here: workflows nest one level only",
+            }),
+          ));
+    answer.then(
+      (reply) => this.send({ type: "reply", run: this.run, id, reply }),
+      // The host answers every call; a rejection is a bug of ours, which ends the run.
+      (error: unknown) => this.end({ error }),
+    );
+  }
+
+  private answerBudget(): void {
+    const { total, spent } = this.host.budget?.() ?? { total: null, spent: 0 };
+    const numbers = new Float64Array(this.budget, 8, 2);
+    numbers[0] = total ?? Number.NaN;
+    numbers[1] = spent;
+    const flag = new Int32Array(this.budget, BUDGET_FLAG, 1);
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+  }
+
+  /** The script's end: its value, or why it stopped. A thread whose script ended by itself serves again. */
+  private end(result: { value: unknown; reuse: true } | { error: unknown; reuse?: boolean }): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.watchdog);
+    this.options.signal.removeEventListener("abort", this.abort);
+    if (result.reuse === true) this.thread.release();
+    else this.thread.terminate();
+    if ("value" in result) this.settle.resolve(result.value);
+    else this.settle.reject(result.error);
   }
 }
 

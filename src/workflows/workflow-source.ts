@@ -68,15 +68,25 @@ export async function parseWorkflowSource(
   return { meta, body, origin, text };
 }
 
+/**
+ * Metas are read one after another: each takes a few milliseconds in the sandbox's thread kept between
+ * scripts, where reading many at once (`agentry workflow list`) would start a thread for each.
+ */
+let metaLane: Promise<unknown> = Promise.resolve();
+
 async function evaluateMeta(literal: string, origin: string): Promise<WorkflowMeta> {
   const unusable = (why: string) => new WorkflowScriptError(`${origin}: meta ${why}`);
   let value: unknown;
   try {
-    value = await runScript(`return (${literal});`, noPrimitives, {
-      signal: AbortSignal.timeout(5_000),
-      filename: `${origin} (meta)`,
-      sliceMs: 1_000,
-    });
+    const read = metaLane.then(() =>
+      runScript(`return (${literal});`, noPrimitives, {
+        signal: AbortSignal.timeout(5_000),
+        filename: `${origin} (meta)`,
+        sliceMs: 1_000,
+      }),
+    );
+    metaLane = read.catch(() => {});
+    value = await read;
   } catch (error) {
     throw unusable(`must be a literal object: ${error instanceof Error ? error.message : String(error)}`);
   }

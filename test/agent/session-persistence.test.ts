@@ -41,7 +41,7 @@ describe("session transcripts on disk", () => {
     const [header, ...entries] = await lines(session.transcriptPath);
     expect(header).toEqual({
       type: "header",
-      version: 1,
+      version: 2,
       sessionId: "sub-20250101-000001-child1",
       parentSessionId: "20250101-000000-parent",
       agentName: "explore",

@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseTranscript, readTranscript, transcriptMessages } from "../../src/agent/transcript.ts";
-import { migrateTranscript, TranscriptFormatError } from "../../src/agent/transcript-migrations.ts";
+import {
+  migrateTranscript,
+  TRANSCRIPT_MIGRATIONS,
+  TranscriptFormatError,
+} from "../../src/agent/transcript-migrations.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 
@@ -11,7 +15,7 @@ describe("the transcript format", () => {
     expect(transcript.warnings).toEqual([]);
     expect(transcript.header).toEqual({
       type: "header",
-      version: 1,
+      version: 2,
       sessionId: "20250114-093012-k3f9qa",
       agentName: "main",
       model: "anthropic:claude-sonnet-4-5",
@@ -46,7 +50,7 @@ describe("the transcript format", () => {
     const text = `${JSON.stringify({ type: "header", version: 99, sessionId: "x" })}\n`;
     expect(() => parseTranscript(text, "x.jsonl")).toThrow(
       new TranscriptFormatError(
-        "x.jsonl uses transcript format v99, but this agentry reads up to v1; upgrade agentry.",
+        "x.jsonl uses transcript format v99, but this agentry reads up to v2; upgrade agentry.",
       ),
     );
   });
@@ -58,6 +62,7 @@ describe("the transcript format", () => {
 
   it("skips an entry that does not match the format, with a warning naming its line", () => {
     const lines = readFileSync(fixture("transcript-v1.jsonl"), "utf8").split("\n").slice(0, 2);
+    lines[0] = lines[0]?.replace('"version":1', '"version":2') ?? "";
     lines.push('{"type":"message","message":{"role":"robot"},"at":"x"}', "");
     const transcript = parseTranscript(lines.join("\n"), "t.jsonl");
     expect(transcript.entries).toHaveLength(1);
@@ -106,7 +111,7 @@ describe("the transcript format", () => {
       })),
     ];
     const text = `${v0.map((line) => JSON.stringify(line)).join("\n")}\n`;
-    const transcript = parseTranscript(text, "old.jsonl", { 0: toV1 });
+    const transcript = parseTranscript(text, "old.jsonl", { ...TRANSCRIPT_MIGRATIONS, 0: toV1 });
     expect(transcript.header.sessionId).toBe("old");
     expect(transcriptMessages(transcript)).toEqual([
       { role: "user", content: [{ type: "text", text: "hi" }] },

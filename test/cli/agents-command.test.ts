@@ -125,14 +125,80 @@ describe("agentry agents show", () => {
     await write(".codex/agents/auditor.toml", CODEX_AUDITOR);
     const text = await run((io) => agentsShowCommand("auditor", {}, io));
     expect(text.stdout).toContain(
-      "read-only: yes\nsandbox: read-only (its commands see the files read-only)\nnetwork: the run's (sandbox.network.allowedHosts; none by default)\ntools it gets: the parent's\ntools it can never use: write, edit\n",
+      "edits: none (read-only: its rules deny every edit)\nsandbox: read-only (its commands see the files read-only)\nnetwork: the run's (sandbox.network.allowedHosts; none by default)\ntools it gets: the parent's\ntools it can never use: write, edit\n",
     );
     const json = await run((io) => agentsShowCommand("auditor", { json: true }, io));
     expect(JSON.parse(json.stdout).effective).toEqual({
       readOnly: true,
+      edits: { kind: "none" },
+      sandbox: "read-only",
       tools: "inherited",
       deniedTools: ["write", "edit"],
     });
+  });
+});
+
+/**
+ * Issue 29: an agent that may edit under one folder was listed as "read-only · sandbox: read-only"
+ * though it wrote there. Each format's way of saying "edit docs/**, nothing else".
+ */
+const PARTIAL_WRITERS: Record<string, [path: string, text: string]> = {
+  opencode: [
+    ".opencode/agents/docs-writer.md",
+    '---\ndescription: Writes docs\npermission:\n  edit:\n    "*": deny\n    "docs/**": allow\n---\nWrite docs.\n',
+  ],
+  claude: [
+    ".claude/agents/docs-writer.md",
+    "---\nname: docs-writer\ndescription: Writes docs\ntools: Read, Grep, Edit(docs/**), Write(docs/**)\n---\nWrite docs.\n",
+  ],
+  codex: [
+    ".codex/agents/docs-writer.toml",
+    'name = "docs-writer"\ndescription = "Writes docs"\ndeveloper_instructions = "Write docs."\nsandbox_mode = "workspace-write"\n\n[permission.edit]\n"*" = "deny"\n"docs/**" = "allow"\n',
+  ],
+};
+
+/** An agent's entry in `agents list`: its line and the line of its facts. */
+function entryOf(listing: string, name: string): string {
+  const lines = listing.split("\n");
+  const at = lines.findIndex((line) => line.startsWith(`${name} `));
+  return lines.slice(at, at + 2).join("\n");
+}
+
+describe.each(Object.entries(PARTIAL_WRITERS))("a %s agent that may edit docs/** only", (_format, file) => {
+  it("is never called read-only by agents list or show, which say where it may edit", async () => {
+    await write(...file);
+    const list = await run((io) => agentsListCommand({}, io));
+    expect(list.code, list.stderr).toBe(0);
+    expect(entryOf(list.stdout, "docs-writer")).not.toContain("read-only");
+    expect(factsOf(list.stdout, "docs-writer")).toEqual(
+      expect.arrayContaining(["edits only docs/**", "sandbox: commands write nothing"]),
+    );
+    const show = await run((io) => agentsShowCommand("docs-writer", {}, io));
+    expect(show.stdout).not.toContain("read-only");
+    expect(show.stdout).toContain("edits: only docs/** (its rules deny editing anything else)\n");
+    const json = await run((io) => agentsShowCommand("docs-writer", { json: true }, io));
+    expect(JSON.parse(json.stdout).effective).toMatchObject({
+      readOnly: false,
+      edits: { kind: "only", patterns: ["docs/**"] },
+      sandbox: "read-only",
+    });
+  });
+});
+
+describe("agents that cannot edit at all", () => {
+  it.each([
+    ["codex", ".codex/agents/auditor.toml", CODEX_AUDITOR],
+    ["opencode", ".opencode/agents/reviewer.md", OPENCODE_REVIEWER],
+    ["claude", ".claude/agents/planner.md", "---\ndescription: Plans\npermissionMode: plan\n---\nPlan.\n"],
+  ])("are still read-only in a %s file", async (_format, path, text) => {
+    await write(path, text);
+    const name = (/([\w-]+)\.\w+$/.exec(path) ?? [])[1] ?? "";
+    const list = await run((io) => agentsListCommand({}, io));
+    expect(factsOf(list.stdout, name)).toEqual(expect.arrayContaining(["read-only", "sandbox: read-only"]));
+    const show = await run((io) => agentsShowCommand(name, {}, io));
+    expect(show.stdout).toContain(
+      "edits: none (read-only: its rules deny every edit)\nsandbox: read-only (its commands see the files read-only)\n",
+    );
   });
 });
 

@@ -46,6 +46,7 @@ describe("agents commands with remote agents", () => {
         "Bearer s3cret-literal",
       ),
     });
+    await ws.trust();
     const list = await run(ws, (io) => agentsListCommand({}, io));
     expect(list.stdout).toContain("remote (A2A) at https://agents.example.com/far");
 
@@ -72,6 +73,7 @@ describe("agents commands with remote agents", () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${VARIABLE}, as agent files write it
       ".agentry/agents/far.md": agentFile("far", server.url, "Bearer ${FAR_TOKEN}"),
     });
+    await ws.trust();
     const offline = await run(ws, (io) => agentsCheckCommand({}, io));
     expect(offline.code).toBe(0);
     expect(offline.stdout).toContain("1 remote agent(s) not contacted; add --online");

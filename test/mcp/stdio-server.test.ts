@@ -46,7 +46,13 @@ describe("a stdio MCP server", () => {
       "mcp__test__shout_loud",
     ]);
     expect(set.servers).toEqual([
-      { name: "test", tools: set.tools.map((t) => t.name), instructions: TEST_SERVER_INSTRUCTIONS },
+      {
+        name: "test",
+        tools: set.tools.map((t) => t.name),
+        prompts: [],
+        resources: false,
+        instructions: TEST_SERVER_INSTRUCTIONS,
+      },
     ]);
     const echo = tool("mcp__test__echo");
     expect(echo.description).toBe("Returns the text it was given.");
@@ -96,7 +102,7 @@ describe("a stdio MCP server", () => {
     await waitFor(() => progress.length > 0, 10_000, "the progress line");
     controller.abort();
     await expect(call).rejects.toThrow();
-    expect(progress).toEqual(["1/2 halfway"]);
+    expect(progress).toEqual(["1/2 (50%) halfway"]);
   });
 
   it("turns isError into a ToolError with the server's text", async () => {

@@ -18,11 +18,12 @@ const CHECKOUT = `{
 }
 `;
 
-it("points the exports at dist/ while packing, then puts the checkout's file back byte for byte", async () => {
+it("points the exports at dist/ and adds engines while packing, then puts the checkout's file back byte for byte", async () => {
   await writeFile(join(dir, "package.json"), CHECKOUT);
   await pack(dir);
   expect(JSON.parse(await readFile(join(dir, "package.json"), "utf8"))).toEqual({
     name: "some-name",
+    engines: { node: ">=22.18" },
     exports: {
       ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
       "./testing": { types: "./dist/testing/index.d.ts", default: "./dist/testing/index.js" },

@@ -67,6 +67,7 @@ describe("the packed package", () => {
         "dist/agents/prompts/explore.md",
         "dist/tools/bash-sandbox.md",
         "dist/sandbox/network-bridge-main.mjs",
+        "dist/sandbox/network-launcher-main.mjs",
         "docs/exit-codes.md",
       ]),
     );
@@ -86,10 +87,13 @@ describe("the packed package", () => {
     expect(withSecret).toEqual([]);
   });
 
-  it("points its exports at dist/, where the checkout's point at src/", async () => {
+  it("points its exports at dist/, where the checkout's point at src/, and says the Node it needs", async () => {
     const manifest = JSON.parse(await readFile(join(installed.packageDir, "package.json"), "utf8")) as {
       exports: Record<string, unknown>;
+      engines?: Record<string, string>;
     };
+    // The checkout has no `engines` (npm would check it against the system's Node): the tarball does.
+    expect(manifest.engines).toEqual({ node: ">=22.18" });
     expect(manifest.exports).toEqual({
       ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
       "./testing": { types: "./dist/testing/index.d.ts", default: "./dist/testing/index.js" },

@@ -48,6 +48,7 @@ describe("permission gate: interactive asks", () => {
       title: "ls && make",
       agentPath: ["main", "general-purpose-2"],
       always: ["make"],
+      alwaysRules: ["Bash(make)"],
     });
     prompt.shown[0]?.answer("once");
     await expect(first).resolves.toBeUndefined();
@@ -58,22 +59,51 @@ describe("permission gate: interactive asks", () => {
     await second;
   });
 
-  it("'always' allows that exact pattern for the rest of the session, in child gates too", async () => {
+  it("'always' allows the command's prefix for the rest of the session, in child gates too", async () => {
     const prompt = manualPrompt();
     const gate = createPermissionGate({ rules, mode: "default", onAsk: prompt.onAsk });
     const first = gate(bash("npm test"), main);
     await tick();
+    expect(prompt.shown[0]?.request.alwaysRules).toEqual(["Bash(npm test:*)"]);
     prompt.shown[0]?.answer("always");
     await first;
     await expect(gate(bash("npm test"), main)).resolves.toBeUndefined();
+    await expect(gate(bash("npm test -- --update"), main)).resolves.toBeUndefined();
     await expect(gate.withRules(rules)(bash("npm test"), child)).resolves.toBeUndefined();
     expect(prompt.shown).toHaveLength(1);
-    // Exact, not a wildcard: a command that contains `*` does not approve others.
-    const other = gate(bash("npm test -- --update"), main);
+    // A prefix of words, not of characters; and another subcommand is another question.
+    for (const command of ["npm testx", "npm install"]) {
+      const other = gate(bash(command), main);
+      await tick();
+      expect(prompt.shown.at(-1)?.request.patterns).toEqual([command]);
+      prompt.shown.at(-1)?.answer("reject");
+      await expect(other).rejects.toThrow(PermissionDeniedError);
+    }
+  });
+
+  it("'always' on a command a prefix would widen too far approves that exact command", async () => {
+    const prompt = manualPrompt();
+    const gate = createPermissionGate({ rules, mode: "default", onAsk: prompt.onAsk });
+    const first = gate(bash("python3 build.py"), main);
+    await tick();
+    expect(prompt.shown[0]?.request.alwaysRules).toEqual(["Bash(python3 build.py)"]);
+    prompt.shown[0]?.answer("always");
+    await first;
+    await expect(gate(bash("python3 build.py"), main)).resolves.toBeUndefined();
+    const other = gate(bash("python3 -c 'import os'"), main);
     await tick();
     expect(prompt.shown).toHaveLength(2);
     prompt.shown[1]?.answer("reject");
     await expect(other).rejects.toThrow(PermissionDeniedError);
+  });
+
+  it("'no' with a message hands the person's words to the model", async () => {
+    const prompt = manualPrompt();
+    const gate = createPermissionGate({ rules, mode: "default", onAsk: prompt.onAsk });
+    const asked = gate(bash("rm -rf dist"), main);
+    await tick();
+    prompt.shown[0]?.answer({ type: "reject", message: "use npm run clean instead" });
+    await expect(asked).rejects.toThrow(/rejected bash 'rm -rf dist'.*"use npm run clean instead"/);
   });
 
   it("an 'always' never overrides a child's deny rule", async () => {

@@ -106,17 +106,42 @@ describe("'always' covers the ask rule's pattern", () => {
     expect(asked).toHaveLength(2);
   });
 
-  it("a command is approved exactly, even under a `bash *` ask rule", async () => {
+  it("a command is approved by its prefix, or exactly where a prefix would be too wide — never by `bash *`", async () => {
     const { asked, onAsk } = answering("always");
     const gate = createPermissionGate({
       rules: [{ permission: "bash", pattern: "*", action: "ask" }],
       mode: "default",
       onAsk,
     });
-    await gate({ permission: "bash", patterns: ["make"] }, main);
-    await gate({ permission: "bash", patterns: ["make"] }, main);
-    await gate({ permission: "bash", patterns: ["rm -rf /"] }, main);
-    expect(asked.map((request) => request.always)).toEqual([["make"], ["rm -rf /"]]);
+    for (const command of ["npm test", "npm test -- --x", "make", "rm -rf /", "python3 x.py", "npm install"])
+      await gate({ permission: "bash", patterns: [command] }, main);
+    expect(asked.map((request) => request.always)).toEqual([
+      ["npm test *"],
+      ["make"],
+      ["rm -rf /"],
+      ["python3 x.py"],
+      ["npm install *"],
+    ]);
+    expect(asked.map((request) => request.alwaysRules)).toEqual([
+      ["Bash(npm test:*)"],
+      ["Bash(make)"],
+      ["Bash(rm -rf /)"],
+      ["Bash(python3 x.py)"],
+      ["Bash(npm install:*)"],
+    ]);
+  });
+
+  it("leaving the sandbox is approved one exact command at a time, even under an `unsandboxed *` ask rule", async () => {
+    const { asked, onAsk } = answering("always");
+    const gate = createPermissionGate({ rules: DEFAULT_RULES, mode: "default", onAsk });
+    const unsandboxed = (command: string): PermissionRequest => ({
+      permission: "unsandboxed",
+      patterns: [command],
+    });
+    await gate(unsandboxed("curl https://x.dev"), main);
+    await gate(unsandboxed("curl https://x.dev"), main);
+    await gate(unsandboxed("curl https://y.dev"), main);
+    expect(asked.map((request) => request.always)).toEqual([["curl https://x.dev"], ["curl https://y.dev"]]);
   });
 });
 

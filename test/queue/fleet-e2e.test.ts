@@ -400,4 +400,27 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
     },
     scaled(60_000),
   );
+  it(
+    "with AGENTRY_FLEET_KEY a worker runs only what a parent holding the key signed, and logs why it refused the rest",
+    async () => {
+      await setUp();
+      child = (prompt) => ({ text: `answer to ${prompt}` });
+      env = { ...env, AGENTRY_FLEET_KEY: randomBytes(24).toString("hex") };
+      const worker = await startWorker("keyed");
+      expect(worker.log()).toContain("only jobs signed with the fleet key");
+
+      const signed = await finished(parent("delegate 1 as signed"));
+      expect(signed.stdout).toContain("answer to signed-0");
+
+      env = { ...env, AGENTRY_FLEET_KEY: "" };
+      const unsigned = await finished(parent("delegate 1 as unsigned"));
+      expect(unsigned.stdout).not.toContain("answer to unsigned-0");
+      expect(unsigned.stdout).toContain("this worker refused the job: it is not signed");
+      expect(worker.log()).toMatch(
+        /job sub-\S+ refused: it is not signed: only a parent holding the fleet's key/,
+      );
+      expect(childPrompts).toEqual(["signed-0"]);
+    },
+    scaled(60_000),
+  );
 });

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { hostname } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +61,8 @@ async function fixture(): Promise<Fixture> {
     // Grandchildren for the depth-2 scenario; the hostile model tries to rewrite this file.
     "agentry.json": JSON.stringify({ subagents: { maxDepth: 2 } }),
   });
+  // The project's config is this test's own (the hostile party is the model): depth 2 needs trust.
+  await ws.trust();
   const outside = join(dirname(ws.dir), "outside");
   await mkdir(outside);
   await writeFile(join(outside, "target.txt"), "untouched");
@@ -78,7 +81,7 @@ async function fixture(): Promise<Fixture> {
   git("add", "src", ".gitignore", "agentry.json");
   git("commit", "-qm", "init");
   const id = `${process.pid}-${Math.floor(Math.random() * 1e9)}`;
-  return { ws, outside, targets: { outside, home: ws.home, port, id } };
+  return { ws, outside, targets: { outside, home: ws.home, port, id, socket: join(ws.dir, "service.sock") } };
 }
 
 /** Every file under `dir` (links as their target text) with its content: what must not change. */
@@ -104,7 +107,9 @@ async function protectedState(dir: string) {
     gitConfig: await readFile(join(dir, ".git", "config"), "utf8"),
     hooks,
     agentryJson: await readFile(join(dir, "agentry.json"), "utf8"),
-    created: [".agentry/config.json", ".claude", ".mcp.json"].filter((path) => existsSync(join(dir, path))),
+    created: [".agentry/config.json", ".claude", ".mcp.json", ".git/commondir", ".git-old"].filter((path) =>
+      existsSync(join(dir, path)),
+    ),
   };
 }
 
@@ -145,6 +150,12 @@ async function attack(scenario: Scenario, sandbox: boolean) {
   };
   server = await startModelServer(script(scenario, fx.targets));
   hits.length = 0;
+  let socketConnections = 0;
+  const service = createNetServer((socket) => {
+    socketConnections++;
+    socket.end();
+  });
+  await new Promise<void>((resolve) => service.listen(fx.targets.socket, resolve));
   const startedAt = Date.now();
   const state = join(dirname(fx.ws.dir), "state");
   const result = await runCli(
@@ -172,6 +183,10 @@ async function attack(scenario: Scenario, sandbox: boolean) {
   expect(kept, `${what}: only agentry's probe entry in its state folder`).toEqual(
     kept.length === 0 ? [] : ["agentry/sandbox-probe.json"],
   );
+  await new Promise((resolve) => service.close(resolve));
+  expect(socketConnections, `${what}: a host service's Unix socket was reached`).toBe(0);
+  // The user's own git afterwards, outside any sandbox: nothing planted in .git runs.
+  execFileSync("git", ["status", "--porcelain"], { cwd: fx.ws.dir, stdio: "ignore" });
   expect(await snapshot(fx.outside), what).toEqual(before.outside);
   expect(await protectedState(fx.ws.dir), what).toEqual(before.workspace);
   expect(existsSync(`/tmp/agentry-hostile-${fx.targets.id}`), what).toBe(false);
@@ -202,7 +217,9 @@ const scenarios: Scenario[] = [
 
 describe("a hostile model", () => {
   it("tries at least 25 escapes", () => {
-    expect(escapeCalls({ outside: "/o", home: "/h", port: 1, id: "x" }).length).toBeGreaterThanOrEqual(25);
+    expect(
+      escapeCalls({ outside: "/o", home: "/h", port: 1, id: "x", socket: "/s" }).length,
+    ).toBeGreaterThanOrEqual(25);
   });
 
   describe.skipIf(available.skip !== undefined)(`inside the OS sandbox ${available.skip ?? ""}`, () => {

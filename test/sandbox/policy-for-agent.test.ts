@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
@@ -15,7 +17,7 @@ const readOnlyAgent: Ruleset = [
 ];
 
 describe("policyForAgent", () => {
-  it("a writing agent may write its workspace, but not git's config and hooks or agent settings", async () => {
+  it("a writing agent may write its workspace, but not agent settings; .git only through its view", async () => {
     const fx = await sandboxFixture();
     const policy = await policyForAgent({
       backend,
@@ -27,13 +29,56 @@ describe("policyForAgent", () => {
     });
     expect(policy.ceiling).toBe("workspace-write");
     expect(policy.writableRoots).toEqual([fx.workspace]);
-    for (const part of [".git/config", ".git/hooks", ".agentry", ".claude", ".mcp.json", "agentry.json"]) {
+    for (const part of [".agentry", ".claude", ".mcp.json", "agentry.json"]) {
       expect(policy.readOnlyPaths).toContain(join(fx.workspace, part));
     }
-    // git needs its objects and refs to commit.
+    // git needs its objects, refs and index to commit: the rest of .git is read-only (git-dir-view.ts).
+    expect(policy.gitDirs).toEqual([join(fx.workspace, ".git")]);
     expect(policy.readOnlyPaths).not.toContain(join(fx.workspace, ".git"));
     expect(policy.hiddenPaths).toContain(join(fx.home, ".ssh"));
     expect(policy.allowedHosts).toEqual([]);
+  });
+
+  it("a linked worktree commits through views of both git folders; a planted commondir makes both read-only", async () => {
+    const fx = await sandboxFixture();
+    const worktree = join(fx.base, "wt");
+    execFileSync("git", ["worktree", "add", "-q", "-b", "child", worktree], { cwd: fx.workspace });
+    const input = {
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "accept-edits" as const,
+      workspace: worktree,
+      settings: DEFAULT_SANDBOX_SETTINGS,
+      home: fx.home,
+    };
+    const common = join(fx.workspace, ".git");
+    const own = join(common, "worktrees", "wt");
+    const policy = await policyForAgent(input);
+    expect(policy.gitDirs).toEqual([common, own]);
+    expect(policy.writableRoots).toEqual([worktree]);
+    expect(policy.readOnlyPaths).toContain(join(worktree, ".git"));
+
+    await mkdir(join(fx.base, "ev"));
+    await writeFile(join(own, "commondir"), `${join(fx.base, "ev")}\n`);
+    const planted = await policyForAgent(input);
+    expect(planted.gitDirs).toEqual([]);
+    expect(planted.readOnlyPaths).toContain(join(worktree, ".git"));
+    expect(planted.readableRoots).toEqual(expect.arrayContaining([own, join(fx.base, "ev")]));
+  });
+
+  it("a workspace in a sub-folder of a checkout may not commit, nor make a .git of its own", async () => {
+    const fx = await sandboxFixture();
+    const policy = await policyForAgent({
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "accept-edits",
+      workspace: join(fx.workspace, "src"),
+      settings: DEFAULT_SANDBOX_SETTINGS,
+      home: fx.home,
+    });
+    expect(policy.gitDirs).toEqual([]);
+    expect(policy.readableRoots).toContain(fx.workspace);
+    expect(policy.readOnlyPaths).toContain(join(fx.workspace, "src", ".git"));
   });
 
   it("agents that cannot edit, and plan mode, get a read-only workspace", async () => {

@@ -31,6 +31,15 @@ test("the task tool's JSON schema", () => {
           ],
           "description": "What the child starts with: "none" (default: your prompt only), "all" your conversation, or your last N turns (without tool calls).",
         },
+        "images": {
+          "description": "Image files (workspace paths) the child sees with the prompt.",
+          "items": {
+            "minLength": 1,
+            "type": "string",
+          },
+          "maxItems": 20,
+          "type": "array",
+        },
         "model": {
           "description": "provider:model or an alias (sonnet, opus, haiku, inherit); default: the agent's, else yours.",
           "minLength": 1,

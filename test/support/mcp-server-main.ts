@@ -9,6 +9,7 @@
  * --pid-file <path>          write this process's pid there first
  * --exit-file <path>         write "exited" there when it ends by itself (a signal's default action writes nothing)
  * --extra-tool <name>        also register a tool of that name (returns its name); may be repeated
+ * --mutable-tools            also add_tool and remove_tool, which change the tool list (list_changed)
  */
 import { writeFileSync } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
@@ -41,6 +42,7 @@ if (args.includes("--hang-on-start")) {
   const extraTools = args.flatMap((arg, index) => (arg === "--extra-tool" ? [args[index + 1] ?? ""] : []));
   const server = createTestMcpServer({
     extraTools,
+    mutableTools: args.includes("--mutable-tools"),
     onCallDone: () => {
       if (!exitAfterCall) return;
       exitAfterCall = false;

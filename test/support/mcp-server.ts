@@ -13,6 +13,11 @@ export interface TestMcpServerOptions {
   onCallDone?: (tool: string) => void;
   /** More tools, registered last, that return their own name (for tool-name tests). */
   extraTools?: string[];
+  /**
+   * Also `add_tool` and `remove_tool` ({ name }): register or drop a tool that returns its name, so
+   * the server sends `notifications/tools/list_changed` (for list-change tests).
+   */
+  mutableTools?: boolean;
 }
 
 /**
@@ -119,6 +124,34 @@ export function createTestMcpServer(options: TestMcpServerOptions = {}): McpServ
     { description: "Upper-cases its text.", inputSchema: z.object({ text: z.string() }) },
     async ({ text }) => done("shout.loud", { content: [{ type: "text", text: text.toUpperCase() }] }),
   );
+
+  if (options.mutableTools) {
+    const added = new Map<string, { remove(): void }>();
+    server.registerTool(
+      "add_tool",
+      { description: "Adds a tool that returns its name.", inputSchema: z.object({ name: z.string() }) },
+      async ({ name }) => {
+        added.set(
+          name,
+          server.registerTool(
+            name,
+            { description: `Returns "${name}".`, inputSchema: z.object({}) },
+            async () => done(name, { content: [{ type: "text", text: `I am ${name}` }] }),
+          ),
+        );
+        return done("add_tool", { content: [{ type: "text", text: `added ${name}` }] });
+      },
+    );
+    server.registerTool(
+      "remove_tool",
+      { description: "Removes a tool add_tool added.", inputSchema: z.object({ name: z.string() }) },
+      async ({ name }) => {
+        added.get(name)?.remove();
+        added.delete(name);
+        return done("remove_tool", { content: [{ type: "text", text: `removed ${name}` }] });
+      },
+    );
+  }
 
   for (const name of options.extraTools ?? []) {
     server.registerTool(name, { description: `Returns "${name}".`, inputSchema: z.object({}) }, async () =>

@@ -59,7 +59,24 @@ function grepSuite(engine: GrepEngine): void {
     const { ctx, asks } = makeContext(box.workspace, { ops: opsFor(engine) });
     const result = await runTool(grepTool, { pattern: "TODO" }, ctx);
     expect(result.content).toBe("Found 3 files\n.hidden/h.txt\nREADME.md\nsrc/a.ts");
-    expect(asks).toEqual([{ permission: "read", patterns: ["."], title: "grep TODO in ." }]);
+    // The folder is asked; then every file the search opens, at once and without a prompt.
+    expect(asks).toEqual([
+      { permission: "read", patterns: ["."], title: "grep TODO in ." },
+      {
+        permission: "read",
+        patterns: [
+          ".gitignore",
+          ".hidden/h.txt",
+          "README.md",
+          "src/a.ts",
+          "src/b.js",
+          "src/bin.dat",
+          "src/deep/c.ts",
+        ],
+        title: "grep reads 7 files",
+        prompt: false,
+      },
+    ]);
   });
 
   it("is case-insensitive with -i and filters by glob at any depth", async () => {

@@ -70,9 +70,11 @@ describe("read", () => {
     expect((await read({ path: "u.txt" })).content).toBe("1\théllo wörld ✓ 日本");
   });
 
-  it("refuses images, naming the format and size", async () => {
+  it("refuses a file named as an image whose bytes are not one, naming the format and size", async () => {
     await file("logo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-    await expect(read({ path: "logo.png" })).rejects.toThrow("logo.png is a PNG image (4 bytes)");
+    await expect(read({ path: "logo.png" })).rejects.toThrow(
+      "logo.png is named like a PNG image (4 bytes), but its bytes are not one",
+    );
   });
 
   it("points to list for a directory", async () => {

@@ -1,4 +1,5 @@
 import { basename, extname } from "node:path";
+import { classifyToolName } from "../../tools/tool-names.ts";
 import {
   AGENT_NAME_PATTERN,
   type AgentDefinition,
@@ -29,6 +30,8 @@ export interface LoadResult {
  */
 export type Draft = { -readonly [K in keyof AgentDefinition]?: AgentDefinition[K] } & {
   limits?: PermissionLimit[];
+  /** A `capabilities` list: words about the agent, added to its description by `finish`. */
+  capabilities?: string[];
 };
 
 /** Collects the diagnostics of one file; `skip` marks the file as unusable. */
@@ -127,8 +130,15 @@ export function applyKeys(
     if (canonical !== undefined && meaning.kind === "restriction") {
       ctx.report("info", `${key} is read as ${meaning.canonical}`, `applied it as ${meaning.canonical}`, key);
       canonical(value, draft, ctx, key);
+    } else if (meaning.kind === "descriptive") {
+      capabilities(value, draft, ctx, key);
     } else if (meaning.kind === "other") {
       ctx.ignore(key, "unknown key");
+    } else if (meaning.kind === "restriction-like" && meaning.imitates !== undefined) {
+      ctx.fail(
+        `${key} is written with letters outside ASCII and reads as "${meaning.imitates}", a key that limits the agent; a harness that reads keys as written ignores it, so the agent would get more than the file appears to allow (write the key in plain ASCII)`,
+        key,
+      );
     } else {
       ctx.fail(
         `${key} looks like it limits the agent, but agentry cannot read it; ignoring it could give the agent more than the file allows (remove or rename the key; see docs/agent-files.md)`,
@@ -137,6 +147,33 @@ export function applyKeys(
     }
   }
 }
+
+/**
+ * `capabilities: [security_assessment, code-review]` (Claude Code plugin agents and collections built on
+ * them): what the agent is good at, which limits nothing. It is added to the description, where the
+ * parent reads it when it picks an agent. A list that names tools (`[Read, Grep]`) may be meant as a
+ * limit, and one of maps (`- network_access: none`) may hold one: agentry cannot tell, so the file fails.
+ */
+const capabilities: KeyHandler = (value, draft, ctx, key) => {
+  const items = typeof value === "string" ? value.split(",") : value;
+  if (!Array.isArray(items) || !items.every((item) => typeof item === "string")) {
+    return ctx.fail(
+      `${key} is not a list of words: its entries may limit what the agent may do, which agentry cannot read (write it as a list of what the agent is good at, or remove it)`,
+      key,
+    );
+  }
+  const words = items.map((item: string) => item.trim()).filter((item) => item !== "");
+  const tools = words.filter((word) => classifyToolName(word).kind !== "unknown");
+  if (tools.length > 0) {
+    return ctx.fail(
+      `${key} names tools (${tools.join(", ")}): it may be meant to limit the agent to them, which agentry cannot tell (list them under tools, or remove them)`,
+      key,
+    );
+  }
+  if (words.length === 0) return;
+  draft.capabilities = [...(draft.capabilities ?? []), ...words];
+  ctx.report("info", `${key} describes the agent and limits nothing`, "added it to the description", key);
+};
 
 /** The file name without its extension: `a/b/code-reviewer.md` → `code-reviewer`. */
 export function fileStem(path: string): string {
@@ -215,6 +252,10 @@ export function finish(draft: Draft, ctx: LoadContext, promptFile?: string): Loa
   } else if (fields.description === undefined || fields.description.trim() === "") {
     ctx.fail("no description: the parent agent picks subagents by their description", "description");
     return { diagnostics: ctx.diagnostics };
+  }
+  if (fields.capabilities !== undefined) {
+    fields.description = `${fields.description}\n\nCapabilities: ${fields.capabilities.join(", ")}.`;
+    delete fields.capabilities;
   }
   // A remote agent's prompt lives on its server: none here is expected.
   if ((fields.prompt ?? "") === "" && promptFile === undefined && fields.url === undefined) {

@@ -1,5 +1,6 @@
 import { READ_ONLY_BASH_RULES } from "../../permissions/bash-command.ts";
 import { PermissionConfigError, rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
+import type { Ruleset } from "../../permissions/types.ts";
 import {
   AgentPermissionConfigSchema,
   type AgentPermissionMode,
@@ -15,6 +16,7 @@ import {
   mergePermission,
   toolsHandler,
 } from "./tool-list.ts";
+import { limitToolsNamedInRules } from "./tool-permissions.ts";
 
 /**
  * Keys that restrict what an agent may do. Ignoring a bad one would silently grant more than the author
@@ -22,14 +24,16 @@ import {
  */
 
 export const permission: KeyHandler = (value, draft, ctx, key) => {
+  let rules: Ruleset;
   try {
-    rulesetFromConfig(value, key);
+    rules = rulesetFromConfig(value, key);
   } catch (error) {
     if (!(error instanceof PermissionConfigError)) throw error;
     return ctx.fail(error.issues.join("; "), key);
   }
   const parsed = AgentPermissionConfigSchema.safeParse(value);
   if (!parsed.success) return ctx.fail(`${key} is not a rule list, an action or a permission map`, key);
+  if (!limitToolsNamedInRules(rules, draft, ctx, key)) return;
   // Rules that `tools` derived (e.g. from `Bash(git *)`) stay first; the file's own rules win.
   draft.permission =
     draft.permission === undefined ? parsed.data : mergePermission(draft.permission, parsed.data);

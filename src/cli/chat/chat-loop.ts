@@ -1,15 +1,20 @@
 import type { CompactionOptions } from "../../agent/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
+import { isAgentryError } from "../../errors/agentry-error.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { exitAborted } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
+import { promptMessage } from "../mentions/prompt-message.ts";
+import { type Attachment, type AttachmentContext, pastedImage } from "../prompt-attachments.ts";
 import { createStyle } from "../render/style.ts";
 import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
 import type { Conversation } from "./conversation.ts";
 import type { LineReader } from "./line-reader.ts";
+import { findMcpPrompt, mcpPromptTurn } from "./mcp-prompt-command.ts";
 import { runTurn } from "./run-turn.ts";
+import { parseShellCommand, runShellCommand } from "./shell-command.ts";
 import { parseSlashCommand, runSlashCommand, type SlashContext } from "./slash-commands.ts";
 import type { SwitchableModel } from "./switchable-model.ts";
 import type { TurnObserver } from "./terminal-turn.ts";
@@ -31,11 +36,15 @@ export interface ChatLoopOptions {
   compaction: CompactionOptions;
   /** On a terminal: Ctrl-C as a key and the permission prompt follow each turn (`TerminalTurn`). */
   observer?: TurnObserver;
+  /** Where `@` mentions and pasted image paths are found, and the run's MCP servers (prompts, resources). */
+  attach: AttachmentContext;
+  /** `--image` files: they go with the first message. */
+  attachments?: readonly Attachment[];
 }
 
 /**
- * The interactive session: a header, then one line at a time — a slash command, or a user turn on the
- * same session. Ctrl-C aborts a running turn and returns to the prompt (a second one while it winds
+ * The interactive session: a header, then one line at a time — a slash command, a shell command
+ * (`!cmd`, whose output joins the conversation), or a user turn on the same session. Ctrl-C aborts a running turn and returns to the prompt (a second one while it winds
  * down exits at once); at the prompt it is the reader's (clear the line, twice to exit). SIGTERM and
  * SIGHUP end the session. Returns the exit code: 0, or 130 after SIGTERM or SIGHUP.
  */
@@ -77,13 +86,35 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     config: options.config,
     compaction: options.compaction,
   };
+  // Images that go with the next message: `--image`, then paths pasted alone on a line.
+  let pending: Attachment[] = [...(options.attachments ?? [])];
+  const mcp = options.attach.mcp;
   try {
     while (!terminated) {
       const line = await reader.read();
       if (line === undefined) break;
       if (line.trim() === "") continue;
+      const pasted = await pastedImage(line, options.attach);
+      if (pasted !== undefined) {
+        if ("problem" in pasted) say(style.red(`Cannot attach that image: ${pasted.problem}`));
+        else {
+          pending.push(...pasted.parts);
+          say(style.dim(`Attached ${pasted.path}; it goes with your next message.`));
+        }
+        continue;
+      }
       const command = parseSlashCommand(line);
-      if (command) {
+      const mcpPrompt = command && findMcpPrompt(command.name, mcp);
+      let turnText = line;
+      if (command && mcpPrompt && mcp) {
+        const filled = await mcpPromptTurn(mcpPrompt, command.args, mcp, new AbortController().signal);
+        if ("problem" in filled) {
+          say(style.red(filled.problem));
+          continue;
+        }
+        turnText = filled.text;
+        pending.push(...filled.attachments);
+      } else if (command) {
         // A command that calls the model (`/compact`) is interrupted by Ctrl-C as a turn is.
         const running = new AbortController();
         turn = running;
@@ -98,7 +129,30 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
       turn = running;
       options.observer?.begin(running.signal, () => interruptTurn(running));
       try {
-        const result = await runTurn(line, {
+        const shell = command === undefined ? parseShellCommand(line) : undefined;
+        if (shell !== undefined) {
+          await runShellCommand(shell, {
+            config: options.config,
+            session: () => conversation.open(),
+            signal: running.signal,
+            stdout: io.stdout,
+            say,
+            style,
+          });
+          continue;
+        }
+        // Mentions are read inside the turn: reading one may ask permission, and Ctrl-C withdraws it.
+        const message = await promptMessage(turnText, {
+          config: options.config,
+          signal: running.signal,
+          sessionId: conversation.id,
+          say: (text) => say(style.dim(text)),
+          mcp,
+        });
+        // Images pasted or given with --image, and what an MCP prompt brought, go with this message.
+        message.content.splice(1, 0, ...pending);
+        pending = [];
+        const result = await runTurn(message, {
           config: options.config,
           session: await conversation.open(),
           signal: running.signal,
@@ -109,9 +163,7 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
         });
         say(turnSummary(result, style));
       } catch (error) {
-        // A bug in one turn should not throw away the whole conversation.
-        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        say(style.red(`agentry: unexpected error in this turn (please report it): ${detail}`));
+        say(style.red(turnError(error)));
       } finally {
         options.observer?.end();
         turn = undefined;
@@ -125,6 +177,16 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     process.off("SIGHUP", onSigterm);
   }
   return terminated ? EXIT_CODES.aborted : EXIT_CODES.completed;
+}
+
+/**
+ * A refused mention (the person's to fix: nothing was sent) in one line; anything else is a bug in the
+ * turn, reported with its stack, which must not throw away the whole conversation.
+ */
+function turnError(error: unknown): string {
+  if (isAgentryError(error) && error.kind === "user") return `agentry: ${error.message}`;
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return `agentry: unexpected error in this turn (please report it): ${detail}`;
 }
 
 function header(options: ChatLoopOptions): string {

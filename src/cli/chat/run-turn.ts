@@ -1,7 +1,7 @@
 import type { AgentConfig } from "../../agent/config.ts";
 import { runAgent } from "../../agent/run.ts";
 import type { Session } from "../../agent/session.ts";
-import { userText } from "../../model/messages.ts";
+import type { UserMessage } from "../../model/messages.ts";
 import type { RenderTarget } from "../render/renderer.ts";
 import { type RunResult, runResult } from "../render/result-object.ts";
 import { textRenderer } from "../render/text-renderer.ts";
@@ -20,15 +20,15 @@ export interface TurnOptions {
 }
 
 /**
- * One user turn of the interactive mode: appends the message to the session and runs the root agent
- * (and whatever children it starts) until it answers, rendered as `agentry run` renders text. Returns
- * the turn's result, with the usage of the whole tree.
+ * One user turn of the interactive mode: appends the message (its mentions already inlined) to the
+ * session and runs the root agent (and whatever children it starts) until it answers, rendered as
+ * `agentry run` renders text. Returns the turn's result, with the usage of the whole tree.
  */
-export async function runTurn(prompt: string, options: TurnOptions): Promise<RunResult> {
+export async function runTurn(message: UserMessage, options: TurnOptions): Promise<RunResult> {
   const renderer = withAgentTree((inner) => textRenderer(inner, { reportOutcome: false }), options.target);
   const tree = new TreeUsage();
   options.onRenderer?.(renderer);
-  await options.session.append(userText(prompt));
+  await options.session.append(message);
   const run = runAgent(options.config, options.session, options.signal);
   for await (const event of run) {
     renderer.event(event);

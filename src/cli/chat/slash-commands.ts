@@ -99,9 +99,12 @@ function help(_args: string, context: SlashContext): SlashOutcome {
   const lines = COMMANDS.map((command) => `  ${command.usage.padEnd(width)}${command.summary}`);
   context.say(
     [
-      "Type a message to talk to the agent; it keeps the whole conversation.",
+      "Type a message to talk to the agent; it keeps the whole conversation. @path in a message",
+      "inlines that file (or lists that folder) through the read permission rules.",
       "Commands:",
       ...lines,
+      `  ${"!<command>".padEnd(width)}run a shell command (permission rules and sandbox as the agent's);`,
+      `  ${"".padEnd(width)}it and its output join the conversation for the next turn`,
       "Keys: Ctrl-C interrupts a running turn (or clears the line); ↑/↓ recall earlier lines.",
     ].join("\n"),
   );

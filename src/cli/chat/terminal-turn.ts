@@ -1,4 +1,5 @@
 import type { AskHandler } from "../../permissions/gate.ts";
+import { type ElicitHandler, terminalElicit } from "../elicit-prompt.ts";
 import { terminalAsk } from "../permission-prompt.ts";
 import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
 import { type InterruptKey, watchInterruptKey } from "./interrupt-key.ts";
@@ -22,6 +23,8 @@ export interface TurnObserver {
  */
 export class TerminalTurn implements TurnObserver {
   readonly ask: AskHandler;
+  /** An MCP server's form, asked as a permission prompt is (the same pauses). */
+  readonly elicit: ElicitHandler;
   private readonly input: NodeJS.ReadableStream;
   private signal: AbortSignal | undefined;
   private keys: InterruptKey | undefined;
@@ -36,17 +39,32 @@ export class TerminalTurn implements TurnObserver {
       beforePrompt: () => this.renderer?.interrupt?.(),
       onInterrupt: () => this.interrupt?.(),
     });
-    this.ask = async (request, signal) => {
-      const turn = this.signal;
-      if (turn === undefined) return "reject";
-      this.keys?.pause();
-      try {
-        return await prompt(request, AbortSignal.any([signal, turn]));
-      } finally {
-        this.keys?.resume();
-        this.renderer?.resume();
-      }
-    };
+    const form = terminalElicit({
+      input,
+      output,
+      beforePrompt: () => this.renderer?.interrupt?.(),
+      onInterrupt: () => this.interrupt?.(),
+    });
+    this.ask = (request, signal) => this.paused(signal, "reject", (both) => prompt(request, both));
+    this.elicit = (request, signal) =>
+      this.paused(signal, { action: "cancel" }, (both) => form(request, both));
+  }
+
+  /** Runs a question with the key watcher and the live tree paused; outside a turn, `outside`. */
+  private async paused<T>(
+    signal: AbortSignal,
+    outside: T,
+    ask: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const turn = this.signal;
+    if (turn === undefined) return outside;
+    this.keys?.pause();
+    try {
+      return await ask(AbortSignal.any([signal, turn]));
+    } finally {
+      this.keys?.resume();
+      this.renderer?.resume();
+    }
   }
 
   begin(signal: AbortSignal, interrupt: () => void): void {

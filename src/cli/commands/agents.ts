@@ -2,11 +2,13 @@ import { isAbsolute, relative } from "node:path";
 import type { AgentDefinition } from "../../agents/definition.ts";
 import { formatDiagnostics, hasErrors } from "../../agents/diagnostics.ts";
 import { type EffectiveAccess, effectiveAccess } from "../../agents/effective-access.ts";
-import { checkConfig } from "../config/check-config.ts";
+import { describePeerFiles } from "../config/peers/peer-summary.ts";
+import { type ProjectView, readProject } from "../config/read-project.ts";
+import { trustNotice } from "../config/trust-notice.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
-import { loadRegistry } from "../wire-subagents.ts";
+import { registryOf } from "../wire-subagents.ts";
 import { resolveWorkspace } from "../workspace.ts";
 
 export interface AgentsOptions {
@@ -19,9 +21,7 @@ export interface AgentsOptions {
 
 /** `agentry agents list`: every agent a run can use, what it may do, and where it came from. */
 export async function agentsListCommand(options: AgentsOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
-  const registry = await loadRegistry(workspace, io.env, options.agents);
+  const { workspace, registry } = await registryFor(options, io);
   const agents = registry.list();
   if (options.json) {
     io.stdout.write(`${JSON.stringify(agents.map(summary))}\n`);
@@ -48,7 +48,7 @@ export async function agentsListCommand(options: AgentsOptions, io: CliIo): Prom
 
 /** `agentry agents show <name>`: one agent's whole definition, what it may do, and its prompt. */
 export async function agentsShowCommand(name: string, options: AgentsOptions, io: CliIo): Promise<number> {
-  const registry = await registryFor(options, io);
+  const { registry } = await registryFor(options, io);
   const agent = registry.get(name);
   if (!agent) {
     const known = registry
@@ -73,12 +73,8 @@ export async function agentsShowCommand(name: string, options: AgentsOptions, io
   const { prompt, description, ...rest } = agent;
   const fields = fieldLines(rest);
   const access = [
-    `read-only: ${effective.readOnly ? "yes" : "no"}`,
-    `sandbox: ${
-      effective.readOnly
-        ? "read-only (its commands see the files read-only)"
-        : "workspace-write (its commands may write the workspace, not protected paths)"
-    }`,
+    `edits: ${editsOf(effective)}`,
+    `sandbox: ${sandboxOf(effective)}`,
     `network: ${networkOf(agent)}`,
     `tools it gets: ${effective.tools === "inherited" ? "the parent's" : effective.tools.join(", ") || "none"}`,
     `tools it can never use: ${effective.deniedTools.join(", ") || "none"}`,
@@ -94,18 +90,26 @@ export async function agentsShowCommand(name: string, options: AgentsOptions, io
  * remote agent's card can be fetched and read. Exits 1 when any is an error.
  */
 export async function agentsCheckCommand(options: AgentsOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  const registry = await registryFor(options, io);
+  const { workspace, registry, project } = await registryFor(options, io);
+  const withheld = project.withheld.filter((item) => item.setting.startsWith("agent "));
   const diagnostics = registry.diagnostics;
   const remote = registry.list().filter((agent) => agent.url !== undefined);
   const cards = options.online === true && remote.length > 0 ? await checkCards(remote, io.env) : [];
   const unreachable = cards.filter((card) => !card.ok).length;
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ agents: registry.list().length, diagnostics, ...(options.online ? { cards } : {}) })}\n`,
+      `${JSON.stringify({ agents: registry.list().length, diagnostics, withheld: withheld.map(({ value: _value, ...item }) => item), trusted: project.trust.trusted, ...(options.online ? { cards } : {}) })}\n`,
     );
   } else {
     io.stdout.write(`${formatDiagnostics(diagnostics, { cwd: workspace })}\n`);
+    for (const item of withheld)
+      io.stdout.write(
+        `${item.source}: ${item.setting} ${item.kind === "never" ? `ignored: ${item.reason ?? ""}` : "withheld until you trust this folder (agentry trust)"}\n`,
+      );
+    for (const line of describePeerFiles(project.loaded.peers ?? [], project.withheld))
+      io.stdout.write(`${line}\n`);
+    const notice = withheld.length > 0 ? trustNotice(project) : undefined;
+    if (notice !== undefined) io.stderr.write(`${notice}\n`);
     for (const card of cards)
       io.stdout.write(
         card.ok
@@ -119,10 +123,14 @@ export async function agentsCheckCommand(options: AgentsOptions, io: CliIo): Pro
   return hasErrors(diagnostics) || unreachable > 0 ? EXIT_CODES.error : EXIT_CODES.completed;
 }
 
-async function registryFor(options: AgentsOptions, io: CliIo) {
+/** The workspace's agents as a run would have them: read with the folder's trust, then `--agents`. */
+async function registryFor(
+  options: AgentsOptions,
+  io: CliIo,
+): Promise<{ workspace: string; registry: ReturnType<typeof registryOf>; project: ProjectView }> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
-  return loadRegistry(workspace, io.env, options.agents);
+  const project = await readProject({ workspace, env: io.env });
+  return { workspace, registry: registryOf(project.agents, options.agents), project };
 }
 
 function summary(agent: AgentDefinition) {
@@ -136,25 +144,59 @@ function summary(agent: AgentDefinition) {
     tools: access.tools === "inherited" ? null : access.tools,
     deniedTools: access.deniedTools,
     readOnly: access.readOnly,
+    /** Where its edit and write tools may write: `{kind: "none" | "workspace"}` or `{kind: "only", patterns}`. */
+    edits: access.edits,
     /** The OS sandbox of its commands, before the run's own rules (which may narrow it further). */
-    sandbox: access.readOnly ? "read-only" : "workspace-write",
+    sandbox: access.sandbox,
     /** Hosts its commands may reach among the run's; null = the run's. */
     allowedHosts: agent.allowedHosts ?? null,
     source: agent.source,
   };
 }
 
-/** `read-only`, the tools it gets and the ones it can never use, its sandbox, in a few words each. */
+/** What it may edit, the tools it gets and the ones it can never use, its sandbox, in a few words each. */
 function restrictions(access: EffectiveAccess, agent: AgentDefinition): string[] {
   const tools =
     access.tools === "inherited" ? "inherits tools" : `tools: ${access.tools.join(", ") || "none"}`;
+  const { edits } = access;
   return [
-    ...(access.readOnly ? ["read-only"] : []),
+    ...(edits.kind === "none" ? ["read-only"] : []),
+    ...(edits.kind === "only" ? [`edits only ${edits.patterns.join(", ")}`] : []),
     tools,
     ...(access.deniedTools.length > 0 ? [`denied: ${access.deniedTools.join(", ")}`] : []),
-    `sandbox: ${access.readOnly ? "read-only" : "workspace-write"}`,
+    `sandbox: ${sandboxLabel(access)}`,
     ...(agent.allowedHosts === undefined ? [] : [`network: ${networkOf(agent)}`]),
   ];
+}
+
+/**
+ * The sandbox in `agents list`. An agent that edits some paths has a read-only sandbox too, but calling
+ * it "read-only" there reads as "this agent cannot write": what the sandbox holds back is its commands.
+ */
+function sandboxLabel({ edits, sandbox }: Pick<EffectiveAccess, "edits" | "sandbox">): string {
+  if (sandbox === "workspace-write") return "workspace-write";
+  return edits.kind === "none" ? "read-only" : "commands write nothing";
+}
+
+/** `agents show`'s line on what its edit and write tools may write. */
+function editsOf({ edits }: Pick<EffectiveAccess, "edits">): string {
+  switch (edits.kind) {
+    case "none":
+      return "none (read-only: its rules deny every edit)";
+    case "only":
+      return `only ${edits.patterns.join(", ")} (its rules deny editing anything else)`;
+    case "workspace":
+      return "the workspace, but what its rules deny or ask for";
+  }
+}
+
+/** `agents show`'s line on the OS sandbox of its commands. */
+function sandboxOf({ edits, sandbox }: Pick<EffectiveAccess, "edits" | "sandbox">): string {
+  if (sandbox === "workspace-write")
+    return "workspace-write (its commands may write the workspace, not protected paths)";
+  return edits.kind === "none"
+    ? "read-only (its commands see the files read-only)"
+    : "its commands write nothing (its edits go through the edit and write tools, path by path)";
 }
 
 /** The hosts an agent's commands may reach: its own narrowing of the run's, or the run's. */

@@ -3,12 +3,14 @@ import { queueOption, storeOption } from "../fleet-flags.ts";
 import type { ChatOptions } from "./chat.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import {
+  continueOption,
   cwdOption,
+  imageOption,
   maxConcurrencyOption,
   mcpConfigOption,
   permissionModeOption,
   positiveInteger,
-  resumeOption,
+  trustProjectOption,
 } from "./options.ts";
 
 const CHAT_HELP = `
@@ -33,7 +35,8 @@ Commands inside the session:
 Keys: Ctrl-C interrupts a running turn (its commands are killed) and returns to the
 prompt; at an empty prompt, Ctrl-C twice or Ctrl-D exits. ↑/↓ recall earlier lines.
 
-On a terminal, permission requests are asked (y once, a always, n no).
+On a terminal, permission requests are asked with one key: y once, a always
+(the rule it adds is shown, e.g. Bash(npm test:*)), n no, t no with a message.
 With piped input (one prompt per line, for scripts) they resolve by
 --permission-mode, as in agentry run.
 
@@ -44,6 +47,8 @@ Examples:
   $ agentry                                   # on a terminal: the same as agentry chat
   $ agentry chat --model openai:gpt-5.5
   $ agentry chat --resume 20250114-093012-k3f9qa
+  $ agentry --resume                          # pick one of your sessions
+  $ agentry -c                                # continue your latest session here
   $ agentry --model opus                      # options without a command go to chat
   $ printf 'List the TODOs\\nFix the first one\\n' | agentry chat --permission-mode accept-edits
 `;
@@ -65,7 +70,14 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
       ),
     )
     .addOption(cwdOption())
-    .addOption(resumeOption())
+    .addOption(
+      new Option(
+        "-r, --resume [session-id]",
+        "continue a stored session; without an id, pick one of yours (on a terminal)",
+      ),
+    )
+    .addOption(continueOption())
+    .addOption(imageOption())
     .addOption(
       permissionModeOption(
         "how permission requests no rule decides are resolved (default: default, which asks on a terminal)",
@@ -81,6 +93,7 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
       ),
     )
     .addOption(maxConcurrencyOption())
+    .addOption(trustProjectOption())
     .addOption(storeOption())
     .addOption(queueOption())
     .addHelpText("after", CHAT_HELP)

@@ -4,24 +4,35 @@ import type { PermissionMode } from "../../permissions/gate.ts";
 import { runChat } from "../chat/chat-loop.ts";
 import { Conversation } from "../chat/conversation.ts";
 import { streamLineReader, terminalLineReader } from "../chat/line-reader.ts";
+import { pickSession } from "../chat/session-picker.ts";
 import { switchableModel } from "../chat/switchable-model.ts";
 import { TerminalTurn } from "../chat/terminal-turn.ts";
+import { trustQuestion } from "../chat/trust-question.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
+import { type Attachment, imageFiles } from "../prompt-attachments.ts";
 import { colorEnabled } from "../render/style.ts";
 import { selectModel } from "../select-model.ts";
+import { chooseSession } from "../session-choice.ts";
 
 export interface ChatOptions {
+  /** `--trust-project`: the project's widening settings apply for this run. */
+  trustProject?: boolean;
   model?: string;
   maxTurns?: number;
   maxConcurrency?: number;
   cwd?: string;
-  resume?: string;
+  /** `--resume <id>`, or `true` for `--resume` alone: pick a session on the terminal. */
+  resume?: string | true;
+  /** `-c, --continue`: the latest of the user's sessions in the workspace. */
+  continue?: boolean;
   permissionMode?: PermissionMode;
   agents?: string;
   mcpConfig?: string[];
+  /** `--image` files (repeatable): sent with the first message. */
+  image?: string[];
   /** `--store` and `--queue`: a fleet on Redis. */
   store?: string;
   queue?: string;
@@ -35,16 +46,31 @@ const PROMPT = "› ";
  * asks; with piped input (one prompt per line) asks resolve by `--permission-mode`.
  */
 export async function chatCommand(options: ChatOptions, io: CliIo): Promise<number> {
-  const loaded = await loadRunSettings(options, io);
+  const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  // On a terminal, a folder whose files would widen what agentry may do is asked about once.
+  const loaded = await loadRunSettings(
+    options,
+    io,
+    interactive ? trustQuestion(io.stdin, io.stderr) : undefined,
+  );
+  const resume = await chooseSession(loaded.workspace, options, {
+    ...(interactive ? { pick: (sessions) => pickSession(sessions, io) } : {}),
+    onNoSession: () => io.stderr.write("No earlier session in this workspace: starting a new one.\n"),
+  });
+  if (options.resume === true && resume === undefined) {
+    io.stderr.write("No session chosen.\n");
+    return EXIT_CODES.completed;
+  }
+  const images = await imageFiles(options.image ?? [], { workspace: loaded.workspace, cwd: io.cwd });
   const { resumed, model: initial } = await selectSessionAndModel(
     loaded.workspace,
     loaded.settings,
     io,
-    options.resume,
+    resume,
     loaded.limiters,
   );
   try {
-    return await chatWith(resumed, initial, loaded, options, io);
+    return await chatWith(resumed, initial, loaded, { ...options, images }, io);
   } finally {
     // chatWith's Conversation closes the session it ends with; a resumed session is also released
     // here when the chat never got that far (closing twice is harmless).
@@ -55,8 +81,8 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
 async function chatWith(
   resumed: Session | undefined,
   initial: Model,
-  { workspace, settings, rules, limiters }: Awaited<ReturnType<typeof loadRunSettings>>,
-  options: ChatOptions,
+  { workspace, settings, rules, limiters, project }: Awaited<ReturnType<typeof loadRunSettings>>,
+  options: ChatOptions & { images: Attachment[] },
   io: CliIo,
 ): Promise<number> {
   const model = switchableModel(initial);
@@ -74,13 +100,14 @@ async function chatWith(
     workspace,
     settings,
     rules,
+    definitions: project.agents,
     model,
     io,
     limiters,
-    ...(terminal ? { onAsk: terminal.ask } : {}),
+    ...(terminal ? { onAsk: terminal.ask, onElicit: terminal.elicit } : {}),
     ...sharedWiring(options),
   }).finally(disposeStarting);
-  const { config, runtime, compaction, close } = wired;
+  const { config, runtime, compaction, close, mcp } = wired;
   if (starting.signal.aborted) {
     await close("the interactive session was interrupted before it started");
     io.stderr.write("aborted\n");
@@ -104,6 +131,8 @@ async function chatWith(
       createModel: (id) =>
         selectModel({ ...settings, model: { value: id, source: "/model" } }, io.env, undefined, limiters),
       ...(terminal ? { observer: terminal } : {}),
+      attach: { workspace, cwd: io.cwd, rules, mcp },
+      attachments: options.images,
     });
   } finally {
     await close("the interactive session ended");

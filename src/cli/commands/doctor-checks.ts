@@ -5,6 +5,7 @@ import { DEFAULT_COMMAND_ENV } from "../../sandbox/command-env.ts";
 import { detectSandbox } from "../../sandbox/detect.ts";
 import type { SandboxPolicy } from "../../sandbox/policy.ts";
 import { policyForAgent } from "../../sandbox/policy-for-agent.ts";
+import { describePeerFiles } from "../config/peers/peer-summary.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { loadRunSettings } from "../prepare-run.ts";
@@ -25,7 +26,7 @@ interface Check {
 
 /** `agentry doctor`: each check on one line, what to do for those that fail, and the sandbox profile. */
 export async function doctorCommand(options: DoctorOptions, io: CliIo): Promise<number> {
-  const { workspace, settings, rules } = await loadRunSettings(
+  const { workspace, settings, rules, project } = await loadRunSettings(
     options.cwd === undefined ? {} : { cwd: options.cwd },
     io,
   );
@@ -71,11 +72,20 @@ export async function doctorCommand(options: DoctorOptions, io: CliIo): Promise<
   checks.push(await toolCheck("git", "git", "--version", "Install git to use worktree subagents."));
 
   const env = [...DEFAULT_COMMAND_ENV, ...settings.sandbox.env];
+  const waiting = project.withheld.filter((item) => item.kind === "untrusted").length;
+  const trust = {
+    trusted: project.trust.trusted,
+    ...(project.trust.by ? { by: project.trust.by } : {}),
+    withheld: waiting,
+  };
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ checks, profile: policy && profile(policy, workspace), env }, null, 2)}\n`,
+      `${JSON.stringify({ checks, trust, profile: policy && profile(policy, workspace), env }, null, 2)}\n`,
     );
   } else {
+    io.stdout.write(`${folderLine(project.trust, waiting)}\n`);
+    for (const line of describePeerFiles(project.loaded.peers ?? [], project.withheld))
+      io.stdout.write(`           ${line}\n`);
     for (const check of checks) {
       io.stdout.write(`${mark(check.status)} ${check.name.padEnd(8)} ${check.detail}\n`);
       if (check.fix) io.stdout.write(`           ${check.fix}\n`);
@@ -84,6 +94,17 @@ export async function doctorCommand(options: DoctorOptions, io: CliIo): Promise<
     io.stdout.write(`\nCommands inherit: ${env.join(" ")}\n`);
   }
   return checks.some((check) => check.status !== "ok") ? EXIT_CODES.error : EXIT_CODES.completed;
+}
+
+/** Whether the workspace is trusted: informational, never a failure (an untrusted folder only narrows). */
+function folderLine(trust: { trusted: boolean; by?: string; changed?: boolean }, waiting: number): string {
+  if (trust.trusted) return `✓ folder   trusted (${trust.by ?? "agentry trust"})`;
+  const state = trust.changed ? "trusted before, but its project settings changed since" : "not trusted";
+  const detail =
+    waiting === 0
+      ? "its project files widen nothing"
+      : `${waiting} project setting${waiting === 1 ? "" : "s"} withheld: agentry config lists them, agentry trust applies them`;
+  return `- folder   ${state}; ${detail}`;
 }
 
 function nodeCheck(): Check {

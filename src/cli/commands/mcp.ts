@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CommandDeps } from "./command-deps.ts";
 import type { McpListOptions } from "./mcp-list.ts";
-import { cwdOption, jsonOption, mcpConfigOption } from "./options.ts";
+import { cwdOption, jsonOption, mcpConfigOption, trustProjectOption } from "./options.ts";
 
 const MCP_HELP = `
 Servers come from "mcpServers" in the config files and from --mcp-config (Claude Code's
@@ -34,6 +34,7 @@ export function registerMcpCommand(program: Command, deps: CommandDeps): Command
     )
     .addOption(cwdOption())
     .addOption(mcpConfigOption())
+    .addOption(trustProjectOption())
     .addOption(jsonOption())
     .action(async (options: McpListOptions) => {
       const { mcpListCommand } = await import("./mcp-list.ts");

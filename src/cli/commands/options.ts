@@ -9,6 +9,20 @@ export const cwdOption = () =>
 export const resumeOption = () =>
   new Option("-r, --resume <session-id>", "continue a stored session (see: agentry sessions list)");
 
+/** `--trust-project`, as every command that reads a project's settings takes it. */
+export const trustProjectOption = () =>
+  new Option(
+    "--trust-project",
+    "let this folder's project settings that widen what agentry may do apply for this run (MCP servers, allow rules …; see agentry trust)",
+  );
+
+/** `-c, --continue`, as `run` and `chat` take it; `--resume` names a session, so not both. */
+export const continueOption = () =>
+  new Option(
+    "-c, --continue",
+    "continue the latest of your sessions in the workspace (not a subagent's)",
+  ).conflicts("resume");
+
 export const jsonOption = (description = "print JSON for scripts") => new Option("--json", description);
 
 export const permissionModeOption = (description: string) =>
@@ -44,4 +58,12 @@ export function positiveNumber(value: string): number {
     throw new InvalidArgumentError("must be a positive number.");
   }
   return number;
+}
+
+/** `--image`, repeatable, as `run` and `chat` take it. */
+export function imageOption(): Option {
+  return new Option(
+    "--image <path>",
+    "an image (PNG, JPEG, GIF, WebP) sent with the prompt (repeatable); chat sends it with the first message",
+  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
 }

@@ -3,13 +3,16 @@ import { queueOption, storeOption } from "../fleet-flags.ts";
 import { OUTPUT_FORMATS } from "../render/renderer.ts";
 import type { CommandDeps } from "./command-deps.ts";
 import {
+  continueOption,
   cwdOption,
+  imageOption,
   maxConcurrencyOption,
   mcpConfigOption,
   permissionModeOption,
   positiveInteger,
   positiveNumber,
   resumeOption,
+  trustProjectOption,
 } from "./options.ts";
 import type { RunOptions } from "./run.ts";
 
@@ -18,6 +21,10 @@ Examples:
   $ agentry run "Why does npm test fail? Fix it."
   $ agentry run --model openai:gpt-5.5 "Add a --verbose flag to the CLI"
   $ cat task.md | agentry run -                    # the prompt is read from stdin
+  $ git diff | agentry run "Review this diff"       # piped stdin follows the prompt
+  $ agentry -p "Summarize README.md"               # -p: the same as run, as in claude -p
+  $ agentry run -c "Now add tests for it"          # continue your latest session here
+  $ agentry run --image shot.png "Why does the page look like this?"   # also @shot.png in the prompt
   $ agentry run --output-format json "Summarize README.md" | jq -r .result
   $ agentry run --output-format stream-json "…"     # one JSON event per line (docs/stream-json.md)
   $ agentry run --resume 20250114-093012-k3f9qa "Now add tests for it"
@@ -40,10 +47,19 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
     .command("run")
     .summary("run the agent once on a prompt")
     .description(
-      "Run the coding agent on a prompt until it answers, then exit. The answer streams to stdout; " +
-        "tool activity is shown on stderr.",
+      "Run the coding agent on a prompt until it answers, then exit. The answer streams to stdout " +
+        "(piped or in a file, stdout gets the final answer alone, at the end); tool activity is shown on stderr.",
     )
-    .argument("<prompt>", 'what to do; "-" reads the prompt from stdin')
+    .argument(
+      "[prompt]",
+      'what to do; "-" or none reads the prompt from stdin; piped stdin with a prompt is appended to it',
+    )
+    .addOption(
+      new Option(
+        "-p, --print",
+        'print the answer and exit: what run does anyway (agentry -p "…" is agentry run "…", as claude -p)',
+      ),
+    )
     .addOption(
       new Option(
         "-m, --model <id>",
@@ -83,7 +99,10 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
         .default("text"),
     )
     .addOption(cwdOption())
+    .addOption(trustProjectOption())
+    .addOption(imageOption())
     .addOption(resumeOption())
+    .addOption(continueOption())
     .addOption(
       permissionModeOption("how permission requests no rule decides are resolved (default: default)"),
     )
@@ -105,7 +124,7 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
     .addOption(storeOption())
     .addOption(queueOption())
     .addHelpText("after", RUN_EXAMPLES)
-    .action(async (prompt: string, options: RunOptions) => {
+    .action(async (prompt: string | undefined, options: RunOptions) => {
       const { runCommand } = await import("./run.ts");
       result.exitCode = await runCommand(prompt, options, io);
     });

@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import type { CommandDeps } from "./command-deps.ts";
-import { cwdOption, permissionModeOption, positiveInteger } from "./options.ts";
+import { cwdOption, permissionModeOption, positiveInteger, trustProjectOption } from "./options.ts";
 import type { ServeOptions } from "./serve.ts";
 
 export const DEFAULT_SERVE_PORT = 4180;
@@ -49,6 +49,7 @@ export function registerServeCommand(program: Command, { io, result }: CommandDe
       permissionModeOption("what happens when a tool needs approval and no rule decides (nobody is asked)"),
     )
     .addOption(cwdOption())
+    .addOption(trustProjectOption())
     .addHelpText("after", SERVE_HELP)
     .action(async (options: ServeOptions) => {
       const { serveCommand } = await import("./serve.ts");

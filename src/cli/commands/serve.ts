@@ -8,6 +8,8 @@ import { SERVE_TOKEN_ENV, serveToken } from "../serve-token.ts";
 import { servedAgents } from "../served-agents.ts";
 
 export interface ServeOptions {
+  /** `--trust-project`: the project's widening settings apply for this run. */
+  trustProject?: boolean;
   host: string;
   port: number;
   cwd?: string;
@@ -22,9 +24,17 @@ export interface ServeOptions {
  */
 export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
   const { token, generated } = serveToken(options.host, io.env);
-  const { workspace, settings, rules, limiters } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
   const { model } = await selectSessionAndModel(workspace, settings, io, undefined, limiters);
-  const wired = await wireRoot({ workspace, settings, rules, model, io, limiters });
+  const wired = await wireRoot({
+    workspace,
+    settings,
+    rules,
+    definitions: project.agents,
+    model,
+    io,
+    limiters,
+  });
   const { createModel } = await import("../../model/registry.ts");
   const log = (line: string) => io.stderr.write(`agentry serve: ${line}\n`);
   try {

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import type { CommandDeps } from "./command-deps.ts";
 import { cwdOption, jsonOption } from "./options.ts";
 import type { SessionsOptions } from "./sessions.ts";
@@ -6,6 +6,7 @@ import type { SessionsOptions } from "./sessions.ts";
 const SESSIONS_HELP = `
 Examples:
   $ agentry sessions list
+  $ agentry sessions list --all                      # subagents' sessions too
   $ agentry sessions show 20250114-093012-k3f9qa
   $ agentry sessions show sub-20250114-093015-x7w2pd --json | jq '.entries | length'
 `;
@@ -22,10 +23,11 @@ export function registerSessionsCommand(program: Command, { io, result }: Comman
     .addHelpText("after", SESSIONS_HELP);
   sessions
     .command("list")
-    .summary("list the sessions of the workspace, most recent first")
+    .summary("list your sessions in the workspace, most recent first")
     .description(
-      "List the sessions of the workspace, most recent first: id, age, agent, model, messages, outcome, title.",
+      "List the sessions you started in the workspace (not the subagents'), most recent first: id, age, agent, model, messages, outcome, title.",
     )
+    .addOption(new Option("-a, --all", "list the subagents' sessions too (ids starting with sub-)"))
     .addOption(cwdOption())
     .addOption(jsonOption("print the list as a JSON array"))
     .action(async (options: SessionsOptions) => {

@@ -16,22 +16,28 @@ import type { CliIo } from "../io.ts";
 import { colorEnabled, createStyle } from "../render/style.ts";
 import { age, formatTable } from "../render/table.ts";
 import { formatUsage, renderTranscript } from "../render/transcript-view.ts";
+import { isUsersSession } from "../session-choice.ts";
 import { resolveWorkspace } from "../workspace.ts";
 
 export interface SessionsOptions {
   cwd?: string;
   json?: boolean;
+  /** `list --all`: subagents' sessions too. */
+  all?: boolean;
 }
 
 /**
- * `agentry sessions list`: the workspace's sessions, most recent first. A transcript that cannot be
- * read is listed too, as damaged, with the reason: it is the user's data, and it must not vanish.
+ * `agentry sessions list`: the workspace's sessions, most recent first — the user's own (those with
+ * no parent), or with `--all` the subagents' too. A transcript that cannot be read is listed as
+ * damaged, with the reason: it is the user's data, and it must not vanish.
  */
 export async function sessionsListCommand(options: SessionsOptions, io: CliIo): Promise<number> {
   const workspace = await resolveWorkspace(options.cwd, io.cwd);
   await checkConfig(workspace, io.env);
   const damaged: DamagedSession[] = [];
-  const sessions = await listSessions(workspace, { onDamaged: (file) => damaged.push(file) });
+  const listed = await listSessions(workspace, { onDamaged: (file) => damaged.push(file) });
+  const sessions = options.all ? listed : listed.filter(isUsersSession);
+  const hidden = listed.length - sessions.length;
   if (options.json) {
     const listed = [
       ...sessions,
@@ -41,11 +47,17 @@ export async function sessionsListCommand(options: SessionsOptions, io: CliIo): 
     return EXIT_CODES.completed;
   }
   if (sessions.length === 0 && damaged.length === 0) {
-    io.stderr.write(`No sessions in ${workspace}. Start one with: agentry run "<prompt>"\n`);
+    const children = hidden > 0 ? ` (only ${subagentSessions(hidden)}: agentry sessions list --all)` : "";
+    io.stderr.write(`No sessions in ${workspace}${children}. Start one with: agentry run "<prompt>"\n`);
     return EXIT_CODES.completed;
   }
   io.stdout.write(sessionsTable(sessions, new Date(), damaged));
+  if (hidden > 0) io.stderr.write(`(and ${subagentSessions(hidden)}: agentry sessions list --all)\n`);
   return EXIT_CODES.completed;
+}
+
+function subagentSessions(count: number): string {
+  return `${count} subagent session${count === 1 ? "" : "s"}`;
 }
 
 /** `agentry sessions show <id>`: one transcript, readable or as JSON. */

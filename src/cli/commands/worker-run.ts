@@ -1,3 +1,4 @@
+import { fleetKeyFromEnv } from "../../queue/fleet-key.ts";
 import { FleetWorker } from "../../queue/fleet-worker.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
@@ -28,6 +29,7 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
     throw new UsageError(
       "agentry worker needs the fleet's Redis: give --redis redis://host:port/db, set AGENTRY_REDIS_URL or fleet.redis in your user config.",
     );
+  const key = fleetKeyFromEnv(io.env);
   const runtime = await wireWorkerRuntime(settings, io, limiters, {
     allowBypass: options.allowBypass === true,
   });
@@ -40,11 +42,12 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
       attempts: options.attempts,
       lockMs: Math.round(options.lockTimeout * 1000),
       log,
+      ...(key === undefined ? {} : { key }),
     },
     runtime,
   );
   log(
-    `worker ${worker.name} takes jobs from queue "${queue ?? "agentry"}" (concurrency ${options.concurrency})`,
+    `worker ${worker.name} takes jobs from queue "${queue ?? "agentry"}" (concurrency ${options.concurrency}; ${key === undefined ? "unsigned jobs accepted: set AGENTRY_FLEET_KEY so that only parents with the key give it work" : "only jobs signed with the fleet key"})`,
   );
   await new Promise<void>((resolve) => {
     let stopping = false;

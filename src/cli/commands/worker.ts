@@ -5,9 +5,13 @@ import type { WorkerOptions } from "./worker-run.ts";
 
 const WORKER_HELP = `
 A worker takes the subagents that \`agentry run --queue\` puts on the fleet's Redis queue and runs
-each with the same loop, tools, permissions and OS sandbox as in its parent's process, with this
-machine's model providers and keys (jobs carry no keys). Its config and environment are read from
---cwd (default: here): providers, sandbox settings.
+each with the same loop, tools, permissions and OS sandbox as in its parent's process.
+
+There is no --model: each job names its child's model, chosen where the child was started (the task
+call's model, its definition's, or its parent's). The worker calls that model with this machine's
+keys and providers (ANTHROPIC_API_KEY, OPENAI_API_KEY, "providers" in its config), as jobs carry no
+keys: a worker needs a key for every provider its jobs name. Its config and environment are read
+from --cwd (default: here): providers, sandbox settings.
 
 A worktree child needs no shared disk: it starts from a snapshot its parent pushed to the git remote
 origin of its repository, and its branch agentry/<task-id> is pushed back there. A child in a shared
@@ -16,7 +20,9 @@ disk); a job whose folder is not here ends with an error saying so.
 
 Whoever can write to the fleet's Redis writes the jobs, so a worker narrows what a job asks for: a
 child in bypass mode runs as accept-edits (edits and sandboxed commands allowed, nothing else, as
-nobody is there to ask) and no command leaves the OS sandbox, unless --allow-bypass is given.
+nobody is there to ask) and no command leaves the OS sandbox, unless --allow-bypass is given. With
+AGENTRY_FLEET_KEY (or AGENTRY_FLEET_KEY_FILE) set, the same key as the parents', it runs only jobs a
+parent signed with it and logs each job it refuses.
 
 It logs one line per job on stderr. SIGTERM or Ctrl-C: it stops taking jobs and finishes the ones it
 runs; a second one lets go of them at once (they start again on another worker). A worker killed
@@ -35,7 +41,10 @@ export function registerWorkerCommand(program: Command, deps: CommandDeps): Comm
   return program
     .command("worker")
     .summary("run queued subagents from a fleet's Redis queue")
-    .description("Take queued subagents from Redis (BullMQ) and run them on this machine until stopped.")
+    .description(
+      "Take queued subagents from Redis (BullMQ) and run them on this machine until stopped, each with the " +
+        "model its job names and this machine's keys.",
+    )
     .addOption(
       new Option("--redis <url>", "the fleet's Redis, redis://host:port/db (default: AGENTRY_REDIS_URL)"),
     )

@@ -10,6 +10,7 @@ import {
   permissionModeOption,
   positiveInteger,
   positiveNumber,
+  trustProjectOption,
 } from "./options.ts";
 import type { WorkflowListOptions, WorkflowRunOptions } from "./workflow.ts";
 
@@ -97,6 +98,7 @@ export function registerWorkflowCommand(program: Command, { io, result }: Comman
     )
     .addOption(maxConcurrencyOption())
     .addOption(mcpConfigOption())
+    .addOption(trustProjectOption())
     .addOption(new Option("--agents <json>", "extra subagents as JSON; they override agent files"))
     .addOption(storeOption())
     .addOption(queueOption())

@@ -29,6 +29,8 @@ import { withAgentTree } from "../render/with-agent-tree.ts";
 import { resolveWorkspace } from "../workspace.ts";
 
 export interface WorkflowRunOptions {
+  /** `--trust-project`: the project's widening settings apply for this run. */
+  trustProject?: boolean;
   args?: string;
   resume?: string;
   dryRun?: boolean;
@@ -59,7 +61,7 @@ export async function workflowRunCommand(
   options: WorkflowRunOptions,
   io: CliIo,
 ): Promise<number> {
-  const { workspace, settings, rules, limiters } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
   const script = await scriptToRun(reference, options, workspace, io);
   if (options.dryRun) {
     printPlan(await planWorkflow(script.loaded.source, script.args), options.outputFormat, io);
@@ -77,6 +79,7 @@ export async function workflowRunCommand(
     workspace,
     settings,
     rules,
+    definitions: project.agents,
     model,
     io,
     limiters,

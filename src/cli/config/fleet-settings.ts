@@ -8,13 +8,9 @@ export interface FleetSettings {
 
 /**
  * Only the user's config says where a fleet is: a project's `fleet` would send the conversation and
- * the workspace to a server the repository chose, so it is ignored, with a warning.
+ * the workspace to a server the repository chose (`confineProjectConfig` withholds it, trusted or not).
  */
-export function fleetSettings(loaded: LoadedConfig, warnings: string[]): FleetSettings {
-  if (loaded.project?.config.fleet !== undefined)
-    warnings.push(
-      `${loaded.project.label}: fleet ignored: a project's config cannot send work to a Redis or a queue; set fleet in your user config (${loaded.user?.label ?? "~/.config/agentry/config.json"}), or use --store/--queue`,
-    );
+export function fleetSettings(loaded: LoadedConfig): FleetSettings {
   const user = loaded.user?.config.fleet ?? {};
   return {
     ...(user.redis === undefined ? {} : { redis: user.redis }),

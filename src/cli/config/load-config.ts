@@ -18,6 +18,18 @@ export interface ConfigLayer {
 export interface LoadedConfig {
   user?: ConfigLayer;
   project?: ConfigLayer;
+  /**
+   * Settings of other harnesses translated into agentry's keys (`peers/`): Claude Code's, OpenCode's
+   * and Codex's files, each at its level. At the same level agentry's own file wins over a peer's.
+   */
+  peers?: PeerLayer[];
+}
+
+/** A peer's settings file, as agentry reads it. */
+export interface PeerLayer extends ConfigLayer {
+  scope: "user" | "project";
+  /** What the file held that agentry does not use, and why (shown by `agentry config`). */
+  notes: string[];
 }
 
 export { PROJECT_CONFIG_FILES, userConfigPath };

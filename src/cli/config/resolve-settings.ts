@@ -1,14 +1,18 @@
+import { dirname } from "node:path";
 import { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "../../agent/config.ts";
 import type { McpServerConfig } from "../../mcp/server-config.ts";
-import type { ModelSettings } from "../../model/registry.ts";
+import { modelEndpoint } from "../../model/model-id.ts";
+import { defaultModelId, type ModelSettings } from "../../model/registry.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from "../../sandbox/policy.ts";
 import type { SubagentLimits } from "../../subagents/limits.ts";
 import { UsageError } from "../errors.ts";
 import { SETTINGS_ENV } from "./config-locations.ts";
 import { type FleetSettings, fleetSettings } from "./fleet-settings.ts";
-import type { ConfigLayer, Env, LoadedConfig } from "./load-config.ts";
+import type { ConfigLayer, Env, LoadedConfig, PeerLayer } from "./load-config.ts";
+import { confineProjectConfig } from "./project-config.ts";
 import { PERMISSION_MODES } from "./schema.ts";
+import type { Withheld } from "./withheld.ts";
 
 /** Values given on the command line; they win over everything else. */
 export interface SettingFlags {
@@ -48,8 +52,11 @@ export interface Settings {
   providers: ModelSettings;
   maxTurns: Sourced<number>;
   permissionMode: Sourced<PermissionMode>;
-  /** The `permission` value of each config file, lowest precedence first (rules are last-match-wins). */
-  permission: Array<Sourced<unknown>>;
+  /**
+   * The `permission` value of each config file, lowest precedence first (rules are last-match-wins);
+   * `project` marks the repository's, which `permissionRules` confines (`confineProjectRules`).
+   */
+  permission: Array<Sourced<unknown> & { project?: true }>;
   toolOutputLimit: number;
   /** The `subagents` limits, project keys over user keys. */
   subagents: Partial<SubagentLimits>;
@@ -63,21 +70,45 @@ export interface Settings {
   workflows: boolean;
   /** MCP servers by name; a project file's server replaces the user's of the same name. */
   mcpServers: Record<string, McpServerConfig>;
+  /** The file each of `mcpServers` came from. */
+  mcpSources: Record<string, string>;
+  /** Variables set for commands and MCP servers (`env` of the files, Claude Code's settings `env`). */
+  env: Record<string, string>;
+  /** Instruction files the files name (`instructions`, OpenCode's too), relative to `baseDir`. */
+  instructions: Array<{ patterns: string[]; baseDir: string; source: string }>;
   /** The OS sandbox of commands: what may widen it comes from the user only, never from the project. */
   sandbox: SandboxSettings;
   /** Where a fleet is (`fleet`): from the user's config only. */
   fleet: FleetSettings;
   /** The config files that were read, for diagnostics. */
   files: string[];
+  /** Their contents as they applied, lowest precedence first (the project's after `confineProjectConfig`). */
+  layers: ConfigLayer[];
   /** Settings that were read but not applied, and why (printed as warnings). */
   warnings: string[];
+  /** Whether the project's widening settings apply: the user trusts this folder (`agentry trust`). */
+  trusted: boolean;
+  /** What the project's files hold that was not applied (`agentry config` lists it). */
+  withheld: Withheld[];
+}
+
+export interface ResolveOptions {
+  /** The user trusts the folder: the project's widening settings apply. Default false (fail closed). */
+  trusted?: boolean;
 }
 
 export { SETTINGS_ENV };
 
-export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: Env): Settings {
+export function resolveSettings(
+  raw: LoadedConfig,
+  flags: SettingFlags,
+  env: Env,
+  options: ResolveOptions = {},
+): Settings {
+  const trusted = options.trusted ?? false;
+  const { ordered, loaded, withheld } = confineProject(raw, flags, env, trusted);
   // Highest precedence first.
-  const layers = [loaded.project, loaded.user].filter((layer): layer is ConfigLayer => layer !== undefined);
+  const layers = [...ordered].reverse();
   const fromFiles = <K extends "model" | "maxTurns" | "permissionMode">(key: K) => {
     for (const layer of layers) {
       const value = layer.config[key];
@@ -86,10 +117,10 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
     }
     return undefined;
   };
-  const envModel = env[SETTINGS_ENV.model]?.trim();
   const model =
     pick(flags.model, "--model") ??
-    (envModel ? { value: envModel, source: SETTINGS_ENV.model } : undefined) ??
+    envModel(env, SETTINGS_ENV.model) ??
+    envModel(env, "ANTHROPIC_MODEL") ??
     fromFiles("model");
   const maxTurns = pick(flags.maxTurns, "--max-turns") ??
     envPositiveInt(env, SETTINGS_ENV.maxTurns) ??
@@ -97,9 +128,12 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
   const warnings: string[] = [];
   const permissionMode = pick(flags.permissionMode, "--permission-mode") ??
     envPermissionMode(env) ??
-    modeFromFiles(loaded, warnings) ?? { value: "default" as const, source: "default" };
+    fromFiles("permissionMode") ?? { value: "default" as const, source: "default" };
+  for (const item of withheld) {
+    if (item.kind === "never") warnings.push(`${item.source}: ${item.setting} ignored: ${item.reason}`);
+  }
 
-  const lowestFirst = [...layers].reverse();
+  const lowestFirst = ordered;
   let providers: ModelSettings = {};
   for (const layer of lowestFirst) {
     if (layer.config.providers) providers = deepMerge(providers, layer.config.providers) as ModelSettings;
@@ -111,7 +145,11 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
     permissionMode,
     permission: lowestFirst
       .filter((layer) => layer.config.permission !== undefined)
-      .map((layer) => ({ value: layer.config.permission, source: layer.label })),
+      .map((layer) => ({
+        value: layer.config.permission,
+        source: layer.label,
+        ...(scopeOf(layer, loaded) === "project" ? { project: true as const } : {}),
+      })),
     toolOutputLimit:
       layers.find((l) => l.config.toolOutputLimit)?.config.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT,
     bashTimeoutSeconds: layers.find((l) => l.config.bashTimeoutSeconds)?.config.bashTimeoutSeconds,
@@ -123,53 +161,124 @@ export function resolveSettings(loaded: LoadedConfig, flags: SettingFlags, env: 
       layers.find((layer) => layer.config.workflows?.enabled !== undefined)?.config.workflows?.enabled ??
       false,
     mcpServers: Object.assign({}, ...lowestFirst.map((layer) => layer.config.mcpServers ?? {})),
-    sandbox: sandboxSettings(loaded, env, warnings),
-    fleet: fleetSettings(loaded, warnings),
+    mcpSources: Object.assign(
+      {},
+      ...lowestFirst.map((layer) =>
+        Object.fromEntries(Object.keys(layer.config.mcpServers ?? {}).map((name) => [name, layer.label])),
+      ),
+    ),
+    env: Object.assign({}, ...lowestFirst.map((layer) => layer.config.env ?? {})),
+    instructions: lowestFirst.flatMap((layer) =>
+      layer.config.instructions === undefined
+        ? []
+        : [{ patterns: layer.config.instructions, baseDir: dirname(layer.path), source: layer.label }],
+    ),
+    sandbox: sandboxSettings(loaded, lowestFirst, env),
+    fleet: fleetSettings(loaded),
     files: lowestFirst.map((layer) => layer.path),
+    layers: lowestFirst,
     warnings,
+    trusted,
+    withheld,
   };
 }
 
 /**
- * A project's config is the repository's word, and a repository may be hostile: it may narrow the
- * sandbox (`denyRead`) but not widen it (turn it off, allow hosts, writable paths, variables); those
- * come from the user's config or `AGENTRY_SANDBOX=off`.
+ * Every config layer lowest first — the user's peers, the user's file, the project's peers, the
+ * project's file — each of the project's as it may apply (`confineProjectConfig`).
  */
-function sandboxSettings(loaded: LoadedConfig, env: Env, warnings: string[]): SandboxSettings {
-  const user = loaded.user?.config.sandbox ?? {};
-  const project = loaded.project?.config.sandbox;
-  if (project !== undefined && loaded.project !== undefined) {
-    const widening = (["enabled", "network", "allowWrite", "env"] as const).filter(
-      (key) => project[key] !== undefined,
-    );
-    if (widening.length > 0) {
-      warnings.push(
-        `${loaded.project.label}: sandbox.${widening.join(", sandbox.")} ignored: a project's config may only narrow the sandbox; set ${widening.length === 1 ? "it" : "them"} in your user config (${loaded.user?.label ?? "~/.config/agentry/config.json"})`,
-      );
-    }
-  }
-  const switchedOff = /^(0|off|false|no)$/i.test(env[SETTINGS_ENV.sandbox]?.trim() ?? "");
+function confineProject(
+  loaded: LoadedConfig,
+  flags: SettingFlags,
+  env: Env,
+  trusted: boolean,
+): { ordered: ConfigLayer[]; loaded: LoadedConfig; withheld: Withheld[] } {
+  const peers = loaded.peers ?? [];
+  const withheld: Withheld[] = [];
+  const sameEndpoint = endpointCheck(loaded, flags, env);
+  const confine = (layer: ConfigLayer): ConfigLayer => {
+    const confined = confineProjectConfig(layer, { user: loaded.user?.config, trusted, sameEndpoint });
+    withheld.push(...confined.withheld);
+    return { ...layer, config: confined.config };
+  };
+  const project = loaded.project === undefined ? undefined : confine(loaded.project);
+  const projectPeers = peers
+    .filter((layer) => layer.scope === "project")
+    .map((layer) => ({ ...layer, ...confine(layer) }));
+  const ordered = [
+    ...peers.filter((layer) => layer.scope === "user"),
+    ...(loaded.user === undefined ? [] : [loaded.user]),
+    ...projectPeers,
+    ...(project === undefined ? [] : [project]),
+  ];
   return {
-    enabled: !switchedOff && (user.enabled ?? DEFAULT_SANDBOX_SETTINGS.enabled),
-    allowedHosts: user.network?.allowedHosts ?? [],
-    denyRead: [...(user.denyRead ?? []), ...(project?.denyRead ?? [])],
-    allowWrite: user.allowWrite ?? [],
-    env: user.env ?? [],
+    ordered,
+    loaded: {
+      ...loaded,
+      ...(project === undefined ? {} : { project }),
+      peers: [...peers.filter((l) => l.scope === "user"), ...projectPeers],
+    },
+    withheld,
   };
 }
 
-/** `permissionMode` from the files, except `bypass` from a project's: a repository cannot lift every check on itself. */
-function modeFromFiles(loaded: LoadedConfig, warnings: string[]): Sourced<PermissionMode> | undefined {
-  const { project, user } = loaded;
-  const projectMode = project?.config.permissionMode;
-  if (project !== undefined && projectMode !== undefined) {
-    if (projectMode !== "bypass") return { value: projectMode, source: project.label };
-    warnings.push(
-      `${project.label}: permissionMode "bypass" ignored: a project's config cannot bypass permissions; use --permission-mode bypass, AGENTRY_PERMISSION_MODE or your user config`,
-    );
-  }
-  const userMode = user?.config.permissionMode;
-  return userMode === undefined || user === undefined ? undefined : { value: userMode, source: user.label };
+function scopeOf(layer: ConfigLayer, loaded: LoadedConfig): "user" | "project" {
+  if (layer === loaded.project) return "project";
+  if (layer === loaded.user) return "user";
+  return (layer as PeerLayer).scope ?? "project";
+}
+
+/**
+ * Whether a model id a project names stays on the endpoint the run would use without the project:
+ * the model of the flags, the environment or the user's config, else the default for the keys set.
+ */
+export function endpointCheck(
+  loaded: LoadedConfig,
+  flags: SettingFlags,
+  env: Env,
+): (modelId: string) => boolean {
+  const user = loaded.user?.config;
+  const providers = (user?.providers ?? {}) as ModelSettings;
+  const compatible = Object.keys(providers.openaiCompatible ?? {});
+  const baseModel =
+    flags.model ??
+    (env[SETTINGS_ENV.model]?.trim() || undefined) ??
+    user?.model ??
+    defaultModelId(env, providers);
+  const base = baseModel === undefined ? undefined : modelEndpoint(baseModel, providers.aliases, compatible);
+  return (id) => base !== undefined && modelEndpoint(id, providers.aliases, compatible) === base;
+}
+
+/**
+ * The OS sandbox: whether it is on comes from the user's config (or AGENTRY_SANDBOX) only; the lists
+ * add up over every file, the project's as they may apply (`confineProjectConfig` removed the rest).
+ */
+function sandboxSettings(
+  loaded: LoadedConfig,
+  lowestFirst: readonly ConfigLayer[],
+  env: Env,
+): SandboxSettings {
+  const user = loaded.user?.config.sandbox ?? {};
+  const all = lowestFirst.map((layer) => layer.config.sandbox ?? {});
+  const switchedOff = /^(0|off|false|no)$/i.test(env[SETTINGS_ENV.sandbox]?.trim() ?? "");
+  return {
+    enabled: !switchedOff && (user.enabled ?? DEFAULT_SANDBOX_SETTINGS.enabled),
+    allowedHosts: all.flatMap((sandbox) => sandbox.network?.allowedHosts ?? []),
+    denyRead: all.flatMap((sandbox) => sandbox.denyRead ?? []),
+    allowWrite: all.flatMap((sandbox) => sandbox.allowWrite ?? []),
+    env: all.flatMap((sandbox) => sandbox.env ?? []),
+  };
+}
+
+/** A model from an environment variable; Claude Code's `ANTHROPIC_MODEL` may be a bare Claude id. */
+function envModel(env: Env, name: string): Sourced<string> | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  const id =
+    name === "ANTHROPIC_MODEL" && !/[:/]/.test(value) && value.startsWith("claude-")
+      ? `anthropic:${value}`
+      : value;
+  return { value: id, source: name };
 }
 
 function modelConcurrency(lowestFirst: ConfigLayer[], flags: SettingFlags, env: Env): ModelConcurrency {

@@ -68,6 +68,8 @@ export const providersSchema = z.strictObject({
     .exactOptional(),
   /** Tokens a prompt may hold, per `provider:model` id: adds or corrects the built-in table (automatic compaction). */
   contextWindows: z.record(z.string(), positiveInt).exactOptional(),
+  /** Whether a `provider:model` id reads images: corrects the built-in guess (docs/providers.md). */
+  imageInput: z.record(z.string(), z.boolean({ error: "must be true or false" })).exactOptional(),
 });
 
 const hostPattern = z
@@ -75,6 +77,9 @@ const hostPattern = z
   .regex(/^(\*\.)?[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/, {
     error: "must be a host name such as registry.npmjs.org or *.github.com",
   });
+const variableName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "must be an environment variable name" });
 const envName = z
   .string({ error: "must be an environment variable name (NAME or PREFIX_*)" })
   .regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, { error: "must be an environment variable name (NAME or PREFIX_*)" });
@@ -160,6 +165,27 @@ export const configFileSchema = z.strictObject({
         .exactOptional(),
       queue: nonEmptyString.exactOptional(),
     })
+    .exactOptional(),
+  /**
+   * Variables set for the commands agents run and for MCP servers (`NAME: value`), as Claude Code's
+   * settings `env`. A project's apply in a trusted folder, never the providers' own variables.
+   */
+  env: z
+    .record(variableName, z.string({ error: "must be a string" }), {
+      error: "must be an object of variable name → value",
+    })
+    .exactOptional(),
+  /**
+   * More instruction files for the system prompt, as OpenCode's `instructions`: paths or globs,
+   * relative to the file that names them (docs/instructions.md).
+   */
+  instructions: z.array(nonEmptyString, { error: "must be a list of paths or globs" }).exactOptional(),
+  /**
+   * Folders the user trusts (user config only), with their subfolders: their project files' widening
+   * settings apply without asking (docs/configuration.md, "Trust").
+   */
+  trustedFolders: z
+    .array(nonEmptyString, { error: "must be a list of absolute paths (or ~/…)" })
     .exactOptional(),
   bashTimeoutSeconds: z
     .number({ error: "must be a number of seconds between 1 and 600" })

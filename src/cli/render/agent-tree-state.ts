@@ -11,6 +11,8 @@ export interface ActiveTool {
   name: string;
   /** A short form of its arguments: `src/a.ts`, `npm test`. */
   arg: string;
+  /** Its last status note (an MCP server's progress: `2/5 (40%)`); bash's output is not one. */
+  progress?: string;
 }
 
 /** One agent of the tree, as a UI shows it. */
@@ -254,7 +256,16 @@ function onToolStart(state: AgentTreeState, event: EventOf<"tool_start">): Agent
 }
 
 function onToolProgress(state: AgentTreeState, event: EventOf<"tool_progress">, now: number): AgentTreeState {
-  const path = event.name === "task" ? queuedChildPath(event.update) : undefined;
+  if (event.name !== "task") {
+    if (event.name === "bash") return state;
+    return update(state, event.agentPath, (node) => ({
+      ...node,
+      tools: node.tools.map((tool) =>
+        tool.toolCallId === event.toolCallId ? { ...tool, progress: event.update } : tool,
+      ),
+    }));
+  }
+  const path = queuedChildPath(event.update);
   if (path === undefined) return state;
   if (findNode(state, path) !== undefined) return state;
   const task = state.tasks.find((t) => t.toolCallId === event.toolCallId);

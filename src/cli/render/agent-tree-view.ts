@@ -168,7 +168,8 @@ function activityText(node: AgentNode): string {
         return last === undefined ? "thinking" : `thinking (after ${`${last.name} ${last.arg}`.trim()})`;
       }
       const more = node.tools.length > 1 ? ` +${node.tools.length - 1}` : "";
-      return `${tool.name} ${tool.arg}`.trim() + more;
+      const progress = tool.progress === undefined ? "" : ` (${tool.progress})`;
+      return `${tool.name} ${tool.arg}`.trim() + progress + more;
     }
     case "completed":
       return "done";

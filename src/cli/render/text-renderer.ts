@@ -7,12 +7,21 @@ import type { Renderer, RenderTarget } from "./renderer.ts";
 import { createStyle } from "./style.ts";
 import { oneLine, summarizeArgs } from "./tool-summary.ts";
 
+/** How often, at most, a running tool's line gets a progress note. */
+const PROGRESS_NOTE_MS = 1_000;
+
 export interface TextRendererOptions {
   /**
    * At the end of a run that did not complete, print how it ended and how to continue it with
    * `agentry run --resume` (default true; the interactive mode prints its own line after each turn).
    */
   reportOutcome?: boolean;
+  /**
+   * What stdout gets. `stream` (default): the root's text as it arrives, every message's. `final`: the
+   * run's answer only (the outcome's final text, json's `result`), once, when the run ends — for a pipe
+   * or a file, where a run whose background child reported after the first answer gave two answers.
+   */
+  answer?: "stream" | "final";
 }
 
 /**
@@ -23,7 +32,8 @@ export interface TextRendererOptions {
  *   ● read  src/a.ts  ✗ error: no such file
  *
  * A tool line is left open until its result arrives, unless something else must be printed first
- * (concurrent calls), in which case the result gets its own line naming the tool.
+ * (concurrent calls), in which case the result gets its own line naming the tool. With `answer:
+ * "final"` stdout holds the final answer alone, written at the end.
  */
 export function textRenderer(target: RenderTarget, options: TextRendererOptions = {}): Renderer {
   const style = createStyle(target.color ?? false);
@@ -42,15 +52,16 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
 
   // Whether the root's current message streamed any text, and whether stdout is mid-line.
   let streamedText = false;
+  const streaming = options.answer !== "final";
   const onText = (event: EventOf<"text_delta">) => {
-    if (event.agentPath.length !== 1 || event.delta === "") return;
+    if (!streaming || event.agentPath.length !== 1 || event.delta === "") return;
     closeToolLine();
     stdout.write(event.delta);
     streamedText = true;
     stdoutNeedsNewline = !event.delta.endsWith("\n");
   };
   const onAssistantMessage = (event: EventOf<"assistant_message">) => {
-    if (event.agentPath.length !== 1) return;
+    if (!streaming || event.agentPath.length !== 1) return;
     // Text normally arrives as deltas; a message that came without them still gets printed.
     const text = assistantText(event.message);
     if (!streamedText && text !== "") {
@@ -73,7 +84,19 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
     );
     openToolLine = event.toolCallId;
   };
+  // A tool's status notes (an MCP server's progress) go on its open line, at most one a second, so a
+  // long call does not look hung; bash's progress is its output (the result shows it) and task's the
+  // live tree's.
+  const lastNote = new Map<string, number>();
+  const onToolProgress = (event: EventOf<"tool_progress">) => {
+    if (event.name === "bash" || event.name === "task" || openToolLine !== event.toolCallId) return;
+    const now = Date.now();
+    if (now - (lastNote.get(event.toolCallId) ?? 0) < PROGRESS_NOTE_MS) return;
+    lastNote.set(event.toolCallId, now);
+    stderr.write(style.dim(` · ${oneLine(event.update, 80)}`));
+  };
   const onToolEnd = (event: EventOf<"tool_end">) => {
+    lastNote.delete(event.toolCallId);
     const verdict = event.isError
       ? style.red(`✗ error: ${oneLine(event.preview, 120)}`)
       : style.green(`✓ ${formatDuration(event.durationMs)}`);
@@ -124,6 +147,9 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
         case "tool_start":
           onToolStart(event);
           return;
+        case "tool_progress":
+          onToolProgress(event);
+          return;
         case "tool_end":
           onToolEnd(event);
           return;
@@ -148,6 +174,10 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
     },
     finish(outcome: Outcome) {
       closeToolLine();
+      if (!streaming && outcome.text !== "") {
+        stdout.write(outcome.text);
+        stdoutNeedsNewline = !outcome.text.endsWith("\n");
+      }
       if (stdoutNeedsNewline) stdout.write("\n");
       stdoutNeedsNewline = false;
       if (options.reportOutcome === false) return;

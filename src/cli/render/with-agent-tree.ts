@@ -1,6 +1,5 @@
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { Outcome } from "../../contracts/outcome.ts";
-import type { AskHandler } from "../../permissions/gate.ts";
 import { type AgentTreeState, emptyAgentTree, reduceAgentTree } from "./agent-tree-state.ts";
 import { treeTotals } from "./agent-tree-totals.ts";
 import { totalsText } from "./agent-tree-view.ts";
@@ -9,6 +8,7 @@ import { createLiveTree, type TerminalStream } from "./live-tree.ts";
 import { progressLine, progressSummary } from "./progress-lines.ts";
 import type { OutputFormat, Renderer, RenderTarget } from "./renderer.ts";
 import { createStyle } from "./style.ts";
+import type { TextRendererOptions } from "./text-renderer.ts";
 
 export interface AgentTreeRenderer extends Renderer {
   /** Lets the live tree draw again after `interrupt()` (e.g. once a permission prompt is answered). */
@@ -121,10 +121,12 @@ export function withAgentTree(
 export function createTreeRenderer(
   format: OutputFormat,
   target: RenderTarget,
-  options: AgentTreeOptions = {},
+  options: AgentTreeOptions & TextRendererOptions = {},
 ): Renderer & { resume?(): void } {
+  const { now, intervalMs, ...text } = options;
+  const tree = { ...(now === undefined ? {} : { now }), ...(intervalMs === undefined ? {} : { intervalMs }) };
   return format === "text"
-    ? withAgentTree((inner) => createRenderer("text", inner), target, options)
+    ? withAgentTree((inner) => createRenderer("text", inner, text), target, tree)
     : createRenderer(format, target);
 }
 
@@ -133,7 +135,10 @@ export function createTreeRenderer(
  * `beforePrompt` should call the renderer's `interrupt()`, which erases the tree and holds it back
  * while the question is on screen.
  */
-export function resumeTreeAfter(renderer: { resume?(): void }, ask: AskHandler): AskHandler {
+export function resumeTreeAfter<Request, Answer>(
+  renderer: { resume?(): void },
+  ask: (request: Request, signal: AbortSignal) => Promise<Answer>,
+): (request: Request, signal: AbortSignal) => Promise<Answer> {
   return async (request, signal) => {
     try {
       return await ask(request, signal);

@@ -6,6 +6,7 @@ import type { ModelPrice } from "../pricing.ts";
 import { withCacheBreakpoints } from "./anthropic-cache.ts";
 import { ANTHROPIC_DEFAULT_BASE_URL } from "./endpoints.ts";
 import { httpFetch } from "./http-fetch.ts";
+import { imageOptions } from "./image-fallback.ts";
 import { anthropicRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 import type { ReasoningData } from "./stream-assembler.ts";
@@ -17,6 +18,8 @@ export interface AnthropicModelOptions {
   /** The host without `/v1` (the meaning of `ANTHROPIC_BASE_URL`). */
   baseUrl?: string;
   price?: ModelPrice | undefined;
+  /** False for a model that reads no images (`takesImages`): they are sent as a line of text. Default true. */
+  images?: boolean;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -38,7 +41,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
       keyHint: "ANTHROPIC_API_KEY or providers.anthropic.apiKey in agentry.json",
       baseUrlHint: "ANTHROPIC_BASE_URL or providers.anthropic.baseUrl in agentry.json",
     },
-    prompt: { reasoningOptions },
+    prompt: { reasoningOptions, ...imageOptions(`anthropic:${options.model}`, options.images) },
     prepare: withCacheBreakpoints,
     reasoningDataOf,
     rateLimits: anthropicRateLimits,

@@ -3,6 +3,7 @@ import type { Model } from "../model.ts";
 import type { ModelPrice } from "../pricing.ts";
 import type { ErrorHints } from "./describe-error.ts";
 import { httpFetch } from "./http-fetch.ts";
+import { imageOptions } from "./image-fallback.ts";
 import { openaiRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 
@@ -18,6 +19,8 @@ export interface OpenAICompatibleModelOptions {
   apiKey?: string;
   headers?: Record<string, string>;
   price?: ModelPrice | undefined;
+  /** False for a model that reads no images (`takesImages`): they are sent as a line of text. Default true. */
+  images?: boolean;
   /** Where the user configures this endpoint, named in error messages. */
   hints: Pick<ErrorHints, "keyHint" | "baseUrlHint">;
   fetch?: typeof globalThis.fetch;
@@ -39,6 +42,8 @@ export function openaiCompatibleModel(options: OpenAICompatibleModelOptions): Mo
     language: provider.chatModel(options.model),
     price: options.price,
     hints: { label: options.name, model: options.model, ...options.hints },
+    // Chat Completions' tool messages hold text only.
+    prompt: { toolResultImages: "user", ...imageOptions(options.id, options.images) },
     // Servers that mimic OpenAI's API mimic its rate-limit headers, when they send any.
     rateLimits: openaiRateLimits,
   });

@@ -4,6 +4,7 @@ import type { ModelPrice } from "../pricing.ts";
 import type { ErrorHints } from "./describe-error.ts";
 import { OPENAI_DEFAULT_BASE_URL, type OpenAIApi } from "./endpoints.ts";
 import { httpFetch } from "./http-fetch.ts";
+import { imageOptions } from "./image-fallback.ts";
 import { reasoningItemOf, reasoningItemOptions } from "./openai-reasoning-item.ts";
 import { withResponsesOptions } from "./openai-responses-options.ts";
 import { openaiRateLimits } from "./rate-limit-headers.ts";
@@ -18,6 +19,8 @@ export interface OpenAIModelOptions {
   /** Default `responses`; `chat` for servers that only mimic Chat Completions. */
   api?: OpenAIApi;
   price?: ModelPrice | undefined;
+  /** False for a model that reads no images (`takesImages`): they are sent as a line of text. Default true. */
+  images?: boolean;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -31,7 +34,8 @@ export function openaiModel(options: OpenAIModelOptions): Model {
     baseURL: (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, ""),
     fetch: options.fetch ?? httpFetch,
   });
-  const common = { id: `openai:${options.model}`, price: options.price };
+  const id = `openai:${options.model}`;
+  const common = { id, price: options.price };
   const hints: ErrorHints = {
     label: "OpenAI",
     model: options.model,
@@ -43,6 +47,8 @@ export function openaiModel(options: OpenAIModelOptions): Model {
       ...common,
       hints,
       language: provider.chat(options.model),
+      // Chat Completions' tool messages hold text only.
+      prompt: { toolResultImages: "user", ...imageOptions(id, options.images) },
       rateLimits: openaiRateLimits,
     });
   return sdkModel({
@@ -53,7 +59,7 @@ export function openaiModel(options: OpenAIModelOptions): Model {
         'set "api": "chat" under providers.openai in agentry.json for a server that speaks only Chat Completions',
     },
     language: provider.responses(options.model),
-    prompt: { reasoningOptions: reasoningItemOptions },
+    prompt: { reasoningOptions: reasoningItemOptions, ...imageOptions(id, options.images) },
     prepare: withResponsesOptions,
     reasoningDataOf: reasoningItemOf,
     rateLimits: openaiRateLimits,

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { AgentDefinition } from "../../agents/definition.ts";
+import { readImageFile } from "../../tools/read-image.ts";
 import type { AnyTool } from "../../tools/tool.ts";
 import type { CallerScope } from "../caller-scope.ts";
 import { DEFAULT_SUBAGENT_TYPE } from "../spawnable-agents.ts";
@@ -11,6 +12,8 @@ const TEMPLATE = readFileSync(new URL("./task.md", import.meta.url), "utf8").tri
 
 /** Long agent descriptions (some carry whole `<example>` dialogues) are cut so the roster stays readable. */
 const MAX_ROSTER_DESCRIPTION = 1000;
+/** Images a `task` call may hand on: every one is in every later request of the child. */
+const MAX_TASK_IMAGES = 20;
 
 export const taskSchema = z.object({
   description: z.string().min(1).describe("3-5 words, shown to the user."),
@@ -26,6 +29,11 @@ export const taskSchema = z.object({
     .optional()
     .describe("provider:model or an alias (sonnet, opus, haiku, inherit); default: the agent's, else yours."),
   task_id: z.string().min(1).optional().describe("Continue this child; `prompt` is its next message."),
+  images: z
+    .array(z.string().min(1))
+    .max(MAX_TASK_IMAGES)
+    .optional()
+    .describe("Image files (workspace paths) the child sees with the prompt."),
   run_in_background: z
     .boolean()
     .optional()
@@ -60,12 +68,15 @@ function rosterLine(definition: AgentDefinition): string {
 /** The `task` tool of one agent in the tree: it starts (or continues) that agent's children. */
 export function createTaskTool(tasks: TaskApi, caller: CallerScope): AnyTool {
   const description = taskDescription(tasks.spawnable(caller.gate.rules));
-  return spawnTool(tasks, { name: "task", description, schema: taskSchema }, (args, ctx) =>
-    tasks.task(
+  return spawnTool(tasks, { name: "task", description, schema: taskSchema }, async (args, ctx) => {
+    // Read before the child exists: a path that is no image fails the call, not the child.
+    const images = await Promise.all((args.images ?? []).map((path) => readImageFile(ctx, path)));
+    return tasks.task(
       caller,
       {
         description: args.description,
         prompt: args.prompt,
+        ...(images.length === 0 ? {} : { images }),
         ...(args.subagent_type === undefined ? {} : { subagentType: args.subagent_type }),
         ...(args.model === undefined ? {} : { model: args.model }),
         ...(args.task_id === undefined ? {} : { taskId: args.task_id }),
@@ -73,6 +84,6 @@ export function createTaskTool(tasks: TaskApi, caller: CallerScope): AnyTool {
         ...(args.fork === undefined ? {} : { fork: args.fork }),
       },
       ctx,
-    ),
-  );
+    );
+  });
 }

@@ -8,10 +8,12 @@ import { codexConfigRoles } from "../../../src/agents/loaders/codex-config.ts";
 import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
 import type { LoadResult } from "../../../src/agents/loaders/load-context.ts";
 import { loadOpenCodeConfig } from "../../../src/agents/loaders/opencode-config.ts";
+import { loadOpenCodeLevel } from "../../../src/agents/loaders/opencode-level.ts";
 import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
 import { childTools } from "../../../src/subagents/child-tools.ts";
 import { type AnyTool, defineTool } from "../../../src/tools/tool.ts";
+import { scaled } from "../../support/time-scale.ts";
 import { type FuzzFile, generateAgentFile } from "./generate-agent-file.ts";
 import { Prng } from "./prng.ts";
 import {
@@ -57,6 +59,18 @@ function load(file: FuzzFile): Array<{ name: string; result: LoadResult }> {
         const path = role.configFile ?? "/p/.codex/config.toml";
         return [{ name: role.name, result: loadCodexAgent(text, path, "project", role) }];
       });
+    }
+    case "opencode-level": {
+      const markdown = Object.entries(file.markdown ?? {}).map(([name, text]) => ({
+        path: `/p/.opencode/agent/${name}.md`,
+        text,
+      }));
+      const { agents } = loadOpenCodeLevel({
+        kind: "project",
+        configs: [{ path: "/p/opencode.json", text: file.text }],
+        markdown,
+      });
+      return agents.map((result) => ({ name: result.definition?.name ?? "", result }));
     }
     case "codex":
       return [
@@ -104,7 +118,9 @@ function widenings(definition: AgentDefinition, reading: Reading | undefined): s
 }
 
 describe("agent file fuzz", () => {
-  it(`loads ${COUNT} generated files without a crash and never wider than a reference reading`, () => {
+  it(`loads ${COUNT} generated files without a crash and never wider than a reference reading`, {
+    timeout: scaled(180_000),
+  }, () => {
     const prng = new Prng(SEED);
     const failures: string[] = [];
     const stats = { files: 0, agents: 0, loaded: 0, restricted: 0, byFormat: new Map<string, number>() };

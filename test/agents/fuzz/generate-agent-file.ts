@@ -13,7 +13,8 @@ export type FuzzFormat =
   | "agentscope"
   | "codex"
   | "opencode-config"
-  | "codex-config";
+  | "codex-config"
+  | "opencode-level";
 
 export const FUZZ_FORMATS: readonly FuzzFormat[] = [
   "claude",
@@ -23,6 +24,7 @@ export const FUZZ_FORMATS: readonly FuzzFormat[] = [
   "codex",
   "opencode-config",
   "codex-config",
+  "opencode-level",
 ];
 
 export interface FuzzFile {
@@ -30,6 +32,11 @@ export interface FuzzFile {
   text: string;
   /** `codex-config`: the text of every role's `config_file`, by its path as written. */
   roleFiles?: Record<string, string>;
+  /**
+   * `opencode-level`: an opencode.json (`text`) and agent Markdown files beside it, by agent name,
+   * some of them named like the config's agents (OpenCode merges those).
+   */
+  markdown?: Record<string, string>;
 }
 
 type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
@@ -64,7 +71,8 @@ const TOOL_NAMES = [
   "Grep(foo)",
   "*",
 ];
-const PERMISSIONS = ["edit", "bash", "read", "task", "webfetch", "*"];
+// grep, glob, list and write ask another permission here (issue 21): rules under their names must limit them.
+const PERMISSIONS = ["edit", "bash", "read", "task", "webfetch", "*", "grep", "glob", "list", "write"];
 const PATTERNS = ["*", "git *", "git diff*", "docs/**", "src/**", "rm *", ".env", "ls", "explore"];
 const ACTIONS = ["allow", "ask", "deny", "allow", "deny", "sometimes"];
 const CLAUDE_RULES = [
@@ -104,7 +112,23 @@ const UNKNOWN_RESTRICTIONS = [
   "excludeTools",
   "access",
   "shellPolicy",
+  // Restriction keys in letters of other scripts (issue 21): a Cyrillic о and і, fullwidth letters.
+  "tоols",
+  "permіssion",
+  "ｔｏｏｌｓ",
 ];
+
+/** Claude Code plugin agents' `capabilities`: words about the agent, or (crafted) tool names and maps. */
+function capabilitiesValue(prng: Prng): Value {
+  return prng.pick<Value>([
+    ["defense_eval", "security_assessment"],
+    "code-review, system-architecture",
+    ["Read", "Grep"],
+    [{ network_access: "none" }],
+    ["shell"],
+    [],
+  ]);
+}
 
 function words(prng: Prng, count: number): string {
   const pool = [
@@ -238,6 +262,7 @@ function entry(prng: Prng, format: FuzzFormat): Entry {
     () => ["background", flag(prng)],
     () => ["mcpServers", prng.pick<Value>([["notes"], "notes", { notes: { command: "notes-server" } }])],
     () => [prng.pick(["skills", "memory", "effort", "hooks", "notes", "favouriteFood"]), junk(prng)],
+    () => [prng.pick(["capabilities", "Capabilities"]), capabilitiesValue(prng)],
   ];
   return prng.pick(benign)();
 }
@@ -261,7 +286,22 @@ export function generateAgentFile(prng: Prng): FuzzFile {
     return { format, text: damage(prng, toml(prng, withPrompt(prng, entries(prng, format))), "toml") };
   if (format === "opencode-config") return { format, text: damage(prng, openCodeConfig(prng), "json") };
   if (format === "codex-config") return codexConfig(prng);
+  if (format === "opencode-level") return openCodeLevel(prng);
   return { format, text: damage(prng, markdown(prng, entries(prng, format)), "yaml") };
+}
+
+/** An opencode.json and agent files beside it, some of the same names as its agents. */
+function openCodeLevel(prng: Prng): FuzzFile {
+  const text = damage(prng, openCodeConfig(prng), "json");
+  const names = ["reviewer", "docs", "helper", "reviewer1", "docs2"];
+  const files: Record<string, string> = {};
+  for (const name of prng.some(names, 3)) {
+    const list = entries(prng, "opencode").filter(([key]) => key !== "name");
+    // Half of them leave the description to the config, which OpenCode merges in.
+    const kept = prng.chance(0.5) ? list.filter(([key]) => key !== "description") : list;
+    files[name] = damage(prng, markdown(prng, kept), "yaml");
+  }
+  return { format: "opencode-level", text, markdown: files };
 }
 
 function withPrompt(prng: Prng, list: Entry[]): Entry[] {
@@ -272,6 +312,8 @@ function withPrompt(prng: Prng, list: Entry[]): Entry[] {
 
 function markdown(prng: Prng, list: Entry[]): string {
   const lines = list.flatMap(([key, value]) => yamlEntry(prng, key, value));
+  // YAML's document end among the keys (issue 21): YAML reads none of the keys after it.
+  if (prng.chance(0.06)) lines.splice(prng.int(0, lines.length), 0, "...");
   return `---\n${lines.join("\n")}\n---\n${prng.chance(0.9) ? words(prng, 5) : ""}\n`;
 }
 
@@ -386,6 +428,8 @@ function openCodeConfig(prng: Prng): string {
 // ---------------------------------------------------------------- damage
 
 const STRAY_LINES = [
+  // YAML's document end: what follows it is not read (issue 21).
+  "...",
   "  tools: Read",
   "tools: Bash",
   '"tools": Read, Grep',

@@ -67,6 +67,8 @@ export function referenceReadings(file: FuzzFile): Map<string, Reading> {
       return readCodexConfig(file);
     case "opencode-config":
       return readOpenCodeConfig(file.text);
+    case "opencode-level":
+      return readOpenCodeLevel(file);
     default:
       return new Map([["", readMarkdown(file.text, file.format === "opencode" ? "opencode" : "other")]]);
   }
@@ -137,9 +139,34 @@ function groupOf(key: string, format: "codex" | "other"): Group {
   const k = key.toLowerCase().replace(/[^a-z0-9]/g, "");
   const group = GROUPS[k];
   if (group !== undefined) return group;
+  // Claude Code plugin agents' metadata: it grants nothing, however it is read.
+  if (k === "capabilities" || k === "capability") return "benign";
   if (format === "codex" && CODEX_BENIGN.includes(k)) return "benign";
+  // A key in other letters that reads as a limit (`tоols`, `ｔｏｏｌｓ`): a harness ignores it.
+  const look = latinLook(key);
+  if (look !== key && groupOf(look, format) !== "benign") return "restriction-like";
   if (WORDS.some((word) => k.includes(word)) || TOOL_WORDS.includes(k)) return "restriction-like";
   return "benign";
+}
+
+/** What a key in other scripts looks like in Latin letters (the lookalikes the fuzz writes, and more). */
+function latinLook(key: string): string {
+  const lookalikes: Record<string, string> = {
+    о: "o",
+    ο: "o",
+    і: "i",
+    ι: "i",
+    а: "a",
+    е: "e",
+    с: "c",
+    р: "p",
+    ѕ: "s",
+    т: "t",
+  };
+  return key
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\x20-\x7e]/g, (char) => lookalikes[char] ?? char);
 }
 
 /** A line no one can read that may have held a limit: an orphaned `- Bash`, or a word like `tools`. */
@@ -162,13 +189,30 @@ interface Unparsed {
 }
 
 function readMarkdown(text: string, flavour: "opencode" | "other"): Reading {
+  const read = markdownEntries(text);
+  if ("why" in read) return unreadable(read.why);
+  return interpret(read.entries, flavour === "opencode" ? "opencode" : "strict-maps");
+}
+
+/** The front matter's keys and values, in order, or why they cannot be read. */
+function markdownEntries(text: string): { entries: Array<[string, unknown]> } | { why: string } {
   const lines = text
     .replace(/^\uFEFF/, "")
     .replace(/\r\n?/g, "\n")
     .split("\n");
-  if (!/^---\s*$/.test(lines[0] ?? "")) return unreadable("no front matter");
-  const close = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line));
-  if (close === -1) return unreadable("front matter not closed");
+  if (!/^---\s*$/.test(lines[0] ?? "")) return { why: "no front matter" };
+  let close = lines.findIndex((line, i) => i > 0 && /^---\s*$/.test(line));
+  // YAML's document end: nothing after it is read, so nothing of the front matter may follow it.
+  const end = lines.findIndex((line, i) => i > 0 && (close === -1 || i < close) && /^\.\.\.\s*$/.test(line));
+  if (close === -1) close = end;
+  if (close === -1) return { why: "front matter not closed" };
+  if (
+    end !== -1 &&
+    end < close &&
+    lines.slice(end + 1, close).some((l) => l.trim() !== "" && !/^\s*#/.test(l))
+  )
+    return { why: "front matter goes on after `...`" };
+  if (end !== -1 && end < close) close = end;
   const entries: Array<[string, unknown]> = [];
   let chunk: string[] = [];
   // A front matter indented as a whole is still one mapping.
@@ -176,11 +220,11 @@ function readMarkdown(text: string, flavour: "opencode" | "other"): Reading {
   const margin = Math.min(
     ...body.filter((l) => l.trim() !== "").map((l) => /^[ ]*/.exec(l)?.[0].length ?? 0),
   );
-  const flush = (): Reading | undefined => {
+  const flush = (): { why: string } | undefined => {
     if (chunk.length === 0) return undefined;
     const result = readChunk(chunk);
     chunk = [];
-    if ("why" in result) return unreadable(result.why);
+    if ("why" in result) return { why: result.why };
     if (result.key !== undefined) entries.push([result.key, result.value]);
     return undefined;
   };
@@ -202,7 +246,7 @@ function readMarkdown(text: string, flavour: "opencode" | "other"): Reading {
   }
   const problem = flush();
   if (problem !== undefined) return problem;
-  return interpret(entries, flavour === "opencode" ? "opencode" : "strict-maps");
+  return { entries };
 }
 
 function readChunk(chunk: string[]): { key?: string; value?: unknown } | { why: string } {
@@ -293,6 +337,17 @@ function readCodexConfig(file: FuzzFile): Map<string, Reading> {
 
 function readOpenCodeConfig(text: string): Map<string, Reading> {
   const readings = new Map<string, Reading>();
+  const data = parseOpenCodeJson(text);
+  if (data === undefined || !isObject(data) || !isObject(data.agent)) return readings;
+  for (const [name, agent] of Object.entries(data.agent)) {
+    if (!isObject(agent)) continue;
+    readings.set(name, readOpenCodeAgent(agent, data));
+  }
+  return readings;
+}
+
+/** opencode.json(c) as JSON (line comments and trailing commas allowed); undefined when it is not. */
+function parseOpenCodeJson(text: string): unknown {
   const json = text
     .split("\n")
     .filter((line) => !/^\s*\/\//.test(line))
@@ -302,37 +357,87 @@ function readOpenCodeConfig(text: string): Map<string, Reading> {
   try {
     data = JSON.parse(json);
   } catch {
-    return readings;
+    return undefined;
   }
   // Two of one key in an object: JSON.parse keeps the last, which may be the wider.
-  if (parseDocument(json, { uniqueKeys: true }).errors.length > 0) return readings;
-  if (!isObject(data) || !isObject(data.agent)) return readings;
-  for (const [name, agent] of Object.entries(data.agent)) {
-    if (!isObject(agent)) continue;
-    const merged: Record<string, unknown> = { ...agent };
-    if (data.tools !== undefined)
-      merged.tools =
-        isObject(data.tools) && isObject(agent.tools)
-          ? { ...data.tools, ...agent.tools }
-          : (agent.tools ?? data.tools);
-    let base: Rule[] = [];
-    if (data.permission !== undefined) {
-      if (isOpenCodeMap(data.permission) && isOpenCodeMap(agent.permission))
-        merged.permission = mergeMaps(data.permission, agent.permission);
-      else if (agent.permission === undefined) merged.permission = data.permission;
-      else {
-        // Not two maps: the file's rules, then the agent's (the last matching rule wins).
-        const rules = readPermission(data.permission);
-        if (rules === undefined) {
-          readings.set(name, unreadable("the file's permission"));
-          continue;
-        }
-        base = rules;
-      }
+  if (parseDocument(json, { uniqueKeys: true }).errors.length > 0) return undefined;
+  return data;
+}
+
+/** One agent's keys with the config's `tools` under them and its `permission` before them. */
+function readOpenCodeAgent(agent: Record<string, unknown>, config: Record<string, unknown>): Reading {
+  const merged: Record<string, unknown> = { ...agent };
+  if (config.tools !== undefined)
+    merged.tools =
+      isObject(config.tools) && isObject(agent.tools)
+        ? { ...config.tools, ...agent.tools }
+        : (agent.tools ?? config.tools);
+  let base: Rule[] = [];
+  if (config.permission !== undefined) {
+    if (isOpenCodeMap(config.permission) && isOpenCodeMap(agent.permission))
+      merged.permission = mergeMaps(config.permission, agent.permission);
+    else if (agent.permission === undefined) merged.permission = config.permission;
+    else {
+      // Not two maps: the file's rules, then the agent's (the last matching rule wins).
+      const rules = readPermission(config.permission);
+      if (rules === undefined) return unreadable("the file's permission");
+      base = rules;
     }
-    readings.set(name, interpret(Object.entries(merged), "opencode", base));
+  }
+  return interpret(Object.entries(merged), "opencode", base);
+}
+
+/**
+ * An opencode.json and agent Markdown files read as OpenCode reads them: a file and the config's agent
+ * of its name are one agent (the file's keys deep-merged over the entry's), the config's `permission`
+ * and `tools` under every agent. A config that cannot be read may hold any of their limits.
+ */
+function readOpenCodeLevel(file: FuzzFile): Map<string, Reading> {
+  const readings = new Map<string, Reading>();
+  const data = parseOpenCodeJson(file.text);
+  const markdown = Object.entries(file.markdown ?? {});
+  const broken = data === undefined || (isObject(data) && data.agent !== undefined && !isObject(data.agent));
+  const config: Record<string, unknown> = isObject(data) ? data : {};
+  const agents: Record<string, unknown> = isObject(config.agent) ? config.agent : {};
+  for (const [name, text] of markdown) {
+    if (broken) {
+      readings.set(name, unreadable("the config"));
+      continue;
+    }
+    const read = markdownEntries(text);
+    if ("why" in read) {
+      readings.set(name, unreadable(read.why));
+      continue;
+    }
+    const entry = agents[name] ?? {};
+    if (!isObject(entry)) {
+      readings.set(name, unreadable("the config's entry"));
+      continue;
+    }
+    const keys = read.entries.map(([key]) => key);
+    const twice = keys.find((key, i) => keys.indexOf(key) !== i && groupOf(key, "other") !== "benign");
+    if (twice !== undefined) {
+      readings.set(name, unreadable(`${twice} twice`));
+      continue;
+    }
+    readings.set(name, readOpenCodeAgent(deepMerge(entry, Object.fromEntries(read.entries)), config));
+  }
+  if (!broken) {
+    for (const [name, agent] of Object.entries(agents)) {
+      if (readings.has(name) || !isObject(agent)) continue;
+      readings.set(name, readOpenCodeAgent(agent, config));
+    }
   }
   return readings;
+}
+
+function deepMerge(first: Record<string, unknown>, second: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...first };
+  for (const [key, value] of Object.entries(second)) {
+    const before = out[key];
+    out[key] = isObject(before) && isObject(value) && !isUnparsed(value) ? deepMerge(before, value) : value;
+  }
+  return out;
 }
 
 /** OpenCode: an agent's entry for a permission replaces the file's; two pattern maps merge, the agent's last. */
@@ -459,6 +564,19 @@ function interpret(
       case "workspace":
         break;
     }
+  }
+  // grep, glob, list and write ask another permission: rules under their names limit them or fail the file.
+  for (const tool of ["grep", "glob", "list", "write"]) {
+    if (!own.some((rule) => rule.permission === tool)) continue;
+    const matching = own.filter((rule) => glob(rule.permission).test(tool));
+    const lastDeny = matching.findLastIndex((rule) => rule.pattern === "*" && rule.action === "deny");
+    if (lastDeny !== -1 && matching.slice(lastDeny + 1).every((rule) => rule.action === "deny")) {
+      tools.delete(tool);
+      continue;
+    }
+    const blanket = matching.findLastIndex((rule) => rule.pattern === "*");
+    if (blanket === -1 || !matching.slice(blanket).every((rule) => rule.action === "allow"))
+      return unreadable(`rules for ${tool} its tool cannot follow`);
   }
   const finalOwn = own;
   return {

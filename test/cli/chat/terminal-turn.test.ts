@@ -25,6 +25,7 @@ const request = {
   title: "rm -rf build",
   agentPath: ["main"],
   always: ["rm -rf build"],
+  alwaysRules: ["Bash(rm -rf build)"],
 };
 
 describe("the terminal side of an interactive turn", () => {

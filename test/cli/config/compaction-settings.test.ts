@@ -18,7 +18,7 @@ it("compacts by default; project keys over user keys", () => {
     { compaction: { threshold: 0.7, keepTurns: 3, model: "haiku" } },
     { compaction: { enabled: false, keepTurns: 1 } },
   );
-  expect(resolveSettings(loaded, {}, {}).compaction).toEqual({
+  expect(resolveSettings(loaded, {}, {}, { trusted: true }).compaction).toEqual({
     enabled: false,
     threshold: 0.7,
     keepTurns: 1,
@@ -50,7 +50,7 @@ it("builds the summary model and the context windows from the settings", async (
       providers: { contextWindows: { "ollama:qwen3": 40_960 } },
     }),
     {},
-    {},
+    { ANTHROPIC_API_KEY: "k" },
   );
   const options = await wireCompaction(settings, { ANTHROPIC_API_KEY: "k" });
   expect(options.model?.id).toBe("anthropic:claude-haiku-4-5");
@@ -60,10 +60,33 @@ it("builds the summary model and the context windows from the settings", async (
 });
 
 it("a summary model that cannot be built is a usage error naming the setting and its file", async () => {
-  const settings = resolveSettings(layers(undefined, { compaction: { model: "nosuch" } }), {}, {});
+  const settings = resolveSettings(
+    layers(undefined, { compaction: { model: "nosuch" } }),
+    {},
+    {},
+    {
+      trusted: true,
+    },
+  );
   const built = wireCompaction(settings, {});
   await expect(built).rejects.toThrow(UsageError);
   await expect(wireCompaction(settings, {})).rejects.toThrow(
     /^compaction\.model \(from agentry\.json\): Unknown model "nosuch"/,
   );
+});
+
+it("an untrusted project's summary model on another endpoint than the run's is withheld", () => {
+  const loaded = layers(undefined, { compaction: { model: "openai:gpt-5.5" } });
+  const settings = resolveSettings(loaded, {}, { ANTHROPIC_API_KEY: "k" });
+  expect(settings.compaction.model).toBeUndefined();
+  expect(settings.withheld).toEqual([
+    expect.objectContaining({
+      source: "agentry.json",
+      setting: "compaction.model openai:gpt-5.5",
+      kind: "untrusted",
+    }),
+  ]);
+  expect(
+    resolveSettings(loaded, {}, { ANTHROPIC_API_KEY: "k" }, { trusted: true }).compaction.model?.value,
+  ).toBe("openai:gpt-5.5");
 });

@@ -20,7 +20,11 @@ it("project keys over user keys; --max-concurrency, then AGENTRY_MAX_CONCURRENCY
     { modelConcurrency: { max: 8, min: 2, initial: 4 } },
     { modelConcurrency: { max: 12 } },
   );
-  expect(resolveSettings(loaded, {}, {}).modelConcurrency).toEqual({ max: 12, min: 2, initial: 4 });
+  expect(resolveSettings(loaded, {}, {}, { trusted: true }).modelConcurrency).toEqual({
+    max: 12,
+    min: 2,
+    initial: 4,
+  });
   expect(resolveSettings(loaded, {}, { AGENTRY_MAX_CONCURRENCY: "6" }).modelConcurrency.max).toBe(6);
   expect(
     resolveSettings(loaded, { maxConcurrency: 3 }, { AGENTRY_MAX_CONCURRENCY: "6" }).modelConcurrency.max,

@@ -10,7 +10,9 @@ function layers(user?: ConfigFile, project?: ConfigFile): LoadedConfig {
   return loaded;
 }
 
-describe("settings precedence: flag > env > project > user > defaults", () => {
+const trusted = { trusted: true };
+
+describe("settings precedence: flag > env > project (trusted) > user > defaults", () => {
   const user: ConfigFile = { model: "user:m", maxTurns: 5, permissionMode: "plan" };
   const project: ConfigFile = { model: "project:m", maxTurns: 6, permissionMode: "accept-edits" };
   const env = { AGENTRY_MODEL: "env:m", AGENTRY_MAX_TURNS: "7", AGENTRY_PERMISSION_MODE: "bypass" };
@@ -28,7 +30,7 @@ describe("settings precedence: flag > env > project > user > defaults", () => {
       value: 5,
       source: "/home/u/.config/agentry/config.json",
     });
-    const settings = resolveSettings(layers(user, project), {}, {});
+    const settings = resolveSettings(layers(user, project), {}, {}, trusted);
     expect(settings.model).toEqual({ value: "project:m", source: "agentry.json" });
     expect(settings.maxTurns.value).toBe(6);
     expect(settings.permissionMode.value).toBe("accept-edits");
@@ -52,19 +54,24 @@ describe("settings precedence: flag > env > project > user > defaults", () => {
     expect(settings.permissionMode).toEqual({ value: "default", source: "--permission-mode" });
   });
 
-  it("merges providers key by key, the project winning", () => {
-    const settings = resolveSettings(
-      layers(
-        { providers: { anthropic: { apiKey: "user-key", baseUrl: "http://u" }, aliases: { a: "x:1" } } },
-        { providers: { anthropic: { baseUrl: "http://p" }, aliases: { b: "y:2" } } },
-      ),
-      {},
-      {},
+  it("merges providers key by key; a project adds aliases, never endpoints, trusted or not", () => {
+    const loaded = layers(
+      { providers: { anthropic: { apiKey: "user-key", baseUrl: "http://u" }, aliases: { a: "x:1" } } },
+      { providers: { anthropic: { baseUrl: "http://p" }, aliases: { b: "y:2" }, retry: { maxRetries: 1 } } },
     );
-    expect(settings.providers).toEqual({
-      anthropic: { apiKey: "user-key", baseUrl: "http://p" },
-      aliases: { a: "x:1", b: "y:2" },
-    });
+    for (const options of [{}, trusted]) {
+      const settings = resolveSettings(loaded, {}, {}, options);
+      expect(settings.providers.anthropic).toEqual({ apiKey: "user-key", baseUrl: "http://u" });
+      expect(settings.providers.retry).toEqual({ maxRetries: 1 });
+      expect(settings.warnings).toEqual([
+        expect.stringMatching(
+          /^agentry\.json: providers\.anthropic ignored: a repository does not choose where your API keys go/,
+        ),
+      ]);
+    }
+    // An alias onto another endpoint than the run's (anthropic, from the key) waits for trust.
+    expect(resolveSettings(loaded, {}, {}).providers.aliases).toEqual({ a: "x:1" });
+    expect(resolveSettings(loaded, {}, {}, trusted).providers.aliases).toEqual({ a: "x:1", b: "y:2" });
   });
 
   it("keeps each file's permission rules, lowest precedence first", () => {
@@ -90,7 +97,7 @@ describe("settings precedence: flag > env > project > user > defaults", () => {
 });
 
 describe("what a project's config may not do", () => {
-  it("a project may narrow the sandbox, not widen it; the user may", () => {
+  it("a project narrows the sandbox at once, widens it only trusted, and never switches it off", () => {
     const project: ConfigFile = {
       sandbox: {
         enabled: false,
@@ -112,9 +119,20 @@ describe("what a project's config may not do", () => {
     });
     expect(settings.warnings).toEqual([
       expect.stringMatching(
-        /^agentry\.json: sandbox\.enabled, sandbox\.network, sandbox\.env ignored: a project's config may only narrow/,
+        /^agentry\.json: sandbox\.enabled false ignored: a project cannot switch the OS sandbox off/,
       ),
     ]);
+    expect(settings.withheld.filter((item) => item.kind === "untrusted").map((item) => item.setting)).toEqual(
+      ["sandbox.network", "sandbox.env"],
+    );
+    const inTrusted = resolveSettings(layers(user, project), {}, {}, trusted);
+    expect(inTrusted.sandbox).toEqual({
+      enabled: true,
+      allowedHosts: ["registry.npmjs.org", "evil.example"],
+      denyRead: ["secrets"],
+      allowWrite: [],
+      env: ["GITHUB_TOKEN", "AWS_*"],
+    });
     expect(resolveSettings(layers({ sandbox: { enabled: false } }), {}, {}).sandbox.enabled).toBe(false);
     expect(resolveSettings({}, {}, { AGENTRY_SANDBOX: "off" }).sandbox.enabled).toBe(false);
   });

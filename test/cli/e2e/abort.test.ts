@@ -89,6 +89,7 @@ const MCP_MAIN = fileURLToPath(new URL("../../support/mcp-server-main.ts", impor
 describe("the aborted line", () => {
   it("is printed once when the run's shutdown outlasts the grace period, and once on a second Ctrl-C", async () => {
     ws = await makeWorkspace();
+    await ws.trust();
     const pidFile = join(ws.dir, "mcp.pid");
     // An MCP server that ignores SIGTERM keeps the shutdown busy for ~2 s after the run reported its abort.
     await ws.write(

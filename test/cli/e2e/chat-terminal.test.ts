@@ -1,19 +1,12 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
-import { commandPath, describeWith, SCRIPT } from "../../support/components.ts";
+import { describeWith, SCRIPT } from "../../support/components.ts";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
-import { scaled } from "../../support/time-scale.ts";
 import { makeWorkspace, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
-
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
-/** util-linux `script`, which gives agentry a pseudo-terminal. */
-const SCRIPT_PATH = commandPath(SCRIPT) ?? "script";
-const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+import { onTerminal } from "../support/terminal.ts";
 
 let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
@@ -23,37 +16,6 @@ afterEach(async () => {
   ws = undefined;
 });
 
-/** `agentry` with no command on a pseudo-terminal (util-linux `script`): type keys, watch the screen. */
-function onTerminal(env: Record<string, string>, cwd: string) {
-  // No `exec`: the shell stays between script and agentry, as npx's does. Had Ctrl-C reached it as a
-  // SIGINT, it would report 130 when agentry exits.
-  const command = [process.execPath, BIN].map(quote).join(" ");
-  const child = spawn(SCRIPT_PATH, ["-qec", command, "/dev/null"], {
-    cwd,
-    env,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let screen = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    screen += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
-  return {
-    screen: () => screen,
-    type: (keys: string) => child.stdin.write(keys),
-    /** Waits until `text` appears `count` times on the screen. */
-    async waitFor(text: string, count = 1, timeoutMs = 10_000) {
-      const deadline = Date.now() + scaled(timeoutMs);
-      while (screen.split(text).length - 1 < count) {
-        if (Date.now() > deadline)
-          throw new Error(`timed out waiting for ${JSON.stringify(text)} in:\n${screen}`);
-        await sleep(20);
-      }
-    },
-    exited,
-  };
-}
-
 describeWith(SCRIPT, "agentry alone on a terminal", () => {
   it("starts the interactive mode, asks permission mid-turn and exits 0 on Ctrl-D", async () => {
     ws = await makeWorkspace();
@@ -61,7 +23,7 @@ describeWith(SCRIPT, "agentry alone on a terminal", () => {
       { toolCalls: [{ name: "bash", args: { command: "touch made.txt" } }] },
       { text: "Made it." },
     ]);
-    const term = onTerminal({ ...ws.env, ...providerEnv(server, "anthropic"), TERM: "xterm" }, ws.dir);
+    const term = onTerminal([], { ...ws.env, ...providerEnv(server, "anthropic"), TERM: "xterm" }, ws.dir);
     await term.waitFor("/help for commands");
     await term.waitFor("› ");
     term.type("make a file\r");
@@ -88,7 +50,7 @@ describeWith(SCRIPT, "agentry alone on a terminal", () => {
       TERM: "xterm",
       AGENTRY_PERMISSION_MODE: "bypass",
     };
-    const term = onTerminal(env, ws.dir);
+    const term = onTerminal([], env, ws.dir);
     await term.waitFor("› ");
     term.type("sleep please\r");
     const pidFile = join(ws.dir, "sleeper.pid");
@@ -109,7 +71,7 @@ describeWith(SCRIPT, "agentry alone on a terminal", () => {
       { toolCalls: [{ name: "bash", args: { command: "touch never.txt" } }] },
       { text: "Next turn works." },
     ]);
-    const term = onTerminal({ ...ws.env, ...providerEnv(server, "anthropic"), TERM: "xterm" }, ws.dir);
+    const term = onTerminal([], { ...ws.env, ...providerEnv(server, "anthropic"), TERM: "xterm" }, ws.dir);
     await term.waitFor("› ");
     term.type("touch it\r");
     await term.waitFor("[y] yes, once");

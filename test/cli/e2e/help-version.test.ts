@@ -51,7 +51,7 @@ describe("agentry --version and --help", () => {
     const result = await cli("--help");
     expect(result.code).toBe(0);
     for (const text of [
-      "run [options] <prompt>",
+      "run [options] [prompt]",
       "sessions",
       "ANTHROPIC_API_KEY",
       "agentry.json",
@@ -73,7 +73,9 @@ describe("agentry --version and --help", () => {
       "--permission-mode",
       "--system-prompt",
       "--append-system-prompt",
-      '"-" reads the prompt from stdin',
+      '"-" or none reads the prompt from',
+      "--print",
+      "--continue",
       "Examples:",
       "accept-edits",
       "Exit codes:",
@@ -205,7 +207,7 @@ describe("usage errors exit with 2", () => {
   it("requires a prompt and a command", async () => {
     const noPrompt = await cli("run");
     expect(noPrompt.code).toBe(2);
-    expect(noPrompt.stderr).toContain("missing required argument 'prompt'");
+    expect(noPrompt.stderr).toContain('No prompt: agentry run "<prompt>", or pipe one');
     const nothing = await cli();
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain("Usage: agentry");

@@ -35,6 +35,7 @@ function callOnce(name: string, args: Record<string, unknown>) {
 
 async function run(args: string[], config: Record<string, unknown>, script: (r: RecordedRequest) => unknown) {
   ws = await makeWorkspace({ "agentry.json": JSON.stringify(config) });
+  await ws.trust();
   server = await startModelServer(script as Parameters<typeof startModelServer>[0]);
   return runCli(["run", ...args], { cwd: ws.dir, env: { ...ws.env, ...providerEnv(server, "anthropic") } });
 }
@@ -174,6 +175,7 @@ describe("MCP servers in agentry run", () => {
 describe("MCP servers in agentry chat", () => {
   it("start with the session, and /mcp lists them with their tools", async () => {
     ws = await makeWorkspace({ "agentry.json": JSON.stringify({ mcpServers: { test: testServer() } }) });
+    await ws.trust();
     server = await startModelServer([{ text: "unused" }]);
     const result = await runCli(["chat"], {
       cwd: ws.dir,
@@ -200,6 +202,7 @@ describe("Ctrl-C while MCP servers start", () => {
     "agentry %s: cancels the start, ends the server's process and exits 130 without calling the model",
     async (...command) => {
       ws = await makeWorkspace();
+      await ws.trust();
       const pidFile = join(ws.dir, "hang.pid");
       await ws.write(
         "agentry.json",
@@ -231,6 +234,7 @@ describe("agentry mcp list", () => {
         mcpServers: { test: testServer(), broken: testServer("--crash-on-start") },
       }),
     });
+    await ws.trust();
     const result = await runCli(["mcp", "list", "--json"], { cwd: ws.dir, env: ws.env });
     expect(result.code).toBe(1);
     const reports = JSON.parse(result.stdout) as Array<{

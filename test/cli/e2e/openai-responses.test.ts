@@ -68,7 +68,8 @@ describe("agentry run with an openai: model", () => {
   });
 
   it('uses Chat Completions when providers.openai.api is "chat"', async () => {
-    ws = await makeWorkspace({ "agentry.json": JSON.stringify({ providers: { openai: { api: "chat" } } }) });
+    ws = await makeWorkspace();
+    await ws.userConfig({ providers: { openai: { api: "chat" } } });
     server = await startModelServer([{ reasoning: "ignored by Chat Completions", text: "chat here" }]);
     const result = await runCli(["run", "--model", "openai:gpt-5", "hi"], {
       cwd: ws.dir,

@@ -73,6 +73,24 @@ describe("--output-format json", () => {
     expect(Object.keys(await (ws as TestWorkspace).transcripts())).toEqual([`${object.sessionId}.jsonl`]);
   });
 
+  it("carries Claude Code's field names beside ours, for scripts written for claude -p", async () => {
+    const result = await run("json");
+    expect(result.code).toBe(0);
+    const object = JSON.parse(result.stdout);
+    expect(object).toMatchObject({
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      result: "The file says alpha.",
+      session_id: object.sessionId,
+      num_turns: 2,
+      duration_ms: object.durationMs,
+    });
+    // The default OpenAI model has a known price: the tree's cost, under both names.
+    expect(object.total_cost_usd).toBeGreaterThan(0);
+    expect(object.total_cost_usd).toBe(object.costUsd);
+  });
+
   it("counts the whole tree's tokens in treeUsage when the agent delegates", async () => {
     ws = await makeWorkspace({ "a.txt": "alpha\n" });
     server = await startModelServer([

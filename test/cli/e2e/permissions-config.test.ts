@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { wireToolNames } from "../../subagents/support/subagent-harness.ts";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
 import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
 import { bodyText, providerEnv } from "../support/provider-env.ts";
@@ -22,6 +23,11 @@ async function run(
   ...args: string[]
 ) {
   ws = await makeWorkspace(files);
+  const trusted = args.indexOf("--trusted");
+  if (trusted !== -1) {
+    args.splice(trusted, 1);
+    await ws.trust();
+  }
   server = await startModelServer(script);
   return runCli(["run", ...args, "go"], {
     cwd: ws.dir,
@@ -43,22 +49,42 @@ describe("permissions in a non-interactive run", () => {
     expect(await (ws as TestWorkspace).read("out.txt")).toBe("written\n");
   });
 
-  it("applies rules from agentry.json", async () => {
+  it("applies allow rules from agentry.json in a folder the user trusts", async () => {
+    const config = JSON.stringify({ permission: { edit: { "out.txt": "allow" } } });
+    const result = await run({ "agentry.json": config }, editThenAnswer(), "--trusted");
+    expect(result.code).toBe(0);
+    expect(await (ws as TestWorkspace).read("out.txt")).toBe("written\n");
+  });
+
+  it("leaves an untrusted folder's allow rule out, and says so on stderr", async () => {
     const config = JSON.stringify({ permission: { edit: { "out.txt": "allow" } } });
     const result = await run({ "agentry.json": config }, editThenAnswer());
     expect(result.code).toBe(0);
-    expect(await (ws as TestWorkspace).read("out.txt")).toBe("written\n");
+    await expect((ws as TestWorkspace).read("out.txt")).rejects.toThrow();
+    expect(result.stderr).toContain("this folder is not trusted");
+    expect(result.stderr).toContain("agentry.json (permission edit 'out.txt' allow)");
   });
 
   it("takes permissionMode from config, and a deny rule beats the mode", async () => {
     const config = JSON.stringify({
       permissionMode: "accept-edits",
-      permission: [{ permission: "edit", pattern: "*", action: "deny" }],
+      permission: [{ permission: "edit", pattern: "out.txt", action: "deny" }],
     });
-    const result = await run({ "agentry.json": config }, editThenAnswer());
+    const result = await run({ "agentry.json": config }, editThenAnswer(), "--trusted");
     expect(result.code).toBe(0);
     await expect((ws as TestWorkspace).read("out.txt")).rejects.toThrow();
     expect(bodyText(server as ModelServer, 1)).toContain("denied by rule");
+  });
+
+  it("does not offer the root a tool whose rules deny every call (edit '*' hides write and edit)", async () => {
+    const config = JSON.stringify({ permission: [{ permission: "edit", pattern: "*", action: "deny" }] });
+    const result = await run({ "agentry.json": config }, editThenAnswer());
+    expect(result.code).toBe(0);
+    await expect((ws as TestWorkspace).read("out.txt")).rejects.toThrow();
+    const tools = wireToolNames(server?.requests[0]?.body ?? {});
+    expect(tools).toContain("read");
+    expect(tools).not.toContain("write");
+    expect(tools).not.toContain("edit");
   });
 
   it("rejects malformed rules, naming the file and key", async () => {

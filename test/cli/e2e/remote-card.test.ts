@@ -22,6 +22,7 @@ it("the parent model sees a remote agent described by its card; an unreachable c
     ".agentry/agents/tides.md": `---\nname: tides\nurl: ${agent.url}\n---\n`,
     ".agentry/agents/gone.md": `---\nname: gone\nurl: ${down.url}\n---\n`,
   });
+  await ws.trust();
   const result = await runCli(["run", "What can you delegate?"], {
     cwd: ws.dir,
     env: { ...ws.env, ...providerEnv(model, "anthropic") },

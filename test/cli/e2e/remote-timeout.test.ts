@@ -30,6 +30,7 @@ it("a remote agent that never answers is the child's error after remote.timeoutM
     "agentry.json": JSON.stringify({ remote: { timeoutMs: 400 } }),
     ".agentry/agents/far.md": `---\nname: far\ndescription: A silent agent.\nurl: ${silent.url}\n---\n`,
   });
+  await ws.trust();
   const result = await runCli(["run", "--permission-mode", "bypass", "Delegate it"], {
     cwd: ws.dir,
     env: { ...ws.env, ...providerEnv(model, "anthropic") },

@@ -58,10 +58,9 @@ describe.each<Protocol>(["anthropic", "openai"])(
       expect(bodyText(server, 1)).toContain("notes.txt");
       expect(bodyText(server, 3)).toContain("hi there");
       expect(bodyText(server, 3)).toContain("exit-ok");
-      // stdout is the assistant's text; tool activity is on stderr.
-      expect(result.stdout).toBe(
-        "Let me look.\nChanged the greeting to **hi there**; the file now reads as expected.\n",
-      );
+      // Piped, stdout is the run's answer alone (not "Let me look." of the first message); tool
+      // activity is on stderr.
+      expect(result.stdout).toBe("Changed the greeting to **hi there**; the file now reads as expected.\n");
       expect(result.stderr).toMatch(/● read {2}src\/greet\.js/);
       expect(result.stderr).toMatch(/● edit {2}src\/greet\.js/);
       expect(result.stderr).toMatch(/● bash {2}cat src\/greet\.js && echo exit-ok {2}✓/);

@@ -151,6 +151,7 @@ describe("agentry to agentry over A2A", () => {
     ]);
     cleanup.push(() => parentModel.close());
     const parent = await makeWorkspace({ ".agentry/agents/far.md": remoteAgentFile(served.url("explore")) });
+    await parent.trust();
 
     const result = await runCli(["run", "--permission-mode", "bypass", "Delegate it"], {
       cwd: parent.dir,
@@ -203,6 +204,7 @@ describe("agentry to agentry over A2A", () => {
     ]);
     cleanup.push(() => parentModel.close());
     const parent = await makeWorkspace({ ".agentry/agents/far.md": remoteAgentFile(served.url("explore")) });
+    await parent.trust();
     const run = spawnCli(["run", "--permission-mode", "bypass", "Delegate it"], {
       cwd: parent.dir,
       env: { ...parent.env, ...providerEnv(parentModel, "anthropic"), FAR_TOKEN: token },
@@ -274,6 +276,7 @@ describe("agentry to agentry over A2A", () => {
     const parent = await makeWorkspace({
       ".agentry/agents/far.md": `---\nname: far\ndescription: A slow remote agent.\nurl: ${remote.url}\n---\n`,
     });
+    await parent.trust();
     const env = { ...parent.env, ...providerEnv(parentModel, "anthropic") };
     const first = spawnCli(["run", "--permission-mode", "bypass", "Delegate it"], { cwd: parent.dir, env });
     const firstExit = finished(first);

@@ -133,4 +133,30 @@ describe("sessions, resume and stdin", () => {
     const bad = await cli(["sessions", "show", "../etc"]);
     expect(bad.code).toBe(2);
   });
+
+  it("lists the user's sessions; --all adds the subagents'", async () => {
+    const { cli } = await setup([
+      { toolCalls: [{ name: "task", args: { description: "say hi", prompt: "Say hi." } }] },
+      { text: "hi" },
+      { text: "The child said hi." },
+    ]);
+    const run = await cli(["run", "--output-format", "json", "Ask a child to say hi"]);
+    const { sessionId } = JSON.parse(run.stdout) as { sessionId: string };
+
+    const mine = JSON.parse((await cli(["sessions", "list", "--json"])).stdout) as { id: string }[];
+    expect(mine.map((session) => session.id)).toEqual([sessionId]);
+    const table = await cli(["sessions", "list"]);
+    expect(table.stdout).not.toContain("sub-");
+    expect(table.stderr).toContain("1 subagent session: agentry sessions list --all");
+
+    const all = JSON.parse((await cli(["sessions", "list", "--all", "--json"])).stdout) as {
+      id: string;
+      parentSessionId?: string;
+    }[];
+    expect(all).toHaveLength(2);
+    expect(all.find((session) => session.id !== sessionId)).toMatchObject({
+      id: expect.stringMatching(/^sub-/),
+      parentSessionId: sessionId,
+    });
+  });
 });

@@ -167,8 +167,14 @@ test("agentry run offers the workflow tool only when asked: --workflows, or work
   const configured = await makeWorkspace({
     "agentry.json": JSON.stringify({ workflows: { enabled: true } }),
   });
+  // A new tool is widening: a project turns it on only in a folder the user trusts.
+  const untrusted = await runCli(["run", "hi"], { cwd: configured.dir, env: env(configured) });
+  expect(untrusted.code).toBe(0);
+  expect(tools(2)).not.toContain("workflow");
+  expect(untrusted.stderr).toContain("agentry.json (workflows.enabled)");
+  await configured.trust();
   expect((await runCli(["run", "hi"], { cwd: configured.dir, env: env(configured) })).code).toBe(0);
-  expect(tools(2)).toContain("workflow");
+  expect(tools(3)).toContain("workflow");
 });
 
 test("a TypeScript workflow runs from the CLI with its types stripped, and no experimental warning", async () => {

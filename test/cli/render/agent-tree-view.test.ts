@@ -90,4 +90,20 @@ describe("agent tree view", () => {
     expect(shortModel("openai-compatible:local:very-long-model-name-here")).toBe("local:very-long-model-n…");
     expect(shortModel(undefined)).toBe("");
   });
+
+  it("shows a child's running tool with its last progress note (an MCP server's)", () => {
+    const note = (name: string, update: string) => ({ ...progress("main/explore-1", name, update), name });
+    const tree = buildAgentTree(
+      timed([
+        start("main", "main", "anthropic:claude-sonnet-4-5"),
+        toolStart("main", "t1", "task", { description: "look" }),
+        start("main/explore-1", "explore", "anthropic:claude-haiku-4-5", "look"),
+        toolStart("main/explore-1", "mcp__s__op", "mcp__s__op", {}),
+        note("mcp__s__op", "1/4 (25%)"),
+        note("mcp__s__op", "2/4 (50%) indexing"),
+      ]),
+    );
+    const lines = renderAgentTree(tree, { now: 10_000, width: 200, color: false });
+    expect(lines.find((line) => line.includes("explore-1"))).toContain("mcp__s__op {} (2/4 (50%) indexing)");
+  });
 });

@@ -50,6 +50,12 @@ describe("json renderer", () => {
       turns: 2,
       durationMs: 42,
       costUsd: 0.01,
+      subtype: "success",
+      is_error: false,
+      session_id: "s1",
+      num_turns: 2,
+      duration_ms: 42,
+      total_cost_usd: 0.01,
     });
     expect(out.stderr).toBe("");
   });
@@ -61,6 +67,21 @@ describe("json renderer", () => {
     const aborted = collect();
     jsonRenderer(aborted.t).finish({ ...completed, status: "aborted", reason: "interrupted" });
     expect(JSON.parse(aborted.out.stdout)).toMatchObject({ outcome: "aborted", reason: "interrupted" });
+  });
+
+  it("says how a run ended in Claude Code's words too (subtype, is_error)", () => {
+    const ended = (status: Outcome["status"]) => {
+      const { out, t } = collect();
+      const outcome = { ...completed, status } as Outcome;
+      jsonRenderer(t).finish(outcome);
+      const { subtype, is_error } = JSON.parse(out.stdout) as { subtype: string; is_error: boolean };
+      return [subtype, is_error];
+    };
+    expect(ended("completed")).toEqual(["success", false]);
+    expect(ended("max_turns")).toEqual(["error_max_turns", true]);
+    expect(ended("budget_exceeded")).toEqual(["error_max_budget_usd", true]);
+    expect(ended("error")).toEqual(["error_during_execution", true]);
+    expect(ended("aborted")).toEqual(["error_during_execution", true]);
   });
 });
 

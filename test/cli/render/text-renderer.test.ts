@@ -43,6 +43,21 @@ describe("text renderer", () => {
     expect(out.stderr).toBe("");
   });
 
+  it("with answer final, writes the run's answer alone, once, at the end (stdout piped or in a file)", () => {
+    const { out, target: t } = target();
+    const r = textRenderer(t, { answer: "final" });
+    const events: AgentEvent[] = [
+      { type: "text_delta", delta: "Started it.", agentPath: main },
+      { type: "assistant_message", message: message("Started it."), agentPath: main },
+      { type: "text_delta", delta: "The child found 42.", agentPath: main },
+      { type: "assistant_message", message: message("The child found 42."), agentPath: main },
+    ];
+    for (const e of events) r.event(e);
+    expect(out.stdout).toBe("");
+    r.finish(outcome({ status: "completed", text: "The child found 42." }));
+    expect(out.stdout).toBe("The child found 42.\n");
+  });
+
   it("prints a tool on one line with its result when nothing interleaves", () => {
     const { out, target: t } = target();
     const r = textRenderer(t);
@@ -139,5 +154,41 @@ describe("text renderer", () => {
     r.event({ type: "text_delta", delta: "child", agentPath: ["main", "explore-1"] });
     r.event({ type: "assistant_message", message: message("whole"), agentPath: main });
     expect(out.stdout).toBe("whole\n");
+  });
+
+  it("notes a running tool's progress on its line (an MCP server's), but not bash's output", () => {
+    const { out, target: t } = target();
+    const r = textRenderer(t);
+    r.event({ type: "tool_start", toolCallId: "m", name: "mcp__s__op", args: {}, agentPath: main });
+    r.event({
+      type: "tool_progress",
+      toolCallId: "m",
+      name: "mcp__s__op",
+      update: "1/4 (25%)",
+      agentPath: main,
+    });
+    r.event({
+      type: "tool_end",
+      toolCallId: "m",
+      name: "mcp__s__op",
+      isError: false,
+      preview: "",
+      durationMs: 3000,
+      agentPath: main,
+    });
+    r.event({ type: "tool_start", toolCallId: "b", name: "bash", args: { command: "ls" }, agentPath: main });
+    r.event({ type: "tool_progress", toolCallId: "b", name: "bash", update: "a.txt\n", agentPath: main });
+    r.event({
+      type: "tool_end",
+      toolCallId: "b",
+      name: "bash",
+      isError: false,
+      preview: "",
+      durationMs: 5,
+      agentPath: main,
+    });
+    const [mcp, bash] = out.stderr.split("\n");
+    expect(mcp).toMatch(/^● mcp__s__op .* · 1\/4 \(25%\) {2}✓ 3\.0s$/);
+    expect(bash).not.toContain("a.txt");
   });
 });

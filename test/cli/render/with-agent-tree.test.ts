@@ -139,6 +139,7 @@ describe("withAgentTree, on a terminal", () => {
       patterns: ["rm x"],
       agentPath: ["main", "explore-1"],
       always: ["rm x"],
+      alwaysRules: ["Bash(rm x)"],
     };
     await expect(ask(request, new AbortController().signal)).resolves.toBe("reject");
     vi.advanceTimersByTime(150);

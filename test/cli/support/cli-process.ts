@@ -14,6 +14,15 @@ export interface TestWorkspace {
   env: Record<string, string>;
   write(path: string, text: string): Promise<void>;
   read(path: string): Promise<string>;
+  /**
+   * Merges `settings` into the user's config (`$HOME/.config/agentry/config.json`): what only the
+   * user may set (providers, the fleet, allows of unsandboxed commands).
+   */
+  userConfig(settings: Record<string, unknown>): Promise<void>;
+  /** Trusts the project folder through the user's config (`trustedFolders`), as a user would. */
+  trust(): Promise<void>;
+  /** Writes a file under the temp HOME (`.claude/settings.json`, `.codex/config.toml` …). */
+  userFile(path: string, text: string): Promise<void>;
   /** Parsed lines of every transcript in `.agentry/sessions/`, keyed by file name. */
   transcripts(): Promise<Record<string, { lines: string[]; parsed: unknown[] }>>;
   /**
@@ -39,6 +48,22 @@ export async function makeWorkspace(files: Record<string, string> = {}): Promise
       await writeFile(join(dir, path), text);
     },
     read: (path) => readFile(join(dir, path), "utf8"),
+    async userConfig(settings) {
+      const path = join(home, ".config", "agentry", "config.json");
+      const current = await readFile(path, "utf8").then(
+        (text) => JSON.parse(text) as Record<string, unknown>,
+        () => ({}),
+      );
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, JSON.stringify({ ...current, ...settings }));
+    },
+    async trust() {
+      await workspace.userConfig({ trustedFolders: [dir] });
+    },
+    async userFile(path, text) {
+      await mkdir(dirname(join(home, path)), { recursive: true });
+      await writeFile(join(home, path), text);
+    },
     async transcripts() {
       const sessions = join(dir, ".agentry", "sessions");
       const names = await readdir(sessions).catch(() => [] as string[]);

@@ -5,6 +5,8 @@ export interface Targets {
   port: number;
   /** A name no other test uses, for files in /tmp. */
   id: string;
+  /** A host service's Unix socket (in the workspace's parent folder). */
+  socket: string;
 }
 
 export interface ToolCall {
@@ -39,6 +41,15 @@ export function escapeCalls(t: Targets): ToolCall[] {
     bash(`printf '[core]\\n\\tfsmonitor = touch ${o}/fsmonitor2.txt\\n' >> .git/config`),
     bash(
       `printf '#!/bin/sh\\ntouch ${o}/hook.txt\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit`,
+    ),
+    bash(
+      `mkdir -p .git/ev && cp -r .git/objects .git/refs .git/HEAD .git/ev/ && printf '[core]\\n\\tfsmonitor = "touch ${o}/commondir.txt; false"\\n' > .git/ev/config && echo ev > .git/commondir`,
+    ),
+    bash(
+      `mv .git .git-old && mkdir .git && cp -r .git-old/objects .git-old/refs .git-old/HEAD .git/ && printf '[core]\\n\\tfsmonitor = "touch ${o}/renamed.txt; false"\\n' > .git/config`,
+    ),
+    bash(
+      `python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${t.socket}'); s.send(b'x')"`,
     ),
     bash(`echo '{"permissionMode":"bypass"}' > agentry.json`),
     bash(`mkdir -p .agentry && echo '{"sandbox":{"enabled":false}}' > .agentry/config.json`),

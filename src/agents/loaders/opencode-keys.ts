@@ -1,0 +1,29 @@
+import * as f from "./fields.ts";
+import { fileStem, type KeyHandler } from "./load-context.ts";
+import { restrictionHandlers } from "./policy-fields.ts";
+
+/**
+ * OpenCode's `.opencode/agent(s)/**\/*.md`. The file stem is the agent's name. Keys: `description`,
+ * `mode` (default `all`), `model` (`provider/model`), `temperature`, `tools` (boolean map),
+ * `permission` (map), `hidden`, `steps` / `maxSteps`, `disable`, `color`; `prompt` (text or
+ * `{file:…}`) is read by `loadOpenCodeLevel`, where the file body wins.
+ */
+export const OPENCODE_HANDLERS: Readonly<Record<string, KeyHandler>> = {
+  ...restrictionHandlers("inherit-minus"),
+  description: f.description,
+  mode: f.mode,
+  model: f.modelHandler(),
+  temperature: f.temperature,
+  hidden: f.hidden,
+  steps: f.maxTurns,
+  maxSteps: f.maxTurns,
+  color: f.color,
+  name: (value, _draft, ctx, key) => {
+    if (typeof value === "string" && value.trim() !== fileStem(ctx.file)) {
+      ctx.report("info", `OpenCode names an agent after its file`, `ignored ${key} "${value}"`, key);
+    }
+  },
+  top_p: f.unsupported("sampling options are set per model in config"),
+  options: f.unsupported("provider options are set per model in config"),
+  reasoningEffort: f.unsupported("reasoning effort is set per model in config"),
+};

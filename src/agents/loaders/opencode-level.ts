@@ -1,0 +1,310 @@
+import { dirname, isAbsolute, join } from "node:path";
+import { rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
+import { builtinAgents } from "../builtin-agents.ts";
+import {
+  type AgentDefinition,
+  type AgentPermissionConfig,
+  AgentPermissionConfigSchema,
+  type AgentSourceKind,
+} from "../definition.ts";
+import { type Diagnostic, diagnostic } from "../diagnostics.ts";
+import { type FrontMatter, parseFrontMatter } from "../front-matter.ts";
+import { JsoncError, parseJsonc } from "./jsonc.ts";
+import {
+  applyKeys,
+  type Draft,
+  fileStem,
+  finish,
+  LoadContext,
+  type LoadResult,
+  resolveName,
+} from "./load-context.ts";
+import { OPENCODE_HANDLERS } from "./opencode-keys.ts";
+import { readBoolean } from "./restriction-keys.ts";
+import { isPlainObject, mergePermission } from "./tool-list.ts";
+
+/** A file's path and text. */
+export interface OpenCodeFile {
+  path: string;
+  text: string;
+}
+
+/**
+ * The OpenCode definitions of one level (the project, or the user's home): its config files and the
+ * Markdown files of its agent folders. OpenCode reads them as one: every config file's `agent` entries
+ * deep-merged in order, then each `.opencode/agent(s)/<name>.md` deep-merged over the entry of its name
+ * (the Markdown's keys win; `permission` and `tools` maps merge key by key), and the configs' own
+ * `permission` and `tools` under every agent of the level.
+ */
+export interface OpenCodeLevel {
+  kind: AgentSourceKind;
+  /** opencode.json(c) files in the order OpenCode merges them: a later one's keys win. */
+  configs: readonly OpenCodeFile[];
+  /** Agent Markdown files, in path order; the file stem is the agent's name. */
+  markdown: readonly OpenCodeFile[];
+  /** Config files that are there but could not be read (reported by the caller). */
+  unreadableConfigs?: readonly string[];
+  /** Resolves `{file:~/…}` prompts. */
+  homeDir?: string;
+}
+
+/** The agents of a level, and the problems of its config files themselves. */
+export interface LevelAgents {
+  agents: LoadResult[];
+  diagnostics: Diagnostic[];
+}
+
+/** OpenCode's own primary and helper agents: an entry of that name tunes OpenCode's, it is no agent here. */
+const OPENCODE_OWN = new Set(["build", "general", "title", "summary", "compaction"]);
+
+/**
+ * OpenCode's `explore` and `plan` are agentry's too (read-only both): a definition of that name tunes
+ * the built-in, as it tunes OpenCode's, starting from its tools and rules.
+ */
+const SHARED_BUILTINS = new Set(["explore", "plan"]);
+
+interface ConfigEntry {
+  value: unknown;
+  path: string;
+  line: number | undefined;
+}
+
+interface Base {
+  tools?: unknown;
+  permission?: unknown;
+}
+
+/** Loads one level's OpenCode agents, merged as OpenCode merges them. Pure; never throws. */
+export function loadOpenCodeLevel(level: OpenCodeLevel): LevelAgents {
+  const diagnostics: Diagnostic[] = [];
+  const unreadable: string[] = [...(level.unreadableConfigs ?? [])];
+  let base: Base = {};
+  const entries = new Map<string, ConfigEntry>();
+  for (const config of level.configs) {
+    let data: unknown;
+    try {
+      data = parseJsonc(config.text);
+    } catch (error) {
+      if (!(error instanceof JsoncError)) throw error;
+      diagnostics.push(diagnostic("error", config.path, error.message, "skipped its agents", error.line));
+      unreadable.push(config.path);
+      continue;
+    }
+    if (!isPlainObject(data)) continue;
+    base = withConfigBase(base, data);
+    if (data.agent === undefined) continue;
+    if (!isPlainObject(data.agent)) {
+      const message = "agent must map agent names to definitions";
+      diagnostics.push(diagnostic("error", config.path, message, "skipped its agents"));
+      unreadable.push(config.path);
+      continue;
+    }
+    const lines = entryLines(config.text, Object.keys(data.agent));
+    for (const [name, value] of Object.entries(data.agent)) {
+      const earlier = entries.get(name)?.value;
+      const merged = isPlainObject(earlier) && isPlainObject(value) ? mergeDeep(earlier, value) : value;
+      entries.set(name, { value: merged, path: config.path, line: lines.get(name) });
+    }
+  }
+  const agents: LoadResult[] = [];
+  const merged = new Set<string>();
+  for (const file of level.markdown) {
+    const name = fileStem(file.path);
+    const entry = entries.get(name);
+    if (entry !== undefined) merged.add(name);
+    const markdown = { path: file.path, fm: parseFrontMatter(file.text, file.path) };
+    agents.push(loadAgent(name, { markdown, entry }, { level, base, unreadable }));
+  }
+  for (const [name, entry] of entries) {
+    if (!merged.has(name)) agents.push(loadAgent(name, { entry }, { level, base, unreadable }));
+  }
+  return { agents, diagnostics };
+}
+
+interface Parts {
+  markdown?: { path: string; fm: FrontMatter };
+  entry?: ConfigEntry | undefined;
+}
+
+interface LevelContext {
+  level: OpenCodeLevel;
+  base: Base;
+  /** Config files of the level that could not be read: they may hold this agent's limits. */
+  unreadable: readonly string[];
+}
+
+function loadAgent(name: string, parts: Parts, at: LevelContext): LoadResult {
+  const { markdown, entry } = parts;
+  const file = markdown?.path ?? entry?.path ?? "";
+  const keyLines = markdown?.fm.keyLines ?? (entry?.line === undefined ? {} : { "": entry.line });
+  const ctx = new LoadContext(
+    file,
+    keyLines,
+    markdown?.fm.diagnostics ?? [],
+    markdown === undefined ? `agent "${name}"` : undefined,
+  );
+  if (markdown !== undefined && !markdown.fm.present) {
+    ctx.fail("no front matter: an agent file starts with a `---` block holding at least a description");
+    return finish({}, ctx);
+  }
+  if (ctx.isSkipped) return finish({}, ctx);
+  if (at.unreadable.length > 0) {
+    ctx.fail(
+      `${at.unreadable.join(" and ")} could not be read: as in OpenCode, its permission, tools and any agent entry named "${name}" apply to this agent, so it is not loaded without them`,
+    );
+    return finish({}, ctx);
+  }
+  if (entry !== undefined && !isPlainObject(entry.value)) {
+    const where = markdown === undefined ? "" : ` (the entry "${name}" of ${entry.path})`;
+    ctx.fail(`must be an object of agent keys (description, prompt, tools, permission …)${where}`);
+    return finish({}, ctx);
+  }
+  const fromEntry = isPlainObject(entry?.value) ? entry.value : {};
+  const fromMarkdown = markdown?.fm.data ?? {};
+  const data = mergeDeep(fromEntry, fromMarkdown);
+  if (readBoolean(data.disable) === true) {
+    ctx.disable("the agent is disabled (disable: true)", "disable");
+    return finish({}, ctx);
+  }
+  const builtin = SHARED_BUILTINS.has(name)
+    ? builtinAgents().find((agent) => agent.name === name)
+    : undefined;
+  if (markdown === undefined && OPENCODE_OWN.has(name) && data.description === undefined) {
+    ctx.disable(`configures OpenCode's built-in agent ${name}, not an agent of its own`);
+    return finish({}, ctx);
+  }
+  if (markdown !== undefined && entry !== undefined) {
+    ctx.report(
+      "info",
+      `merged with the agent "${name}" of ${entry.path}, as OpenCode merges them`,
+      "this file's keys win; permission and tools maps merge key by key",
+    );
+  }
+  const source = { kind: at.level.kind, format: "opencode", path: file } as const;
+  const draft: Draft =
+    builtin === undefined ? { mode: "all", prompt: "", source } : fromBuiltin(builtin, source);
+  if (builtin !== undefined) {
+    ctx.report(
+      "info",
+      `${name} is OpenCode's built-in agent too: this definition tunes agentry's built-in ${name}`,
+      `started from the built-in's tools and rules; this definition's keys apply after them`,
+    );
+  }
+  draft.name = resolveName(name, file, ctx, { given: true });
+  const { prompt, ...keys } = withBase(data, at.base);
+  const body = markdown?.fm.body ?? "";
+  let promptFile: string | undefined;
+  if (body !== "") {
+    draft.prompt = body;
+    if (prompt !== undefined) ctx.ignore("prompt", "the file body is the prompt", "info");
+  } else if (prompt !== undefined) {
+    const promptFrom = Object.hasOwn(fromMarkdown, "prompt") ? file : (entry?.path ?? file);
+    promptFile = readPrompt(prompt, draft, ctx, promptFrom, at.level.homeDir);
+  }
+  applyKeys(keys, OPENCODE_HANDLERS, draft, ctx);
+  return finish(draft, ctx, promptFile);
+}
+
+/** A built-in's tools, rules, prompt and description, under the definition that tunes it. */
+function fromBuiltin(builtin: AgentDefinition, source: AgentDefinition["source"]): Draft {
+  const { name: _name, source: _source, ...fields } = builtin;
+  return { ...fields, source };
+}
+
+/** Plain objects merge key by key (the second's win, new keys after the first's); anything else is replaced. */
+export function mergeDeep(
+  first: Record<string, unknown>,
+  second: Record<string, unknown>,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...first };
+  for (const [key, value] of Object.entries(second)) {
+    const before = merged[key];
+    merged[key] = isPlainObject(before) && isPlainObject(value) ? mergeDeep(before, value) : value;
+  }
+  return merged;
+}
+
+/** The `permission` and `tools` of the level's configs so far, with this config's after them. */
+function withConfigBase(base: Base, config: Record<string, unknown>): Base {
+  const next: Base = { ...base };
+  if (config.tools !== undefined) {
+    next.tools =
+      isPlainObject(base.tools) && isPlainObject(config.tools)
+        ? { ...base.tools, ...config.tools }
+        : config.tools;
+  }
+  if (config.permission !== undefined) {
+    next.permission =
+      base.permission === undefined ? config.permission : mergeOrKeepBoth(base.permission, config.permission);
+  }
+  return next;
+}
+
+/** The configs' `tools` map under the agent's, their `permission` rules before the agent's. */
+function withBase(data: Record<string, unknown>, base: Base): Record<string, unknown> {
+  const merged = { ...data };
+  if (base.tools !== undefined) {
+    merged.tools =
+      isPlainObject(base.tools) && isPlainObject(data.tools)
+        ? { ...base.tools, ...data.tools }
+        : (data.tools ?? base.tools);
+  }
+  if (base.permission !== undefined) {
+    merged.permission =
+      data.permission === undefined ? base.permission : mergeOrKeepBoth(base.permission, data.permission);
+  }
+  return merged;
+}
+
+/** Two readable permissions merge; otherwise the unreadable one goes on, and its handler fails the agent. */
+function mergeOrKeepBoth(base: unknown, own: unknown): unknown {
+  const baseRules = readablePermission(base);
+  const ownRules = readablePermission(own);
+  if (baseRules === undefined) return base;
+  if (ownRules === undefined) return own;
+  return mergePermission(baseRules, ownRules);
+}
+
+/** The value when the permission handler would accept it (strictly: no extra keys in a rule). */
+function readablePermission(value: unknown): AgentPermissionConfig | undefined {
+  try {
+    rulesetFromConfig(value);
+  } catch {
+    return undefined;
+  }
+  const parsed = AgentPermissionConfigSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** `prompt` as text, or `{file:./prompts/x.md}` relative to the file that gave it (discovery reads it). */
+function readPrompt(
+  prompt: unknown,
+  draft: Draft,
+  ctx: LoadContext,
+  from: string,
+  homeDir: string | undefined,
+): string | undefined {
+  if (typeof prompt !== "string") {
+    ctx.ignore("prompt", "not a string");
+    return undefined;
+  }
+  const ref = /^\{file:(.+)\}$/.exec(prompt.trim())?.[1]?.trim();
+  if (ref === undefined) {
+    draft.prompt = prompt.trim();
+    return undefined;
+  }
+  if (ref.startsWith("~/")) return homeDir === undefined ? undefined : join(homeDir, ref.slice(2));
+  return isAbsolute(ref) ? ref : join(dirname(from), ref);
+}
+
+/** JSON has no positions to ask for: the line of each agent's `"name":` after `"agent"` is close enough. */
+function entryLines(text: string, names: readonly string[]): Map<string, number> {
+  const lines = new Map<string, number>();
+  const start = text.search(/"agent"\s*:/);
+  if (start === -1) return lines;
+  for (const name of names) {
+    const at = text.indexOf(`${JSON.stringify(name)}`, start + 7);
+    if (at !== -1) lines.set(name, text.slice(0, at).split("\n").length);
+  }
+  return lines;
+}

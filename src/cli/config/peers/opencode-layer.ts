@@ -1,0 +1,69 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { JsoncError, parseJsonc } from "../../../agents/loaders/jsonc.ts";
+import { errorMessage } from "../../../text/error-message.ts";
+import { UsageError } from "../../errors.ts";
+import type { PeerLayer } from "../load-config.ts";
+import type { ConfigFile } from "../schema.ts";
+import { fromOpenCodeMcp } from "./peer-mcp.ts";
+import { openCodeModel } from "./peer-models.ts";
+
+/** Where OpenCode keeps its config, in a project and for the user, the first found at each place. */
+export const OPENCODE_PROJECT_FILES = [
+  "opencode.json",
+  "opencode.jsonc",
+  join(".opencode", "opencode.json"),
+  join(".opencode", "opencode.jsonc"),
+];
+export const OPENCODE_USER_FILES = [
+  join(".config", "opencode", "opencode.json"),
+  join(".config", "opencode", "opencode.jsonc"),
+];
+
+/**
+ * An `opencode.json(c)` with its meaning in agentry's keys: `permission` (OpenCode's map), `model`
+ * (`provider/model`), `mcp` servers and `instructions`. Its `agent` entries are agents, read with the
+ * agent files. A file that is not JSON(C) is a `UsageError` naming it (its rules cannot be dropped).
+ */
+export async function readOpenCodeLayer(
+  path: string,
+  label: string,
+  scope: PeerLayer["scope"],
+): Promise<PeerLayer | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw new UsageError(`${label}: cannot read OpenCode's config: ${errorMessage(error)}`, { cause: error });
+  }
+  let data: unknown;
+  try {
+    data = parseJsonc(text);
+  } catch (error) {
+    if (error instanceof JsoncError) throw new UsageError(`${label}: ${error.message}`, { cause: error });
+    throw error;
+  }
+  const notes: string[] = [];
+  const config: ConfigFile = {};
+  if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+    const file = data as Record<string, unknown>;
+    if (file.permission !== undefined) config.permission = file.permission;
+    if (typeof file.model === "string") {
+      const model = openCodeModel(file.model);
+      if (typeof model === "string") config.model = model;
+      else notes.push(model.ignored);
+    }
+    if (file.mcp !== undefined) {
+      const { servers, notes: problems } = fromOpenCodeMcp(file.mcp);
+      if (Object.keys(servers).length > 0) config.mcpServers = servers;
+      notes.push(...problems.map((problem) => `mcp: ${problem}`));
+    }
+    if (Array.isArray(file.instructions))
+      config.instructions = file.instructions.filter(
+        (item): item is string => typeof item === "string" && item !== "",
+      );
+  }
+  return { label, path, scope, config, notes };
+}

@@ -1,0 +1,179 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { hasErrors } from "../../src/agents/diagnostics.ts";
+import { loadAgentDefinitions } from "../../src/agents/discover.ts";
+import { effectiveAccess } from "../../src/agents/effective-access.ts";
+import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
+import { evaluate, evaluateRequest } from "../../src/permissions/evaluate.ts";
+import { tempDir } from "../support/temp-dir.ts";
+import { summarize } from "./fixtures.ts";
+
+/**
+ * Issue 21: OpenCode reads an opencode.json `agent` entry and a same-named `.opencode/agent/<name>.md`
+ * as one agent (the Markdown deep-merged over the entry), and applies the config's own `permission` to
+ * every agent. Read apart, the entry's limits were dropped, and a project `explore` replaced the
+ * read-only built-in with a full-tools agent while `agents check` reported nothing wrong.
+ */
+
+let project: string;
+let home: string;
+
+beforeEach(async () => {
+  const root = await tempDir("agentry-opencode-merge-");
+  project = join(root, "project");
+  home = join(root, "home");
+  await mkdir(project, { recursive: true });
+  await mkdir(home, { recursive: true });
+});
+
+async function write(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text);
+}
+
+async function load() {
+  const loaded = await loadAgentDefinitions({ projectDir: project, homeDir: home });
+  const byName = new Map(loaded.definitions.map((d) => [d.name, d]));
+  return { ...loaded, byName, summary: summarize(loaded.diagnostics) };
+}
+
+function powers(definition: Parameters<typeof effectiveAccess>[0] | undefined) {
+  if (definition === undefined) throw new Error("not loaded");
+  const access = effectiveAccess(definition);
+  return {
+    ...access,
+    edit: (path: string) => evaluate(access.rules, "edit", path),
+    bash: (command: string) => evaluateRequest(access.rules, "bash", bashPermissionPatterns(command)).action,
+  };
+}
+
+const REVIEWER_LIMITS = {
+  permission: {
+    bash: { "*": "deny", "git diff*": "allow" },
+    edit: { "*": "deny", "*.md": "allow" },
+  },
+};
+
+describe("an opencode.json agent and a same-named .md agent", () => {
+  it("are one agent: the entry's limits hold, the file's description and prompt are used", async () => {
+    await write(join(project, "opencode.json"), JSON.stringify({ agent: { reviewer: REVIEWER_LIMITS } }));
+    await write(
+      join(project, ".opencode/agent/reviewer.md"),
+      "---\ndescription: Reviews diffs\nmode: subagent\n---\nReview the diff.\n",
+    );
+    const { byName, diagnostics, summary } = await load();
+    expect(hasErrors(diagnostics)).toBe(false);
+    const reviewer = byName.get("reviewer");
+    expect(reviewer).toMatchObject({
+      description: "Reviews diffs",
+      prompt: "Review the diff.",
+      mode: "subagent",
+      source: { kind: "project", format: "opencode", path: join(project, ".opencode/agent/reviewer.md") },
+    });
+    const agent = powers(reviewer);
+    expect(agent.bash("git diff HEAD")).toBe("allow");
+    expect(agent.bash("rm -rf build")).toBe("deny");
+    expect(agent.edit("docs/notes.md")).toBe("allow");
+    expect(agent.edit("src/index.ts")).toBe("deny");
+    expect(summary).toContain(
+      `info: merged with the agent "reviewer" of ${join(project, "opencode.json")}, as OpenCode merges them → this file's keys win; permission and tools maps merge key by key`,
+    );
+  });
+
+  it("merge key by key: the Markdown's entry for a pattern wins, the entry's other patterns stay", async () => {
+    await write(join(project, "opencode.jsonc"), JSON.stringify({ agent: { reviewer: REVIEWER_LIMITS } }));
+    await write(
+      join(project, ".opencode/agents/reviewer.md"),
+      '---\ndescription: Reviews\npermission:\n  bash:\n    "*": ask\n---\nReview.\n',
+    );
+    const agent = powers((await load()).byName.get("reviewer"));
+    expect(agent.bash("git diff HEAD")).toBe("allow");
+    expect(agent.bash("npm test")).toBe("ask");
+    expect(agent.edit("src/index.ts")).toBe("deny");
+  });
+
+  it("the config's own permission applies to the Markdown agents of its level too", async () => {
+    await write(join(project, "opencode.json"), JSON.stringify({ permission: { edit: "deny" } }));
+    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    const agent = powers((await load()).byName.get("writer"));
+    expect(agent.readOnly).toBe(true);
+  });
+
+  it("whose limits cannot be read is not loaded at all, and the error is reported", async () => {
+    await write(
+      join(project, "opencode.json"),
+      JSON.stringify({ agent: { reviewer: { permission: { bash: "sometimes" } } } }),
+    );
+    await write(join(project, ".opencode/agent/reviewer.md"), "---\ndescription: Reviews\n---\nReview.\n");
+    const { byName, diagnostics } = await load();
+    expect(byName.has("reviewer")).toBe(false);
+    expect(hasErrors(diagnostics)).toBe(true);
+  });
+
+  it("a config that cannot be read keeps every OpenCode agent of its level from loading", async () => {
+    await write(join(project, "opencode.json"), '{ "permission": { "edit": "deny" }, oops }');
+    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    await write(join(project, ".claude/agents/other.md"), "---\nname: other\ndescription: Other\n---\nX.\n");
+    const { byName, summary } = await load();
+    expect(byName.has("writer")).toBe(false);
+    expect(byName.has("other")).toBe(true);
+    expect(summary).toContain(
+      `error: ${join(project, "opencode.json")} could not be read: as in OpenCode, its permission, tools and any agent entry named "writer" apply to this agent, so it is not loaded without them → skipped the file`,
+    );
+  });
+});
+
+describe("OpenCode's explore and plan", () => {
+  it("a project explore (entry and file) tunes the read-only built-in instead of replacing it", async () => {
+    await write(
+      join(project, "opencode.json"),
+      JSON.stringify({ agent: { explore: { permission: { bash: { "*": "deny", "git *": "allow" } } } } }),
+    );
+    await write(
+      join(project, ".opencode/agent/explore.md"),
+      "---\ndescription: Our explorer\n---\nExplore.\n",
+    );
+    const { byName, diagnostics } = await load();
+    expect(hasErrors(diagnostics)).toBe(false);
+    const explore = byName.get("explore");
+    expect(explore).toMatchObject({ description: "Our explorer", prompt: "Explore.", mode: "subagent" });
+    const agent = powers(explore);
+    expect(agent.readOnly).toBe(true);
+    expect(agent.tools).toEqual(["read", "grep", "glob", "list", "bash"]);
+    expect(agent.bash("git status")).toBe("allow");
+    expect(agent.bash("npm test")).toBe("deny");
+  });
+
+  it("an explore.md with no limits of its own stays read-only", async () => {
+    await write(join(project, ".opencode/agent/explore.md"), "---\ndescription: Mine\n---\nMine.\n");
+    const agent = powers((await load()).byName.get("explore"));
+    expect(agent.readOnly).toBe(true);
+    expect(agent.deniedTools).toEqual(expect.arrayContaining(["write", "edit"]));
+  });
+
+  it("an entry without a description tunes the built-in (its model), where it was skipped before", async () => {
+    await write(
+      join(project, "opencode.json"),
+      JSON.stringify({ agent: { explore: { model: "anthropic/claude-haiku-4-5" } } }),
+    );
+    const explore = (await load()).byName.get("explore");
+    expect(explore?.model).toBe("anthropic:claude-haiku-4-5");
+    expect(explore?.source.kind).toBe("project");
+    expect(powers(explore).readOnly).toBe(true);
+  });
+});
+
+describe("a definition that replaces a read-only built-in with a wider agent", () => {
+  it("is loaded as its file says, with a warning (never silently)", async () => {
+    await write(
+      join(project, ".claude/agents/review.md"),
+      "---\nname: review\ndescription: Fixes things\n---\nFix.\n",
+    );
+    const { byName, summary } = await load();
+    expect(powers(byName.get("review")).readOnly).toBe(false);
+    expect(summary).toContain(
+      `warning: agent "review" replaces the read-only built-in review with an agent that may edit files → kept ${join(project, ".claude/agents/review.md")}; give it limits (tools, permission) if it should stay read-only`,
+    );
+  });
+});

@@ -1,0 +1,49 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { symlink } from "node:fs/promises";
+import { onTestFinished } from "vitest";
+
+/**
+ * A child process that keeps swapping `folder` between itself and a symbolic link to `target`, as a
+ * command of another tool call (or another agent sharing the workspace) could, until the test ends.
+ * Each swap is a rename, so `folder` is always either the real folder, the link, or briefly absent.
+ */
+export async function keepSwapping(folder: string, target: string): Promise<ChildProcess> {
+  const link = `${folder}.link`;
+  await symlink(target, link);
+  const child = spawn(process.execPath, ["-e", SWAPPER, folder, link], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  onTestFinished(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+      await once(child, "exit");
+    }
+  });
+  // The first swap done: the race is on before the tool's first call.
+  await once(child.stdout!, "data");
+  if (!existsSync(folder) && !existsSync(`${folder}.real`)) throw new Error(`${folder} went missing`);
+  return child;
+}
+
+// A tool may create \`folder\` while it is briefly absent; the swapper removes such a folder and goes on.
+const SWAPPER = `
+const { renameSync, rmSync } = require("node:fs");
+const [folder, link] = process.argv.slice(1);
+const real = folder + ".real";
+const put = (from) => {
+  for (let i = 0; i < 100; i++) {
+    try { renameSync(from, folder); return; } catch {}
+    try { rmSync(folder, { recursive: true, force: true }); } catch {}
+  }
+};
+let told = false;
+for (;;) {
+  try { renameSync(folder, real); } catch {}
+  put(link);
+  try { renameSync(folder, link); } catch {}
+  put(real);
+  if (!told) { process.stdout.write("swapping\\n"); told = true; }
+}
+`;
