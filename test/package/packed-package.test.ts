@@ -9,6 +9,7 @@ import { type Installed, installPacked } from "../../bench/support/dist-build.ts
 import { finished, makeWorkspace, type TestWorkspace } from "../cli/support/cli-process.ts";
 import { bodyText, providerEnv } from "../cli/support/provider-env.ts";
 import { startModelServer } from "../support/model-server.ts";
+import { scaled } from "../support/time-scale.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 /** Planted in the checkout copy before packing: none of it may reach the tarball. */
@@ -25,7 +26,7 @@ beforeAll(async () => {
       await writeFile(join(checkout, ".agentry/sessions/s.jsonl"), `{"secret":"${SECRET}"}\n`);
     },
   });
-}, 180_000);
+}, scaled(180_000));
 afterAll(async () => {
   await installed?.remove();
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { A2aServer } from "../../src/remote/a2a-http-server.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { SERVE_TOKEN, sdkClientFactory, serveScripted, taskStore } from "../support/a2a-serve.ts";
+import { waitFor } from "../support/processes.ts";
 
 /**
  * The official SDK's client (code we did not write) drives agentry's A2A server: the card, send,
@@ -115,16 +116,18 @@ describe("agentry serve driven by the official SDK client", () => {
     const client = await sdkClient(server.agentUrl("explore"), SERVE_TOKEN);
     const started = await client.sendMessage(request(userMessage("a long task", randomUUID()), true));
     const id = "id" in started ? started.id : "";
-    while (model.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    const before = Date.now();
+    await waitFor(() => model.requests.length > 0, 5_000, "the agent's model call");
     await client.cancelTask({ tenant: "", id, metadata: undefined });
+    // Not stopped, the model would answer and the task end COMPLETED.
     let state = TaskState.TASK_STATE_WORKING;
-    while (state !== TaskState.TASK_STATE_CANCELED && Date.now() - before < 2_000) {
-      state = (await client.getTask({ tenant: "", id, historyLength: 0 })).status?.state ?? state;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(state).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(Date.now() - before).toBeLessThan(2_000);
+    await waitFor(
+      async () => {
+        state = (await client.getTask({ tenant: "", id, historyLength: 0 })).status?.state ?? state;
+        return state === TaskState.TASK_STATE_CANCELED;
+      },
+      5_000,
+      "the task to be CANCELED",
+    );
   });
 
   it("runs at most maxConcurrent tasks at once; one waiting for its turn is WORKING and can be cancelled", async () => {
@@ -144,12 +147,13 @@ describe("agentry serve driven by the official SDK client", () => {
 
     await client.cancelTask({ tenant: "", id: secondId, metadata: undefined });
     await client.cancelTask({ tenant: "", id: "id" in first ? first.id : "", metadata: undefined });
-    let state: TaskState | undefined;
-    for (let i = 0; i < 100 && state !== TaskState.TASK_STATE_CANCELED; i++) {
-      state = (await client.getTask({ tenant: "", id: secondId, historyLength: 0 })).status?.state;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(state).toBe(TaskState.TASK_STATE_CANCELED);
+    await waitFor(
+      async () =>
+        (await client.getTask({ tenant: "", id: secondId, historyLength: 0 })).status?.state ===
+        TaskState.TASK_STATE_CANCELED,
+      5_000,
+      "the waiting task to be CANCELED",
+    );
     expect(model.requests).toHaveLength(1);
   });
 

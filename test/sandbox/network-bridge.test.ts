@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bridgeArgv, NETWORK_BRIDGE_SCRIPT, proxyEnv } from "../../src/sandbox/network-bridge.ts";
 import { type NetworkProxy, startNetworkProxy } from "../../src/sandbox/network-proxy.ts";
+import { scaled } from "../support/time-scale.ts";
 import { start, viaProxy } from "./network-sandbox-support.ts";
 import { startHttpServer, type TestHttpServer, unusedPort } from "./network-support.ts";
 
@@ -69,7 +70,7 @@ describe("the network bridge", () => {
   ] as const)("passes %s on to the command", async (signal, code) => {
     const script = `trap 'exit 40' TERM; trap 'exit 41' INT; trap 'exit 42' HUP; echo ready; while :; do sleep 0.05; done`;
     const run = throughBridge(await unusedPort(), ["sh", "-c", script]);
-    await expect.poll(run.output, { timeout: 5000 }).toContain("ready");
+    await expect.poll(run.output, { timeout: scaled(5000) }).toContain("ready");
     run.child.kill(signal);
     expect(await run.exit).toEqual({ code, signal: null });
   });
