@@ -1,8 +1,8 @@
 import type { AgentEvent } from "../contracts/events.ts";
 import type { EventTracer } from "../telemetry/event-tracer.ts";
 import { parseTraceParent } from "../telemetry/trace-context.ts";
-import { type TelemetryConfig, tracingSettings } from "../telemetry/tracing-settings.ts";
 import { openTracing, type TracingSession } from "../telemetry/tracing-session.ts";
+import { type TelemetryConfig, tracingSettings } from "../telemetry/tracing-settings.ts";
 import { packageVersion } from "./package-version.ts";
 
 /** A run's tracing: every event of its tree through `event`, then `close` when it ends. */
