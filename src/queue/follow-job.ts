@@ -1,6 +1,7 @@
 import { Job } from "bullmq";
 import { RunLimitExceeded } from "../agent/run-limits.ts";
-import { emptyUsage } from "../model/messages.ts";
+import type { OutcomeEnd } from "../contracts/outcome.ts";
+import { activationOutcome } from "../subagents/activation-kit.ts";
 import type { FollowInput } from "../subagents/executor.ts";
 import type { FleetClient } from "./fleet-client.ts";
 import { jobKeys } from "./fleet-keys.ts";
@@ -110,14 +111,14 @@ export async function followJob(client: FleetClient, following: Following): Prom
 /** The `worker` of a result made by the parent itself (its job was removed before a worker took it). */
 const NO_WORKER = "none";
 
-function abortedBeforeTaken(reason: CancelReason, sessionId: string, started: number): JobResult {
-  const base = { text: "", turns: 0, usage: emptyUsage(), durationMs: Date.now() - started, sessionId };
-  const outcome: JobResult["outcome"] =
+function abortedBeforeTaken(reason: CancelReason, sessionId: string, startedAt: number): JobResult {
+  const end: OutcomeEnd =
     reason.kind === "limit"
       ? reason.limit === "stall"
-        ? { ...base, status: "error", error: reason.message, reason: "stalled" }
-        : { ...base, status: "budget_exceeded", reason: reason.message, budget: reason.limit }
-      : { ...base, status: "aborted", reason: reason.text };
+        ? { status: "error", error: reason.message, reason: "stalled" }
+        : { status: "budget_exceeded", reason: reason.message, budget: reason.limit }
+      : { status: "aborted", reason: reason.text };
+  const outcome = activationOutcome(end, { sessionId, startedAt });
   return { v: JOB_VERSION, outcome, messages: [], unread: [], worker: NO_WORKER };
 }
 

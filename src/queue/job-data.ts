@@ -1,8 +1,9 @@
 import { posix } from "node:path";
 import { z } from "zod";
 import { isValidSessionId } from "../agent/session-id.ts";
-import { messageSchema, outcomeSchema } from "../agent/transcript-schema.ts";
+import { messageSchema } from "../agent/transcript-schema.ts";
 import { AGENT_NAME_PATTERN } from "../agents/definition.ts";
+import { outcomeSchema } from "../contracts/outcome.ts";
 import type { Message, UserMessage } from "../model/messages.ts";
 import { PERMISSION_MODES } from "../permissions/modes.ts";
 import { parseAllowedHosts } from "../sandbox/network-hosts.ts";

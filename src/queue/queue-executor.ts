@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { DEFAULT_MAX_TURNS } from "../agent/config.ts";
 import type { Outcome } from "../contracts/outcome.ts";
-import { emptyUsage, type UserMessage, userMessage } from "../model/messages.ts";
+import { type UserMessage, userMessage } from "../model/messages.ts";
+import { activationOutcome } from "../subagents/activation-kit.ts";
 import type {
   Activation,
   ActivationInput,
@@ -246,22 +247,14 @@ function followActivation(
 
 function toActivationResult(result: JobResult): ActivationResult {
   return {
-    outcome: result.outcome as Outcome,
+    outcome: result.outcome,
     ...(result.branch === undefined ? {} : { branch: result.branch }),
     ...(result.workspaceNote === undefined ? {} : { workspaceNote: result.workspaceNote }),
   };
 }
 
-function errorOutcome(error: string, sessionId: string, started: number): Outcome {
-  return {
-    status: "error",
-    error: `queued child: ${error}`,
-    text: "",
-    turns: 0,
-    usage: emptyUsage(),
-    durationMs: Date.now() - started,
-    sessionId,
-  };
+function errorOutcome(error: string, sessionId: string, startedAt: number): Outcome {
+  return activationOutcome({ status: "error", error: `queued child: ${error}` }, { sessionId, startedAt });
 }
 
 function messageOf(error: unknown): string {

@@ -5,11 +5,12 @@ import { Session } from "../agent/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
-import { emptyUsage, type UserMessage } from "../model/messages.ts";
+import type { UserMessage } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import { createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { CommandPolicy } from "../sandbox/policy.ts";
+import { activationOutcome } from "../subagents/activation-kit.ts";
 import { childSystemPrompt } from "../subagents/child-config.ts";
 import { isSpawnTool } from "../subagents/child-tools.ts";
 import type { ChildWorkspace } from "../subagents/child-workspace.ts";
@@ -251,14 +252,7 @@ function result(
   return { v: JOB_VERSION, outcome, messages, unread, worker: connections.worker };
 }
 
-function errorOutcome(error: unknown, sessionId: string, started: number): Outcome {
-  return {
-    status: "error",
-    error: error instanceof Error ? error.message : String(error),
-    text: "",
-    turns: 0,
-    usage: emptyUsage(),
-    durationMs: Date.now() - started,
-    sessionId,
-  };
+function errorOutcome(error: unknown, sessionId: string, startedAt: number): Outcome {
+  const message = error instanceof Error ? error.message : String(error);
+  return activationOutcome({ status: "error", error: message }, { sessionId, startedAt });
 }
