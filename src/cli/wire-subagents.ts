@@ -55,7 +55,7 @@ export async function wireSubagents(
   const rootTools = root.tools;
   // The A2A client loads only when an agent has a url: most runs never call a remote agent.
   const remote = registry.list().some((definition) => definition.url !== undefined)
-    ? (await import("../remote/remote-executors.ts")).a2aExecutors({
+    ? (await import("../remote/a2a-placement.ts")).a2aPlacement({
         env,
         ...(settings.remoteTimeoutMs === undefined ? {} : { timeoutMs: settings.remoteTimeoutMs }),
       })
@@ -73,9 +73,9 @@ export async function wireSubagents(
     limits: settings.subagents,
     ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
-    ...(remote === undefined ? {} : { remote }),
+    // A remote agent's child runs on its agent; any other on the fleet's queue, else in this process.
+    placements: [remote, options.placement].filter((placement) => placement !== undefined),
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
-    ...(options.placement === undefined ? {} : { placement: options.placement }),
   });
   return { config, runtime, diagnostics: registry.diagnostics };
 }

@@ -123,13 +123,13 @@ export class FleetWorker {
             `this worker cannot read the job (${problemOf(parsed.error)}): are the parent and the workers the same agentry version?`,
           );
         const data = parsed.data as JobData;
-        log(`job ${id} ${data.agentPath.join("/")} started (attempt ${job.attemptsStarted})`);
+        log(`job ${id} ${data.spec.agentPath.join("/")} started (attempt ${job.attemptsStarted})`);
         const started = Date.now();
         const result = await runQueuedChild(data, id, runtime, connections);
         const { outcome } = result;
         const detail = outcome.status === "error" ? `: ${outcome.error}` : "";
         log(
-          `job ${id} ${data.agentPath.join("/")} ${outcome.status} after ${Date.now() - started} ms, ${outcome.turns} turns${detail}`,
+          `job ${id} ${data.spec.agentPath.join("/")} ${outcome.status} after ${Date.now() - started} ms, ${outcome.turns} turns${detail}`,
         );
         return key === undefined ? result : key.sign("result", scope, result);
       },

@@ -1,8 +1,6 @@
 import type { Redis } from "ioredis";
-import type { AgentConfig } from "../agent/config.ts";
 import { RunLimitExceeded } from "../agent/run-limits.ts";
 import { Session } from "../agent/session.ts";
-import type { AgentDefinition } from "../agents/definition.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import type { UserMessage } from "../model/messages.ts";
@@ -11,8 +9,8 @@ import { createPermissionGate, type PermissionMode } from "../permissions/gate.t
 import type { Ruleset } from "../permissions/types.ts";
 import type { CommandPolicy } from "../sandbox/policy.ts";
 import { activationOutcome } from "../subagents/activation-kit.ts";
-import { childSystemPrompt } from "../subagents/child-config.ts";
-import { isSpawnTool } from "../subagents/child-tools.ts";
+import { type ChildCommandsInput, type ChildHost, childFromSpec } from "../subagents/child-from-spec.ts";
+import type { LoopChildSpec } from "../subagents/child-spec.ts";
 import type { ChildWorkspace } from "../subagents/child-workspace.ts";
 import { inProcessExecutor } from "../subagents/in-process-executor.ts";
 import type { LocalChild } from "../subagents/local-child.ts";
@@ -30,7 +28,7 @@ import type { StreamMessage } from "./stream-message.ts";
 export interface WorkerRuntime {
   /** Builds a model from the job's `provider:model` id with this machine's keys and config. */
   createModel(id: string): Model;
-  /** This worker's tools: a child gets those its job names, never more (and never the spawn tools). */
+  /** This worker's tools: a child gets those its spec names, never more (and never the spawn tools). */
   tools(): AnyTool[];
   /** How the child's commands run here: this machine's OS sandbox, derived from the child's rules. */
   commands(input: ChildCommandsInput): Promise<CommandPolicy | undefined>;
@@ -42,15 +40,6 @@ export interface WorkerRuntime {
    * command leaves the OS sandbox (`jobPermissions`). `agentry worker --allow-bypass` turns this off.
    */
   allowBypass?: boolean;
-}
-
-export interface ChildCommandsInput {
-  workspace: string;
-  rules: Ruleset;
-  mode: PermissionMode;
-  /** The parent's commands were confined read-only: the child's must be too. */
-  readOnly: boolean;
-  allowedHosts?: readonly string[];
 }
 
 /** What one job may use of its worker's connections. */
@@ -94,10 +83,10 @@ export async function runQueuedChild(
     key === undefined || key.verify("entry", { queue: connections.queue, jobId }, value);
   let local: LocalChild;
   try {
-    local = await buildQueuedChild(data, runtime, await queuedWorkspace(data, jobId, connections.cacheDir));
+    local = await queuedChild(data, runtime, await queuedWorkspace(data, jobId, connections.cacheDir));
   } catch (error) {
     await publish({ type: "end" });
-    return result(connections, errorOutcome(error, data.sessionId, started), [], []);
+    return result(connections, errorOutcome(error, data.spec.sessionId, started), [], []);
   }
   const historyLength = local.session.messages.length;
   const activation = inProcessExecutor(local, () => {}).start({
@@ -153,80 +142,52 @@ export async function runQueuedChild(
 }
 
 /**
- * The rules and mode a job's child runs with on this worker: the job's, narrowed unless the worker
+ * The rules and mode a job's child runs with on this worker: its spec's, narrowed unless the worker
  * allows bypass — `bypass` becomes `accept-edits` (edits allowed, commands the sandbox covers allowed,
  * anything else asked, and there is nobody to ask) and leaving the sandbox is denied, last so it wins.
  */
 export function jobPermissions(
-  data: Pick<JobData, "rules" | "mode">,
+  spec: Pick<LoopChildSpec, "rules" | "mode">,
   allowBypass: boolean,
 ): { rules: Ruleset; mode: PermissionMode } {
-  if (allowBypass) return { rules: data.rules, mode: data.mode };
+  if (allowBypass) return { rules: spec.rules, mode: spec.mode };
   return {
-    rules: [...data.rules, { permission: "unsandboxed", pattern: "*", action: "deny" }],
-    mode: data.mode === "bypass" ? "accept-edits" : data.mode,
+    rules: [...spec.rules, { permission: "unsandboxed", pattern: "*", action: "deny" }],
+    mode: spec.mode === "bypass" ? "accept-edits" : spec.mode,
   };
 }
 
-/** The child as its job describes it, with this worker's model, tools, gate and sandbox. */
-async function buildQueuedChild(
+/**
+ * The child its job's spec describes, made here (`childFromSpec`) with this worker as its host: its
+ * models, tools, sandbox, and a gate with nobody to ask, under the worker's ceiling (`jobPermissions`).
+ * Its session is in memory only, filled with the job's history: the conversation is the parent's,
+ * which appends what this activation adds.
+ */
+async function queuedChild(
   data: JobData,
   runtime: WorkerRuntime,
   workspace: ChildWorkspace,
 ): Promise<LocalChild> {
-  const { path } = workspace;
-  const model = runtime.createModel(data.model);
-  const { rules, mode } = jobPermissions(data, runtime.allowBypass === true);
-  const gate = createPermissionGate({ rules, mode });
-  const wanted = new Set(data.tools);
-  const tools = runtime.tools().filter((tool) => wanted.has(tool.name) && !isSpawnTool(tool.name));
-  const commandPolicy = await runtime.commands({
-    workspace: path,
-    rules,
-    mode,
-    readOnly: data.readOnly,
-    ...(data.agent.allowedHosts === undefined ? {} : { allowedHosts: data.agent.allowedHosts }),
-  });
-  const definition: AgentDefinition = {
-    name: data.agent.name,
-    description: data.agent.description,
-    prompt: data.agent.prompt,
-    mode: "subagent",
-    // As sent by the parent, which resolved it from wherever it was defined.
-    source: { kind: "programmatic", format: "agentry" },
-    ...(data.agent.temperature === undefined ? {} : { temperature: data.agent.temperature }),
-  };
-  const config: AgentConfig = {
-    name: data.agent.name,
-    model,
-    systemPrompt: childSystemPrompt(data.agent, path),
-    tools,
-    maxTurns: data.limits.maxTurns,
-    limits: {
-      ...(data.limits.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: data.limits.stallTimeoutMs }),
-      ...(data.limits.maxTokens === undefined ? {} : { maxTokens: data.limits.maxTokens }),
-      ...(data.limits.maxDurationMs === undefined ? {} : { maxDurationMs: data.limits.maxDurationMs }),
-    },
-    workspace: path,
+  const { spec } = data;
+  const host: ChildHost = {
+    model: (id) => runtime.createModel(id),
+    tools: () => runtime.tools(),
+    gate: () => createPermissionGate(jobPermissions(spec, runtime.allowBypass === true)),
+    commands: (input) => runtime.commands(input),
     ops: nodeOperations,
-    ...(commandPolicy === undefined ? {} : { commands: commandPolicy }),
-    agentPath: data.agentPath,
-    depth: data.depth,
-    ask: gate,
-    ...(data.toolOutputLimit === undefined ? {} : { toolOutputLimit: data.toolOutputLimit }),
     ...(runtime.redact === undefined ? {} : { redact: runtime.redact }),
-    ...(data.agent.temperature === undefined ? {} : { temperature: data.agent.temperature }),
   };
-  // In memory only: the conversation is the parent's, which appends what this activation adds.
-  const session = await Session.create({
-    workspace: path,
-    agentName: data.agent.name,
-    model: model.id,
-    id: data.sessionId,
-    persist: false,
+  return childFromSpec(spec, host, workspace, async () => {
+    const session = await Session.create({
+      workspace: workspace.path,
+      agentName: spec.agent.name,
+      model: spec.model,
+      id: spec.sessionId,
+      persist: false,
+    });
+    for (const message of data.history) await session.append(message);
+    return session;
   });
-  for (const message of data.history) await session.append(message);
-  return { definition, config, rules, mode, session, workspace };
 }
 
 /** The job's workspace here: the parent's folder (a shared disk), or a worktree from its snapshot. */

@@ -7,8 +7,8 @@ import {
   InterruptibleStep,
   Mailbox,
 } from "../subagents/activation-kit.ts";
+import type { RemoteChildSpec } from "../subagents/child-spec.ts";
 import type { Activation, ActivationInput, ActivationResult, FollowInput } from "../subagents/executor.ts";
-import type { RemoteChildSpec } from "../subagents/remote-executors.ts";
 import type { ExecutorRef } from "../tasks/task-record.ts";
 import { cancelRemote, type ExchangeInput, follow, sendAndFollow } from "./a2a-exchange.ts";
 import { a2aMessage } from "./a2a-parts.ts";
@@ -87,7 +87,7 @@ export class A2aActivation implements Activation {
       agentPath: [...spec.agentPath],
       sessionId: spec.taskId,
       parentSessionId: spec.parentSessionId,
-      agentType: spec.definition.name,
+      agentType: spec.agent.name,
       model: this.child.label,
     });
     let end: OutcomeEnd;

@@ -1,26 +1,20 @@
 import { readFileSync } from "node:fs";
 import type { CompactionOptions } from "../agent/compaction.ts";
-import { compactionHooks } from "../agent/compaction-hooks.ts";
-import type { AgentConfig } from "../agent/config.ts";
-import type { Session } from "../agent/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
-import type { PermissionMode } from "../permissions/modes.ts";
 import type { Ruleset } from "../permissions/types.ts";
-import type { CommandPolicy } from "../sandbox/policy.ts";
-import { policyForChild } from "../sandbox/policy-for-agent.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { childRules } from "./child-rules.ts";
+import { CHILD_SPEC_VERSION, type ChildSpec, type LoopChildSpec } from "./child-spec.ts";
 import { childTools } from "./child-tools.ts";
-import { type ChildWorkspace, type ChildWorkspaceOptions, prepareChildWorkspace } from "./child-workspace.ts";
+import type { ChildWorkspaceOptions } from "./child-workspace.ts";
 import type { SubagentLimits } from "./limits.ts";
-import type { LocalChild } from "./local-child.ts";
 import type { SpawnKit } from "./spawn-kit.ts";
 
 const PREAMBLE = readFileSync(new URL("./child-preamble.md", import.meta.url), "utf8").trim();
 
-/** What building a child takes from its tree. */
+/** What describing a child, and building one in this process, take from its tree. */
 export interface BuildDeps {
   /** The run's base rules (defaults and config: the root's), under every child's own. */
   baseRules: Ruleset;
@@ -32,15 +26,18 @@ export interface BuildDeps {
   warn: (message: string) => void;
   /** The tree's automatic compaction, which every child gets. */
   compaction?: CompactionOptions;
-  /** Makes a child's workspace (default `prepareChildWorkspace`; a placement may make it elsewhere). */
-  prepareWorkspace?: (options: ChildWorkspaceOptions) => Promise<ChildWorkspace>;
 }
 
-/** Who a child is: enough to build it the first time, and to rebuild it from its TaskRecord later. */
+/** Who a child is: enough to describe it the first time, and again from its TaskRecord later. */
 export interface ChildSetup {
   definition: AgentDefinition;
-  model: Model;
+  /** The model the parent resolved for it; absent for a remote agent, which runs on its own. */
+  model?: Model;
   taskId: string;
+  /** Its transcript's id (default: its task_id). */
+  sessionId?: string;
+  /** The caller's session (none: a child of no session, as a served conversation). */
+  parentSessionId?: string;
   path: string[];
   depth: number;
   /** The caller's workspace, which a `shared` child works in. */
@@ -48,113 +45,119 @@ export interface ChildSetup {
 }
 
 /**
- * Builds a child to run in this process: its workspace, rules, tools (its own spawn tools below the
- * depth limit) and config, then its session through `openSession` (created for a new child, resumed
- * for a restored one).
+ * Describes a child once, for wherever it will run (`ChildSpec`): a remote agent (a definition with
+ * `url`) by where it is and its limits; any other by its definition as resolved, its rules, the names
+ * of its tools, the inputs of its sandbox, its limits and model (`describeLoopChild`).
  */
-export async function buildChild(
+export function describeChild(deps: BuildDeps, caller: CallerScope, setup: ChildSetup): ChildSpec {
+  const { definition, model } = setup;
+  if (definition.url !== undefined || model === undefined) return describeRemoteChild(deps, setup);
+  return describeLoopChild(deps, caller, { ...setup, model });
+}
+
+/**
+ * A child that runs agentry's loop: its rules (its definition's under the run's, plus every deny of
+ * its caller), its tools (its own spawn tools only below the depth limit), its caller's sandbox ceiling
+ * and permission mode, its limits and model. Throws an `AgentPermissionError` for a definition whose
+ * permission cannot be read, which the loop shows the model as it is.
+ */
+export function describeLoopChild(
   deps: BuildDeps,
   caller: CallerScope,
-  setup: ChildSetup,
-  openSession: () => Promise<Session>,
-): Promise<LocalChild> {
-  const { definition, model, taskId, path, depth } = setup;
-  // An unreadable permission or a workspace that cannot be made throws an AgentryError, which the
-  // loop shows the model as it is.
+  setup: ChildSetup & { model: Model },
+): LoopChildSpec {
+  const { definition } = setup;
   const rules = childRules(deps.baseRules, caller.gate.rules, definition);
-  const workspace: ChildWorkspace = await (deps.prepareWorkspace ?? prepareChildWorkspace)({
-    mode: definition.workspace?.mode ?? "shared",
-    parentWorkspace: setup.parentWorkspace,
-    agentName: definition.name,
-    taskId,
-    ...(definition.workspace?.path === undefined ? {} : { path: definition.workspace.path }),
-  });
-  const gate = caller.gate.withRules(rules);
-  const commands = await childCommands(
-    caller.commands,
-    rules,
-    gate.mode,
-    workspace.path,
-    definition.allowedHosts,
-  );
   const baseTools = deps.baseTools();
   const own = childTools({
     definition,
     parentTools: caller.tools,
     baseTools,
     rules,
-    mayNest: depth < deps.limits.maxDepth,
+    mayNest: setup.depth < deps.limits.maxDepth,
   });
   for (const server of missingMcpServers(definition, [...baseTools, ...caller.tools]))
     deps.warn(
-      `agent "${definition.name}" names MCP server "${server}" in mcpServers, but no such server runs in this session, so ${path.join("/")} has none of its tools: configure it under "mcpServers" (agentry mcp list shows what runs)`,
+      `agent "${definition.name}" names MCP server "${server}" in mcpServers, but no such server runs in this session, so ${setup.path.join("/")} has none of its tools: configure it under "mcpServers" (agentry mcp list shows what runs)`,
     );
-  const scope: CallerScope = {
-    tools: own.tools,
-    gate,
-    model,
-    ops: caller.ops,
-    ...(commands === undefined ? {} : { commands }),
-    ...(caller.toolOutputLimit === undefined ? {} : { toolOutputLimit: caller.toolOutputLimit }),
-    ...(caller.redact === undefined ? {} : { redact: caller.redact }),
-  };
-  const kit = own.spawn ? deps.spawnKitFor(scope) : undefined;
-  const { limits } = deps;
-  const config: AgentConfig = {
-    name: definition.name,
-    model,
-    systemPrompt: childSystemPrompt(definition, workspace.path),
-    tools: kit ? [...own.tools, ...kit.tools] : own.tools,
-    hooks: [
-      ...(kit ? [kit.hooks] : []),
-      // Last (the executor puts its mailbox first), so the messages the others inject are measured.
-      ...(deps.compaction ? [compactionHooks(deps.compaction)] : []),
-    ],
-    maxTurns: definition.maxTurns ?? limits.maxTurns,
-    limits: {
-      stallTimeoutMs: limits.stallTimeoutMs,
-      ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
-      ...(limits.maxDurationMs === undefined ? {} : { maxDurationMs: limits.maxDurationMs }),
+  const { workspace, allowedHosts, withheld, temperature } = definition;
+  return {
+    ...identityOf(setup),
+    kind: "loop",
+    agent: {
+      name: definition.name,
+      description: definition.description,
+      prompt: definition.prompt,
+      ...(withheld === undefined || withheld.length === 0 ? {} : { withheld }),
+      ...(temperature === undefined ? {} : { temperature }),
     },
-    workspace: workspace.path,
-    ops: caller.ops,
-    ...(commands === undefined ? {} : { commands }),
-    agentPath: path,
-    depth,
-    ask: gate,
+    model: setup.model.id,
+    tools: own.tools.map((tool) => tool.name),
+    spawn: own.spawn,
+    rules,
+    mode: caller.gate.mode,
+    sandbox: {
+      readOnly: caller.commands?.sandbox?.ceiling === "read-only",
+      ...(allowedHosts === undefined ? {} : { allowedHosts }),
+    },
+    limits: limitsOf(deps, definition),
     ...(caller.toolOutputLimit === undefined ? {} : { toolOutputLimit: caller.toolOutputLimit }),
-    ...(caller.redact === undefined ? {} : { redact: caller.redact }),
-    ...(definition.temperature === undefined ? {} : { temperature: definition.temperature }),
+    workspace: {
+      mode: workspace?.mode ?? "shared",
+      parent: setup.parentWorkspace,
+      ...(workspace?.path === undefined ? {} : { path: workspace.path }),
+    },
   };
-  let session: Session;
-  try {
-    session = await openSession();
-  } catch (error) {
-    await workspace.finish().catch(() => {});
-    throw error;
-  }
-  return { definition, config, rules, mode: gate.mode, session, workspace };
 }
 
-/** A child's commands inherit its caller's environment list and run in a sandbox never wider than the caller's. */
-async function childCommands(
-  parent: CommandPolicy | undefined,
-  rules: Ruleset,
-  mode: PermissionMode,
-  workspace: string,
-  allowedHosts: readonly string[] | undefined,
-): Promise<CommandPolicy | undefined> {
-  if (parent?.sandbox === undefined) return parent;
+/**
+ * A child of a remote agent: where the agent is, and the limits of each activation a local child's
+ * loop would have (stall watchdog, token and wall-clock budgets); its turns are the agent's business.
+ */
+function describeRemoteChild(deps: BuildDeps, setup: ChildSetup): ChildSpec {
+  const { definition } = setup;
   return {
-    env: parent.env,
-    ...(parent.values === undefined ? {} : { values: parent.values }),
-    sandbox: await policyForChild({
-      parent: parent.sandbox,
-      rules,
-      mode,
-      workspace,
-      ...(allowedHosts === undefined ? {} : { allowedHosts }),
-    }),
+    ...identityOf(setup),
+    kind: "remote",
+    agent: {
+      name: definition.name,
+      description: definition.description,
+      url: definition.url ?? "",
+      ...(definition.headers === undefined ? {} : { headers: definition.headers }),
+    },
+    limits: limitsOf(deps, definition),
+  };
+}
+
+function identityOf(setup: ChildSetup) {
+  return {
+    v: CHILD_SPEC_VERSION,
+    taskId: setup.taskId,
+    sessionId: setup.sessionId ?? setup.taskId,
+    parentSessionId: setup.parentSessionId ?? "",
+    agentPath: setup.path,
+    depth: setup.depth,
+  } as const;
+}
+
+function limitsOf(deps: BuildDeps, definition: AgentDefinition) {
+  const { limits } = deps;
+  return {
+    maxTurns: definition.maxTurns ?? limits.maxTurns,
+    stallTimeoutMs: limits.stallTimeoutMs,
+    ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
+    ...(limits.maxDurationMs === undefined ? {} : { maxDurationMs: limits.maxDurationMs }),
+  };
+}
+
+/** Where a loop child's workspace is made, from its spec. */
+export function workspaceOptions(spec: LoopChildSpec): ChildWorkspaceOptions {
+  return {
+    mode: spec.workspace.mode,
+    parentWorkspace: spec.workspace.parent,
+    agentName: spec.agent.name,
+    taskId: spec.taskId,
+    ...(spec.workspace.path === undefined ? {} : { path: spec.workspace.path }),
   };
 }
 
@@ -168,16 +171,20 @@ function missingMcpServers(definition: AgentDefinition, pool: readonly { name: s
 
 /**
  * A child's system prompt: its definition's prompt, then the harness preamble naming its workspace,
- * then what its file asked for and did not get (so it does not look for tools that are not there).
+ * then what its file asked for and did not get (so it does not look for tools that are not there),
+ * then the project's instructions (the same as its parent's: none when it has none).
  */
 export function childSystemPrompt(
-  definition: Pick<AgentDefinition, "prompt" | "withheld">,
+  definition: { prompt: string; withheld?: readonly string[] | undefined },
   workspace: string,
+  instructions = "",
 ): string {
   const preamble = PREAMBLE.replace("{{workspace}}", workspace);
   const withheld =
     definition.withheld === undefined || definition.withheld.length === 0
       ? ""
       : `Not available to you, though your definition asks for it:\n${definition.withheld.map((note) => `- ${note}`).join("\n")}`;
-  return [definition.prompt.trim(), preamble, withheld].filter((part) => part !== "").join("\n\n");
+  return [definition.prompt.trim(), preamble, withheld, instructions.trim()]
+    .filter((part) => part !== "")
+    .join("\n\n");
 }

@@ -7,9 +7,7 @@ import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
 import { type ToolContext, ToolError } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { Child } from "./child.ts";
-import { buildChild } from "./child-config.ts";
-import { localIdentity } from "./local-child.ts";
-import { buildRemoteChild } from "./remote-child.ts";
+import { placeChild } from "./child-placement.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
 
 /**
@@ -45,52 +43,48 @@ async function rebuild(
       ? [...record.agentPath]
       : [...ctx.agent.path, deps.tree.nextName(definition.name)];
   deps.tree.noteName(definition.name, agentPath.at(-1) ?? "");
-  if (definition.url !== undefined) {
-    const { identity, executor } = buildRemoteChild(deps.remote, deps.build.limits, {
-      ...record,
-      definition,
-      agentPath,
-      ...(record.ref === undefined ? {} : { ref: record.ref }),
-    });
-    return Child.restored(identity, executor, deps.records, record.background);
-  }
-  const model = storedModel(deps, caller, record);
-  const local = await buildChild(
-    deps.build,
+  const model = definition.url === undefined ? storedModel(deps, caller, record) : undefined;
+  const { identity, executor } = await placeChild(
+    deps,
     caller,
     {
       definition,
-      model,
+      ...(model === undefined ? {} : { model }),
       taskId: record.taskId,
+      sessionId: record.childSessionId,
+      parentSessionId: record.parentSessionId,
       path: agentPath,
       depth: ctx.agent.depth + 1,
       parentWorkspace: ctx.workspace,
     },
-    async () => {
-      try {
-        return await Session.resume(deps.sessionsWorkspace, record.childSessionId);
-      } catch (error) {
-        if (error instanceof SessionBusyError)
-          throw new ToolError(
-            `Subagent ${record.taskId} cannot be continued from here: ${error.message} Wait for it with task_wait, or start a new subagent.`,
-          );
-        if (error instanceof TranscriptFormatError)
-          throw new ToolError(
-            `Subagent ${record.taskId} cannot be continued: its transcript is damaged (${error.message}). Start a new subagent instead.`,
-          );
-        if (!(error instanceof SessionNotFoundError)) throw error;
-        throw new ToolError(
-          `Subagent ${record.taskId} cannot be continued: its transcript ${record.childSessionId} is gone. Start a new subagent instead.`,
-        );
-      }
+    {
+      description: record.description,
+      parentAgentId: record.parentAgentId,
+      session: () => resumeSession(deps, record),
+      ...(record.ref === undefined ? {} : { ref: record.ref }),
     },
   );
-  return Child.restored(
-    localIdentity(local, record),
-    deps.executorFor(local),
-    deps.records,
-    record.background,
-  );
+  return Child.restored(identity, executor, deps.records, record.background);
+}
+
+/** Its transcript, resumed; a transcript another process holds, damaged or gone is refused, saying so. */
+async function resumeSession(deps: SpawnDeps, record: TaskRecord): Promise<Session> {
+  try {
+    return await Session.resume(deps.sessionsWorkspace, record.childSessionId);
+  } catch (error) {
+    if (error instanceof SessionBusyError)
+      throw new ToolError(
+        `Subagent ${record.taskId} cannot be continued from here: ${error.message} Wait for it with task_wait, or start a new subagent.`,
+      );
+    if (error instanceof TranscriptFormatError)
+      throw new ToolError(
+        `Subagent ${record.taskId} cannot be continued: its transcript is damaged (${error.message}). Start a new subagent instead.`,
+      );
+    if (!(error instanceof SessionNotFoundError)) throw error;
+    throw new ToolError(
+      `Subagent ${record.taskId} cannot be continued: its transcript ${record.childSessionId} is gone. Start a new subagent instead.`,
+    );
+  }
 }
 
 /** A record another (dead) process left running is swept first; one still alive elsewhere is refused. */
@@ -104,8 +98,8 @@ async function settledRecord(deps: SpawnDeps, stored: TaskRecord): Promise<TaskR
   );
 }
 
-/** The model it ran on: the caller's when they are the same, else built again from the stored id. */
-function storedModel(deps: SpawnDeps, caller: CallerScope, record: TaskRecord): Model {
+/** The model a child ran on: the caller's when they are the same, else built again from the stored id. */
+export function storedModel(deps: SpawnDeps, caller: CallerScope, record: TaskRecord): Model {
   if (record.model === undefined || record.model === caller.model.id) return caller.model;
   try {
     return deps.createModel(record.model);

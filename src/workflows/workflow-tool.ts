@@ -73,12 +73,7 @@ export function createWorkflowKit(deps: WorkflowToolDeps): WorkflowKit {
         return { content: planText(plan), details: { plan } };
       }
       const host = {
-        children: {
-          runToEnd: (request: Parameters<SubagentRuntime["runToEnd"]>[1], child: ToolContext) =>
-            deps.runtime.runToEnd(deps.scope, request, child),
-          continueToEnd: (taskId: string, prompt: string, child: ToolContext) =>
-            deps.runtime.continueToEnd(deps.scope, taskId, prompt, child),
-        },
+        children: deps.runtime.childrenOf(deps.scope),
         store: deps.runtime.store,
         context: ctx,
       };

@@ -150,18 +150,14 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
       "init",
     ]);
     const placement = queuePlacement(client);
-    const options = {
-      mode: "worktree",
-      parentWorkspace: repo,
-      agentName: "explore",
-      taskId: "sub-1",
-    } as const;
+    const { spec } = await testLocalChild(scriptedModel([]), repo);
+    const worktree = { ...spec, workspace: { mode: "worktree", parent: repo } } as const;
 
-    await expect(placement.workspace!(options)).rejects.toThrow(
+    await expect(placement.workspace(worktree)).rejects.toThrow(
       `has no remote "origin": add one (git remote add origin <url>)`,
     );
     execFileSync("git", ["-C", repo, "remote", "add", "origin", await tempDir("agentry-fleet-remote-")]);
-    const made = await placement.workspace!(options);
+    const made = await placement.workspace(worktree);
 
     expect(made).toMatchObject({ mode: "worktree", path: repo });
     expect(

@@ -1,0 +1,87 @@
+import { Session } from "../agent/session.ts";
+import type { TaskRecord } from "../tasks/task-record.ts";
+import { errorMessage } from "../text/error-message.ts";
+import type { CallerScope } from "./caller-scope.ts";
+import { Child } from "./child.ts";
+import { placeChild } from "./child-placement.ts";
+import { storedModel } from "./restore-child.ts";
+import { type RunRequest, runChild } from "./run-child.ts";
+import type { SpawnDeps } from "./spawn-deps.ts";
+
+/**
+ * Takes up the children of the root session `sessionId` that outlived the process that started them: a
+ * background child whose activation runs elsewhere (a remote agent's task, a queued job) goes on when
+ * agentry dies, so on its session's next run its record — orphaned by the sweep, never delivered, with
+ * where it runs in its `ref` — is reopened here and followed (`ChildExecutor.follow`) to its end; the
+ * parent is notified as of any background child. Only refs a placement of this tree can follow; each
+ * record once; one that cannot be taken up stays as the sweep left it.
+ */
+export async function adoptChildren(
+  deps: SpawnDeps,
+  caller: CallerScope,
+  sessionId: string,
+  emit: RunRequest["emit"],
+): Promise<void> {
+  const records = await deps.records.store.list({
+    parentSessionId: sessionId,
+    status: ["FAILED"],
+    onUnreadable: () => {}, // The sweep reports unreadable files.
+  });
+  for (const record of records) {
+    const { ref } = record;
+    if (!adoptable(record) || ref === undefined || deps.tree.get(record.taskId) !== undefined) continue;
+    if (!deps.placements.some((placement) => placement.follows?.(ref) === true)) continue;
+    const definition = deps.registry.get(record.agentType);
+    if (definition === undefined) continue;
+    try {
+      const model = definition.url === undefined ? storedModel(deps, caller, record) : undefined;
+      const { identity, executor } = await placeChild(
+        deps,
+        caller,
+        {
+          definition,
+          ...(model === undefined ? {} : { model }),
+          taskId: record.taskId,
+          sessionId: record.childSessionId,
+          parentSessionId: record.parentSessionId,
+          path: record.agentPath ?? [],
+          depth: 1,
+          parentWorkspace: deps.sessionsWorkspace,
+        },
+        {
+          description: record.description,
+          parentAgentId: record.parentAgentId,
+          session: () => Session.resume(deps.sessionsWorkspace, record.childSessionId),
+          ref,
+          follow: true,
+        },
+      );
+      const child = Child.restored(identity, executor, deps.records, true);
+      deps.tree.add(child);
+      const reopened = child.continue(true);
+      void runChild(
+        child,
+        {
+          description: record.description,
+          parentSignal: new AbortController().signal,
+          emit,
+          progress: () => {},
+          reopened,
+          follow: ref,
+        },
+        deps.run,
+      );
+    } catch (error) {
+      deps.build.warn(`task ${record.taskId}: it could not be taken up again: ${errorMessage(error)}`);
+    }
+  }
+}
+
+/** Orphaned (its process died), never delivered, and where it ran is known. */
+function adoptable(record: TaskRecord): boolean {
+  return (
+    record.reason === "orphaned" &&
+    record.deliveredAt === undefined &&
+    (record.ref?.kind !== "a2a" || record.ref.taskId !== undefined)
+  );
+}
