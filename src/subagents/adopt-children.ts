@@ -1,10 +1,8 @@
-import { Session } from "../agent/session.ts";
 import type { TaskRecord } from "../tasks/task-record.ts";
 import { errorMessage } from "../text/error-message.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { Child } from "./child.ts";
-import { placeChild } from "./child-placement.ts";
-import { storedModel } from "./restore-child.ts";
+import { placeRecorded } from "./restore-child.ts";
 import { type RunRequest, runChild } from "./run-child.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
 
@@ -34,28 +32,13 @@ export async function adoptChildren(
     const definition = deps.registry.get(record.agentType);
     if (definition === undefined) continue;
     try {
-      const model = definition.url === undefined ? storedModel(deps, caller, record) : undefined;
-      const { identity, executor } = await placeChild(
-        deps,
-        caller,
-        {
-          definition,
-          ...(model === undefined ? {} : { model }),
-          taskId: record.taskId,
-          sessionId: record.childSessionId,
-          parentSessionId: record.parentSessionId,
-          path: record.agentPath ?? [],
-          depth: 1,
-          parentWorkspace: deps.sessionsWorkspace,
-        },
-        {
-          description: record.description,
-          parentAgentId: record.parentAgentId,
-          session: () => Session.resume(deps.sessionsWorkspace, record.childSessionId),
-          ref,
-          follow: true,
-        },
-      );
+      const where = {
+        definition,
+        path: record.agentPath ?? [],
+        depth: 1,
+        parentWorkspace: deps.sessionsWorkspace,
+      };
+      const { identity, executor } = await placeRecorded(deps, caller, record, where, true);
       const child = Child.restored(identity, executor, deps.records, true);
       deps.tree.add(child);
       const reopened = child.continue(true);

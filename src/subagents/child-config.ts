@@ -115,18 +115,9 @@ export function describeLoopChild(
  * loop would have (stall watchdog, token and wall-clock budgets); its turns are the agent's business.
  */
 function describeRemoteChild(deps: BuildDeps, setup: ChildSetup): ChildSpec {
-  const { definition } = setup;
-  return {
-    ...identityOf(setup),
-    kind: "remote",
-    agent: {
-      name: definition.name,
-      description: definition.description,
-      url: definition.url ?? "",
-      ...(definition.headers === undefined ? {} : { headers: definition.headers }),
-    },
-    limits: limitsOf(deps, definition),
-  };
+  const { name, description, url = "", headers } = setup.definition;
+  const agent = headers === undefined ? { name, description, url } : { name, description, url, headers };
+  return { ...identityOf(setup), kind: "remote", agent, limits: limitsOf(deps, setup.definition) };
 }
 
 function identityOf(setup: ChildSetup) {

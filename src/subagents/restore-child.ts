@@ -7,7 +7,8 @@ import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
 import { type ToolContext, ToolError } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { Child } from "./child.ts";
-import { placeChild } from "./child-placement.ts";
+import type { ChildSetup } from "./child-config.ts";
+import { type OpenedChild, placeChild } from "./child-placement.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
 
 /**
@@ -43,28 +44,45 @@ async function rebuild(
       ? [...record.agentPath]
       : [...ctx.agent.path, deps.tree.nextName(definition.name)];
   deps.tree.noteName(definition.name, agentPath.at(-1) ?? "");
-  const model = definition.url === undefined ? storedModel(deps, caller, record) : undefined;
-  const { identity, executor } = await placeChild(
+  const { identity, executor } = await placeRecorded(deps, caller, record, {
+    definition,
+    path: agentPath,
+    depth: ctx.agent.depth + 1,
+    parentWorkspace: ctx.workspace,
+  });
+  return Child.restored(identity, executor, deps.records, record.background);
+}
+
+/**
+ * A child known from its record, described and placed again (`placeChild`): the model it ran on, its
+ * transcript resumed, where its last activation ran (`ref`) — to be followed there when `follow`.
+ */
+export function placeRecorded(
+  deps: SpawnDeps,
+  caller: CallerScope,
+  record: TaskRecord,
+  where: Pick<ChildSetup, "definition" | "path" | "depth" | "parentWorkspace">,
+  follow?: true,
+): Promise<OpenedChild> {
+  const model = where.definition.url === undefined ? storedModel(deps, caller, record) : undefined;
+  return placeChild(
     deps,
     caller,
     {
-      definition,
+      ...where,
       ...(model === undefined ? {} : { model }),
       taskId: record.taskId,
       sessionId: record.childSessionId,
       parentSessionId: record.parentSessionId,
-      path: agentPath,
-      depth: ctx.agent.depth + 1,
-      parentWorkspace: ctx.workspace,
     },
     {
       description: record.description,
       parentAgentId: record.parentAgentId,
       session: () => resumeSession(deps, record),
       ...(record.ref === undefined ? {} : { ref: record.ref }),
+      ...(follow === undefined ? {} : { follow }),
     },
   );
-  return Child.restored(identity, executor, deps.records, record.background);
 }
 
 /** Its transcript, resumed; a transcript another process holds, damaged or gone is refused, saying so. */
@@ -99,7 +117,7 @@ async function settledRecord(deps: SpawnDeps, stored: TaskRecord): Promise<TaskR
 }
 
 /** The model a child ran on: the caller's when they are the same, else built again from the stored id. */
-export function storedModel(deps: SpawnDeps, caller: CallerScope, record: TaskRecord): Model {
+function storedModel(deps: SpawnDeps, caller: CallerScope, record: TaskRecord): Model {
   if (record.model === undefined || record.model === caller.model.id) return caller.model;
   try {
     return deps.createModel(record.model);
