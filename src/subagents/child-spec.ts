@@ -14,7 +14,9 @@ import { hasControlCharacter } from "../text/control-characters.ts";
  * sandbox, its limits, its model, where it works, what its system prompt holds — and nothing of the
  * machine that runs it: each machine gives it its own tools, keys and sandbox, never wider than the
  * spec allows. Serialisable and versioned: a queue job carries it to machines of other versions, where
- * it is untrusted input (`loopChildSpecSchema` reads it as if it came from the internet).
+ * it is untrusted input (`loopChildSpecSchema` reads it as if it came from the internet). What it is
+ * asked to do is not the child but one activation's input: a prompt and its images travel in the
+ * conversation (a queue job's `history`, images inline), never in the spec.
  *
  * Bump `CHILD_SPEC_VERSION` when its shape changes; a reader refuses a version it does not know.
  */

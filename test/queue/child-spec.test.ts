@@ -3,6 +3,7 @@ import { afterEach, expect, it } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { FleetClient } from "../../src/queue/fleet-client.ts";
 import { FleetWorker } from "../../src/queue/fleet-worker.ts";
+import { queueExecutor } from "../../src/queue/queue-executor.ts";
 import { queuePlacement } from "../../src/queue/queue-placement.ts";
 import type { ChildPlacement } from "../../src/subagents/child-placement.ts";
 import { childSpecSchema } from "../../src/subagents/child-spec.ts";
@@ -16,6 +17,8 @@ import {
   tempWorkspace,
 } from "../subagents/support/subagent-harness.ts";
 import { describeWith, REDIS } from "../support/components.ts";
+import { pngImage } from "../support/images.ts";
+import { testLocalChild } from "../support/local-child.ts";
 import { startRedisServer } from "../support/redis-server.ts";
 
 // A child is described once by its parent (its ChildSpec) and run from that description wherever it
@@ -92,6 +95,38 @@ describeWith(REDIS, "a child described once", () => {
     expect(queued.system).toContain('MCP server "notes" (its folder is not trusted)');
     expect(comparable(queued).tools).toEqual(["read", "grep"]);
     expect(queued.temperature).toBe(0.3);
+  });
+
+  it("a task's images travel with its conversation, not its spec: the worker's model sees them as sent", async () => {
+    const redis = await startRedisServer();
+    closers.push(() => redis.stop());
+    const queue = `q${randomBytes(4).toString("hex")}`;
+    const model = scriptedModel([{ text: "a grey square" }], {
+      id: `scripted:${randomBytes(6).toString("hex")}`,
+    });
+    const worker = await FleetWorker.start(
+      { url: redis.url, queue },
+      { createModel: () => model, tools: () => [], commands: async () => undefined },
+    );
+    closers.push(() => worker.close(true));
+    const client = await FleetClient.open({ url: redis.url, queue });
+    closers.push(() => client.close());
+    const image = { type: "image" as const, data: pngImage(4, 4).toString("base64"), mediaType: "image/png" };
+
+    const child = await testLocalChild(model, await tempWorkspace());
+    const { outcome } = await queueExecutor(child, client).start({
+      prompt: "what is this?",
+      images: [image],
+      messages: [],
+      signal: new AbortController().signal,
+      emit: () => {},
+    }).done;
+
+    expect(outcome).toMatchObject({ status: "completed", text: "a grey square" });
+    expect(model.requests[0]?.messages[0]).toEqual({
+      role: "user",
+      content: [{ type: "text", text: "what is this?" }, image],
+    });
   });
 });
 
