@@ -1,3 +1,4 @@
+import { queueNameProblem } from "../queue/fleet-keys.ts";
 import type { ChildPlacement } from "../subagents/child-placement.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import type { Env } from "./config/config-locations.ts";
@@ -31,6 +32,7 @@ export async function wireFleet(
 ): Promise<WiredFleet> {
   const url = storeUrl(flags.store, env, configured.redis);
   const queue = flags.queue ?? configured.queue;
+  if (queue !== undefined) refuseQueueName(queue, flags.queue === undefined ? "fleet.queue" : "--queue");
   if (url === undefined) {
     if (queue !== undefined)
       throw new UsageError(
@@ -45,11 +47,14 @@ export async function wireFleet(
     const { FleetClient } = await import("../queue/fleet-client.ts");
     const { fleetKeyFromEnv } = await import("../queue/fleet-key.ts");
     const key = fleetKeyFromEnv(env);
+    const { lostAfterMs, noWorkerTimeoutMs } = configured;
     const client = await FleetClient.open({
       url,
       queue,
       warn: (message) => warn(message),
       ...(key === undefined ? {} : { key }),
+      ...(lostAfterMs === undefined ? {} : { lostAfterMs }),
+      ...(noWorkerTimeoutMs === undefined ? {} : { noWorkerTimeoutMs }),
     });
     await client.ready();
     const { queuePlacement } = await import("../queue/queue-placement.ts");
@@ -65,4 +70,16 @@ export async function wireFleet(
     await taskStore.close();
     throw error;
   }
+}
+
+/**
+ * A queue's name is a name: `--queue redis://…` (the server where its name goes) is refused before
+ * anything connects, saying where each goes.
+ */
+export function refuseQueueName(queue: string, where: string): void {
+  const problem = queueNameProblem(queue);
+  if (problem === undefined) return;
+  throw new UsageError(
+    `${where} ${JSON.stringify(queue)} is not a queue's name: ${problem}. The fleet's Redis goes to --store (agentry worker: --redis) or AGENTRY_REDIS_URL, the queue's name to --queue: e.g. --store redis://host:6379/0 --queue agentry.`,
+  );
 }

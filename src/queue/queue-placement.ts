@@ -31,6 +31,8 @@ export function queuePlacement(client: FleetClient): ChildPlacement & {
     kind: "queue",
     workspace,
     takes: (spec) => spec.kind === "loop",
+    // A job of this queue outlives its parent: a resumed parent follows it to its result.
+    follows: (ref) => ref.kind === "queue" && ref.queue === client.queueName,
     async open({ spec, session }) {
       if (spec.kind !== "loop") throw new Error(`agent "${spec.agent.name}" does not run agentry's loop`);
       const made = await workspace(spec);

@@ -1,46 +1,19 @@
 import type { Redis } from "ioredis";
 import { RunLimitExceeded } from "../agent/run-limits.ts";
-import { Session } from "../agent/session.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import type { UserMessage } from "../model/messages.ts";
-import type { Model } from "../model/model.ts";
-import { createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
-import type { Ruleset } from "../permissions/types.ts";
-import type { CommandPolicy } from "../sandbox/policy.ts";
 import { activationOutcome } from "../subagents/activation-kit.ts";
-import { type ChildCommandsInput, type ChildHost, childFromSpec } from "../subagents/child-from-spec.ts";
-import type { LoopChildSpec } from "../subagents/child-spec.ts";
-import type { ChildWorkspace } from "../subagents/child-workspace.ts";
 import { inProcessExecutor } from "../subagents/in-process-executor.ts";
 import type { LocalChild } from "../subagents/local-child.ts";
-import { nodeOperations } from "../tools/node-operations.ts";
-import type { AnyTool } from "../tools/tool.ts";
+import { errorMessage } from "../text/error-message.ts";
 import type { FleetKey } from "./fleet-key.ts";
-import { jobKeys } from "./fleet-keys.ts";
+import { type JobKeys, jobKeys } from "./fleet-keys.ts";
 import { JOB_VERSION, type JobData, type JobResult } from "./job-data.ts";
-import { workerWorkspace } from "./job-workspace.ts";
+import { type JobLock, lockHooks } from "./job-lock.ts";
 import { closeMailbox, type MailboxEntry, parseEntry, readEntries } from "./mailbox.ts";
-import { remoteWorktree } from "./remote-worktree.ts";
 import type { StreamMessage } from "./stream-message.ts";
-
-/** What a worker runs children with: its own models, tools and sandbox — never the parent's keys. */
-export interface WorkerRuntime {
-  /** Builds a model from the job's `provider:model` id with this machine's keys and config. */
-  createModel(id: string): Model;
-  /** This worker's tools: a child gets those its spec names, never more (and never the spawn tools). */
-  tools(): AnyTool[];
-  /** How the child's commands run here: this machine's OS sandbox, derived from the child's rules. */
-  commands(input: ChildCommandsInput): Promise<CommandPolicy | undefined>;
-  /** Hides this machine's secrets in tool output. */
-  redact?: (text: string) => string;
-  /**
-   * Whether a job may run in `bypass` mode. Whoever can write to the fleet's Redis writes the jobs, so
-   * by default a worker does not take a job's word for it: `bypass` runs as `accept-edits` and no
-   * command leaves the OS sandbox (`jobPermissions`). `agentry worker --allow-bypass` turns this off.
-   */
-  allowBypass?: boolean;
-}
+import { queuedChild, queuedWorkspace, type WorkerExtras, type WorkerRuntime } from "./worker-host.ts";
 
 /** What one job may use of its worker's connections. */
 export interface JobConnections {
@@ -51,7 +24,7 @@ export interface JobConnections {
   prefix: string;
   /** `host:pid`, for the result and the logs. */
   worker: string;
-  /** How often the parent's lease is checked (it is gone: the child is stopped). */
+  /** How often the parent's lease is checked (gone for good: the child is stopped). */
   leaseCheckMs: number;
   /** This worker's own folder: worktree children's repositories and worktrees. */
   cacheDir: string;
@@ -64,27 +37,38 @@ export interface JobConnections {
  * (`inProcessExecutor`), in the job's workspace: what the parent sends arrives through the job's
  * mailbox, the child's events go out on its channel, and the result brings back what the activation
  * added to the conversation. A job this worker cannot run (its workspace is not here, its model is
- * unknown) ends with an error outcome that says why.
+ * unknown) ends with an error outcome that says why. The moment the job's `lock` is lost the child
+ * stops — no model call, tool or event more — and nothing of it is published (the caller gives the
+ * job back).
  */
 export async function runQueuedChild(
   data: JobData,
   jobId: string,
   runtime: WorkerRuntime,
   connections: JobConnections,
+  lock: JobLock,
+  extras: Omit<WorkerExtras, "hooks"> = {},
 ): Promise<JobResult> {
   const { commands } = connections;
   const keys = jobKeys(connections.queue, jobId, connections.prefix);
-  const publish = (message: StreamMessage) =>
-    commands.publish(keys.events, JSON.stringify(message)).catch(() => 0);
+  // A worker that lost the job says nothing more: another may be running it now.
+  const publish = async (message: StreamMessage) => {
+    if (lock.held()) await commands.publish(keys.events, JSON.stringify(message)).catch(() => 0);
+  };
   const started = Date.now();
   const stop = new AbortController();
+  const lost = () => stop.abort(lock.signal.reason);
+  if (lock.signal.aborted) lost();
+  else lock.signal.addEventListener("abort", lost, { once: true });
   const { key } = connections;
   const signed = (value: unknown) =>
     key === undefined || key.verify("entry", { queue: connections.queue, jobId }, value);
   let local: LocalChild;
   try {
-    local = await queuedChild(data, runtime, await queuedWorkspace(data, jobId, connections.cacheDir));
+    const workspace = await queuedWorkspace(data, jobId, connections.cacheDir);
+    local = await queuedChild(data, runtime, workspace, { ...extras, hooks: [lockHooks(lock)] });
   } catch (error) {
+    lock.signal.removeEventListener("abort", lost);
     await publish({ type: "end" });
     return result(connections, errorOutcome(error, data.spec.sessionId, started), [], []);
   }
@@ -112,22 +96,18 @@ export async function runQueuedChild(
   };
   const unsubscribe = await connections.subscribe(keys.control, read);
   read();
-  const leaseWatch = setInterval(() => {
-    void commands.exists(keys.lease).then(
-      (alive) => {
-        if (alive === 0 && !stop.signal.aborted)
-          stop.abort("its parent stopped following it (its lease expired)");
-      },
-      () => {},
-    );
-  }, connections.leaseCheckMs);
+  const leaseWatch = watchLease(commands, keys, connections.leaseCheckMs, () => {
+    if (!stop.signal.aborted) stop.abort("its parent stopped following it (its lease expired)");
+  });
   try {
     const { outcome, branch, workspaceNote } = await activation.done;
     await reading;
-    const late = await closeMailbox(commands, keys, cursor).catch(() => []);
-    for (const text of late) {
-      const entry = parseEntry(text, signed);
-      if (entry?.type === "message") unread.push(entry.message);
+    if (lock.held()) {
+      const late = await closeMailbox(commands, keys, cursor).catch(() => []);
+      for (const text of late) {
+        const entry = parseEntry(text, signed);
+        if (entry?.type === "message") unread.push(entry.message);
+      }
     }
     await publish({ type: "end" });
     return {
@@ -136,66 +116,36 @@ export async function runQueuedChild(
       ...(workspaceNote === undefined ? {} : { workspaceNote }),
     };
   } finally {
+    lock.signal.removeEventListener("abort", lost);
     clearInterval(leaseWatch);
     unsubscribe();
   }
 }
 
 /**
- * The rules and mode a job's child runs with on this worker: its spec's, narrowed unless the worker
- * allows bypass — `bypass` becomes `accept-edits` (edits allowed, commands the sandbox covers allowed,
- * anything else asked, and there is nobody to ask) and leaving the sandbox is denied, last so it wins.
+ * Calls `gone` once the parent's lease has been missing for half the time it lasts (its value): a
+ * parent renews it every third of that, also as soon as it reaches Redis again, so a lease that
+ * expired while Redis restarted is not taken for a parent that died. A Redis that does not answer
+ * says nothing either way.
  */
-export function jobPermissions(
-  spec: Pick<LoopChildSpec, "rules" | "mode">,
-  allowBypass: boolean,
-): { rules: Ruleset; mode: PermissionMode } {
-  if (allowBypass) return { rules: spec.rules, mode: spec.mode };
-  return {
-    rules: [...spec.rules, { permission: "unsandboxed", pattern: "*", action: "deny" }],
-    mode: spec.mode === "bypass" ? "accept-edits" : spec.mode,
-  };
-}
-
-/**
- * The child its job's spec describes, made here (`childFromSpec`) with this worker as its host: its
- * models, tools, sandbox, and a gate with nobody to ask, under the worker's ceiling (`jobPermissions`).
- * Its session is in memory only, filled with the job's history: the conversation is the parent's,
- * which appends what this activation adds.
- */
-async function queuedChild(
-  data: JobData,
-  runtime: WorkerRuntime,
-  workspace: ChildWorkspace,
-): Promise<LocalChild> {
-  const { spec } = data;
-  const host: ChildHost = {
-    model: (id) => runtime.createModel(id),
-    tools: () => runtime.tools(),
-    gate: () => createPermissionGate(jobPermissions(spec, runtime.allowBypass === true)),
-    commands: (input) => runtime.commands(input),
-    ops: nodeOperations,
-    ...(runtime.redact === undefined ? {} : { redact: runtime.redact }),
-  };
-  return childFromSpec(spec, host, workspace, async () => {
-    const session = await Session.create({
-      workspace: workspace.path,
-      agentName: spec.agent.name,
-      model: spec.model,
-      id: spec.sessionId,
-      persist: false,
-    });
-    for (const message of data.history) await session.append(message);
-    return session;
-  });
-}
-
-/** The job's workspace here: the parent's folder (a shared disk), or a worktree from its snapshot. */
-async function queuedWorkspace(data: JobData, jobId: string, cacheDir: string): Promise<ChildWorkspace> {
-  const job = data.workspace;
-  if (job.mode === "worktree") return remoteWorktree(job, cacheDir, jobId);
-  const path = await workerWorkspace(job);
-  return { mode: job.mode, path, reopen: async () => {}, finish: async () => ({}) };
+function watchLease(commands: Redis, keys: JobKeys, everyMs: number, gone: () => void): NodeJS.Timeout {
+  let lastingMs = 0;
+  let missingSince: number | undefined;
+  return setInterval(() => {
+    void commands.get(keys.lease).then(
+      (value) => {
+        const now = Date.now();
+        if (value !== null) {
+          lastingMs = Number(value) || lastingMs;
+          missingSince = undefined;
+          return;
+        }
+        missingSince ??= now;
+        if (now - missingSince >= lastingMs / 2) gone();
+      },
+      () => {},
+    );
+  }, everyMs);
 }
 
 /** A cancel as the loop must see it: a run limit stays a limit, so a budget ends `budget_exceeded`. */
@@ -214,6 +164,5 @@ function result(
 }
 
 function errorOutcome(error: unknown, sessionId: string, startedAt: number): Outcome {
-  const message = error instanceof Error ? error.message : String(error);
-  return activationOutcome({ status: "error", error: message }, { sessionId, startedAt });
+  return activationOutcome({ status: "error", error: errorMessage(error) }, { sessionId, startedAt });
 }

@@ -25,6 +25,7 @@ export async function adoptChildren(
     status: ["FAILED"],
     onUnreadable: () => {}, // The sweep reports unreadable files.
   });
+  const adopted: string[] = [];
   for (const record of records) {
     const { ref } = record;
     if (!adoptable(record) || ref === undefined || deps.tree.get(record.taskId) !== undefined) continue;
@@ -54,10 +55,20 @@ export async function adoptChildren(
         },
         deps.run,
       );
+      adopted.push(`${record.taskId} (${whereItRuns(ref)})`);
     } catch (error) {
       deps.build.warn(`task ${record.taskId}: it could not be taken up again: ${errorMessage(error)}`);
     }
   }
+  if (adopted.length > 0)
+    deps.build.warn(
+      `following ${adopted.length === 1 ? "a task" : `${adopted.length} tasks`} that outlived the process that started ${adopted.length === 1 ? "it" : "them"}: ${adopted.join(", ")}; ${adopted.length === 1 ? "its result comes" : "their results come"} as notifications`,
+    );
+}
+
+/** Where a followed activation runs, for the parent's line. */
+function whereItRuns(ref: NonNullable<TaskRecord["ref"]>): string {
+  return ref.kind === "queue" ? `job ${ref.jobId} on queue "${ref.queue}"` : `A2A task at ${ref.url}`;
 }
 
 /** Orphaned (its process died), never delivered, and where it ran is known. */

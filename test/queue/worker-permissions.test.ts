@@ -7,7 +7,7 @@ import type { Ruleset } from "../../src/permissions/types.ts";
 import { FleetClient } from "../../src/queue/fleet-client.ts";
 import { FleetWorker } from "../../src/queue/fleet-worker.ts";
 import { queueExecutor } from "../../src/queue/queue-executor.ts";
-import { jobPermissions } from "../../src/queue/run-queued-child.ts";
+import { jobPermissions } from "../../src/queue/worker-host.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { builtinTools } from "../../src/tools/builtin.ts";
 import { describeWith, REDIS } from "../support/components.ts";

@@ -5,6 +5,7 @@ import { EXIT_CODES } from "../exit-codes.ts";
 import { storeUrl } from "../fleet-flags.ts";
 import type { CliIo } from "../io.ts";
 import { loadRunSettings } from "../prepare-run.ts";
+import { refuseQueueName } from "../wire-fleet.ts";
 import { wireWorkerRuntime } from "../wire-worker.ts";
 
 export interface WorkerOptions {
@@ -13,6 +14,7 @@ export interface WorkerOptions {
   concurrency: number;
   attempts: number;
   lockTimeout: number;
+  stalledCheck: number;
   allowBypass?: boolean;
   cwd?: string;
 }
@@ -25,6 +27,7 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
   );
   const url = storeUrl(options.redis, io.env, settings.fleet.redis);
   const queue = options.queue ?? settings.fleet.queue;
+  if (queue !== undefined) refuseQueueName(queue, options.queue === undefined ? "fleet.queue" : "--queue");
   if (url === undefined)
     throw new UsageError(
       "agentry worker needs the fleet's Redis: give --redis redis://host:port/db, set AGENTRY_REDIS_URL or fleet.redis in your user config.",
@@ -41,6 +44,7 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
       concurrency: options.concurrency,
       attempts: options.attempts,
       lockMs: Math.round(options.lockTimeout * 1000),
+      stalledIntervalMs: Math.round(options.stalledCheck * 1000),
       log,
       ...(key === undefined ? {} : { key }),
     },
