@@ -25,6 +25,7 @@ const FIGURES = [
   "workflow",
   "remote",
   "queue",
+  "worker-kill",
 ];
 
 const { values } = parseArgs({
