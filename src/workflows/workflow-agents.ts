@@ -110,7 +110,7 @@ export class WorkflowAgents {
       deps.onEvent({ ...event, status: "failed", error: result.error, ...taskOf(result) });
       return { ok: false, error: result.error };
     }
-    deps.journal.finished(position, key, result.value, result.taskId);
+    await deps.journal.finished(position, key, result.value, result.taskId);
     deps.onEvent({ ...event, status: "completed", ...taskOf(result) });
     return { ok: true, value: result.value };
   }
