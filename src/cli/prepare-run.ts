@@ -201,8 +201,12 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     io,
   });
   commandsPending.catch(() => {});
-  const fleet = await wireFleet(options.fleet ?? {}, io.env, settings.fleet, (message) =>
-    io.stderr.write(`warning: ${message}\n`),
+  const fleet = await wireFleet(
+    options.fleet ?? {},
+    io.env,
+    settings.fleet,
+    (message) => io.stderr.write(`warning: ${message}\n`),
+    options.limiters,
   );
   const servers = {
     ...settings.mcpServers,

@@ -1,3 +1,4 @@
+import type { ModelLimiters } from "../model/model-limiters.ts";
 import { queueNameProblem } from "../queue/fleet-keys.ts";
 import type { ChildPlacement } from "../subagents/child-placement.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
@@ -22,13 +23,15 @@ export interface WiredFleet {
 
 /**
  * The run's fleet, from `--store`/`AGENTRY_REDIS_URL`/`fleet.redis` and `--queue`/`fleet.queue`: task records on Redis, and
- * children on its queue. Redis that cannot be reached fails now, before any model is called.
+ * children on its queue; `limiters`' endpoint limits shared there. Redis that cannot be reached fails now,
+ * before any model is called.
  */
 export async function wireFleet(
   flags: FleetFlags,
   env: Env,
   configured: FleetSettings,
   warn: (message: string) => void,
+  limiters?: ModelLimiters,
 ): Promise<WiredFleet> {
   const url = storeUrl(flags.store, env, configured.redis);
   const queue = flags.queue ?? configured.queue;
@@ -42,7 +45,21 @@ export async function wireFleet(
   }
   const { RedisTaskStore } = await import("../tasks/redis-task-store.ts");
   const taskStore = await RedisTaskStore.connect(url);
-  if (queue === undefined) return { taskStore, close: () => taskStore.close() };
+  // Every machine of the fleet calling one model endpoint learns its limit once, together.
+  const unshare =
+    limiters === undefined
+      ? async () => {}
+      : await (await import("../queue/fleet-limits.ts"))
+          .shareLimits(url, limiters)
+          .catch(async (error: unknown) => {
+            await taskStore.close();
+            throw error;
+          });
+  const closeStore = async () => {
+    await unshare();
+    await taskStore.close();
+  };
+  if (queue === undefined) return { taskStore, close: closeStore };
   try {
     const { FleetClient } = await import("../queue/fleet-client.ts");
     const { fleetKeyFromEnv } = await import("../queue/fleet-key.ts");
@@ -63,11 +80,11 @@ export async function wireFleet(
       placement: queuePlacement(client),
       async close() {
         await client.close();
-        await taskStore.close();
+        await closeStore();
       },
     };
   } catch (error) {
-    await taskStore.close();
+    await closeStore();
     throw error;
   }
 }

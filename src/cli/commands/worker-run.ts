@@ -1,4 +1,5 @@
 import { fleetKeyFromEnv } from "../../queue/fleet-key.ts";
+import { shareLimits } from "../../queue/fleet-limits.ts";
 import { FleetWorker } from "../../queue/fleet-worker.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
@@ -33,6 +34,8 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
       "agentry worker needs the fleet's Redis: give --redis redis://host:port/db, set AGENTRY_REDIS_URL or fleet.redis in your user config.",
     );
   const key = fleetKeyFromEnv(io.env);
+  // The fleet's machines share each model endpoint's limit: ten workers on one key learn it once.
+  const unshare = await shareLimits(url, limiters);
   const runtime = await wireWorkerRuntime(settings, io, limiters, {
     allowBypass: options.allowBypass === true,
   });
@@ -68,6 +71,7 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
+  await unshare();
   log(`worker ${worker.name} stopped`);
   return EXIT_CODES.completed;
 }
