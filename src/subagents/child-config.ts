@@ -12,6 +12,9 @@ import type { ChildWorkspaceOptions } from "./child-workspace.ts";
 import type { SubagentLimits } from "./limits.ts";
 import type { SpawnKit } from "./spawn-kit.ts";
 
+/** The id of a tree counted in its own process only (no child of it runs elsewhere). */
+const LOCAL_TREE = "local";
+
 const PREAMBLE = readFileSync(new URL("./child-preamble.md", import.meta.url), "utf8").trim();
 
 /** What describing a child, and building one in this process, take from its tree. */
@@ -20,7 +23,12 @@ export interface BuildDeps {
   baseRules: Ruleset;
   /** The tools a definition's `tools` list picks from. */
   baseTools: () => AnyTool[];
-  limits: Pick<SubagentLimits, "maxDepth" | "maxTurns" | "stallTimeoutMs" | "maxTokens" | "maxDurationMs">;
+  limits: Pick<
+    SubagentLimits,
+    "maxDepth" | "maxDescendants" | "maxTurns" | "stallTimeoutMs" | "maxTokens" | "maxDurationMs"
+  >;
+  /** The tree's id, where its descendants are counted (`ChildTree.treeId`; absent: this process only). */
+  treeId?: string;
   /** The spawn tools and hooks of an agent of the tree (for a child below the depth limit). */
   spawnKitFor: (caller: CallerScope) => SpawnKit;
   warn: (message: string) => void;
@@ -101,6 +109,11 @@ export function describeLoopChild(
       ...(allowedHosts === undefined ? {} : { allowedHosts }),
     },
     limits: limitsOf(deps, definition),
+    tree: {
+      id: deps.treeId ?? LOCAL_TREE,
+      maxDepth: deps.limits.maxDepth,
+      maxDescendants: deps.limits.maxDescendants,
+    },
     ...(caller.toolOutputLimit === undefined ? {} : { toolOutputLimit: caller.toolOutputLimit }),
     workspace: {
       mode: workspace?.mode ?? "shared",

@@ -103,6 +103,16 @@ export const loopChildSpecSchema = z.strictObject({
     maxTokens: positive(1e12).exactOptional(),
     maxDurationMs: positive(30 * 24 * 3600_000).exactOptional(),
   }),
+  /**
+   * The tree it belongs to, so the children it starts wherever it runs are held to the tree's limits:
+   * its id (where its descendants are counted: a fleet's Redis counts them across machines), how deep
+   * it may grow (`spawn` says whether this child is below that), and how many descendants it may have.
+   */
+  tree: z.strictObject({
+    id: sessionId,
+    maxDepth: z.number().int().min(0).max(32),
+    maxDescendants: z.number().int().min(0).max(100_000),
+  }),
   toolOutputLimit: positive(100_000_000).exactOptional(),
   /**
    * Where it works, as its parent sees it: the mode, the parent's workspace, and the folder an

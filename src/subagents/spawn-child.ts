@@ -147,7 +147,7 @@ async function launchChild(
     title: `start subagent ${definition.name}: ${request.description}`,
   });
   const model = remote ? undefined : resolveModel(deps, caller, definition, request.model);
-  deps.tree.reserveDescendant();
+  await deps.tree.reserveDescendant();
   const background = request.background ?? definition.background ?? false;
   const taskId = newSessionId({ prefix: "sub" });
   const agentPath = [...ctx.agent.path, deps.tree.nextName(definition.name)];
@@ -180,7 +180,7 @@ async function launchChild(
       },
     );
   } catch (error) {
-    deps.tree.releaseDescendant();
+    await deps.tree.releaseDescendant();
     throw error;
   }
   // With a slot free now, the record is created RUNNING: one store write before the child's first
@@ -194,7 +194,7 @@ async function launchChild(
     });
   } catch (error) {
     slot?.();
-    deps.tree.releaseDescendant();
+    await deps.tree.releaseDescendant();
     await opened.discard().catch(() => {});
     throw error;
   }

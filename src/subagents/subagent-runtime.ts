@@ -17,6 +17,7 @@ import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
 import type { ChildPlacement } from "./child-placement.ts";
 import { ChildTree } from "./child-tree.ts";
+import type { DescendantCount } from "./descendant-count.ts";
 import { resolveLimits, type SubagentLimits } from "./limits.ts";
 import { localPlacement } from "./local-placement.ts";
 import { refuseAtDepthLimit } from "./own-child.ts";
@@ -61,6 +62,11 @@ export interface SubagentOptions {
    * where the first that takes it puts it; this process comes last and takes every other child.
    */
   placements?: readonly ChildPlacement[];
+  /**
+   * Where the tree counts its descendants against `maxDescendants` (default: this process). A fleet's
+   * (its Redis) holds the cap across machines: its children on workers count their own children there.
+   */
+  descendants?: DescendantCount;
   /** Where problems of the control plane go (a heartbeat that failed …). Default: a process warning. */
   onWarning?: (message: string) => void;
   /**
@@ -116,7 +122,7 @@ export class SubagentRuntime {
     this.owner = currentOwner();
     const warn = options.onWarning ?? ((message) => process.emitWarning(message));
     this.warn = warn;
-    this.tree = new ChildTree(limits.maxDescendants);
+    this.tree = new ChildTree(limits.maxDescendants, options.descendants);
     this.slots = new Semaphore(limits.maxConcurrent);
     this.control = new TaskControl({
       store: this.store,
@@ -152,6 +158,7 @@ export class SubagentRuntime {
         }),
       );
     const build = {
+      treeId: this.tree.treeId,
       baseRules: this.gate.rules,
       baseTools: options.baseTools,
       limits,

@@ -148,6 +148,7 @@ it("a spec is serialisable: it comes back from JSON through its strict schema as
     mode: "default",
     sandbox: { readOnly: true, allowedHosts: ["*.example.com"] },
     limits: { maxTurns: 3, stallTimeoutMs: 1000 },
+    tree: { id: "tree-1", maxDepth: 2, maxDescendants: 10 },
     workspace: { mode: "isolated", parent: "/srv/project", path: "notes" },
   } as const;
   expect(childSpecSchema.parse(JSON.parse(JSON.stringify(spec)))).toEqual(spec);

@@ -93,6 +93,7 @@ describeWith(REDIS, "jobs are untrusted input", () => {
         mode: "accept-edits",
         sandbox: { readOnly: false },
         limits: { maxTurns: 4 },
+        tree: { id: "tree-1", maxDepth: 1, maxDescendants: 64 },
         workspace: { mode: typeof mode === "string" ? mode : "shared", parent: "/srv/project" },
         ...spec,
       },

@@ -57,6 +57,7 @@ export async function testLocalChild(
     mode,
     sandbox: { readOnly: false },
     limits: { maxTurns: 30 },
+    tree: { id: "test-tree", maxDepth: 1, maxDescendants: 64 },
     workspace: { mode: "shared", parent: workspace },
   };
   return {
