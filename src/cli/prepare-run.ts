@@ -254,6 +254,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       ...(settings.compaction.enabled ? { compaction } : {}),
       ...(fleet.taskStore === undefined ? {} : { taskStore: fleet.taskStore }),
       ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),
+      ...(fleet.descendants === undefined ? {} : { descendants: fleet.descendants }),
     });
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);

@@ -1,6 +1,8 @@
+import { newSessionId } from "../agent/session-id.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import { queueNameProblem } from "../queue/fleet-keys.ts";
 import type { ChildPlacement } from "../subagents/child-placement.ts";
+import type { DescendantCount } from "../subagents/descendant-count.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import type { Env } from "./config/config-locations.ts";
 import type { FleetSettings } from "./config/fleet-settings.ts";
@@ -18,6 +20,8 @@ export interface FleetFlags {
 export interface WiredFleet {
   taskStore?: TaskStore;
   placement?: ChildPlacement;
+  /** Where the tree's descendants are counted with a queue: the fleet's Redis, which its workers count into. */
+  descendants?: DescendantCount;
   close(): Promise<void>;
 }
 
@@ -75,9 +79,12 @@ export async function wireFleet(
     });
     await client.ready();
     const { queuePlacement } = await import("../queue/queue-placement.ts");
+    const { fleetDescendants } = await import("../queue/fleet-descendants.ts");
     return {
       taskStore,
       placement: queuePlacement(client),
+      // Its children on workers start children there: the tree's cap is counted where all see it.
+      descendants: fleetDescendants(client.commands, client.prefix, newSessionId({ prefix: "tree" })),
       async close() {
         await client.close();
         await closeStore();

@@ -6,6 +6,7 @@ import type { LoadedAgents } from "../agents/discover.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
 import type { ChildPlacement } from "../subagents/child-placement.ts";
+import type { DescendantCount } from "../subagents/descendant-count.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import { attachSubagents } from "../subagents/with-subagents.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
@@ -30,6 +31,8 @@ export interface WireSubagentsOptions {
   taskStore?: TaskStore;
   /** Where children run (`wireFleet`; default: this process). */
   placement?: ChildPlacement;
+  /** Where the tree's descendants are counted (`wireFleet`: on the fleet's Redis; default: this process). */
+  descendants?: DescendantCount;
 }
 
 /** The agents a run can delegate to: built-ins, user and project files (`readProject`), then `--agents`. */
@@ -76,6 +79,7 @@ export async function wireSubagents(
     // A remote agent's child runs on its agent; any other on the fleet's queue, else in this process.
     placements: [remote, options.placement].filter((placement) => placement !== undefined),
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
+    ...(options.descendants === undefined ? {} : { descendants: options.descendants }),
   });
   return { config, runtime, diagnostics: registry.diagnostics };
 }

@@ -5,6 +5,7 @@ import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { connectRedis, type RedisTarget, redisTarget } from "../tasks/redis-connection.ts";
 import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
+import { RedisTaskStore } from "../tasks/redis-task-store.ts";
 import { ChannelHandlers } from "./channel-handlers.ts";
 import { bullConnection, DEFAULT_ATTEMPTS } from "./fleet-client.ts";
 import type { FleetKey } from "./fleet-key.ts";
@@ -18,6 +19,7 @@ import type { JobData, JobResult } from "./job-data.ts";
 import type { JobLock } from "./job-lock.ts";
 import { letGo } from "./let-go.ts";
 import { type TakeJobDeps, takeJob } from "./take-job.ts";
+import { workerChildren } from "./worker-children.ts";
 import type { WorkerRuntime } from "./worker-host.ts";
 import { announceWorker, retireWorker, rosterKey } from "./worker-roster.ts";
 
@@ -87,6 +89,8 @@ export class FleetWorker {
   private readonly cacheDir: string;
   private readonly roster: string;
   private readonly announcing: NodeJS.Timeout;
+  /** The fleet's task store, opened at the first job whose child may start children (their records). */
+  private store: Promise<RedisTaskStore> | undefined;
 
   static async start(options: FleetWorkerOptions, runtime: WorkerRuntime): Promise<FleetWorker> {
     const target = redisTarget(options.url);
@@ -150,6 +154,15 @@ export class FleetWorker {
         );
       },
     };
+    const childrenDeps = { runtime, commands, prefix, warn: (message: string) => log(`warning: ${message}`) };
+    deps.children = async (spec, workspace) => {
+      this.store ??= RedisTaskStore.connect(options.url, { prefix });
+      const store = await this.store.catch((error: unknown) => {
+        this.store = undefined;
+        throw error;
+      });
+      return workerChildren(childrenDeps, spec, workspace, store);
+    };
     this.worker = new LockedWorker(
       queue,
       (job: Job<JobData, JobResult>, token?: string) => takeJob(job, token, deps),
@@ -186,6 +199,7 @@ export class FleetWorker {
     clearInterval(this.announcing);
     if (!down) await retireWorker(this.commands, this.roster, this.name).catch(() => {});
     await letGo(closing, [this.subscriber, this.commands, this.bull]);
+    await (await this.store?.catch(() => undefined))?.close().catch(() => {});
     await rm(this.cacheDir, { recursive: true, force: true }).catch(() => {});
   }
 

@@ -4,6 +4,7 @@ import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import type { UserMessage } from "../model/messages.ts";
 import { activationOutcome } from "../subagents/activation-kit.ts";
+import type { LoopChildSpec } from "../subagents/child-spec.ts";
 import { inProcessExecutor } from "../subagents/in-process-executor.ts";
 import type { LocalChild } from "../subagents/local-child.ts";
 import { errorMessage } from "../text/error-message.ts";
@@ -13,7 +14,8 @@ import { JOB_VERSION, type JobData, type JobResult } from "./job-data.ts";
 import { type JobLock, lockHooks } from "./job-lock.ts";
 import { closeMailbox, type MailboxEntry, parseEntry, readEntries } from "./mailbox.ts";
 import type { StreamMessage } from "./stream-message.ts";
-import { queuedChild, queuedWorkspace, type WorkerExtras, type WorkerRuntime } from "./worker-host.ts";
+import type { WorkerChildren } from "./worker-children.ts";
+import { queuedChild, queuedWorkspace, type WorkerRuntime } from "./worker-host.ts";
 
 /** What one job may use of its worker's connections. */
 export interface JobConnections {
@@ -32,6 +34,9 @@ export interface JobConnections {
   key?: FleetKey;
 }
 
+/** Makes the runtime of a job's child's own children, in its workspace here (`workerChildren`). */
+export type JobChildren = (spec: LoopChildSpec, workspace: string) => Promise<WorkerChildren>;
+
 /**
  * Runs one activation of a queued child with the same loop as in the parent's process
  * (`inProcessExecutor`), in the job's workspace: what the parent sends arrives through the job's
@@ -47,7 +52,7 @@ export async function runQueuedChild(
   runtime: WorkerRuntime,
   connections: JobConnections,
   lock: JobLock,
-  extras: Omit<WorkerExtras, "hooks"> = {},
+  makeChildren?: JobChildren,
 ): Promise<JobResult> {
   const { commands } = connections;
   const keys = jobKeys(connections.queue, jobId, connections.prefix);
@@ -57,7 +62,14 @@ export async function runQueuedChild(
   };
   const started = Date.now();
   const stop = new AbortController();
-  const lost = () => stop.abort(lock.signal.reason);
+  // Its own children (when its spec lets it start some) run here and end with this activation.
+  let children: WorkerChildren | undefined;
+  const endChildren = () => children?.close().catch(() => {});
+  // A lost lock stops its children too, at once: another worker may be running the job now.
+  const lost = () => {
+    stop.abort(lock.signal.reason);
+    void endChildren();
+  };
   if (lock.signal.aborted) lost();
   else lock.signal.addEventListener("abort", lost, { once: true });
   const { key } = connections;
@@ -66,8 +78,16 @@ export async function runQueuedChild(
   let local: LocalChild;
   try {
     const workspace = await queuedWorkspace(data, jobId, connections.cacheDir);
-    local = await queuedChild(data, runtime, workspace, { ...extras, hooks: [lockHooks(lock)] });
+    // A job's word that its child may nest is checked against the depth limit it carries too.
+    const nests = data.spec.spawn && data.spec.depth < data.spec.tree.maxDepth;
+    children = nests ? await makeChildren?.(data.spec, workspace.path) : undefined;
+    const spawnKit = children?.spawnKit;
+    local = await queuedChild(data, runtime, workspace, {
+      hooks: [lockHooks(lock)],
+      ...(spawnKit === undefined ? {} : { spawnKit }),
+    });
   } catch (error) {
+    await endChildren();
     lock.signal.removeEventListener("abort", lost);
     await publish({ type: "end" });
     return result(connections, errorOutcome(error, data.spec.sessionId, started), [], []);
@@ -101,6 +121,7 @@ export async function runQueuedChild(
   });
   try {
     const { outcome, branch, workspaceNote } = await activation.done;
+    await endChildren();
     await reading;
     if (lock.held()) {
       const late = await closeMailbox(commands, keys, cursor).catch(() => []);
@@ -116,6 +137,7 @@ export async function runQueuedChild(
       ...(workspaceNote === undefined ? {} : { workspaceNote }),
     };
   } finally {
+    await endChildren();
     lock.signal.removeEventListener("abort", lost);
     clearInterval(leaseWatch);
     unsubscribe();

@@ -5,8 +5,8 @@ import { jobKeys } from "./fleet-keys.ts";
 import { type JobData, type JobResult, jobDataSchema, problemOf } from "./job-data.ts";
 import { JobLock } from "./job-lock.ts";
 import { keepResult, keptResult } from "./job-result.ts";
-import { type JobConnections, runQueuedChild } from "./run-queued-child.ts";
-import type { WorkerExtras, WorkerRuntime } from "./worker-host.ts";
+import { type JobChildren, type JobConnections, runQueuedChild } from "./run-queued-child.ts";
+import type { WorkerRuntime } from "./worker-host.ts";
 
 /** What taking one job needs of its worker. */
 export interface TakeJobDeps {
@@ -22,8 +22,8 @@ export interface TakeJobDeps {
   lockKey(jobId: string): string;
   /** Said once per worker: a signed job reached a worker that cannot check signatures. */
   unchecked(jobId: string): void;
-  /** What a job's child gets from this worker besides its spec (its own children's kit). */
-  extras?(data: JobData): Promise<Omit<WorkerExtras, "hooks"> & { close?(): Promise<void> }>;
+  /** The children a job's child starts here, when its spec lets it (`workerChildren`). */
+  children?: JobChildren;
 }
 
 /**
@@ -72,9 +72,8 @@ export async function takeJob(
   const started = Date.now();
   const lock = new JobLock(job.processedOn ?? started, deps.lockMs);
   deps.locks.set(id, lock);
-  const extras = await deps.extras?.(data);
   try {
-    const result = await runQueuedChild(data, id, deps.runtime, connections, lock, extras ?? {});
+    const result = await runQueuedChild(data, id, deps.runtime, connections, lock, deps.children);
     const sealed = key === undefined ? result : key.sign("result", scope, result);
     if (token !== undefined && (await keepWhileHeld(connections, lock, keys, token, sealed))) {
       const { outcome } = result;
@@ -89,7 +88,6 @@ export async function takeJob(
     if (token !== undefined) await job.moveToWait(token).catch(() => {});
     throw new WaitingError();
   } finally {
-    await extras?.close?.();
     deps.locks.delete(id);
     lock.dispose();
   }

@@ -1,5 +1,6 @@
 import type { Hooks } from "../agent/hooks.ts";
 import { Session } from "../agent/session.ts";
+import type { AgentRegistry } from "../agents/agent-registry.ts";
 import type { Model } from "../model/model.ts";
 import { createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
@@ -8,6 +9,7 @@ import type { CallerScope } from "../subagents/caller-scope.ts";
 import { type ChildCommandsInput, type ChildHost, childFromSpec } from "../subagents/child-from-spec.ts";
 import type { LoopChildSpec } from "../subagents/child-spec.ts";
 import type { ChildWorkspace } from "../subagents/child-workspace.ts";
+import type { SubagentLimits } from "../subagents/limits.ts";
 import type { LocalChild } from "../subagents/local-child.ts";
 import type { SpawnKit } from "../subagents/spawn-kit.ts";
 import { nodeOperations } from "../tools/node-operations.ts";
@@ -20,7 +22,7 @@ import { remoteWorktree } from "./remote-worktree.ts";
 export interface WorkerRuntime {
   /** Builds a model from the job's `provider:model` id with this machine's keys and config. */
   createModel(id: string): Model;
-  /** This worker's tools: a child gets those its spec names, never more (and never the spawn tools). */
+  /** This worker's tools: a child gets those its spec names, never more (the spawn tools are its own kit's). */
   tools(): AnyTool[];
   /** How the child's commands run here: this machine's OS sandbox, derived from the child's rules. */
   commands(input: ChildCommandsInput): Promise<CommandPolicy | undefined>;
@@ -32,6 +34,13 @@ export interface WorkerRuntime {
    * command leaves the OS sandbox (`jobPermissions`). `agentry worker --allow-bypass` turns this off.
    */
   allowBypass?: boolean;
+  /**
+   * This worker's ceiling on the limits a job's tree brings for the children its child starts here
+   * (`maxDepth`, `maxDescendants`, `maxConcurrent`): the smaller of the two holds. Default: the job's.
+   */
+  limits?: Partial<Pick<SubagentLimits, "maxDepth" | "maxDescendants" | "maxConcurrent">>;
+  /** The agents the children a job's child starts here may be (default: the built-ins). */
+  agents?: () => AgentRegistry;
 }
 
 /**
