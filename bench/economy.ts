@@ -7,7 +7,7 @@
 // reports them for the tree (uncached + cache read + cache write), the share read from the cache, the
 // process's peak RSS and its wall time with a model that answers at once (the harness's own time).
 //   node bench/economy.ts [--runs 5]
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Usage } from "../src/model/messages.ts";
 import { fixedTokens } from "../test/support/anthropic-prompt-cache.ts";
@@ -23,6 +23,8 @@ import { tempDir } from "./support/temp-dir.ts";
 export interface EconomyOptions extends BenchArgs {
   /** The `agentry` bin to run (default: the installed package, packed from this checkout). */
   bin?: string;
+  /** An `AGENTS.md` for the workspace (default: none), to measure what instruction files cost. */
+  agentsMd?: string;
 }
 
 const FIGURE = "economy";
@@ -56,9 +58,11 @@ export async function measureEconomy(options: EconomyOptions = {}): Promise<Row[
       NO_COLOR: "1",
       NODE_COMPILE_CACHE: join(dir, "compile-cache"),
     };
-    await runOnce(bin, dir, env, "warm-up"); // fills the compile cache, as a user's second run finds it
+    const agentsMd = options.agentsMd;
+    // Fills the compile cache, as a user's second run finds it.
+    await runOnce(bin, dir, env, "warm-up", agentsMd);
     const results: EconomyRun[] = [];
-    for (let i = 0; i < runs; i++) results.push(await runOnce(bin, dir, env, `run-${i}`));
+    for (let i = 0; i < runs; i++) results.push(await runOnce(bin, dir, env, `run-${i}`, agentsMd));
     const first = results[0]!;
     const total = (usage: Usage) => usage.input + usage.cacheRead + usage.cacheWrite;
     const all = (pick: (run: EconomyRun) => number) => results.map(pick);
@@ -137,9 +141,11 @@ async function runOnce(
   root: string,
   env: Record<string, string>,
   name: string,
+  agentsMd: string | undefined,
 ): Promise<EconomyRun> {
   const workspace = join(root, name);
   const parts = await writeWorkloadFiles(workspace);
+  if (agentsMd !== undefined) await writeFile(join(workspace, "AGENTS.md"), agentsMd);
   const rssFile = join(root, `${name}.rss`);
   const server = await startModelServer(workloadScript(parts), { promptCache: {} });
   try {

@@ -1,9 +1,10 @@
 // Wide fan-out: N children started in one assistant message (N = 3 as the reference, then 12, 32,
 // 64), each making K reads, every model reply 300 ms to its first byte at the test model server (in
 // its own process), reached through the real Anthropic adapter and the per-endpoint model limiter
-// `agentry run` wires (ModelLimiters, default bounds) with the default retries. Then the same 64
-// children against a server that, like a provider at its limit, answers only 10 requests at once and
-// refuses the rest with 429 and `retry-after: 1`.
+// `agentry run` wires (ModelLimiters, default bounds) with the default retries. Then 64 children
+// against a server that, like a provider at its limit, answers only 10 requests at once and refuses the
+// rest with 429 and `retry-after: 1`, and 32 against one that takes 5 ("fan-out under a 5-slot
+// provider": the limiter starts at 16 and must learn 5 in one round).
 //   node bench/fan-out-wide.ts [--runs 3]
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -28,8 +29,11 @@ export interface WideFanOutOptions extends BenchArgs {
   calls?: number;
   /** Delay of every model reply (default 300 ms). */
   latencyMs?: number;
-  /** The capacity run: this many children against a server that takes `maxInFlight` at once (default 64, 10). */
-  capacity?: { children: number; maxInFlight: number } | false;
+  /**
+   * The capacity runs: so many children against a server that takes `maxInFlight` at once (default
+   * 64 against 10, and 32 against 5: "fan-out under a 5-slot provider").
+   */
+  capacity?: Array<{ children: number; maxInFlight: number }> | false;
   /** Size of the untimed warm-up fan-out (default 2; 0 skips it). */
   warmup?: number;
 }
@@ -88,14 +92,24 @@ export async function measureWideFanOut(options: WideFanOutOptions = {}): Promis
     }
   }
 
-  if (options.capacity !== false) rows.push(...(await measureCapacity(options, calls, latencyMs)));
+  if (options.capacity !== false)
+    for (const capacity of options.capacity ?? DEFAULT_CAPACITY)
+      rows.push(...(await measureCapacity(capacity, options.runs, calls, latencyMs)));
   return rows;
 }
 
-/** 64 children against a provider that takes 10 at once: all must complete; the 429s stop once learned. */
-async function measureCapacity(options: WideFanOutOptions, calls: number, latencyMs: number): Promise<Row[]> {
-  const { children, maxInFlight } = options.capacity || { children: 64, maxInFlight: 10 };
-  const runs = options.runs ?? 3;
+const DEFAULT_CAPACITY = [
+  { children: 64, maxInFlight: 10 },
+  { children: 32, maxInFlight: 5 },
+];
+
+/** Children against a provider that takes fewer at once: all must complete; the 429s stop once learned. */
+async function measureCapacity(
+  { children, maxInFlight }: { children: number; maxInFlight: number },
+  runs = 3,
+  calls: number,
+  latencyMs: number,
+): Promise<Row[]> {
   const ideal = (PARENT_TURNS + Math.ceil((children * (calls + 1)) / maxInFlight)) * latencyMs;
   const results: FanOutResult[] = [];
   for (let run = 0; run < runs; run++) {

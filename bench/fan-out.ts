@@ -106,8 +106,13 @@ export async function measureFanOut(options: FanOutOptions = {}): Promise<Row[]>
   return rows;
 }
 
-/** One fan-out of `n` children. */
-async function fanOutOnce(n: number, calls: number, latencyMs: number): Promise<FanOutRun> {
+/** One fan-out of `n` children; `observe` sees every event of the tree (the tracing figure's tracer). */
+export async function fanOutOnce(
+  n: number,
+  calls: number,
+  latencyMs: number,
+  observe?: (event: AgentEvent) => void,
+): Promise<FanOutRun> {
   const { dir, remove } = await tempDir("fan-out");
   const args: FanOutScriptArgs = { children: n, calls, latencyMs };
   const server = await startServerProcess(new URL("./support/fan-out-script.ts", import.meta.url), args);
@@ -122,7 +127,10 @@ async function fanOutOnce(n: number, calls: number, latencyMs: number): Promise<
     await session.append(userText(`Explore the ${n} parts of this project, one subagent each.`));
     const timeline = new Timeline();
     const started = performance.now();
-    const outcome = await runAgentLoop(config, session, (event) => timeline.note(event));
+    const outcome = await runAgentLoop(config, session, (event) => {
+      timeline.note(event);
+      observe?.(event);
+    });
     const wall = performance.now() - started;
     await runtime.shutdown();
     if (outcome.status !== "completed") throw new Error(`fan-out N=${n}: the root ended ${outcome.status}`);

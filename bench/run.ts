@@ -19,6 +19,8 @@ const FIGURES = [
   "scale",
   "context-kept",
   "economy",
+  "instructions",
+  "tracing",
   "startup",
   "task-store",
   "sandbox",
@@ -26,6 +28,8 @@ const FIGURES = [
   "remote",
   "queue",
   "worker-kill",
+  "ui",
+  "serve-memory",
 ];
 
 const { values } = parseArgs({

@@ -7,7 +7,7 @@
 //   left as imports (a consumer's zod and AI SDK are the ones agentry uses), and a .d.ts per module.
 // - dist/workflows/script-worker.js: the worker thread of workflow scripts, at its src/ path (the CLI
 //   and the library both start it from there).
-// - the .md prompts at their src/ paths (see moduleUrls).
+// - the .md prompts at their src/ paths (see moduleUrls), and the web view's page (src/ui/page/).
 // The checkout itself never runs dist/: see docs/decisions/0004-bundled-package.md.
 import { spawn } from "node:child_process";
 import { copyFile, mkdir, readdir, rm } from "node:fs/promises";
@@ -195,13 +195,18 @@ function zodEnglishOnly(): Plugin {
 }
 
 /**
- * Every `.md` under src/ except the folders' READMEs (the prompts), and every `.mjs` (scripts run as
- * they are, such as the sandbox's network bridge), at the same path under `out`.
+ * Every `.md` under src/ except the folders' READMEs (the prompts), every `.mjs` (scripts run as
+ * they are, such as the sandbox's network bridge) and the files of the web view's page (`agentry ui`
+ * serves them as they are), at the same path under `out`.
  */
 async function copyPrompts(out: string): Promise<void> {
   const entries = await readdir(SRC, { withFileTypes: true, recursive: true });
+  const page = join(SRC, "ui", "page");
   for (const entry of entries) {
-    const asset = entry.name.endsWith(".mjs") || (entry.name.endsWith(".md") && entry.name !== "README.md");
+    const asset =
+      entry.name.endsWith(".mjs") ||
+      (entry.name.endsWith(".md") && entry.name !== "README.md") ||
+      entry.parentPath === page;
     if (!entry.isFile() || !asset) continue;
     const file = join(entry.parentPath, entry.name);
     const target = join(out, relative(SRC, file));

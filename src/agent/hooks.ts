@@ -1,14 +1,23 @@
+import type { CompactionTrigger } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import type { Message, ToolCallPart, ToolResultPart, UserMessage } from "../model/messages.ts";
 import type { Model, ModelRequest } from "../model/model.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
 import type { CompactionDecision } from "./compaction.ts";
 import type { ContextSize } from "./context-size.ts";
+import type { EventBody } from "./emitter.ts";
 
 export interface HookContext {
   agent: AgentIdentity;
   turn: number;
   signal: AbortSignal;
+  /** Emits an event of this agent into the run's stream (its `agentPath` added), e.g. a hook's run. */
+  emit?: (event: EventBody) => void;
+  /**
+   * Ends the run once its current step is over (the tool calls running finish; no model call follows):
+   * its outcome is `completed` with `stopReason` (Claude Code's `continue: false`).
+   */
+  stop?: (reason: string) => void;
 }
 
 export interface BeforeModelCallResult {
@@ -44,7 +53,16 @@ export interface BeforeModelCallContext extends HookContext {
   context(): ContextSize;
 }
 
-export type ToolDecision = { action: "allow" } | { action: "deny"; reason: string } | { action: "ask" };
+/**
+ * A `beforeToolCall` verdict. `allow` with `approve` answers the call's own permission prompts (never a
+ * deny rule, a mode's refusal, a protected path or leaving the sandbox or the workspace: see the gate).
+ * `args` replaces the call's arguments; they are validated again, and an invalid replacement fails the
+ * call.
+ */
+export type ToolDecision =
+  | { action: "allow"; approve?: boolean; args?: unknown }
+  | { action: "deny"; reason: string }
+  | { action: "ask"; reason?: string; args?: unknown };
 
 export interface TurnEndResult {
   /**
@@ -68,6 +86,8 @@ export interface Hooks {
   onTurnEnd?(
     ctx: HookContext & { toolCallsMade: boolean; finalText: string },
   ): Promise<TurnEndResult | undefined> | TurnEndResult | undefined;
+  /** Before a compaction decided by a `beforeModelCall` hook is carried out (observing only). */
+  beforeCompaction?(ctx: HookContext & { trigger: CompactionTrigger; focus?: string }): Promise<void> | void;
   /**
    * Once, as the run ends for any reason, before its outcome is recorded and `agent_end` is sent.
    * Awaited: a hook may let work the agent started record its own end first (bounded by the hook).
@@ -76,5 +96,6 @@ export interface Hooks {
     agent: AgentIdentity;
     signal: AbortSignal;
     status: Outcome["status"];
+    emit?: (event: EventBody) => void;
   }): Promise<void> | void;
 }

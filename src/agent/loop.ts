@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome, OutcomeEnd } from "../contracts/outcome.ts";
+import { isAgentryError } from "../errors/agentry-error.ts";
 import {
   addUsage,
   assistantText,
@@ -59,11 +60,16 @@ export async function runAgentLoop(
   let turns = 0;
   let text = "";
   const estimator = new PromptEstimator(config.model.id);
+  // Set by a hook (`HookContext.stop`): the run ends once the step in progress is over.
+  let stopReason: string | undefined;
+  const stop = (reason: string) => {
+    stopReason ??= reason;
+  };
 
   const finish = async (end: OutcomeEnd): Promise<Outcome> => {
     for (const hook of hooks) {
       try {
-        await hook.onRunEnd?.({ agent, signal, status: end.status });
+        await hook.onRunEnd?.({ agent, signal, status: end.status, emit: send });
       } catch (error) {
         const message = `an onRunEnd hook failed: ${error instanceof Error ? error.message : String(error)}`;
         await session.record({ type: "error", message }).catch(() => {});
@@ -132,7 +138,10 @@ export async function runAgentLoop(
       redact: config.redact ?? ((text) => text),
       emit: send,
       forward: events.forward,
+      stop,
     };
+    const stopped = () =>
+      finish({ status: "completed", ...(stopReason === undefined ? {} : { stopReason }) });
 
     while (true) {
       if (signal.aborted) return await abort("before the model call");
@@ -148,6 +157,7 @@ export async function runAgentLoop(
         tools,
         signal,
         emit: send,
+        stop,
         spend: (spent) => {
           usage = addUsage(usage, spent);
         },
@@ -155,6 +165,10 @@ export async function runAgentLoop(
       // Budgets hold during the call: its estimate (prompt, then output as it streams) is checked here
       // and reported to whoever watches the whole tree; a call whose prompt alone would pass a budget
       // is not made.
+      if (stopReason !== undefined) {
+        send({ type: "turn_end", turn, usage: emptyUsage() });
+        return await stopped();
+      }
       const prompt = estimator.estimate(request);
       const estimate = callEstimate(prompt.tokens, usage, limits, send);
       if (signal.aborted) {
@@ -197,6 +211,7 @@ export async function runAgentLoop(
       }
       send({ type: "turn_end", turn, usage: message.usage });
       if (signal.aborted && calls.length > 0) return await abort("while tools were running");
+      if (stopReason !== undefined) return await stopped();
 
       const injected: UserMessage[] = [];
       for (const hook of hooks) {
@@ -204,12 +219,15 @@ export async function runAgentLoop(
           agent,
           turn,
           signal,
+          emit: send,
+          stop,
           toolCallsMade: calls.length > 0,
           finalText: text,
         });
         injected.push(...(result?.inject ?? []));
       }
       await appendInjected(injected);
+      if (stopReason !== undefined) return await stopped();
       if (calls.length === 0 && injected.length === 0) {
         const empty = emptyReplyError(message);
         return await (empty === undefined ? finish({ status: "completed" }) : fail(empty));
@@ -217,8 +235,13 @@ export async function runAgentLoop(
       if (lastTurn) return await finish({ status: "max_turns" });
     }
   } catch (error) {
-    // Hooks and transcript writes can throw; the run still ends with an outcome.
-    return fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+    // Hooks and transcript writes can throw; the run still ends with an outcome. agentry's own errors
+    // (a full disk) say what happened as they are; anything else is a bug.
+    return fail(
+      isAgentryError(error)
+        ? error.message
+        : `internal error: ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     waits.dispose();
     limits.dispose();

@@ -71,6 +71,8 @@ export async function prepareRequest(options: {
   tools: ToolSpec[];
   signal: AbortSignal;
   emit: (event: EventBody) => void;
+  /** Ends the run after this step (`HookContext.stop`). */
+  stop?: (reason: string) => void;
   spend: (usage: Usage) => void;
 }): Promise<{ request: ModelRequest; extraTools: AnyTool[] }> {
   const { config, session } = options;
@@ -85,11 +87,16 @@ export async function prepareRequest(options: {
   const sections: string[] = [];
   const hidden = new Set<string>();
   const extraTools: AnyTool[] = [];
+  const hookContext = {
+    agent: options.agent,
+    turn: options.turn,
+    signal: options.signal,
+    emit: options.emit,
+    ...(options.stop === undefined ? {} : { stop: options.stop }),
+  };
   for (const hooks of config.hooks ?? []) {
     const result = await hooks.beforeModelCall?.({
-      agent: options.agent,
-      turn: options.turn,
-      signal: options.signal,
+      ...hookContext,
       request: base,
       messages: session.messages,
       model: config.model,
@@ -105,6 +112,14 @@ export async function prepareRequest(options: {
     for (const name of result?.hiddenTools ?? []) hidden.add(name);
     extraTools.push(...(result?.extraTools ?? []));
     if (result?.compaction !== undefined) {
+      const decision = result.compaction;
+      if (decision.action === "compact")
+        for (const observer of config.hooks ?? [])
+          await observer.beforeCompaction?.({
+            ...hookContext,
+            trigger: decision.trigger,
+            ...(decision.focus === undefined ? {} : { focus: decision.focus }),
+          });
       const done = await applyCompaction(result.compaction, {
         session,
         system: base.system,

@@ -1,6 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  linkSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { AgentryError } from "../errors/agentry-error.ts";
+import { diskFullError } from "../state/disk-full.ts";
 import {
   currentProcess,
   formatIdentity,
@@ -73,7 +83,12 @@ export function acquireSessionLock(id: string, lockPath: string): SessionLock {
 /** Creates the lock whole: written to a private file, then hard-linked into place (fails if it exists). */
 function create(lockPath: string, content: LockContent): boolean {
   const draft = `${lockPath}.${process.pid}.${content.token}.draft`;
-  writeFileSync(draft, JSON.stringify(content));
+  try {
+    writeFileSync(draft, JSON.stringify(content));
+  } catch (error) {
+    rmSync(draft, { force: true });
+    throw diskFullError(error, lockPath) ?? error;
+  }
   try {
     linkSync(draft, lockPath);
     return true;
@@ -121,6 +136,15 @@ function held(lockPath: string, token: string, own = true): SessionLock {
       }
     },
   };
+}
+
+/**
+ * Whether a live process holds the session lock at `lockPath` (one that is stale, or no lock, is not
+ * held): what must not be touched, e.g. by `agentry sessions prune`.
+ */
+export function sessionLockHeld(lockPath: string): boolean {
+  const lock = readLock(lockPath);
+  return lock !== undefined && !isStale(lock, lockPath);
 }
 
 function isStale(lock: LockContent, lockPath: string): boolean {

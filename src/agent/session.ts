@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { AgentryError } from "../errors/agentry-error.ts";
 import { type Message, userText } from "../model/messages.ts";
+import { diskFullError } from "../state/disk-full.ts";
 import { appendLine, ensureStateDir, sessionPath, sessionsDir, stateDir } from "../state/state-dir.ts";
 import { interruptedToolResults, pairToolCalls } from "./repair.ts";
 import { InvalidSessionIdError, isValidSessionId, newSessionId } from "./session-id.ts";
@@ -73,8 +74,6 @@ export class Session {
   readonly transcriptPath: string | undefined;
   /** Problems met while reading a resumed transcript (e.g. a torn last line), for the caller to show. */
   readonly warnings: readonly string[];
-  /** A resumed file whose last write was cut needs a newline before the next line. */
-  private startNewLine: boolean;
   private lock: SessionLock | undefined;
   private measuredIndex: number;
   private readonly blobs: BlobWriter;
@@ -85,7 +84,6 @@ export class Session {
     messages: Message[];
     transcriptPath: string | undefined;
     warnings?: string[];
-    startNewLine?: boolean;
     lock?: SessionLock | undefined;
     measuredFrom?: number;
   }) {
@@ -98,7 +96,6 @@ export class Session {
     this.messages = init.messages;
     this.transcriptPath = init.transcriptPath;
     this.warnings = init.warnings ?? [];
-    this.startNewLine = init.startNewLine ?? false;
     this.lock = init.lock;
     this.measuredIndex = init.measuredFrom ?? 0;
     this.blobs = blobWriter(init.workspace);
@@ -140,7 +137,10 @@ export class Session {
     } catch (error) {
       lock?.release();
       if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new SessionExistsError(id, path);
-      throw error;
+      const full = diskFullError(error, path);
+      // A header cut short is no transcript: the file goes, as if the session was never created.
+      if (full !== undefined) await rm(path, { force: true });
+      throw full ?? error;
     }
     return new Session({ header, workspace: options.workspace, messages: [], transcriptPath: path, lock });
   }
@@ -171,7 +171,6 @@ export class Session {
       messages: [...pairToolCalls(stored)],
       transcriptPath: path,
       warnings: transcript.warnings,
-      startNewLine: !transcript.endsWithNewline,
     });
     // The common crash (killed while tools ran) is closed in the file too, before anything follows it.
     const interrupted = interruptedToolResults(stored);
@@ -217,15 +216,19 @@ export class Session {
   private write(line: Record<string, unknown>): void {
     if (!this.transcriptPath) return;
     this.lock?.assertHeld();
-    const text = JSON.stringify(line);
-    appendLine(this.transcriptPath, this.startNewLine ? `\n${text}` : text);
-    this.startNewLine = false;
+    // Whole lines only: a write the disk could not take is cut back, and a line torn by a killed
+    // writer before is ended first (appendLine).
+    appendLine(this.transcriptPath, JSON.stringify(line));
   }
 }
 
 /** `.agentry/locks/<id>.lock`: apart from the transcripts, so `sessions/` holds only sessions. */
+export function sessionLockPath(workspace: string, id: string): string {
+  return join(stateDir(workspace), "locks", `${id}.lock`);
+}
+
 function lockPathOf(workspace: string, id: string): string {
-  const dir = join(stateDir(workspace), "locks");
-  ensureStateDir(workspace, dir);
-  return join(dir, `${id}.lock`);
+  const path = sessionLockPath(workspace, id);
+  ensureStateDir(workspace, dirname(path));
+  return path;
 }

@@ -6,7 +6,7 @@ import type { Operations } from "../tools/operations.ts";
 import type { AgentIdentity, AnyTool, ToolContext } from "../tools/tool.ts";
 import { type AbortWatch, watchAbort } from "./abort.ts";
 import type { EventBody } from "./emitter.ts";
-import type { Hooks } from "./hooks.ts";
+import type { HookContext, Hooks } from "./hooks.ts";
 import type { Redactor } from "./redact.ts";
 import {
   ABORTED_RESULT,
@@ -38,6 +38,8 @@ export interface ToolExecutionEnv {
   emit: (event: EventBody) => void;
   /** The run's raw sink, handed to tools so subagents can bubble their own events up. */
   forward: (event: AgentEvent) => void;
+  /** Ends the run after this step (`HookContext.stop`). */
+  stop: (reason: string) => void;
 }
 
 const PREVIEW_CHARS = 300;
@@ -138,14 +140,29 @@ async function runCall(
   const parsed = tool.schema.safeParse(call.args);
   if (!parsed.success) return fail(invalidArgsMessage(call.name, parsed.error));
 
-  const hookContext = { agent: env.agent, turn: env.turn, signal: env.signal };
+  const hookContext = {
+    agent: env.agent,
+    turn: env.turn,
+    signal: env.signal,
+    emit: env.emit,
+    stop: env.stop,
+  };
   let result: ToolResultPart;
   try {
-    const denial = await decide(call, tool, env, hookContext);
-    if (denial !== undefined) {
-      result = fail(denial);
+    const verdict = await decide(call, tool, env, hookContext);
+    if (verdict.denial !== undefined) {
+      result = fail(verdict.denial);
     } else {
-      const output = await tool.execute(parsed.data, toolContext(call, env, isSettled));
+      let args: unknown = parsed.data;
+      if (verdict.args !== undefined) {
+        // A hook's replacement passes the same validation as the model's own arguments.
+        const replaced = tool.schema.safeParse(verdict.args);
+        if (!replaced.success)
+          return fail(`A hook replaced the arguments, and ${invalidArgsMessage(call.name, replaced.error)}`);
+        args = replaced.data;
+      }
+      const asking = { id: call.id, name: call.name, args };
+      const output = await tool.execute(args, toolContext(call, env, isSettled, verdict.approved, asking));
       const content = typeof output === "string" ? output : output.content;
       result = { type: "tool_result", toolCallId: call.id, toolName: call.name, content, isError: false };
       const images = typeof output === "string" ? undefined : output.images;
@@ -175,35 +192,66 @@ async function runCall(
   return { ...result, content: truncated.text };
 }
 
-/** Runs the `beforeToolCall` hooks in order; returns the reason to refuse, or undefined to go ahead. */
+/** What the `beforeToolCall` hooks decided together. */
+interface Verdict {
+  /** Why the call is refused (the first deny wins). */
+  denial?: string;
+  /** The arguments the call runs with instead (the last hook's that gave some). */
+  args?: unknown;
+  /** A hook approved the call: its own permission prompts are answered (`ToolDecision`). */
+  approved: boolean;
+}
+
+/** Runs the `beforeToolCall` hooks in order; the first deny wins. */
 async function decide(
   call: ToolCallPart,
   tool: AnyTool,
   env: ToolExecutionEnv,
-  hookContext: { agent: AgentIdentity; turn: number; signal: AbortSignal },
-): Promise<string | undefined> {
+  hookContext: Omit<HookContext, "turn"> & { turn: number },
+): Promise<Verdict> {
+  const verdict: Verdict = { approved: false };
   for (const hooks of env.hooks) {
     const decision = await hooks.beforeToolCall?.({ ...hookContext, call, tool });
-    if (!decision || decision.action === "allow") continue;
-    if (decision.action === "deny") return deniedMessage(decision.reason);
+    if (!decision) continue;
+    if (decision.action === "deny") return { denial: deniedMessage(decision.reason), approved: false };
+    if (decision.args !== undefined) verdict.args = decision.args;
+    if (decision.action === "allow") {
+      if (decision.approve === true) verdict.approved = true;
+      continue;
+    }
     // "ask": the user decides through the permission gate, which throws PermissionDeniedError on reject.
-    const summary = call.rawArgs.length > 200 ? `${call.rawArgs.slice(0, 200)}…` : call.rawArgs;
+    const raw = decision.args === undefined ? call.rawArgs : JSON.stringify(decision.args);
+    const summary = raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
+    const why = decision.reason === undefined ? "" : ` (${decision.reason})`;
     await env.ask?.(
-      { permission: call.name, patterns: [summary], title: `${call.name} ${summary}` },
+      { permission: call.name, patterns: [summary], title: `${call.name} ${summary}${why}` },
       env.agent,
       env.signal,
     );
   }
-  return undefined;
+  return verdict;
 }
 
-function toolContext(call: ToolCallPart, env: ToolExecutionEnv, isSettled: () => boolean): ToolContext {
+function toolContext(
+  call: ToolCallPart,
+  env: ToolExecutionEnv,
+  isSettled: () => boolean,
+  approved: boolean,
+  asking: NonNullable<PermissionRequest["call"]>,
+): ToolContext {
   return {
     workspace: env.workspace,
     ops: env.ops,
     ...(env.commands === undefined ? {} : { commands: env.commands }),
     signal: env.signal,
-    ask: (request) => (env.ask ? env.ask(request, env.agent, env.signal) : Promise.resolve()),
+    ask: (request) =>
+      env.ask
+        ? env.ask(
+            { ...request, call: asking, ...(approved ? { approvedByHook: true } : {}) },
+            env.agent,
+            env.signal,
+          )
+        : Promise.resolve(),
     progress: (update) => {
       // A tool that ignores the abort may keep reporting after its result was settled; drop that.
       if (!isSettled())

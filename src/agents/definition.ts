@@ -140,8 +140,20 @@ export const AgentDefinitionSchema = z.object({
    * it only narrows; `[]` = no network. Absent = its parent's.
    */
   allowedHosts: z.array(z.string().min(1)).optional(),
+  /**
+   * Claude Code hooks for this agent only (`hooks:` of its file, Claude Code's shape: `readHookSettings`
+   * in `src/hooks/`); its `Stop` hooks run as SubagentStop. A project file's apply in a trusted folder only.
+   */
+  hooks: z.record(z.string(), z.unknown()).optional(),
+  /** Skills preloaded into the agent's context by name (Claude Code's `skills:`). */
+  skills: z.array(z.string().min(1)).optional(),
   /** Bash runs under `READ_ONLY_BASH_RULES` before the definition's own `permission` (see definition-rules.ts). */
   readOnlyBash: z.boolean().optional(),
+  /**
+   * `false`: the child's system prompt leaves out the project's instruction files (AGENTS.md,
+   * CLAUDE.md …) its parent has (docs/instructions.md). Absent = it gets them.
+   */
+  projectInstructions: z.boolean().optional(),
   /** What its file asked for and did not get (an untrusted folder's MCP server …): the child is told. */
   withheld: z.array(z.string()).optional(),
   /** Why it cannot run at all (a remote agent whose URL was withheld); spawning it fails saying so. */

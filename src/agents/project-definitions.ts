@@ -27,8 +27,8 @@ const UNTRUSTED = "withheld until you trust this folder (agentry trust)";
 /**
  * The agents of a run as a project's files may give them. A project file's definition is marked with
  * the folder's trust (its rules then narrow only, `childRules`) and, untrusted, loses what would widen:
- * MCP servers it starts itself (a command or a URL), a remote URL (the agent then cannot run and says
- * why), permission modes beyond plan, a model on another endpoint. Each is noted on the definition
+ * MCP servers it starts itself (a command or a URL), its hooks (commands), a remote URL (the agent then
+ * cannot run and says why), permission modes beyond plan, a model on another endpoint. Each is noted on the definition
  * (the child is told) and returned. Definitions from elsewhere are kept as they are.
  */
 export function confineProjectDefinitions(
@@ -75,6 +75,11 @@ function confineOne(
     }
   }
   if (definition.mcpServers !== undefined) result.mcpServers = servers;
+  // Hooks are commands that run as the user: a repository's run only once the folder is trusted.
+  if (definition.hooks !== undefined) {
+    record("hooks", definition.hooks);
+    delete result.hooks;
+  }
   if (definition.url !== undefined) {
     record("url", { url: definition.url, headers: definition.headers ?? {} });
     delete result.url;

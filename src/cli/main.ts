@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import { CommanderError } from "commander";
 import { isAgentryError } from "../errors/agentry-error.ts";
 import { EXIT_CODE_FOR_FAULT, EXIT_CODES } from "./exit-codes.ts";
 import { type CliIo, processIo } from "./io.ts";
+import { packageVersion } from "./package-version.ts";
 import { createProgram, type ProgramResult } from "./program.ts";
 
 /** The `agentry` command line. Returns the process exit code (see exit-codes.ts); never throws. */
@@ -45,10 +45,4 @@ function withDefaultCommand(argv: string[], io: CliIo): string[] {
   const end = argv.indexOf("--");
   const options = end === -1 ? argv : argv.slice(0, end);
   return [options.some((arg) => PRINT_OPTIONS.has(arg)) ? "run" : "chat", ...argv];
-}
-
-function packageVersion(): string {
-  const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
-  const version: unknown = (JSON.parse(text) as { version?: unknown }).version;
-  return typeof version === "string" ? version : "0.0.0";
 }

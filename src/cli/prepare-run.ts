@@ -6,6 +6,8 @@ import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
+import type { HookCommand } from "../hooks/hook-settings.ts";
+import type { LoadedInstructions } from "../instructions/instruction-file.ts";
 import type { McpClientFeatures } from "../mcp/client-features.ts";
 import type { McpServerSet } from "../mcp/mcp-servers.ts";
 import type { Model } from "../model/model.ts";
@@ -18,11 +20,14 @@ import {
   type PermissionMode,
 } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
+import type { Skill } from "../skills/skill.ts";
+import { spawnableAgents } from "../subagents/spawnable-agents.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { projectWarnings } from "./config/project-report.ts";
 import { type ProjectView, readProject } from "./config/read-project.ts";
 import type { SettingFlags, Settings } from "./config/resolve-settings.ts";
+import { CommandGrants } from "./custom-commands/command-grants.ts";
 import { damagedSessionError } from "./damaged-session.ts";
 import type { ElicitHandler } from "./elicit-prompt.ts";
 import { UsageError } from "./errors.ts";
@@ -30,12 +35,15 @@ import type { CliIo } from "./io.ts";
 import { loadMcpConfigFlags } from "./mcp-config-flag.ts";
 import { permissionRules } from "./permission-rules.ts";
 import { personChannel } from "./person-channel.ts";
+import { instructionsForAgents, loadProjectInstructions } from "./project-instructions.ts";
 import { selectModel } from "./select-model.ts";
 import { wireAgent } from "./wire-agent.ts";
 import { wireCommands } from "./wire-commands.ts";
 import { wireCompaction } from "./wire-compaction.ts";
 import { type FleetFlags, wireFleet } from "./wire-fleet.ts";
+import { type WiredHooks, wireHooks } from "./wire-hooks.ts";
 import { mcpInstructions, mcpToolChanges, wireMcp } from "./wire-mcp.ts";
+import { firstAnswer, wireSkills } from "./wire-skills.ts";
 import { agentFileWarning, wireSubagents } from "./wire-subagents.ts";
 import { resolveWorkspace } from "./workspace.ts";
 
@@ -59,6 +67,8 @@ export interface RunSettings {
   limiters: ModelLimiters;
   /** The workspace's files as read, with the folder's trust and what was withheld. */
   project: ProjectView;
+  /** AGENTS.md, CLAUDE.md … of the user and the project (docs/instructions.md). */
+  instructions: LoadedInstructions;
 }
 
 /**
@@ -88,8 +98,14 @@ export async function loadRunSettings(
   });
   const { settings } = project;
   for (const line of projectWarnings(project)) io.stderr.write(`${line}\n`);
+  for (const warning of project.hooks.warnings) io.stderr.write(`warning: ${warning}\n`);
+  const { trusted } = project.trust;
+  // The config files' `instructions` lists, agentry's and the peers' (OpenCode's), as the resolver read them.
+  const lists = settings.instructions;
+  const instructions = await loadProjectInstructions({ workspace, env: io.env, trusted, lists });
+  for (const warning of instructions.diagnostics) io.stderr.write(`warning: ${warning}\n`);
   const limiters = new ModelLimiters(settings.modelConcurrency);
-  return { workspace, settings, rules: permissionRules(settings), limiters, project };
+  return { workspace, settings, rules: permissionRules(settings), limiters, project, instructions };
 }
 
 /**
@@ -122,6 +138,8 @@ export interface WireRootOptions {
   onElicit?: ElicitHandler;
   systemPrompt?: string;
   appendSystemPrompt?: string;
+  /** The instruction files (`loadRunSettings`): after the system prompt, for the root and its children. */
+  instructions?: LoadedInstructions;
   /** `--agents` JSON. */
   agents?: string;
   /** The agent definitions of the workspace's files, confined by the folder's trust (`readProject`). */
@@ -136,6 +154,13 @@ export interface WireRootOptions {
   workflows?: boolean;
   /** `--store` and `--queue`: task records and children on Redis (`wireFleet`). */
   fleet?: FleetFlags;
+  /**
+   * Claude Code hooks of the settings files that apply (`readProject`); agent files' hooks run for their
+   * children. Undefined: no hook runs at all (`--no-hooks`).
+   */
+  hooks?: readonly HookCommand[];
+  /** Skills of the workspace's and the user's folders (`readProject`): the `skill` tool, preloading. */
+  skills?: readonly Skill[];
 }
 
 /** The flags `run`, `chat` and `workflow run` take alike and hand to `wireRoot` as they are. */
@@ -168,6 +193,12 @@ export interface WiredRoot {
   compaction: CompactionOptions;
   /** The run's MCP servers (their prompts, resources for `@server:uri`), when any is configured. */
   mcp: McpServerSet | undefined;
+  /** Claude Code hooks (UserPromptSubmit, SessionEnd, their events' sink); undefined with `--no-hooks`. */
+  hooks: WiredHooks | undefined;
+  /** A saved command's `allowed-tools` while its turn runs (cleared by the caller after it). */
+  commandGrants: CommandGrants;
+  /** The subagents the root may start (a saved command's `agent`). */
+  subagents(): string[];
   /** Ends the subagent runtime, then the MCP servers' connections. */
   close(reason?: string): Promise<void>;
 }
@@ -179,15 +210,31 @@ export interface WiredRoot {
  */
 export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
   const { workspace, settings, io } = options;
-  // Permission prompts and MCP servers' forms reach the same person, one question at a time.
+  const hooks =
+    options.hooks === undefined
+      ? undefined
+      : wireHooks({
+          hooks: options.hooks,
+          workspace,
+          env: io.env,
+          permissionMode: settings.permissionMode.value,
+        });
+  const skills = wireSkills(options.skills ?? [], settings.trusted);
+  // Permission prompts and MCP servers' forms reach the same person, one question at a time; hooks
+  // hear of a prompt (Notification) before it is put.
   const person = personChannel();
-  const { onAsk, onElicit } = options;
+  const { onElicit } = options;
+  const onAsk =
+    options.onAsk === undefined || hooks === undefined ? options.onAsk : hooks.notifying(options.onAsk);
+  const commandGrants = new CommandGrants();
+  const approve = firstAnswer(hooks?.approve, skills.approve, commandGrants.approve);
   const ask = createPermissionGate({
     rules: options.rules,
     mode: settings.permissionMode.value,
     ...(onAsk === undefined
       ? {}
       : { onAsk: (request, signal) => person(signal, "reject" as const, () => onAsk(request, signal)) }),
+    ...(approve === undefined ? {} : { approve }),
   });
   const systemPromptOptions: Parameters<typeof buildSystemPrompt>[0] = { workspace };
   if (options.systemPrompt !== undefined) systemPromptOptions.replace = options.systemPrompt;
@@ -223,26 +270,35 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     throw error;
   });
   try {
-    const instructions = mcpInstructions(mcp);
-    const systemPrompt = await buildSystemPrompt(systemPromptOptions);
+    const warn = (message: string) => io.stderr.write(`warning: ${message}\n`);
+    const shared = options.instructions && instructionsForAgents(options.instructions, warn);
+    // The instructions right after the built-in prompt: the same all session, so the cache keeps them.
+    const systemPrompt = [await buildSystemPrompt(systemPromptOptions), shared?.section, mcpInstructions(mcp)]
+      .filter((part) => part !== undefined && part !== "")
+      .join("\n\n");
     const commands = await commandsPending;
     const compaction = await wireCompaction(settings, io.env, options.limiters);
-    const root = wireAgent({
+    const agent = wireAgent({
       workspace,
       commands,
       model: options.model,
-      systemPrompt: instructions === undefined ? systemPrompt : `${systemPrompt}\n\n${instructions}`,
+      systemPrompt,
       settings,
       ask,
       env: io.env,
-      extraTools: mcp?.tools ?? [],
+      extraTools: [...(mcp?.tools ?? []), ...(skills.tool === undefined ? [] : [skills.tool])],
     });
     // A tool whose rules deny `*` is not offered to the root either (children drop theirs too).
     const visible = (tools: readonly AnyTool[]) => visibleTools(tools, options.rules);
-    root.tools = visible(root.tools);
+    agent.tools = visible(agent.tools);
     if (mcp !== undefined)
-      root.hooks = [...(root.hooks ?? []), mcpToolChanges(mcp, visible(mcp.tools), visible)];
-    const { config, runtime, diagnostics } = await wireSubagents(root, {
+      agent.hooks = [...(agent.hooks ?? []), mcpToolChanges(mcp, visible(mcp.tools), visible)];
+    if (hooks !== undefined) agent.hooks = [hooks.root, ...(agent.hooks ?? [])];
+    const {
+      config: wired,
+      runtime,
+      diagnostics,
+    } = await wireSubagents(agent, {
       workspace,
       definitions: options.definitions,
       settings,
@@ -251,11 +307,15 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
       ...(options.agents === undefined ? {} : { agentsJson: options.agents }),
       ...(options.limiters === undefined ? {} : { limiters: options.limiters }),
+      ...(shared === undefined ? {} : { instructions: shared }),
       ...(settings.compaction.enabled ? { compaction } : {}),
       ...(fleet.taskStore === undefined ? {} : { taskStore: fleet.taskStore }),
       ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),
       ...(fleet.descendants === undefined ? {} : { descendants: fleet.descendants }),
+      childHooks: (child) => [...(hooks?.child(child) ?? []), ...skills.child(child)],
     });
+    // After the compaction's hooks, so a folder's files are added again once it summarized them away.
+    const config = shared ? { ...wired, hooks: [...(wired.hooks ?? []), shared.hooks(workspace)] } : wired;
     const agentWarning = agentFileWarning(diagnostics);
     if (agentWarning) io.stderr.write(`${agentWarning}\n`);
     // Loaded only when asked for: a run without workflows reads none of their modules or prompts.
@@ -268,6 +328,9 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       runtime,
       compaction,
       mcp,
+      hooks,
+      commandGrants,
+      subagents: () => spawnableAgents(runtime.registry, runtime.gate.rules).map((agent) => agent.name),
       async close(reason) {
         try {
           await runtime.shutdown(reason);

@@ -9,8 +9,10 @@ import { registerMcpCommand } from "./commands/mcp.ts";
 import { registerRunCommand } from "./commands/run-command.ts";
 import { registerServeCommand } from "./commands/serve-command.ts";
 import { registerSessionsCommand } from "./commands/sessions-command.ts";
+import { registerSkillsCommand } from "./commands/skills-command.ts";
 import { registerTasksCommand } from "./commands/tasks.ts";
 import { registerTrustCommand } from "./commands/trust-command.ts";
+import { registerUiCommand } from "./commands/ui-command.ts";
 import { registerWorkerCommand } from "./commands/worker.ts";
 import { registerWorkflowCommand } from "./commands/workflow-command.ts";
 import type { CliIo } from "./io.ts";
@@ -38,12 +40,14 @@ const COMMANDS: ReadonlyArray<(program: Command, deps: CommandDeps) => Command> 
   registerChatCommand,
   registerSessionsCommand,
   registerAgentsCommand,
+  registerSkillsCommand,
   registerDemoCommand,
   registerTasksCommand,
   registerWorkflowCommand,
   registerWorkerCommand,
   registerMcpCommand,
   registerServeCommand,
+  registerUiCommand,
   registerConfigCommand,
   registerTrustCommand,
   registerDoctorCommand,

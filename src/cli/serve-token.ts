@@ -4,6 +4,8 @@ import { UsageError } from "./errors.ts";
 
 /** Where `agentry serve` reads its bearer token. */
 export const SERVE_TOKEN_ENV = "AGENTRY_SERVE_TOKEN";
+/** Where `agentry ui` reads its token. */
+export const UI_TOKEN_ENV = "AGENTRY_UI_TOKEN";
 
 /** Shorter tokens are refused: they can be guessed. */
 const MIN_TOKEN_LENGTH = 16;
@@ -17,17 +19,42 @@ export function serveToken(
   host: string,
   env: Readonly<Record<string, string | undefined>>,
 ): { token: string; generated: boolean } {
-  const configured = env[SERVE_TOKEN_ENV];
+  return listenerToken(host, env, {
+    variable: SERVE_TOKEN_ENV,
+    command: "agentry serve",
+    who: "the clients",
+  });
+}
+
+/** The token of `agentry ui`, on the same rules as `agentry serve`'s (its own variable). */
+export function uiToken(
+  host: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { token: string; generated: boolean } {
+  return listenerToken(host, env, {
+    variable: UI_TOKEN_ENV,
+    command: "agentry ui",
+    who: "the people who may see the page",
+  });
+}
+
+function listenerToken(
+  host: string,
+  env: Readonly<Record<string, string | undefined>>,
+  names: { variable: string; command: string; who: string },
+): { token: string; generated: boolean } {
+  const { variable, command, who } = names;
+  const configured = env[variable];
   if (configured !== undefined && configured !== "") {
     if (configured.length < MIN_TOKEN_LENGTH || /\s/.test(configured))
       throw new UsageError(
-        `${SERVE_TOKEN_ENV} must be at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. openssl rand -hex 32).`,
+        `${variable} must be at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. openssl rand -hex 32).`,
       );
     return { token: configured, generated: false };
   }
   if (!isLoopback(host))
     throw new UsageError(
-      `agentry serve refuses to listen on ${host} without a token: set ${SERVE_TOKEN_ENV} (e.g. to $(openssl rand -hex 32)) and give it to the clients, or keep the default --host 127.0.0.1.`,
+      `${command} refuses to listen on ${host} without a token: set ${variable} (e.g. to $(openssl rand -hex 32)) and give it to ${who}, or keep the default --host 127.0.0.1.`,
     );
   return { token: randomBytes(24).toString("base64url"), generated: true };
 }

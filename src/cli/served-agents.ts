@@ -43,14 +43,14 @@ export function servedAgents(options: ServedAgentsOptions): ServedAgents {
   const counts = new Map<string, number>();
   return {
     agents: definitions.map((d) => ({ name: d.name, description: d.description })),
-    async open(name) {
+    async open(name, { resume }) {
       const definition = definitions.find((d) => d.name === name);
       if (definition === undefined) throw new Error(`agent "${name}" is not served`);
       const model = modelOf(definition, root.model, options.createModel);
       const count = (counts.get(name) ?? 0) + 1;
       counts.set(name, count);
       const path = ["serve", `${name}-${count}`];
-      const taskId = newSessionId({ prefix: "a2a" });
+      const taskId = resume ?? newSessionId({ prefix: "a2a" });
       const local = await buildChild(
         {
           baseRules: runtime.gate.rules,
@@ -58,10 +58,16 @@ export function servedAgents(options: ServedAgentsOptions): ServedAgents {
           limits: runtime.limits,
           spawnKitFor: runtime.spawnKitFor,
           warn: options.warn,
+          ...(runtime.instructions === undefined ? {} : { instructions: runtime.instructions }),
         },
         caller,
         { definition, model, taskId, path, depth: 1, parentWorkspace: root.workspace },
-        () => Session.create({ workspace: root.workspace, agentName: name, model: model.id, id: taskId }),
+        // A context taken up again continues its transcript: the history of an idle context the server
+        // let go of, or of an earlier server's.
+        () =>
+          resume === undefined
+            ? Session.create({ workspace: root.workspace, agentName: name, model: model.id, id: taskId })
+            : Session.resume(root.workspace, resume),
       );
       return {
         executor: inProcessExecutor(local, options.warn),

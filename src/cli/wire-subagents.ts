@@ -5,6 +5,7 @@ import { type Diagnostic, hasErrors } from "../agents/diagnostics.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
+import type { ChildHooksFactory, ChildInstructions } from "../subagents/child-config.ts";
 import type { ChildPlacement } from "../subagents/child-placement.ts";
 import type { DescendantCount } from "../subagents/descendant-count.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
@@ -33,6 +34,10 @@ export interface WireSubagentsOptions {
   placement?: ChildPlacement;
   /** Where the tree's descendants are counted (`wireFleet`: on the fleet's Redis; default: this process). */
   descendants?: DescendantCount;
+  /** The project's instructions children get as the root has them (docs/instructions.md). */
+  instructions?: ChildInstructions;
+  /** Hooks each child gets (Claude Code hooks, preloaded skills). */
+  childHooks?: ChildHooksFactory;
 }
 
 /** The agents a run can delegate to: built-ins, user and project files (`readProject`), then `--agents`. */
@@ -80,6 +85,8 @@ export async function wireSubagents(
     placements: [remote, options.placement].filter((placement) => placement !== undefined),
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
     ...(options.descendants === undefined ? {} : { descendants: options.descendants }),
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
   });
   return { config, runtime, diagnostics: registry.diagnostics };
 }

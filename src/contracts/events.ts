@@ -98,6 +98,25 @@ export type AgentEvent = Base &
         contextWindow: number;
         usage: Usage;
       }
+    /** A hook command ran (Claude Code's hooks: docs/hooks.md), once it ended. */
+    | {
+        type: "hook_run";
+        /** Claude Code's event name: `PreToolUse`, `Stop`, `UserPromptSubmit` … */
+        hookEvent: string;
+        command: string;
+        /** The file that configured it (`.claude/settings.json`, `~/.claude/settings.json`, an agent file …). */
+        source: string;
+        result: HookRunResult;
+        /** The command's exit code, when it exited by itself. */
+        exitCode?: number;
+        /** What it said: the reason of a block, the error, a `systemMessage` (shortened). */
+        message?: string;
+        /** The tool call it ran for (PreToolUse, PostToolUse, PermissionRequest). */
+        toolCallId?: string;
+        /** That call's tool, as the hook saw it (`Bash`, `Write`, `mcp__server__tool`). */
+        toolName?: string;
+        durationMs: number;
+      }
     | { type: "turn_end"; turn: number; usage: Usage }
     | { type: "agent_end"; outcome: Outcome }
     /** A workflow's progress (`workflow_start`, `workflow_phase`, `workflow_agent` …), from its own node. */
@@ -113,6 +132,13 @@ export type CompactionTrigger = "auto" | "manual";
  * or nothing is older than the turns kept.
  */
 export type CompactionFailure = "model_error" | "too_large" | "cannot_shrink";
+
+/**
+ * `ok`: it ran and did not object; `blocked`: it blocked what it was asked about (exit 2, a deny or
+ * block decision, `continue: false`); `error`: it failed without blocking (another exit code, bad
+ * output, could not start); `timeout`: it was stopped at its timeout. Neither of the last two blocks.
+ */
+export type HookRunResult = "ok" | "blocked" | "error" | "timeout";
 
 export type AgentEventType = AgentEvent["type"];
 

@@ -20,7 +20,8 @@ export type Budget = "tokens" | "time" | "tree";
 
 /** The status of an ending and what only that status carries. */
 export type OutcomeEnd =
-  | { status: "completed" }
+  /** `stopReason`: a hook ended the run (Claude Code's `continue: false`), saying why. */
+  | { status: "completed"; stopReason?: string }
   | { status: "max_turns" }
   | { status: "aborted"; reason: string }
   | { status: "error"; error: string; reason?: "stalled" }
@@ -45,7 +46,7 @@ const base = {
  * served agent's progress — parsed as it is typed above (the proof below keeps the two the same).
  */
 export const outcomeSchema = z.discriminatedUnion("status", [
-  z.object({ ...base, status: z.literal("completed") }),
+  z.object({ ...base, status: z.literal("completed"), stopReason: z.string().exactOptional() }),
   z.object({ ...base, status: z.literal("max_turns") }),
   z.object({ ...base, status: z.literal("aborted"), reason: z.string() }),
   z.object({

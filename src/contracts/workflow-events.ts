@@ -5,6 +5,12 @@ import type { Usage } from "../model/messages.ts";
  * `AgentEvent`s too, sent with the workflow's own `agentPath`, so they reach the root's stream (and
  * `--output-format stream-json`) from the CLI, the library and the model's `workflow` tool alike.
  */
+/**
+ * The `agentType` of the nodes a workflow adds to the tree (the workflow and its phases): groups of
+ * agents, not agents. Here, not in `workflows/`, because every UI that draws the tree counts them apart.
+ */
+export const WORKFLOW_NODE_TYPES: readonly string[] = ["workflow", "phase"];
+
 export type WorkflowEvent =
   | { type: "workflow_start"; runId: string; name: string; phases: string[]; resumed: boolean }
   | { type: "workflow_phase"; runId: string; title: string }

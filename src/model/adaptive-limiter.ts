@@ -66,6 +66,17 @@ interface Held {
 }
 
 /**
+ * A burst of refusals, followed until every call that was in flight when it began has ended: how
+ * many of those the provider took is what it takes at once.
+ */
+interface Burst {
+  /** The calls in flight when the first refusal came back (sent before it), not yet ended. */
+  pending: Set<number>;
+  succeeded: number;
+  refused: number;
+}
+
+/**
  * How many calls to one model endpoint may be in flight: one limiter per endpoint, shared by every
  * agent of a tree. The limit adapts to what the provider answers:
  *
@@ -73,7 +84,13 @@ interface Held {
  *   last limit the provider refused (so it doubles per round trip, like TCP's slow start), and above
  *   it by one per `probeMs` of full use (a probe that is refused again backs off, up to 8 × `probeMs`);
  * - **shrinks** by one per call refused for capacity (429, 503, 529, overloaded) — the calls beyond
- *   what the provider takes are the ones refused — but by at most half per burst of refusals;
+ *   what the provider takes are the ones refused — but by at most half per burst of refusals; then,
+ *   once every call that was in flight when the burst began has ended, **settles** at the number of
+ *   them the provider took, when it refused several and took some: a provider that takes 5 at once
+ *   is learnt in one round, not one halving per `retry-after`. (A lone refusal says too little —
+ *   an overloaded blip looks the same — and one that took none is a spent window, not a size.)
+ *   A burst in which the provider took some calls also ends the `retry-after` pause below: the
+ *   refused calls wait it out themselves, and the limit keeps the others within what was taken;
  * - **pauses** every new call until a `retry-after` has passed, and while the provider's rate-limit
  *   headers say a window is spent (`RateBudget`), so calls wait instead of drawing 429s.
  *
@@ -89,9 +106,12 @@ export class AdaptiveLimiter {
   private pausedUntil = 0;
   private readonly budget: RateBudget;
   private sent = 0;
+  /** The calls in flight, by their `seq`. */
+  private readonly flying = new Set<number>();
   /** Calls sent before this number belong to the burst the last decrease answered. */
   private burstStart = 0;
   private burstFloor = 0;
+  private burst: Burst | undefined;
   private lastGrowthAt: number;
   private lastThrottleAt = Number.NEGATIVE_INFINITY;
   private probeMs: number;
@@ -165,6 +185,7 @@ export class AdaptiveLimiter {
   private take(): Permit {
     this.inFlightCount++;
     const held: Held = { seq: this.sent++, saturated: this.inFlightCount >= this.current };
+    this.flying.add(held.seq);
     this.budget.consume(this.now());
     let released = false;
     return {
@@ -172,10 +193,30 @@ export class AdaptiveLimiter {
         if (released) return;
         released = true;
         this.inFlightCount--;
+        this.flying.delete(held.seq);
         this.learn(held, result);
+        this.follow(held, result);
         this.pump();
       },
     };
+  }
+
+  /** Counts the calls of a burst as they end; when the last has, the limit settles on what was taken. */
+  private follow(held: Held, result: CallResult): void {
+    const burst = this.burst;
+    if (burst === undefined || !burst.pending.delete(held.seq)) return;
+    if (result.kind === "ok") burst.succeeded++;
+    if (result.kind === "throttled") burst.refused++;
+    if (burst.pending.size > 0) return;
+    this.burst = undefined;
+    if (burst.succeeded === 0) return;
+    // The provider took calls while it refused others: it refused too many at once, which the limit
+    // now holds back. The refused calls wait out their retry-after themselves (the retry policy);
+    // the others need not wait with them.
+    this.pausedUntil = Math.min(this.pausedUntil, this.now());
+    if (burst.refused < 2 || burst.succeeded >= this.current) return;
+    this.current = Math.max(this.options.min, burst.succeeded);
+    this.threshold = this.current;
   }
 
   private learn(held: Held, result: CallResult): void {
@@ -215,6 +256,7 @@ export class AdaptiveLimiter {
       // A new burst: the calls sent from now on were sent knowing about it.
       this.burstStart = this.sent;
       this.burstFloor = Math.max(this.options.min, Math.floor(this.current / 2));
+      this.burst = { pending: new Set(this.flying), succeeded: 0, refused: 1 };
       if (this.current > this.threshold)
         this.probeMs = Math.min(this.probeMs * 2, this.options.probeMs * MAX_PROBE_BACKOFF);
     }

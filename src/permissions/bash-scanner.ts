@@ -22,7 +22,7 @@ const KEYWORDS = new Set([
 /** `time`'s own options (bash's keyword takes `-p`, and `--` ends them). */
 const TIME_OPTIONS = new Set(["-p", "--"]);
 /** Keywords whose remaining words are a header, not a command (`for f in *.ts`). */
-const HEADER_KEYWORDS = new Set(["for", "select", "case", "function"]);
+const HEADER_KEYWORDS = new Set(["for", "select", "case"]);
 const REDIRECT_OPS = ["&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">&", ">|", "<", ">"];
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
@@ -86,8 +86,8 @@ class ShellScanner extends ShellWordReader {
     const index = this.commands.length;
     this.commands.push(cmd);
     let header = false;
-    /** What the last keyword lets come next: `time`'s options, or `coproc`'s NAME before a compound command. */
-    let opened: "time" | "coproc" | undefined;
+    /** What the last keyword lets come next: `time`'s options, `coproc`'s NAME before a compound command, a function's name. */
+    let opened: "time" | "coproc" | "function" | undefined;
     for (;;) {
       this.skipBlanks();
       const c = this.src[this.i];
@@ -138,7 +138,9 @@ class ShellScanner extends ShellWordReader {
         const next = this.peekAfterBlanks();
         if (previous === "coproc" && /^[A-Za-z_]\w*$/.test(word.text) && (next === "{" || next === "("))
           continue;
-        if (word.text === "time" || word.text === "coproc") {
+        // `function NAME { …; }`: NAME is not a command, the body is.
+        if (previous === "function") continue;
+        if (word.text === "time" || word.text === "coproc" || word.text === "function") {
           opened = word.text;
           continue;
         }

@@ -115,6 +115,11 @@ export abstract class ShellWordReader {
     if (next === "(" && this.src[this.i + 2] === "(") {
       this.i += 3;
       this.skipBalanced("(", ")", 2);
+      // Arithmetic only when it closes with `))`: bash runs `$((rm x) )` as a command substitution.
+      if (this.src.slice(this.i - 2, this.i) !== "))") {
+        this.i = start + 2;
+        this.parseList(true);
+      }
     } else if (next === "(") {
       this.i += 2;
       this.parseList(true);

@@ -1,5 +1,11 @@
 import { formatDuration } from "../text/format-duration.ts";
-import { type AskHandler, createAskQueue, type QueuedAnswer, type QueuedAsk } from "./ask-queue.ts";
+import {
+  type AskHandler,
+  type AskRequest,
+  createAskQueue,
+  type QueuedAnswer,
+  type QueuedAsk,
+} from "./ask-queue.ts";
 import { claudeRuleText } from "./claude-rule.ts";
 import { commandPrefix } from "./command-prefix.ts";
 import { describeRule, evaluateRequest, type PatternDecision } from "./evaluate.ts";
@@ -21,7 +27,22 @@ export interface PermissionGateOptions {
   onAsk?: AskHandler;
   /** Default 5 minutes; an unanswered ask is then denied. */
   askTimeoutMs?: number;
+  /**
+   * Answers an ask before a person is asked (Claude Code's PermissionRequest hooks, a loaded skill's
+   * `allowed-tools`), also in a run with no one to ask; undefined leaves it to the person. Its allow never
+   * covers a protected path or leaving the sandbox or the workspace; its deny always holds.
+   */
+  approve?: Approver;
 }
+
+/** What an `Approver` may answer. */
+export type ApproverAnswer = { behavior: "allow" } | { behavior: "deny"; message: string };
+
+/** See `PermissionGateOptions.approve`. */
+export type Approver = (request: AskRequest, signal?: AbortSignal) => Promise<ApproverAnswer | undefined>;
+
+/** Permissions only a person may grant when the rules ask: a hook or a skill never answers them. */
+const PERSON_ONLY: ReadonlySet<string> = new Set(["unsandboxed", "external_directory"]);
 
 /** Who asks; `AgentIdentity` fits. */
 export interface AskingAgent {
@@ -51,6 +72,7 @@ interface SharedState {
   prompt: ((ask: QueuedAsk) => Promise<QueuedAnswer>) | undefined;
   /** What "always" approved this session; see `alwaysScope`. */
   approved: Approval[];
+  approve: Approver | undefined;
 }
 
 /** One "always": a rule's pattern (every path it asks for), a command prefix, or one exact value. */
@@ -69,6 +91,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     timeoutMs,
     prompt: options.onAsk === undefined ? undefined : createAskQueue(options.onAsk, timeoutMs),
     approved: [],
+    approve: options.approve,
   });
 }
 
@@ -140,21 +163,33 @@ async function check(
       `${subject(request, asked)} is denied for agent ${who}: ${byMode.reason}. Do not retry it.`,
     );
   }
-  if (shared.prompt === undefined)
-    throw new PermissionDeniedError(noApproverMessage(request, asked, protectedAsked, who, shared.mode));
+  // What a person would be asked, a hook may answer — but never for a protected path or for leaving the
+  // sandbox or the workspace.
+  const hookMayAllow = protectedAsked.length === 0 && !PERSON_ONLY.has(permission);
+  if (request.approvedByHook === true && hookMayAllow) return;
 
   const always = entries.map((entry) => alwaysScope(permission, entry, needsPerson(entry.pattern)));
   const shown = [...new Map(always.map((approval) => [approval.pattern, approval])).values()];
+  const askRequest: AskRequest = {
+    ...request,
+    patterns: asked,
+    agentPath: [...agent.path],
+    always: shown.map((approval) => approval.pattern),
+    alwaysRules: shown.map((approval) =>
+      claudeRuleText(permission, approval.pattern, approval.commandPrefix === true),
+    ),
+  };
+  const approved = await shared.approve?.(askRequest, signal);
+  if (approved?.behavior === "deny")
+    throw new PermissionDeniedError(
+      `${subject(request, asked)} is denied for agent ${who} by a permission hook: ${approved.message}. Do not retry it.`,
+    );
+  if (approved?.behavior === "allow" && hookMayAllow) return;
+  if (shared.prompt === undefined)
+    throw new PermissionDeniedError(noApproverMessage(request, asked, protectedAsked, who, shared.mode));
+
   const answer = await shared.prompt({
-    request: {
-      ...request,
-      patterns: asked,
-      agentPath: [...agent.path],
-      always: shown.map((approval) => approval.pattern),
-      alwaysRules: shown.map((approval) =>
-        claudeRuleText(permission, approval.pattern, approval.commandPrefix === true),
-      ),
-    },
+    request: askRequest,
     stillNeeded: () => pendingEntries().length > 0,
     ...(signal === undefined ? {} : { signal }),
   });

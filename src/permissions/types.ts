@@ -27,6 +27,14 @@ export interface PermissionRequest {
    * and leaves out those it may not read instead of prompting for each.
    */
   prompt?: false;
+  /**
+   * Set by the loop for a tool call a hook approved (Claude Code's `permissionDecision: "allow"`): what
+   * the mode would put to a person is allowed, except protected paths and leaving the sandbox or the
+   * workspace. A deny rule or a mode's refusal still holds.
+   */
+  approvedByHook?: boolean;
+  /** The tool call that asks (set by the loop), for an approver that wants to see it (PermissionRequest hooks). */
+  call?: { id: string; name: string; args: unknown };
 }
 
 export type PermissionAction = "allow" | "ask" | "deny";

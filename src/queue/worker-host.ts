@@ -84,7 +84,7 @@ export function queuedChild(
     gate: () => createPermissionGate(jobPermissions(spec, runtime.allowBypass === true)),
     commands: (input) => runtime.commands(input),
     ops: nodeOperations,
-    hooks: extras.hooks,
+    hooks: () => extras.hooks,
     ...(runtime.redact === undefined ? {} : { redact: runtime.redact }),
     ...(extras.spawnKit === undefined ? {} : { spawnKit: extras.spawnKit }),
   };

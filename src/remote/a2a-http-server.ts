@@ -4,14 +4,15 @@ import type { AddressInfo } from "node:net";
 import {
   DefaultRequestHandler,
   defaultServerCallContextBuilder,
-  InMemoryTaskStore,
   JsonRpcTransportHandler,
 } from "@a2a-js/sdk/server";
 import { Semaphore } from "../subagents/semaphore.ts";
 import { ServedAgentExecutor } from "./served-agent-executor.ts";
 import type { ServedAgents } from "./served-agents.ts";
-import { servedCard } from "./served-card.ts";
+import { cardJson, rootCard, servedCard } from "./served-card.ts";
+import { CARD_PATH, servedAgentUrl, servedPath } from "./served-paths.ts";
 import type { ServedRecords } from "./served-records.ts";
+import { ServedTaskStore } from "./served-task-store.ts";
 
 /** Served tasks at once when `maxConcurrent` is not given. */
 const DEFAULT_MAX_CONCURRENT = 4;
@@ -24,9 +25,24 @@ export interface ServeA2aOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  /** Every request must carry `Authorization: Bearer <token>`. */
+  /** Every request must carry `Authorization: Bearer <token>` (the cards too, unless `publicCards`). */
   token: string;
+  /**
+   * The cards answer without the token (A2A's discovery model: the card says how to authenticate,
+   * the calls need it). Default false: a card names the workspace's agents and describes them.
+   */
+  publicCards?: boolean;
+  /**
+   * The agent whose card is at the root, `/.well-known/agent-card.json` (listing the others):
+   * `general-purpose` when it is served, else the first agent.
+   */
+  defaultAgent?: string;
+  /** The workspace's records of served tasks: GetTask and ListTasks answer from them for tasks no longer in memory. */
   records?: ServedRecords;
+  /** Per agent: finished tasks kept whole in memory (default 100); older ones come from the records. */
+  keptTasks?: number;
+  /** Per agent: idle conversations kept open (default 16); the others are taken up again from disk. */
+  openConversations?: number;
   /** Tasks that run at once, over every served agent; more wait their turn (default 4). */
   maxConcurrent?: number;
   /** agentry's version, in the cards. */
@@ -38,20 +54,33 @@ export interface ServeA2aOptions {
 export interface A2aServer {
   /** `http://host:port`. */
   url: string;
-  /** The URL of one served agent (`<url>/agents/<name>`): its JSON-RPC endpoint, its card under it. */
+  /**
+   * The URL of one served agent, `<url>/agents/<name>/`: its JSON-RPC endpoint, its card under it.
+   * It ends in `/`, so the SDK's `createFromUrl(url)` finds the card as it is.
+   */
   agentUrl(name: string): string;
+  /** The agent whose card is at `<url>/.well-known/agent-card.json`. */
+  defaultAgent: string;
   close(): Promise<void>;
 }
 
 /**
  * Serves agents over A2A v1.0 JSON-RPC (with SSE for SendStreamingMessage and SubscribeToTask) on
- * node:http, through the official SDK's request handler: each agent at `/agents/<name>`, its card at
- * `/agents/<name>/.well-known/agent-card.json`. Every request, the cards included, needs the bearer
- * token; without it, or with another, the answer is 401 and nothing runs.
+ * node:http, through the official SDK's request handler: each agent at `/agents/<name>/`, its card at
+ * `/agents/<name>/.well-known/agent-card.json`, and the default agent's card at the root. Every
+ * request, the cards included (unless `publicCards`), needs the bearer token; without it, or with
+ * another, the answer is 401 and nothing runs. Tasks are answered from memory while recent, then from
+ * their records; conversations are kept open while recently used, then taken up again from disk.
  */
 export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   const expected = Buffer.from(`Bearer ${options.token}`);
   const endpoints = new Map<string, { handler: JsonRpcTransportHandler; card: unknown }>();
+  const names = options.agents.agents.map((agent) => agent.name);
+  const defaultAgent =
+    options.defaultAgent ?? (names.includes("general-purpose") ? "general-purpose" : (names[0] ?? ""));
+  if (!names.includes(defaultAgent))
+    throw new Error(`the default agent "${defaultAgent}" is not served (served: ${names.join(", ")})`);
+  let root: unknown;
   const executors: ServedAgentExecutor[] = [];
   const slots = new Semaphore(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
   let base = "";
@@ -64,25 +93,32 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = servedPath(pathOf(request));
+    const card = path.kind === "root-card" || path.kind === "card";
     const given = Buffer.from(request.headers.authorization ?? "");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (
+      !(card && options.publicCards === true) &&
+      (given.length !== expected.length || !timingSafeEqual(given, expected))
+    ) {
       options.log(
         `refused ${request.method} ${pathOf(request)}: ${given.length === 0 ? "no" : "a wrong"} bearer token`,
       );
       response.setHeader("www-authenticate", "Bearer");
       return sendJson(response, 401, { error: "a bearer token is required (Authorization: Bearer <token>)" });
     }
-    const match = /^\/agents\/([^/]+)(\/\.well-known\/agent-card\.json)?$/.exec(pathOf(request));
-    const endpoint = match === null ? undefined : endpoints.get(decodeURIComponent(match[1] ?? ""));
-    if (match === null || endpoint === undefined)
-      return sendJson(response, 404, {
-        error: "no such agent",
-        agents: [...endpoints.keys()].map((name) => `/agents/${name}`),
-      });
-    if (match[2] !== undefined) {
+    const agents = names.map((name) => servedAgentUrl(base, name));
+    if (card) {
       if (request.method !== "GET") return sendJson(response, 405, { error: "GET the card" });
-      return sendJson(response, 200, endpoint.card);
+      if (path.kind === "root-card") return sendJson(response, 200, root);
     }
+    if (path.kind === "card-without-agent")
+      return sendJson(response, 404, {
+        error: `an agent's URL ends with "/": its card is at <agent URL>${CARD_PATH.slice(1)}, the default agent's at ${base}${CARD_PATH}`,
+        agents,
+      });
+    const endpoint = path.kind === "card" || path.kind === "rpc" ? endpoints.get(path.agent) : undefined;
+    if (endpoint === undefined) return sendJson(response, 404, { error: "no such agent", agents });
+    if (path.kind === "card") return sendJson(response, 200, endpoint.card);
     if (request.method !== "POST") return sendJson(response, 405, { error: "A2A JSON-RPC takes POST" });
     const body = await readBody(request);
     if (body === undefined)
@@ -135,9 +171,11 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   base = `http://${host}:${address.port}`;
+  const links = options.agents.agents.map((agent) => ({ ...agent, url: servedAgentUrl(base, agent.name) }));
   for (const agent of options.agents.agents) {
-    const url = `${base}/agents/${encodeURIComponent(agent.name)}`;
+    const url = servedAgentUrl(base, agent.name);
     const card = servedCard(agent, url, options.version);
+    if (agent.name === defaultAgent) root = cardJson(rootCard(card, links));
     const executor = new ServedAgentExecutor({
       agent,
       agents: options.agents,
@@ -145,18 +183,22 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
       log: options.log,
       slots,
       ...(options.records === undefined ? {} : { records: options.records }),
+      ...(options.openConversations === undefined ? {} : { openConversations: options.openConversations }),
+    });
+    const tasks = new ServedTaskStore(agent.name, {
+      ...(options.records === undefined ? {} : { records: options.records }),
+      ...(options.keptTasks === undefined ? {} : { keep: options.keptTasks }),
     });
     executors.push(executor);
     endpoints.set(agent.name, {
-      card,
-      handler: new JsonRpcTransportHandler(
-        new DefaultRequestHandler(card, new InMemoryTaskStore(), executor),
-      ),
+      card: cardJson(card),
+      handler: new JsonRpcTransportHandler(new DefaultRequestHandler(card, tasks, executor)),
     });
   }
   return {
     url: base,
-    agentUrl: (name) => `${base}/agents/${encodeURIComponent(name)}`,
+    agentUrl: (name) => servedAgentUrl(base, name),
+    defaultAgent,
     async close() {
       await Promise.all(executors.map((executor) => executor.close()));
       server.closeAllConnections();

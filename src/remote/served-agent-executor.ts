@@ -13,7 +13,8 @@ import type { Semaphore } from "../subagents/semaphore.ts";
 import { formatDuration } from "../text/format-duration.ts";
 import { isEmptyMessage, textPart, userMessageOf } from "./a2a-parts.ts";
 import { type ForwardedEvent, forwardable, progressMetadata } from "./progress-metadata.ts";
-import type { ServedAgentInfo, ServedAgents, ServedChild } from "./served-agents.ts";
+import type { ServedAgentInfo, ServedAgents } from "./served-agents.ts";
+import { ServedConversations } from "./served-conversations.ts";
 import type { ServedRecords } from "./served-records.ts";
 
 /** How long forwarded events gather before one status update carries them. */
@@ -29,32 +30,49 @@ export interface ServedAgentOptions {
   records?: ServedRecords;
   /** Shared by every served agent: at most this many tasks run at once; the others wait, WORKING. */
   slots?: Semaphore;
+  /** Idle conversations kept open (default `DEFAULT_OPEN_CONVERSATIONS`); the others wait on disk. */
+  openConversations?: number;
   /** One line per task: started, and how it ended. */
   log(line: string): void;
 }
 
 /**
  * One served agent as the SDK's `AgentExecutor`: each A2A context is a conversation (a child with its
- * history, opened on its first message), each message a task that runs one activation of it. The
- * agent's progress goes out as WORKING updates carrying agentry metadata; its answer as an artifact
- * and COMPLETED; a failure, a limit or a refusal as FAILED with the reason; CancelTask stops it.
- * One task at a time per context: a message to a busy context is REJECTED with the reason.
+ * history, opened on its first message, closed when idle too long and taken up again from its
+ * transcript), each message a task that runs one activation of it. A task is recorded as soon as it
+ * arrives. The agent's progress goes out as WORKING updates carrying agentry metadata; its answer as
+ * an artifact and COMPLETED; a failure, a limit or a refusal as FAILED with the reason; CancelTask
+ * stops it. One task at a time per context: a message to a busy context is REJECTED with the reason.
  */
 export class ServedAgentExecutor implements AgentExecutor {
   private readonly options: ServedAgentOptions;
-  private readonly conversations = new Map<string, Promise<ServedChild>>();
+  private readonly conversations: ServedConversations;
   private readonly busy = new Map<string, string>();
   private readonly running = new Map<string, AbortController>();
+  /** The tasks in progress, so `close` waits for their records to be finished. */
+  private readonly executing = new Set<Promise<void>>();
 
   constructor(options: ServedAgentOptions) {
     this.options = options;
+    this.conversations = new ServedConversations({
+      agent: options.agent.name,
+      agents: options.agents,
+      ...(options.records === undefined ? {} : { records: options.records }),
+      ...(options.openConversations === undefined ? {} : { keep: options.openConversations }),
+    });
   }
 
   cancelTask = async (taskId: string): Promise<void> => {
     this.running.get(taskId)?.abort("cancelled by the A2A client (CancelTask)");
   };
 
-  execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+  execute = (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const run = this.run(context, bus);
+    this.executing.add(run);
+    return run.finally(() => this.executing.delete(run));
+  };
+
+  private async run(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId, userMessage } = context;
     const { agent, log } = this.options;
     const task: Task = context.task ?? {
@@ -100,6 +118,7 @@ export class ServedAgentExecutor implements AgentExecutor {
     let failure: string | undefined;
     const records = this.options.records;
     let recorded = false;
+    let conversing = false;
     // WORKING at once and every few seconds, also while waiting for a slot: clients watch for stalls.
     update(TaskState.TASK_STATE_WORKING);
     const heartbeat = setInterval(() => {
@@ -108,10 +127,13 @@ export class ServedAgentExecutor implements AgentExecutor {
     }, HEARTBEAT_MS);
     let release: (() => void) | undefined;
     try {
-      release = await this.options.slots?.acquire(abort.signal);
-      const child = await this.conversation(contextId);
-      await records?.start({ taskId, contextId, url: this.options.url, agent: agent.name, child, message });
+      // Recorded before it waits for a slot: a task cancelled or killed while waiting leaves a record.
+      await records?.arrive({ taskId, contextId, url: this.options.url, agent: agent.name, message });
       recorded = records !== undefined;
+      release = await this.options.slots?.acquire(abort.signal);
+      conversing = true;
+      const child = await this.conversations.acquire(contextId);
+      await records?.start(taskId, child);
       const progress = new ProgressBatcher(child.agentPath, (events) =>
         update(TaskState.TASK_STATE_WORKING, undefined, progressMetadata({ events })),
       );
@@ -132,6 +154,7 @@ export class ServedAgentExecutor implements AgentExecutor {
     } finally {
       clearInterval(heartbeat);
       release?.();
+      if (conversing) this.conversations.release(contextId);
       this.running.delete(taskId);
       this.busy.delete(contextId);
     }
@@ -165,24 +188,13 @@ export class ServedAgentExecutor implements AgentExecutor {
     update(end.state, end.text, totals);
     log(`task ${taskId} (${agent.name}): ${end.label} after ${formatDuration(Date.now() - started)}`);
     bus.finished();
-  };
-
-  private conversation(contextId: string): Promise<ServedChild> {
-    let found = this.conversations.get(contextId);
-    if (found === undefined) {
-      found = this.options.agents.open(this.options.agent.name, { contextId });
-      // A conversation that could not open is not kept: the next message tries again.
-      found.catch(() => this.conversations.delete(contextId));
-      this.conversations.set(contextId, found);
-    }
-    return found;
   }
 
-  /** Lets go of every conversation's child (the server stops). */
+  /** Stops every running task, waits until their records are finished, lets go of the conversations. */
   async close(): Promise<void> {
     for (const abort of this.running.values()) abort.abort("agentry serve is stopping");
-    const children = await Promise.allSettled(this.conversations.values());
-    for (const child of children) if (child.status === "fulfilled") child.value.executor.close?.();
+    await Promise.allSettled(this.executing);
+    await this.conversations.close();
   }
 }
 

@@ -10,10 +10,12 @@ export interface ServedAgents {
   /** The agents to serve, each its own card and URL (`/agents/<name>`). */
   readonly agents: readonly ServedAgentInfo[];
   /**
-   * A new conversation with agent `name`: one A2A context. Its executor keeps the history between
-   * the context's tasks; `close` lets go of what it holds when the server stops.
+   * A conversation with agent `name`: one A2A context. Its executor keeps the history between the
+   * context's tasks; `close` lets go of what it holds (the server stops, or lets an idle context go).
+   * With `resume`, the conversation of an earlier process or an idle context taken up again from that
+   * session's transcript; it throws when the session cannot be resumed.
    */
-  open(name: string, context: { contextId: string }): Promise<ServedChild>;
+  open(name: string, context: { contextId: string; resume?: string }): Promise<ServedChild>;
 }
 
 export interface ServedAgentInfo {

@@ -1,14 +1,21 @@
 import {
-  appendFileSync,
+  closeSync,
+  fstatSync,
+  ftruncateSync,
   lstatSync,
   mkdirSync,
+  openSync,
   readlinkSync,
+  readSync,
   realpathSync,
+  rmSync,
   type Stats,
   writeFileSync,
+  writeSync,
 } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { AgentryError } from "../errors/agentry-error.ts";
+import { diskFullError } from "./disk-full.ts";
 
 /** `<workspace>/.agentry`: all of agentry's state in a workspace. */
 export function stateDir(workspace: string): string {
@@ -58,11 +65,16 @@ export class StateDirError extends AgentryError {
 export function ensureStateDir(workspace: string, dir: string): void {
   assertStateInside(workspace, dir);
   mkdirSync(dir, { recursive: true });
+  const gitignore = join(stateDir(workspace), ".gitignore");
   try {
     // "wx": never through a link planted as .gitignore (O_EXCL does not follow it), never over a file.
-    writeFileSync(join(stateDir(workspace), ".gitignore"), STATE_GITIGNORE, { flag: "wx" });
+    writeFileSync(gitignore, STATE_GITIGNORE, { flag: "wx" });
   } catch (error) {
-    if (!(error instanceof Error && "code" in error && error.code === "EEXIST")) throw error;
+    if (error instanceof Error && "code" in error && error.code === "EEXIST") return;
+    const full = diskFullError(error, gitignore);
+    // Created but not written (the disk is full): an empty .gitignore would stay, ignoring nothing.
+    if (full !== undefined) rmSync(gitignore, { force: true });
+    throw full ?? error;
   }
 }
 
@@ -136,9 +148,41 @@ function isInside(path: string, root: string): boolean {
 }
 
 /**
- * Appends one whole line with a single synchronous write, so a killed process leaves complete lines
- * (at worst a torn last one, when SIGKILL cuts a large write short; readers skip it with a warning).
+ * Appends one whole line, or nothing: a write that fails part-way (the disk is full) is cut back to
+ * where the file ended, so no reader ever meets half a line of it; a full disk is a `DiskFullError`
+ * naming the file. A file whose last line was torn before (a writer killed mid-write) gets that line
+ * ended first, so the new one stands on its own. The line goes in one synchronous write, so a killed
+ * process leaves complete lines (at worst a torn last one, which readers skip with a warning).
  */
 export function appendLine(path: string, line: string): void {
-  appendFileSync(path, `${line}\n`);
+  const fd = openSync(path, "a+");
+  try {
+    const before = fstatSync(fd).size;
+    const data = Buffer.from(`${endsTorn(fd, before) ? "\n" : ""}${line}\n`);
+    let written = 0;
+    try {
+      while (written < data.length) written += writeSync(fd, data, written);
+    } catch (error) {
+      if (written > 0) cutBack(fd, before);
+      throw diskFullError(error, path) ?? error;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether the file of `size` bytes ends in the middle of a line. */
+function endsTorn(fd: number, size: number): boolean {
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
+}
+
+function cutBack(fd: number, size: number): void {
+  try {
+    ftruncateSync(fd, size);
+  } catch {
+    // Then the half line stays, unterminated: readers skip it, and the next append starts a new line.
+  }
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { CompactionOptions } from "../agent/compaction.ts";
+import type { Hooks } from "../agent/hooks.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
 import type { Ruleset } from "../permissions/types.ts";
@@ -16,6 +17,18 @@ import type { SpawnKit } from "./spawn-kit.ts";
 const LOCAL_TREE = "local";
 
 const PREAMBLE = readFileSync(new URL("./child-preamble.md", import.meta.url), "utf8").trim();
+
+/**
+ * The project's instructions (AGENTS.md, CLAUDE.md …) a child gets as its parent has them: built by the
+ * composition root (`src/instructions/`) and passed in through the runtime's options. A definition
+ * with `projectInstructions: false` gets none; a remote child never does (its own server decides).
+ */
+export interface ChildInstructions {
+  /** The system prompt's section, the same as the root's (`""`: no instruction file). */
+  section: string;
+  /** Hooks that add a folder's own instruction files when the child first works there, in `workspace`. */
+  hooks?: (workspace: string) => Hooks;
+}
 
 /** What describing a child, and building one in this process, take from its tree. */
 export interface BuildDeps {
@@ -34,7 +47,20 @@ export interface BuildDeps {
   warn: (message: string) => void;
   /** The tree's automatic compaction, which every child gets. */
   compaction?: CompactionOptions;
+  /** The project's instructions, for every child whose definition does not opt out. */
+  instructions?: ChildInstructions;
+  /** Hooks every child of the tree built in this process gets, first among its hooks (`SubagentOptions.childHooks`). */
+  childHooks?: ChildHooksFactory;
 }
+
+/** Who a child is, for the hooks the tree gives it (Claude Code hooks, preloaded skills …). */
+export interface ChildHookScope {
+  definition: AgentDefinition;
+  path: readonly string[];
+  depth: number;
+}
+
+export type ChildHooksFactory = (child: ChildHookScope) => Hooks[];
 
 /** Who a child is: enough to describe it the first time, and again from its TaskRecord later. */
 export interface ChildSetup {
@@ -89,6 +115,8 @@ export function describeLoopChild(
       `agent "${definition.name}" names MCP server "${server}" in mcpServers, but no such server runs in this session, so ${setup.path.join("/")} has none of its tools: configure it under "mcpServers" (agentry mcp list shows what runs)`,
     );
   const { workspace, allowedHosts, withheld, temperature } = definition;
+  // The project's instructions, as the root has them (unless its definition opts out), travel with it.
+  const instructions = definition.projectInstructions === false ? "" : (deps.instructions?.section ?? "");
   return {
     ...identityOf(setup),
     kind: "loop",
@@ -115,6 +143,7 @@ export function describeLoopChild(
       maxDescendants: deps.limits.maxDescendants,
     },
     ...(caller.toolOutputLimit === undefined ? {} : { toolOutputLimit: caller.toolOutputLimit }),
+    ...(instructions.trim() === "" ? {} : { instructions }),
     workspace: {
       mode: workspace?.mode ?? "shared",
       parent: setup.parentWorkspace,
@@ -176,7 +205,8 @@ function missingMcpServers(definition: AgentDefinition, pool: readonly { name: s
 /**
  * A child's system prompt: its definition's prompt, then the harness preamble naming its workspace,
  * then what its file asked for and did not get (so it does not look for tools that are not there),
- * then the project's instructions (the same as its parent's: none when it has none).
+ * then the project's instructions (`ChildInstructions.section`, the same as its parent's: none when
+ * it has none, so a child's prompt without instruction files is what it always was).
  */
 export function childSystemPrompt(
   definition: { prompt: string; withheld?: readonly string[] | undefined },

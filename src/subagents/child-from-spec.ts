@@ -47,8 +47,10 @@ export interface ChildHost {
   redact?: Redactor;
   /** The spawn tools and hooks of a child whose spec lets it start children; absent, it gets none. */
   spawnKit?(scope: CallerScope): SpawnKit;
-  /** Hooks every child run here gets, after its spawn kit's. */
-  hooks?: readonly Hooks[];
+  /** Hooks the tree gives a child run here before its own (Claude Code hooks, preloaded skills …). */
+  treeHooks?(spec: LoopChildSpec): readonly Hooks[];
+  /** Hooks every child run here gets in `workspace`, after its spawn kit's (compaction, instruction files). */
+  hooks?(workspace: string): readonly Hooks[];
   /** MCP servers its definition declares inline (they never travel: their configs may hold secrets). */
   mcp?: LocalChild["mcp"];
 }
@@ -102,8 +104,13 @@ export async function childFromSpec(
     model,
     systemPrompt: childSystemPrompt(agent, workspace.path, spec.instructions),
     tools: kit ? [...tools, ...kit.tools] : tools,
-    // The executor puts its mailbox first; the host's (compaction) last, so what the others inject is measured.
-    hooks: [...(kit ? [kit.hooks] : []), ...(host.hooks ?? [])],
+    // The executor puts its mailbox first; the host's (compaction, then a folder's instruction files, so
+    // they are added again once it summarized them away) last, so what the others inject is measured.
+    hooks: [
+      ...(host.treeHooks?.(spec) ?? []),
+      ...(kit ? [kit.hooks] : []),
+      ...(host.hooks?.(workspace.path) ?? []),
+    ],
     maxTurns: limits.maxTurns,
     limits: {
       ...(limits.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: limits.stallTimeoutMs }),
@@ -175,11 +182,13 @@ export async function buildChild(
  * and the definition's inline MCP servers.
  */
 export function inProcessHost(
-  deps: Pick<BuildDeps, "baseTools" | "spawnKitFor" | "compaction">,
+  deps: Pick<BuildDeps, "baseTools" | "spawnKitFor" | "compaction" | "instructions" | "childHooks">,
   caller: CallerScope,
   model: Model,
-  definition: Pick<AgentDefinition, "mcpServers" | "disallowedTools">,
+  definition: AgentDefinition,
 ): ChildHost {
+  const { compaction, childHooks } = deps;
+  const instructions = definition.projectInstructions === false ? undefined : deps.instructions;
   return {
     model: () => model,
     tools: () => [...caller.tools, ...deps.baseTools()],
@@ -188,7 +197,13 @@ export function inProcessHost(
     ops: caller.ops,
     ...(caller.redact === undefined ? {} : { redact: caller.redact }),
     spawnKit: deps.spawnKitFor,
-    ...(deps.compaction === undefined ? {} : { hooks: [compactionHooks(deps.compaction)] }),
+    ...(childHooks === undefined
+      ? {}
+      : { treeHooks: (spec) => childHooks({ definition, path: spec.agentPath, depth: spec.depth }) }),
+    hooks: (workspace) => [
+      ...(compaction === undefined ? [] : [compactionHooks(compaction)]),
+      ...(instructions?.hooks === undefined ? [] : [instructions.hooks(workspace)]),
+    ],
     ...(definition.mcpServers === undefined
       ? {}
       : { mcp: { servers: definition.mcpServers, disallowedTools: definition.disallowedTools ?? [] } }),

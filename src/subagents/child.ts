@@ -6,6 +6,7 @@ import { identityLabel } from "../state/process-identity.ts";
 import type { ExecutorRef, NewTaskRecord, TaskRecord } from "../tasks/task-record.ts";
 import type { TaskStore, TaskUpdate } from "../tasks/task-store.ts";
 import { activationOutcome } from "./activation-kit.ts";
+import { ActivityWriter } from "./activity-writer.ts";
 import {
   type ChildEvent,
   type ChildState,
@@ -88,6 +89,8 @@ export class Child implements ChildIdentity {
   private settledWhen: Promise<void> = Promise.resolve();
   /** Where its activation runs, as last written into its record (remote and queued executors). */
   private ref: ExecutorRef | undefined;
+  /** What it does now, written into its record for other processes to see. */
+  private readonly activity: ActivityWriter;
 
   private constructor(
     identity: ChildIdentity,
@@ -109,6 +112,9 @@ export class Child implements ChildIdentity {
     this.records = records;
     this.current = state;
     this.mode = background ? "background" : "sync";
+    this.activity = new ActivityWriter(identity.agentPath, (activity) =>
+      this.write({ activity }, {}, "note what it does"),
+    );
     if (isActive(state)) this.armSettled();
   }
 
@@ -233,6 +239,7 @@ export class Child implements ChildIdentity {
   /** Its activation ended: from now on it reads no messages, and who learns the outcome is decided. */
   end(outcome: Outcome): void {
     this.apply({ type: "end", outcome });
+    this.activity.stop();
     this.activation = undefined;
     this.pending = [];
   }
@@ -272,8 +279,9 @@ export class Child implements ChildIdentity {
     this.executor.close?.();
   }
 
-  /** Follows its own events: turns, the last tool, tools in flight. */
+  /** Follows its own events: turns, the last tool, tools in flight, and what its record says it does. */
   observe(event: AgentEvent): void {
+    this.activity.observe(event);
     if (event.type === "turn_start") this.progress.turns++;
     else if (event.type === "tool_start") {
       this.progress.lastTool = event.name;

@@ -1,5 +1,6 @@
 import type { CompactionOptions } from "../agent/compaction.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
+import { userText } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";
 import {
   createPermissionGate,
@@ -8,6 +9,7 @@ import {
 } from "../permissions/gate.ts";
 import { currentOwner } from "../tasks/owner.ts";
 import { sweepOrphans } from "../tasks/sweeper.ts";
+import type { TaskMessage } from "../tasks/task-record.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../tasks/workspace-task-store.ts";
 import { errorMessage } from "../text/error-message.ts";
@@ -15,6 +17,7 @@ import type { AnyTool, ToolContext } from "../tools/tool.ts";
 import { adoptChildren } from "./adopt-children.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
+import type { ChildHooksFactory, ChildInstructions } from "./child-config.ts";
 import type { ChildPlacement } from "./child-placement.ts";
 import { ChildTree } from "./child-tree.ts";
 import type { DescendantCount } from "./descendant-count.ts";
@@ -74,6 +77,18 @@ export interface SubagentOptions {
    * options (each its own, after its other hooks). Default: none.
    */
   compaction?: CompactionOptions;
+  /**
+   * The project's instructions every local child gets, as the root has them (a definition may opt out
+   * with `projectInstructions: false`). A queued child gets their section with its spec, not the hooks
+   * that add a folder's own files; remote children never get them. Default: none.
+   */
+  instructions?: ChildInstructions;
+  /**
+   * Hooks each child built here gets before its own (Claude Code hooks that see its tool calls, the
+   * skills its definition preloads …); children running elsewhere (a queue worker, a remote agent) run
+   * without them. Default: none.
+   */
+  childHooks?: ChildHooksFactory;
 }
 
 /** How a program rather than a model (a workflow) runs children: each to its end, no promotion. */
@@ -99,6 +114,8 @@ export class SubagentRuntime {
   readonly control: TaskControl;
   /** The spawn tools and hooks of an agent of this tree. */
   readonly spawnKitFor: (caller: CallerScope) => SpawnKit;
+  /** The project's instructions its local children get (`SubagentOptions.instructions`). */
+  readonly instructions: ChildInstructions | undefined;
   private readonly tree: ChildTree;
   /** What the `task_*` tools of this tree may do. */
   private readonly tasks: TaskApi;
@@ -113,6 +130,7 @@ export class SubagentRuntime {
     const limits = resolveLimits(options.limits);
     this.limits = limits;
     this.registry = options.registry;
+    this.instructions = options.instructions;
     this.baseTools = options.baseTools;
     this.gate =
       typeof options.permission === "function"
@@ -130,6 +148,7 @@ export class SubagentRuntime {
       limits,
       onCancelRequested: (taskId) =>
         this.cancelTask(taskId, "cancelled from another process (agentry tasks cancel)"),
+      onMessages: (taskId, messages) => this.deliverMessages(taskId, messages),
       sweep: () => this.sweepNow(),
       warn,
     });
@@ -159,6 +178,8 @@ export class SubagentRuntime {
       );
     const build = {
       treeId: this.tree.treeId,
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
       baseRules: this.gate.rules,
       baseTools: options.baseTools,
       limits,
@@ -258,6 +279,22 @@ export class SubagentRuntime {
     const targets = [child, ...this.tree.descendantsOf(taskId)].filter((target) => target.active);
     for (const target of targets) if (cancellable(target)) target.cancel(reason);
     return targets;
+  }
+
+  /**
+   * Messages another process sent a working child (`agentry ui`): each goes into its next turn, as
+   * `task_send` puts it, until one is refused (the child is ending: the rest stay in its inbox).
+   * Returns the ids delivered.
+   */
+  private deliverMessages(taskId: string, messages: readonly TaskMessage[]): string[] {
+    const child = this.tree.get(taskId);
+    const taken: string[] = [];
+    if (child === undefined) return taken;
+    for (const message of messages) {
+      if (!child.send(userText(message.text))) break;
+      taken.push(message.id);
+    }
+    return taken;
   }
 
   /**

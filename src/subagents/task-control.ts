@@ -1,4 +1,5 @@
 import { startHeartbeat } from "../tasks/heartbeat.ts";
+import type { TaskMessage } from "../tasks/task-record.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import type { SubagentLimits } from "./limits.ts";
 
@@ -9,6 +10,11 @@ export interface TaskControlOptions {
   limits: Pick<SubagentLimits, "heartbeatMs" | "cancelPollMs" | "orphanTimeoutMs">;
   /** Called once per task when another process set its `cancelRequested`. */
   onCancelRequested(taskId: string): void;
+  /**
+   * Messages another process put in a task's inbox (`TaskStore.sendMessage`), oldest first, each
+   * offered until taken: returns the ids delivered to the child, which are then taken out of the inbox.
+   */
+  onMessages?(taskId: string, messages: readonly TaskMessage[]): string[];
   /** The periodic orphan sweep (of every owner's tasks in the store). */
   sweep?: () => Promise<void>;
   warn(message: string): void;
@@ -17,13 +23,15 @@ export interface TaskControlOptions {
 /**
  * The owner's side of cross-process control, running only while this process has active tasks: it
  * heartbeats their records (`updatedAt`), polls them for `cancelRequested` (set by `agentry tasks
- * cancel`; at once when the store can `watch`), takes back a task another process wrongly judged orphaned, and now and then sweeps the
+ * cancel`; at once when the store can `watch`) and for messages in their inbox, takes back a task another process wrongly judged orphaned, and now and then sweeps the
  * store for orphans. Timers never keep the process alive.
  */
 export class TaskControl {
   private readonly options: TaskControlOptions;
   private readonly active = new Set<string>();
   private readonly cancelSeen = new Set<string>();
+  /** Ids of inbox messages delivered, per task, until they are out of its record. */
+  private readonly delivered = new Map<string, Set<string>>();
   private stopHeartbeat: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private unwatch: (() => void) | undefined;
@@ -49,6 +57,7 @@ export class TaskControl {
   untrack(taskId: string): void {
     this.active.delete(taskId);
     this.cancelSeen.delete(taskId);
+    this.delivered.delete(taskId);
     if (this.active.size === 0) void this.stop();
   }
 
@@ -95,6 +104,20 @@ export class TaskControl {
     );
   }
 
+  /** Offers the child the messages it has not had, then takes those it took out of its record. */
+  private async deliver(taskId: string, inbox: readonly TaskMessage[]): Promise<void> {
+    const { store, onMessages } = this.options;
+    if (onMessages === undefined) return;
+    const delivered = this.delivered.get(taskId) ?? new Set<string>();
+    this.delivered.set(taskId, delivered);
+    const fresh = inbox.filter((message) => !delivered.has(message.id));
+    if (fresh.length > 0) for (const id of onMessages(taskId, fresh)) delivered.add(id);
+    if (!inbox.some((message) => delivered.has(message.id))) return;
+    await store.update(taskId, (current) => ({
+      inbox: (current.inbox ?? []).filter((message) => !delivered.has(message.id)),
+    }));
+  }
+
   private async tick(): Promise<void> {
     if (this.polling) {
       this.again = true;
@@ -111,7 +134,10 @@ export class TaskControl {
         if (record?.cancelRequested && this.active.has(taskId)) {
           this.cancelSeen.add(taskId);
           this.options.onCancelRequested(taskId);
+          continue;
         }
+        if (record?.inbox !== undefined && record.inbox.length > 0 && this.active.has(taskId))
+          await this.deliver(taskId, record.inbox);
       }
       const { sweep, limits } = this.options;
       if (sweep && Date.now() - this.lastSweep >= limits.orphanTimeoutMs / 2) {

@@ -4,9 +4,11 @@ import {
   isFinished,
   type NewTaskRecord,
   TASK_STATUSES,
+  type TaskMessage,
   type TaskPatch,
   type TaskRecord,
   type TaskStatus,
+  taskMessageSchema,
   taskRecordSchema,
 } from "./task-record.ts";
 
@@ -99,4 +101,15 @@ function validated(candidate: Record<string, unknown>): TaskRecord {
   const field = issue?.path.join(".") || "record";
   const id = typeof clean.taskId === "string" ? `Task ${clean.taskId}` : "Task record";
   throw new TaskStoreError(`${id}: invalid "${field}": ${issue?.message ?? "invalid value"}.`);
+}
+
+/** A message for a task's inbox, checked before it is written (a bad one would make the file unreadable). */
+export function checkMessage(taskId: string, message: TaskMessage): TaskMessage {
+  const parsed = taskMessageSchema.safeParse(message);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.join(".") || "message";
+  throw new TaskStoreError(
+    `Task ${taskId}: invalid message "${field}": ${issue?.message ?? "invalid value"}.`,
+  );
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { diskFullError } from "../state/disk-full.ts";
 
 /**
  * Replaces `path` with `data` so that a reader (or a crash, or `kill -9`) sees either the old file or
@@ -22,7 +23,8 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
-    throw error;
+    // The old file is untouched: a full disk loses this write only, and says which file it was.
+    throw diskFullError(error, path) ?? error;
   }
   await syncDirectory(dir);
 }

@@ -1,4 +1,5 @@
 import { SAFE_ID } from "./safe-id.ts";
+import { ACTIVITY_MAX_TOOLS, INBOX_MAX_MESSAGES, MESSAGE_MAX_CHARS } from "./task-limits.ts";
 import type { TaskRecord } from "./task-record.ts";
 import { TASK_REASONS, TASK_STATUSES } from "./task-status.ts";
 
@@ -47,6 +48,14 @@ export function isTaskRecord(value: unknown): value is TaskRecord {
     if (!isExecutorRef(value.ref)) return false;
     fields++;
   }
+  if (value.activity !== undefined) {
+    if (!isActivity(value.activity)) return false;
+    fields++;
+  }
+  if (value.inbox !== undefined) {
+    if (!isInbox(value.inbox)) return false;
+    fields++;
+  }
   return (
     // Own fields, all known: a field the schema does not know (it would strip it), an optional one
     // present as `undefined` (`exactOptional` refuses it) or one inherited makes the counts differ.
@@ -85,7 +94,18 @@ const REQUIRED = [
   "owner",
   "background",
 ] as const satisfies readonly (keyof TaskRecord)[];
-const OPTIONAL = ["result", "error", "reason", "deliveredAt", "usage", "model", "agentPath", "ref"] as const;
+const OPTIONAL = [
+  "result",
+  "error",
+  "reason",
+  "deliveredAt",
+  "usage",
+  "model",
+  "agentPath",
+  "ref",
+  "activity",
+  "inbox",
+] as const;
 // Fails to compile when the schema gains a field this check does not know, or one changes from or to
 // optional: add it to the check above.
 type Optional = { [K in keyof TaskRecord]-?: undefined extends TaskRecord[K] ? K : never }[keyof TaskRecord];
@@ -127,6 +147,63 @@ function isExecutorRef(value: unknown): boolean {
   return false;
 }
 
+/** `taskActivitySchema`: a strict object, its tools at most `ACTIVITY_MAX_TOOLS`. */
+function isActivity(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  let fields = 4;
+  if (value.cost !== undefined) {
+    if (!isCount(value.cost)) return false;
+    fields++;
+  }
+  if (value.lastTool !== undefined) {
+    if (!isTool(value.lastTool)) return false;
+    fields++;
+  }
+  if (value.waiting !== undefined) {
+    const { waiting } = value;
+    if (!isPlainObject(waiting) || Object.keys(waiting).length !== 2) return false;
+    if (!isOneOf(waiting.reason, WAIT_REASONS) || !isNumber(waiting.limit)) return false;
+    fields++;
+  }
+  if (value.compacting !== undefined) {
+    if (!isCount(value.compacting)) return false;
+    fields++;
+  }
+  const { tools } = value;
+  if (!Array.isArray(tools) || tools.length > ACTIVITY_MAX_TOOLS) return false;
+  for (const tool of tools) if (!isTool(tool)) return false;
+  return (
+    Object.keys(value).length === fields &&
+    Number.isSafeInteger(value.turns) &&
+    (value.turns as number) >= 0 &&
+    isCount(value.tokensIn) &&
+    isCount(value.tokensOut)
+  );
+}
+
+const WAIT_REASONS = ["limit", "retry_after", "rate_limit"];
+
+function isTool(value: unknown): boolean {
+  return (
+    isPlainObject(value) &&
+    Object.keys(value).length === 2 &&
+    typeof value.name === "string" &&
+    typeof value.arg === "string"
+  );
+}
+
+/** `inbox`: at most `INBOX_MAX_MESSAGES` strict `{id, text, at}`. */
+function isInbox(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length > INBOX_MAX_MESSAGES) return false;
+  for (const message of value) {
+    if (!isPlainObject(message) || Object.keys(message).length !== 3) return false;
+    const { text } = message;
+    if (!isId(message.id) || !isTimestamp(message.at)) return false;
+    if (typeof text !== "string" || text === "" || text.length > MESSAGE_MAX_CHARS) return false;
+  }
+  return true;
+}
+
 function isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (const item of value) if (typeof item !== "string") return false;
@@ -139,6 +216,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 const isText = (value: unknown) => typeof value === "string" && value !== "";
 const isNumber = (value: unknown) => typeof value === "number" && Number.isFinite(value);
+const isCount = (value: unknown) => isNumber(value) && (value as number) >= 0;
 const isId = (value: unknown) => typeof value === "string" && SAFE_ID.test(value);
 const isTimestamp = (value: unknown) => typeof value === "string" && TIMESTAMP.test(value);
 const isOneOf = (value: unknown, options: readonly string[]) =>

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { link, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { diskFullError } from "../state/disk-full.ts";
 import { currentOwner, ownerLiveness } from "./owner.ts";
 import { LockTimeoutError } from "./task-errors.ts";
 
@@ -63,7 +64,13 @@ export async function acquireFileLock(
     dirname(lockPath),
     `.${basename(lockPath)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
   );
-  await writeFile(draft, content, { flag: "wx" });
+  try {
+    await writeFile(draft, content, { flag: "wx" });
+  } catch (error) {
+    await rm(draft, { force: true });
+    // Named as the file whose write needed the lock: that is the write the disk could not take.
+    throw diskFullError(error, path) ?? error;
+  }
   try {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {

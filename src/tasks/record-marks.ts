@@ -1,9 +1,10 @@
-import type { TaskRecord } from "./task-record.ts";
+import { INBOX_MAX_MESSAGES } from "./task-limits.ts";
+import type { TaskMessage, TaskRecord } from "./task-record.ts";
 import { isFinished } from "./task-status.ts";
 
 /**
- * The three marks every backend puts on records by id (`requestCancel`, `heartbeat`,
- * `markDelivered`), as changes a backend applies under its own lock: each returns the record to
+ * The marks every backend puts on records by id (`requestCancel`, `heartbeat`, `markDelivered`,
+ * `sendMessage`), as changes a backend applies under its own lock: each returns the record to
  * write, or undefined to leave it as it is. Zod-free, like the store's read path.
  */
 export type RecordMark = (record: TaskRecord) => TaskRecord | undefined;
@@ -25,3 +26,16 @@ export const deliveredMark =
     isFinished(record.status) && record.deliveredAt === undefined
       ? { ...record, deliveredAt: at }
       : undefined;
+
+/**
+ * A message for a working task's owner to deliver, added to its inbox once (by id); none for a
+ * finished task or a full inbox. The record the store returns says whether it is there.
+ */
+export const messageMark =
+  (message: TaskMessage): RecordMark =>
+  (record) => {
+    const inbox = record.inbox ?? [];
+    if (isFinished(record.status) || inbox.length >= INBOX_MAX_MESSAGES) return undefined;
+    if (inbox.some((queued) => queued.id === message.id)) return undefined;
+    return { ...record, inbox: [...inbox, message] };
+  };

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { cancelMark, deliveredMark, heartbeatMark, type RecordMark } from "./record-marks.ts";
+import { cancelMark, deliveredMark, heartbeatMark, messageMark, type RecordMark } from "./record-marks.ts";
 import { connectRedis, type RedisTarget, redisCommand, redisTarget } from "./redis-connection.ts";
 import { redisJournals } from "./redis-journals.ts";
 import { DEFAULT_REDIS_PREFIX, type RedisTaskKeys, redisTaskKeys } from "./redis-keys.ts";
@@ -10,7 +10,7 @@ import { checkListQuery, selectTasks } from "./select-tasks.ts";
 import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors.ts";
 import { parseTaskFile } from "./task-file.ts";
 import { freezeRecord } from "./task-file-cache.ts";
-import type { NewTaskRecord, TaskRecord } from "./task-record.ts";
+import type { NewTaskRecord, TaskMessage, TaskRecord } from "./task-record.ts";
 import type {
   RunJournals,
   TaskChange,
@@ -156,6 +156,12 @@ export class RedisTaskStore implements TaskStore {
 
   async requestCancel(taskId: string): Promise<TaskRecord> {
     const [record] = await this.patchMany([taskId], cancelMark);
+    return record ?? (await this.get(taskId))!;
+  }
+
+  async sendMessage(taskId: string, message: TaskMessage): Promise<TaskRecord> {
+    const { checkMessage } = await recordRules();
+    const [record] = await this.patchMany([taskId], messageMark(checkMessage(taskId, message)));
     return record ?? (await this.get(taskId))!;
   }
 

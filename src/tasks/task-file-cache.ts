@@ -175,6 +175,8 @@ function keyOf(info: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigi
 export function freezeRecord(record: TaskRecord): TaskRecord {
   if (record.usage) Object.freeze(record.usage);
   if (record.agentPath) Object.freeze(record.agentPath);
+  if (record.activity) Object.freeze(record.activity);
+  if (record.inbox) Object.freeze(record.inbox);
   return Object.freeze(record);
 }
 

@@ -9,7 +9,7 @@ import type { TaskRecord } from "./task-record.ts";
  * so a file written by any earlier agentry still loads. Bump the version when a record's shape
  * changes, add the step, and pin the old version with a fixture in `test/tasks/fixtures/`.
  */
-export const TASK_FILE_VERSION = 2;
+export const TASK_FILE_VERSION = 3;
 
 /** A parsed JSON object of some version, before it is validated against the current schema. */
 export type RawTaskFile = Record<string, unknown>;
@@ -20,9 +20,13 @@ export type TaskFileMigration = (file: RawTaskFile) => RawTaskFile;
  * v1 → v2: records may carry `ref` (where a remote or queued child runs). A v1 record has none, so it
  * reads as it is; the version moved so that an agentry that does not know `ref` refuses a v2 file
  * instead of stripping the field and losing track of where such a child runs.
+ * v2 → v3: records may carry `activity` (what a running child does now) and `inbox` (messages from
+ * other processes for its owner to deliver). A v2 record has neither; the version moved so that an
+ * agentry that does not know `inbox` refuses a v3 file instead of stripping messages not yet delivered.
  */
 export const TASK_FILE_MIGRATIONS: Readonly<Record<number, TaskFileMigration>> = {
   1: (file) => ({ ...file, version: 2 }),
+  2: (file) => ({ ...file, version: 3 }),
 };
 
 /** Applies the steps from `fromVersion` up to `toVersion`; `location` names the file in errors. */

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { usageSchema } from "../model/usage-schema.ts";
 import { SAFE_ID } from "./safe-id.ts";
+import { ACTIVITY_MAX_TOOLS, INBOX_MAX_MESSAGES, MESSAGE_MAX_CHARS } from "./task-limits.ts";
 import { TASK_REASONS, TASK_STATUSES } from "./task-status.ts";
 
 export { SAFE_ID } from "./safe-id.ts";
+export { ACTIVITY_MAX_TOOLS, INBOX_MAX_MESSAGES, MESSAGE_MAX_CHARS } from "./task-limits.ts";
 // The status constants live apart, so code that needs only them does not load zod.
 export {
   FINISHED_STATUSES,
@@ -39,6 +41,45 @@ export const executorRefSchema = z.discriminatedUnion("kind", [
 
 export type ExecutorRef = z.infer<typeof executorRefSchema>;
 
+const toolSchema = z.strictObject({ name: z.string(), arg: z.string() });
+
+/**
+ * What a running child does now, as its owner saw it in the child's events (the tree's node, see
+ * `src/tree/node-activity.ts`), so another process (the web view) shows what the owner's terminal
+ * shows. Written by the owner, throttled; since task file v3.
+ */
+export const taskActivitySchema = z.strictObject({
+  turns: z.number().int().nonnegative(),
+  /** Input tokens (cache reads and writes included) and output tokens so far. */
+  tokensIn: z.number().nonnegative(),
+  tokensOut: z.number().nonnegative(),
+  /** US dollars so far, when the model's price is known. */
+  cost: z.number().nonnegative().exactOptional(),
+  /** Tools running now, oldest first. */
+  tools: z.array(toolSchema).max(ACTIVITY_MAX_TOOLS),
+  lastTool: toolSchema.exactOptional(),
+  /** Its model call waits for its endpoint's capacity: why, and the limit of calls in flight. */
+  waiting: z
+    .strictObject({ reason: z.enum(["limit", "retry_after", "rate_limit"]), limit: z.number() })
+    .exactOptional(),
+  /** Its conversation is being compacted; how many tokens it had. */
+  compacting: z.number().nonnegative().exactOptional(),
+});
+
+export type TaskActivity = z.infer<typeof taskActivitySchema>;
+
+/**
+ * A message sent to a working task from another process (`agentry ui`): the owner delivers it into
+ * the child's next turn, as `task_send` does, and takes it out of the inbox. Since task file v3.
+ */
+export const taskMessageSchema = z.strictObject({
+  id: id("message id"),
+  text: z.string().min(1).max(MESSAGE_MAX_CHARS),
+  at: timestamp,
+});
+
+export type TaskMessage = z.infer<typeof taskMessageSchema>;
+
 /**
  * One background or sync child as the control plane sees it (DESIGN §4). The record is read back
  * from disk and by other processes, so it is defined by a zod schema (a trust boundary); the type is
@@ -70,6 +111,10 @@ export const taskRecordSchema = z.object({
   background: z.boolean(),
   /** Where it runs when that is not its owner's process (a remote agent, a queue). */
   ref: executorRefSchema.exactOptional(),
+  /** What it does now, while it runs (its owner writes it). */
+  activity: taskActivitySchema.exactOptional(),
+  /** Messages from other processes its owner has not delivered yet. */
+  inbox: z.array(taskMessageSchema).max(INBOX_MAX_MESSAGES).exactOptional(),
 });
 
 export type TaskRecord = z.infer<typeof taskRecordSchema>;

@@ -1,5 +1,5 @@
 import type { TaskFileError } from "./task-errors.ts";
-import type { NewTaskRecord, TaskPatch, TaskRecord, TaskStatus } from "./task-record.ts";
+import type { NewTaskRecord, TaskMessage, TaskPatch, TaskRecord, TaskStatus } from "./task-record.ts";
 
 /**
  * Where TaskRecords live. Several processes may share one store (a parent running children, an
@@ -32,6 +32,13 @@ export interface TaskStore {
    * with one write per stored file. Throws `TaskNotFoundError` before writing if an id is unknown.
    */
   heartbeat(taskIds: readonly string[]): Promise<TaskRecord[]>;
+  /**
+   * Puts `message` in the task's `inbox` for its owner to deliver into the child's next turn (and take
+   * out): how another process talks to a child, as `requestCancel` is how it stops one. A no-op on a
+   * finished task, a full inbox or an id already there; the record returned says whether it is queued.
+   * Does not count as the owner's heartbeat. Throws `TaskNotFoundError` for an unknown id.
+   */
+  sendMessage(taskId: string, message: TaskMessage): Promise<TaskRecord>;
   /**
    * Sets `deliveredAt` on the finished tasks among `taskIds` that have none yet and returns exactly
    * those: the caller notifies the parent of what is returned, so each completion is delivered once

@@ -1,14 +1,17 @@
+import { rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ensureStateDir } from "../state/state-dir.ts";
 import type { FileLockOptions } from "./file-lock.ts";
-import { cancelMark, deliveredMark, heartbeatMark, type RecordMark } from "./record-marks.ts";
+import { cancelMark, deliveredMark, heartbeatMark, messageMark, type RecordMark } from "./record-marks.ts";
 import { checkListQuery, selectTasks } from "./select-tasks.ts";
 import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors.ts";
 import { serializeTaskFile } from "./task-file.ts";
 import { freezeRecord, readTaskFileFresh, TaskFileCache } from "./task-file-cache.ts";
-import type { NewTaskRecord, TaskRecord } from "./task-record.ts";
-import type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
-import { checkId, findTaskFiles, taskFilePath } from "./workspace-layout.ts";
+import type { NewTaskRecord, TaskMessage, TaskRecord } from "./task-record.ts";
+import { isFinished } from "./task-status.ts";
+import type { TaskChange, TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
+import { agentsDir, checkId, findTaskFiles, taskFilePath } from "./workspace-layout.ts";
+import { WorkspaceWatch } from "./workspace-watch.ts";
 
 // What only writes need — the record rules (which validate with zod), the lock and the atomic write
 // (node:crypto) — loads on the first write: a process that only reads, like `agentry tasks list`,
@@ -41,6 +44,7 @@ export class WorkspaceTaskStore implements TaskStore {
   private readonly cache = new TaskFileCache();
   /** Changes waiting for the next write of each file (see `mutate`). */
   private readonly pending = new Map<string, PendingChange[]>();
+  private watcher: WorkspaceWatch | undefined;
 
   constructor(options: WorkspaceTaskStoreOptions) {
     this.workspace = options.workspace;
@@ -115,12 +119,63 @@ export class WorkspaceTaskStore implements TaskStore {
     return record ?? (await this.get(taskId))!;
   }
 
+  async sendMessage(taskId: string, message: TaskMessage): Promise<TaskRecord> {
+    const { checkMessage } = await recordRules();
+    const [record] = await this.patchMany([taskId], messageMark(checkMessage(taskId, message)));
+    return record ?? (await this.get(taskId))!;
+  }
+
   heartbeat(taskIds: readonly string[]): Promise<TaskRecord[]> {
     return this.patchMany(taskIds, heartbeatMark(this.now().toISOString()));
   }
 
   markDelivered(taskIds: readonly string[]): Promise<TaskRecord[]> {
     return this.patchMany(taskIds, deliveredMark(this.now().toISOString()));
+  }
+
+  /** Changes by any process, heard through the file system (see `WorkspaceWatch`). */
+  watch(listener: (change: TaskChange) => void): () => void {
+    this.watcher ??= new WorkspaceWatch({
+      agentsDir: agentsDir(this.workspace),
+      files: () => findTaskFiles(this.workspace, {}),
+      load: (path) => this.cache.load(path),
+    });
+    return this.watcher.add(listener);
+  }
+
+  /**
+   * Removes the named records that are finished — re-checked under each file's lock, so a record that
+   * runs again meanwhile stays — and deletes a file left with none. Returns the removed records. For
+   * `agentry sessions prune` and `tasks prune`; not part of the `TaskStore` contract.
+   */
+  async removeFinished(taskIds: readonly string[]): Promise<TaskRecord[]> {
+    const byFile = new Map<string, Set<string>>();
+    for (const taskId of taskIds) {
+      const path = await this.locate(taskId);
+      if (path !== undefined) byFile.set(path, (byFile.get(path) ?? new Set()).add(taskId));
+    }
+    const [{ withFileLock }, { writeFileAtomic }] = await fileWrites();
+    const removed: TaskRecord[] = [];
+    for (const [path, ids] of byFile) {
+      await withFileLock(
+        path,
+        async () => {
+          const records = await readTaskFileFresh(path);
+          const gone = records.filter((record) => ids.has(record.taskId) && isFinished(record.status));
+          if (gone.length === 0) return;
+          const kept = records.filter((record) => !gone.includes(record));
+          if (kept.length === 0) await rm(path, { force: true });
+          else {
+            const text = serializeTaskFile(kept);
+            await writeFileAtomic(path, text);
+            this.cache.wrote(path, kept, text);
+          }
+          removed.push(...gone);
+        },
+        this.lockOptions,
+      );
+    }
+    return removed;
   }
 
   /**

@@ -19,6 +19,8 @@ export const CANONICAL_TOOL_NAMES = [
   "task_output",
   "task_cancel",
   "task_list",
+  // Loads a skill (src/skills/); present when skills are installed. Claude Code calls it `Skill`.
+  "skill",
 ] as const;
 
 export type CanonicalToolName = (typeof CANONICAL_TOOL_NAMES)[number];
@@ -72,7 +74,6 @@ const RECOGNIZED_UNSUPPORTED: ReadonlySet<string> = new Set([
   "bashoutput",
   "killshell",
   "killbash",
-  "skill",
   "slashcommand",
   "askuserquestion",
   "taskcreate",

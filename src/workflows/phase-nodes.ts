@@ -5,8 +5,7 @@ import { emptyUsage } from "../model/messages.ts";
 const WORKFLOW_NODE = "workflow";
 const PHASE_NODE = "phase";
 
-/** The `agentType` of the nodes a workflow adds to the tree: groups of agents, not agents. */
-export const WORKFLOW_NODE_TYPES: readonly string[] = [WORKFLOW_NODE, PHASE_NODE];
+export { WORKFLOW_NODE_TYPES } from "../contracts/workflow-events.ts";
 
 /**
  * The workflow and its phases as nodes of the live tree: the workflow under its caller, each phase

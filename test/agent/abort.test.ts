@@ -16,30 +16,23 @@ const stubborn = defineTool({
   execute: () => new Promise<string>(() => {}),
 });
 
-/** Aborts after `ms`; resolves to the time of the abort. */
-/** An abort ends the run long before the 5 s the model or the tool would still take (generous for a loaded machine). */
-const PROMPTLY_MS = 2_000;
+/** Longer than any test's bound: a run that waited for the model or a tool this long would hang its test. */
+const NEVER_MS = 10 * 60_000;
 
-function abortAfter(controller: AbortController, ms: number, reason?: string): Promise<number> {
-  return new Promise((resolve) =>
-    setTimeout(() => {
-      resolve(Date.now());
-      controller.abort(reason);
-    }, ms),
-  );
+function abortAfter(controller: AbortController, ms: number, reason?: string): void {
+  setTimeout(() => controller.abort(reason), ms);
 }
 
 describe("aborting a run", () => {
   it("during the model call: aborted at once, no half message, the transcript records it", async () => {
     const workspace = await tempWorkspace();
-    const model = scriptedModel([{ text: "too late", delayMs: 5000 }]);
+    const model = scriptedModel([{ text: "too late", delayMs: NEVER_MS }]);
     const session = await sessionWithPrompt(workspace);
     const controller = new AbortController();
-    const abortedAt = abortAfter(controller, 50);
+    abortAfter(controller, 50);
 
     const outcome = await runAgentLoop(testConfig(workspace, model), session, () => {}, controller.signal);
 
-    expect(Date.now() - (await abortedAt)).toBeLessThan(PROMPTLY_MS);
     expect(outcome).toMatchObject({ status: "aborted", reason: "aborted", turns: 1 });
     expect(session.messages.map((m) => m.role)).toEqual(["user"]);
     const { entries } = await readTranscript(session.transcriptPath ?? "");
@@ -53,7 +46,7 @@ describe("aborting a run", () => {
       {
         toolCalls: [
           { id: "quick", name: "echo", args: { text: "done" } },
-          { id: "polite", name: "sleep", args: { ms: 5000 } },
+          { id: "polite", name: "sleep", args: { ms: NEVER_MS } },
           { id: "rude", name: "stubborn", args: {} },
         ],
       },
@@ -61,7 +54,7 @@ describe("aborting a run", () => {
     const session = await sessionWithPrompt(workspace);
     const controller = new AbortController();
     const log = eventLog();
-    const abortedAt = abortAfter(controller, 100, "user pressed Ctrl-C");
+    abortAfter(controller, 100, "user pressed Ctrl-C");
 
     const outcome = await runAgentLoop(
       testConfig(workspace, model, { tools: [stubborn, ...testConfig(workspace, model).tools] }),
@@ -70,7 +63,6 @@ describe("aborting a run", () => {
       controller.signal,
     );
 
-    expect(Date.now() - (await abortedAt)).toBeLessThan(PROMPTLY_MS);
     expect(outcome).toMatchObject({ status: "aborted", reason: "user pressed Ctrl-C" });
     expect(model.requests).toHaveLength(1);
     const results = session.messages.at(-1);
@@ -93,14 +85,13 @@ describe("aborting a run", () => {
     const workspace = await tempWorkspace();
     const silent: Model = { id: "silent:model", stream: () => new PushModelStream() };
     const controller = new AbortController();
-    const abortedAt = abortAfter(controller, 30);
+    abortAfter(controller, 30);
     const outcome = await runAgentLoop(
       testConfig(workspace, silent),
       await sessionWithPrompt(workspace),
       () => {},
       controller.signal,
     );
-    expect(Date.now() - (await abortedAt)).toBeLessThan(PROMPTLY_MS);
     expect(outcome.status).toBe("aborted");
   });
 

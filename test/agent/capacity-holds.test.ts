@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { expect, test } from "vitest";
+import { expect, onTestFinished, test, vi } from "vitest";
 import { capacityHolds } from "../../src/agent/capacity-holds.ts";
 import { RunLimitExceeded, watchLimits } from "../../src/agent/run-limits.ts";
 import type { AgentEvent } from "../../src/contracts/events.ts";
@@ -12,6 +11,17 @@ const wait = (agentPath: string[]): AgentEvent => ({
   waiting: 1,
   agentPath,
 });
+/** The limits' timers and clock, faked: the test moves time itself, so a busy machine cannot reorder them. */
+function fakeClock(): (ms: number) => Promise<void> {
+  vi.useFakeTimers();
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+  return async (ms) => {
+    await vi.advanceTimersByTimeAsync(ms);
+  };
+}
+
 const granted = (agentPath: string[]): AgentEvent => ({
   type: "capacity_granted",
   waitedMs: 1,
@@ -21,6 +31,7 @@ const granted = (agentPath: string[]): AgentEvent => ({
 });
 
 test("a held run neither stalls nor spends its wall-clock budget; once released, both run again", async () => {
+  const sleep = fakeClock();
   const limits = watchLimits(new AbortController().signal, { stallTimeoutMs: 80, maxDurationMs: 150 });
   const release = limits.hold();
   await sleep(300);
@@ -33,6 +44,7 @@ test("a held run neither stalls nor spends its wall-clock budget; once released,
 });
 
 test("the wall-clock budget resumes with what was left of it when the hold began", async () => {
+  const sleep = fakeClock();
   const limits = watchLimits(new AbortController().signal, { maxDurationMs: 300 });
   await sleep(100);
   const release = limits.hold();
@@ -48,6 +60,7 @@ test("the wall-clock budget resumes with what was left of it when the hold began
 });
 
 test("a stall hold keeps the budget running", async () => {
+  const sleep = fakeClock();
   const limits = watchLimits(new AbortController().signal, { maxDurationMs: 100, stallTimeoutMs: 50 });
   const release = limits.hold("stall");
   await sleep(200);

@@ -18,6 +18,8 @@ it("lists a workspace's sessions, most recently updated first, with their summar
     model: "scripted:model",
     id: "a-older",
   });
+  // A later millisecond, so the summary's updatedAt can be told from its createdAt.
+  await new Promise((resolve) => setTimeout(resolve, 5));
   await older.append(userText(`  Refactor the\n parser ${"please ".repeat(20)}`));
   await runAgentLoop(testConfig(workspace, scriptedModel([{ text: "done" }])), older, () => {});
   await new Promise((resolve) => setTimeout(resolve, 5));

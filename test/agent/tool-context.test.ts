@@ -41,7 +41,7 @@ describe("the context a tool gets", () => {
     expect(result?.content).toBe("asked");
     expect(asked).toEqual([
       [
-        { permission: "edit", patterns: ["a.txt"] },
+        { permission: "edit", patterns: ["a.txt"], call: { id: "p1", name: "probe", args: {} } },
         { path: ["main"], name: "main", sessionId: session.id, depth: 0 },
       ],
     ]);

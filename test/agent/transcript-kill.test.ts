@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, statSync } from "node:fs";
 import { expect, it } from "vitest";
 import { readTranscript } from "../../src/agent/transcript.ts";
+import { waitFor } from "../support/processes.ts";
 import { tempWorkspace } from "./support/harness.ts";
 
 const writer = `
@@ -18,7 +20,13 @@ it("a process killed while appending leaves complete lines, at worst one torn la
     stdio: ["ignore", "pipe", "inherit"],
   });
   await once(child.stdout, "data");
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Killed once a few messages are written, while it goes on writing more.
+  const file = `${workspace}/.agentry/sessions/killed.jsonl`;
+  await waitFor(
+    () => existsSync(file) && statSync(file).size > 3 * 200_000,
+    10_000,
+    "a few messages written",
+  );
   child.kill("SIGKILL");
   await once(child, "exit");
 

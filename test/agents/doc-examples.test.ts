@@ -32,6 +32,10 @@ const DOCUMENTS = [
 const AGENT_PATH =
   /`((?:\.agentry\/agents|subagents|\.claude\/agents|\.opencode\/agents?|\.codex\/agents)\/[\w./-]+\.(?:md|toml)|(?:\.opencode\/)?opencode\.jsonc?|\.codex\/config\.toml)`/g;
 
+/** Files with the same front matter that are no agent: saved commands and skills (docs/commands.md, skills.md). */
+const NON_AGENT_PATH =
+  /`[^`]*(?:\.claude\/commands|\.opencode\/commands?|\.agentry\/commands)\/[^`]*\.md`|SKILL\.md/;
+
 interface Example {
   document: string;
   line: number;
@@ -55,7 +59,7 @@ function examplesOf(document: string): Example[] {
     const path = paths.at(-1);
     if (path !== undefined && ["markdown", "toml", "json", "jsonc"].includes(fence[1] ?? "")) {
       examples.push({ document, line: i + 1, path, text });
-    } else if (looksLikeAgentFile(text)) {
+    } else if (looksLikeAgentFile(text) && !NON_AGENT_PATH.test(prose.join("\n"))) {
       throw new Error(`${document}:${i + 1}: an agent-file example must follow text naming its file`);
     }
     prose = [];

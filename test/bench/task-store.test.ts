@@ -1,12 +1,17 @@
 import { expect, test } from "vitest";
 import { measureTaskStore } from "../../bench/task-store.ts";
+import { scaled } from "../support/time-scale.ts";
 import { expectWellFormed, rowNamed } from "./support.ts";
 
-test("the task-store benchmark lists (installed package and checkout), watches and cancels across processes", async () => {
-  const rows = await measureTaskStore({ records: 200, files: 2, runs: 1, cancelRuns: 1 });
-  expectWellFormed(rows, "task store");
-  expect(rowNamed(rows, "agentry tasks list, 200 records (installed package)").goal).toEqual({ max: 200 });
-  expect(rowNamed(rows, "agentry tasks list (checkout: src/*.ts)").samples).toHaveLength(1);
-  expect(rowNamed(rows, "status change seen by another process").goal).toEqual({ max: 200 });
-  expect(rowNamed(rows, "cancel latency").goal).toEqual({ max: 1000 });
-}, 180_000);
+test(
+  "the task-store benchmark lists (installed package and checkout), watches and cancels across processes",
+  async () => {
+    const rows = await measureTaskStore({ records: 200, files: 2, runs: 1, cancelRuns: 1 });
+    expectWellFormed(rows, "task store");
+    expect(rowNamed(rows, "agentry tasks list, 200 records (installed package)").goal).toEqual({ max: 200 });
+    expect(rowNamed(rows, "agentry tasks list (checkout: src/*.ts)").samples).toHaveLength(1);
+    expect(rowNamed(rows, "status change seen by another process").goal).toEqual({ max: 200 });
+    expect(rowNamed(rows, "cancel latency").goal).toEqual({ max: 1000 });
+  },
+  scaled(180_000),
+);

@@ -88,7 +88,7 @@ describe("agentry demo", () => {
 describe("agentry demo as a process", () => {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1" };
 
-  it("prints the numbers as JSON, offline and without a key, in a few seconds", async () => {
+  it("prints the numbers as JSON, offline and without a key", async () => {
     const home = await tempDir();
     const result = await runCli(["demo", "--output-format", "json"], {
       cwd: home,
@@ -96,7 +96,6 @@ describe("agentry demo as a process", () => {
     });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.durationMs).toBeLessThan(10_000);
     const parsed = JSON.parse(result.stdout) as DemoResult & { status: string; workspace?: string };
     expect(parsed.status).toBe("completed");
     expect(parsed.workspace).toBeUndefined();

@@ -53,10 +53,10 @@ describe("a Streamable HTTP server", () => {
       const controller = new AbortController();
       const { ctx } = makeContext(sandbox.workspace, { signal: controller.signal });
       setTimeout(() => controller.abort(), 100);
-      const started = Date.now();
-      await expect(runTool(byName(set.tools, "mcp__remote__slow"), { ms: 30_000 }, ctx)).rejects.toThrow();
-      // Quickly: far from the 30 s the call would take (generous for a loaded machine).
-      expect(Date.now() - started).toBeLessThan(10_000);
+      // Longer than any test bound: a call the abort did not end would hang.
+      await expect(
+        runTool(byName(set.tools, "mcp__remote__slow"), { ms: 10 * 60_000 }, ctx),
+      ).rejects.toThrow();
     } finally {
       await set.close();
     }

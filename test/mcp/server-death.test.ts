@@ -47,14 +47,12 @@ describe("a stdio server that dies during the run", () => {
     try {
       const { ctx } = makeContext(sandbox.workspace);
       const pid = await pidFrom(pidFile);
-      const call = runTool(byName(set.tools, "mcp__test__slow"), { ms: 30_000 }, ctx);
+      // Longer than any test bound: had the death gone unnoticed, the call would hang.
+      const call = runTool(byName(set.tools, "mcp__test__slow"), { ms: 10 * 60_000 }, ctx);
       setTimeout(() => process.kill(pid, "SIGKILL"), 200);
-      const started = Date.now();
       await expect(call).rejects.toThrow(
         /^MCP server "test" is no longer running: it was killed by SIGKILL\n/,
       );
-      // Far from the 30 s the call would take had the death gone unnoticed (generous for a loaded machine).
-      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await set.close();
     }

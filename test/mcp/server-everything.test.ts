@@ -6,6 +6,7 @@ import { PermissionDeniedError } from "../../src/permissions/types.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import type { AnyTool, ToolResult } from "../../src/tools/tool.ts";
 import { serverEverythingConfig } from "../support/server-everything.ts";
+import { scaled } from "../support/time-scale.ts";
 import { makeContext, makeSandbox, runTool, type Sandbox } from "../tools/tool-context.ts";
 
 // Against the reference server, started for real: every tool it offers to a client that declares roots,
@@ -50,7 +51,7 @@ beforeAll(async () => {
       },
     },
   );
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await set?.close();

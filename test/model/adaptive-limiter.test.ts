@@ -171,6 +171,35 @@ describe("back-off", () => {
     expect(limiter.state.limit).toBe(2);
   });
 
+  test("a burst settles on what the provider took, once the calls in flight when it began have ended", () => {
+    const limiter = new AdaptiveLimiter({ initial: 16, max: 32 });
+    const permits = take(limiter, 16);
+    // A provider that takes 5 at once: the 11 beyond are refused at once, the 5 succeed later.
+    for (const permit of permits.slice(5)) permit.release(refused());
+    expect(limiter.state.limit).toBe(8);
+    for (const permit of permits.slice(0, 4)) permit.release(ok);
+    expect(limiter.state.limit).toBe(8);
+    permits[4]?.release(ok);
+    expect(limiter.state.limit).toBe(5);
+    // Five at once now go through, with no refusal.
+    expect(take(limiter, 5)).toHaveLength(5);
+    expect(limiter.tryAcquire()).toBeUndefined();
+  });
+
+  test("a lone refusal (an overloaded blip) takes one off, however many the provider took beside it", () => {
+    const limiter = new AdaptiveLimiter({ initial: 8, max: 8 });
+    const permits = take(limiter, 3);
+    permits[0]?.release(refused());
+    for (const permit of permits.slice(1)) permit.release(ok);
+    expect(limiter.state.limit).toBe(7);
+  });
+
+  test("a burst in which nothing was taken (a spent window) halves it, no lower", () => {
+    const limiter = new AdaptiveLimiter({ initial: 16, max: 16 });
+    for (const permit of take(limiter, 16)) permit.release(refused());
+    expect(limiter.state.limit).toBe(8);
+  });
+
   test("never below min", () => {
     const limiter = new AdaptiveLimiter({ initial: 4, min: 3, max: 8 });
     for (let burst = 0; burst < 3; burst++) {
@@ -189,6 +218,30 @@ describe("back-off", () => {
 });
 
 describe("retry-after", () => {
+  test("a burst in which the provider took calls ends the pause once they have ended", () => {
+    let now = 0;
+    const limiter = new AdaptiveLimiter({ initial: 4, max: 4 }, () => now);
+    const permits = take(limiter, 4);
+    for (const permit of permits.slice(2)) permit.release(refused(1_000));
+    expect(limiter.blocked()).toMatchObject({ reason: "retry_after" });
+    now = 300;
+    permits[0]?.release(ok);
+    expect(limiter.blocked()).toMatchObject({ reason: "retry_after" });
+    permits[1]?.release(ok);
+    // The provider takes 2 at once: two may go now, the refused ones wait out their retry-after alone.
+    expect(limiter.state.limit).toBe(2);
+    expect(take(limiter, 2)).toHaveLength(2);
+  });
+
+  test("a burst in which the provider took nothing keeps the pause", () => {
+    let now = 0;
+    const limiter = new AdaptiveLimiter({ initial: 4, max: 4 }, () => now);
+    const permits = take(limiter, 4);
+    for (const permit of permits) permit.release(refused(1_000));
+    now = 300;
+    expect(limiter.blocked()).toMatchObject({ reason: "retry_after", resumeInMs: 700 });
+  });
+
   test("holds every new call back until it has passed", async () => {
     vi.useFakeTimers();
     const limiter = new AdaptiveLimiter({ initial: 4, max: 4 });

@@ -6,6 +6,7 @@ import type { Model, ModelEvent, ModelRequest } from "../../src/model/model.ts";
 import { withRetry } from "../../src/model/retry.ts";
 import { withLimiter } from "../../src/model/with-limiter.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { scaled } from "../support/time-scale.ts";
 
 const request: ModelRequest = { system: "", messages: [userText("hi")], tools: [] };
 
@@ -142,7 +143,8 @@ describe("a limited model", () => {
   });
 
   test("a long wait is announced again every heartbeat", async () => {
-    const { model } = countingModel(250);
+    // Five heartbeats long, or more on a loaded machine, where a beat may come late.
+    const { model } = countingModel(scaled(250));
     const limited = withLimiter(model, new AdaptiveLimiter({ initial: 1, max: 1 }), { heartbeatMs: 50 });
     const first = collect(limited);
     const events = await collect(limited);

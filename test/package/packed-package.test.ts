@@ -9,6 +9,7 @@ import { type Installed, installPacked } from "../../bench/support/dist-build.ts
 import { finished, makeWorkspace, type TestWorkspace } from "../cli/support/cli-process.ts";
 import { bodyText, providerEnv } from "../cli/support/provider-env.ts";
 import { startModelServer } from "../support/model-server.ts";
+import { scaled } from "../support/time-scale.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 /** Planted in the checkout copy before packing: none of it may reach the tarball. */
@@ -25,7 +26,7 @@ beforeAll(async () => {
       await writeFile(join(checkout, ".agentry/sessions/s.jsonl"), `{"secret":"${SECRET}"}\n`);
     },
   });
-}, 180_000);
+}, scaled(180_000));
 afterAll(async () => {
   await installed?.remove();
 });
@@ -67,6 +68,9 @@ describe("the packed package", () => {
         "dist/tools/bash-sandbox.md",
         "dist/sandbox/network-bridge-main.mjs",
         "dist/sandbox/network-launcher-main.mjs",
+        "dist/ui/page/index.html",
+        "dist/ui/page/app.js",
+        "dist/ui/page/style.css",
         "docs/exit-codes.md",
       ]),
     );
@@ -110,6 +114,37 @@ describe("the packed package", () => {
     });
     expect(result.stderr).toBe("");
     expect(result.stdout.trim()).toBe(version);
+  });
+
+  it("`agentry ui` serves its page from dist/ui/page/, as it is in src/", async () => {
+    ws = await makeWorkspace({});
+    const token = "packed-package-ui-token-0123";
+    const child = spawn(process.execPath, [installed.bin, "ui", "--port", "0"], {
+      cwd: ws.dir,
+      env: { ...ws.env, AGENTRY_UI_TOKEN: token },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+          out += chunk;
+          const line = /^(http:\/\/\S+)\/\?token=/m.exec(out);
+          if (line?.[1]) resolve(line[1]);
+        });
+        child.once("exit", (code) =>
+          reject(new Error(`agentry ui exited (${code}) before printing its address`)),
+        );
+      });
+      const auth = { authorization: `Bearer ${token}` };
+      for (const file of ["index.html", "app.js", "style.css"]) {
+        const served = await fetch(`${address}/${file === "index.html" ? "" : file}`, { headers: auth });
+        expect(served.status).toBe(200);
+        expect(await served.text()).toBe(await readFile(join(REPO, "src/ui/page", file), "utf8"));
+      }
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 
   it("`agentry run` answers through the bundle, with a subagent, reading its prompts from dist/", async () => {

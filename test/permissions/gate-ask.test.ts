@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AskAnswer, AskHandler } from "../../src/permissions/gate.ts";
 import { createPermissionGate } from "../../src/permissions/gate.ts";
 import { PermissionDeniedError, type PermissionRequest, type Ruleset } from "../../src/permissions/types.ts";
@@ -153,24 +153,29 @@ describe("permission gate: interactive asks", () => {
   });
 
   it("counts the timeout from the moment of asking, queueing included", async () => {
-    const prompt = manualPrompt();
-    const ASK_TIMEOUT_MS = 1_000;
-    const gate = createPermissionGate({
-      rules,
-      mode: "default",
-      onAsk: prompt.onAsk,
-      askTimeoutMs: ASK_TIMEOUT_MS,
-    });
-    const started = Date.now();
-    const results = await Promise.allSettled([
-      gate(bash("a"), main),
-      gate(bash("b"), main),
-      gate(bash("c"), main),
-    ]);
-    expect(results.map((result) => result.status)).toEqual(["rejected", "rejected", "rejected"]);
-    // One after another they would take three timeouts; they all expire together, in about one.
-    expect(Date.now() - started).toBeLessThan(2 * ASK_TIMEOUT_MS);
-    expect(prompt.shown.every((shown) => shown.signal.aborted)).toBe(true);
+    vi.useFakeTimers();
+    try {
+      const prompt = manualPrompt();
+      const ASK_TIMEOUT_MS = 1_000;
+      const gate = createPermissionGate({
+        rules,
+        mode: "default",
+        onAsk: prompt.onAsk,
+        askTimeoutMs: ASK_TIMEOUT_MS,
+      });
+      const settled: string[] = [];
+      const results = Promise.allSettled(
+        ["a", "b", "c"].map((command) => gate(bash(command), main).finally(() => settled.push(command))),
+      );
+      // One timeout after asking, all three have expired; counted from when each was shown, the two
+      // queued behind the first would still wait.
+      await vi.advanceTimersByTimeAsync(ASK_TIMEOUT_MS);
+      expect(settled.sort()).toEqual(["a", "b", "c"]);
+      expect((await results).map((result) => result.status)).toEqual(["rejected", "rejected", "rejected"]);
+      expect(prompt.shown.every((shown) => shown.signal.aborted)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("queues concurrent asks from parallel children, one prompt at a time, in order", async () => {

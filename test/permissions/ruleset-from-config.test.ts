@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { errorKind } from "../../src/errors/agentry-error.ts";
 import { evaluate } from "../../src/permissions/evaluate.ts";
 import { PermissionConfigError, rulesetFromConfig } from "../../src/permissions/ruleset-from-config.ts";
 
@@ -129,6 +130,91 @@ describe("rulesetFromConfig: other values", () => {
     expect(rulesetFromConfig(undefined)).toEqual([]);
     expect(() => rulesetFromConfig(5, "agents.x.permission")).toThrow(
       /agents\.x\.permission: must be a list of rules, a map of permission to action, or \{allow, ask, deny\} lists/,
+    );
+  });
+});
+
+describe("rulesetFromConfig, at its edges", () => {
+  it("null is no rules", () => {
+    expect(rulesetFromConfig(null)).toEqual([]);
+  });
+
+  it("./ is dropped from the path patterns of read, edit, grep, glob and list (./ alone is every path), not from others", () => {
+    const value = Object.fromEntries(
+      ["read", "edit", "grep", "glob", "list", "bash"].map((permission) => [
+        permission,
+        { "./src/**": "deny", "./": "ask" },
+      ]),
+    );
+    expect(rulesetFromConfig(value)).toEqual([
+      ...["read", "edit", "grep", "glob", "list"].flatMap((permission) => [
+        { permission, pattern: "src/**", action: "deny" },
+        { permission, pattern: "*", action: "ask" },
+      ]),
+      { permission: "bash", pattern: "./src/**", action: "deny" },
+      { permission: "bash", pattern: "./", action: "ask" },
+    ]);
+  });
+
+  it("an allow/ask/deny key that is not a list is a permission named so, OpenCode's way", () => {
+    expect(rulesetFromConfig({ allow: "deny" })).toEqual([
+      { permission: "allow", pattern: "*", action: "deny" },
+    ]);
+  });
+
+  it("says what is wrong with each bad entry, as the user wrote it", () => {
+    const issues = (value: unknown) => {
+      try {
+        rulesetFromConfig(value);
+      } catch (error) {
+        if (error instanceof PermissionConfigError) return error.issues;
+      }
+      throw new Error("no error");
+    };
+    expect(issues({ "": "deny", bash: [1] })).toEqual([
+      'permission[""]: permission name must not be empty',
+      'permission.bash: must be "allow", "ask" or "deny" or a map of pattern to action (got [1])',
+    ]);
+    expect(issues([{ pattern: "*", action: "deny" }])).toEqual(["permission[0].permission: is required"]);
+    expect(issues([{ permission: "", pattern: "*", action: "deny" }])).toEqual([
+      'permission[0].permission: must not be empty (e.g. bash, edit, read, task) (got "")',
+    ]);
+    expect(issues([{ permission: "bash", pattern: 7, action: "deny" }])).toEqual([
+      "permission[0].pattern: must be a string (e.g. *, git status *, src/**) (got 7)",
+    ]);
+    expect(issues([5])).toEqual([
+      "permission[0]: must be a rule object {permission, pattern, action} (got 5)",
+    ]);
+    expect(issues({ allow: [1], ask: [], deny: [] })).toEqual([
+      'permission.allow[0]: must be a string like "Bash(git diff:*)" (got 1)',
+    ]);
+    expect(issues({ ask: [true] })).toEqual([
+      'permission.ask[0]: must be a string like "Bash(git diff:*)" (got true)',
+    ]);
+    expect(issues({ allow: [], one: 1, two: 2 })).toEqual([
+      "permission.one: unknown key (expected allow, ask, deny); permission.two: unknown key (expected allow, ask, deny)",
+    ]);
+    const long = "x".repeat(70);
+    expect(issues({ bash: long })).toEqual([
+      `permission.bash: must be "allow", "ask" or "deny" or a map of pattern to action (got "${"x".repeat(56)}...)`,
+    ]);
+    const sixty = "y".repeat(58);
+    expect(issues({ bash: sixty })).toEqual([
+      `permission.bash: must be "allow", "ask" or "deny" or a map of pattern to action (got "${sixty}")`,
+    ]);
+  });
+
+  it("is the user's to fix, every issue on a line of its own", () => {
+    let caught: unknown;
+    try {
+      rulesetFromConfig({ "": "deny", bash: 1 });
+    } catch (error) {
+      caught = error;
+    }
+    expect(errorKind(caught)).toBe("user");
+    expect(String(caught)).toBe(
+      'PermissionConfigError: invalid permission rules:\n  permission[""]: permission name must not be empty\n' +
+        '  permission.bash: must be "allow", "ask" or "deny" or a map of pattern to action (got 1)',
     );
   });
 });

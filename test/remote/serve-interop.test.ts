@@ -1,16 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { type Message, Role, type StreamResponse, TaskState } from "@a2a-js/sdk";
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from "@a2a-js/sdk/client";
+import type { Client } from "@a2a-js/sdk/client";
 import { afterEach, describe, expect, it } from "vitest";
 import type { A2aServer } from "../../src/remote/a2a-http-server.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
-import { SERVE_TOKEN, serveScripted, taskStore } from "../support/a2a-serve.ts";
+import { SERVE_TOKEN, sdkClientFactory, serveScripted, taskStore } from "../support/a2a-serve.ts";
+import { waitFor } from "../support/processes.ts";
 
 /**
  * The official SDK's client (code we did not write) drives agentry's A2A server: the card, send,
@@ -21,19 +16,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
+/** The SDK's client for the agent at `url`, given as it is (the card found by the SDK's own rule). */
 function sdkClient(url: string, token: string | undefined): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
-  };
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    }),
-  );
-  return factory.createFromUrl(`${url}/.well-known/agent-card.json`, "");
+  return sdkClientFactory(token).createFromUrl(url);
 }
 
 function userMessage(text: string, contextId: string, taskId = ""): Message {
@@ -131,16 +116,18 @@ describe("agentry serve driven by the official SDK client", () => {
     const client = await sdkClient(server.agentUrl("explore"), SERVE_TOKEN);
     const started = await client.sendMessage(request(userMessage("a long task", randomUUID()), true));
     const id = "id" in started ? started.id : "";
-    while (model.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    const before = Date.now();
+    await waitFor(() => model.requests.length > 0, 5_000, "the agent's model call");
     await client.cancelTask({ tenant: "", id, metadata: undefined });
+    // Not stopped, the model would answer and the task end COMPLETED.
     let state = TaskState.TASK_STATE_WORKING;
-    while (state !== TaskState.TASK_STATE_CANCELED && Date.now() - before < 2_000) {
-      state = (await client.getTask({ tenant: "", id, historyLength: 0 })).status?.state ?? state;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(state).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(Date.now() - before).toBeLessThan(2_000);
+    await waitFor(
+      async () => {
+        state = (await client.getTask({ tenant: "", id, historyLength: 0 })).status?.state ?? state;
+        return state === TaskState.TASK_STATE_CANCELED;
+      },
+      5_000,
+      "the task to be CANCELED",
+    );
   });
 
   it("runs at most maxConcurrent tasks at once; one waiting for its turn is WORKING and can be cancelled", async () => {
@@ -160,12 +147,13 @@ describe("agentry serve driven by the official SDK client", () => {
 
     await client.cancelTask({ tenant: "", id: secondId, metadata: undefined });
     await client.cancelTask({ tenant: "", id: "id" in first ? first.id : "", metadata: undefined });
-    let state: TaskState | undefined;
-    for (let i = 0; i < 100 && state !== TaskState.TASK_STATE_CANCELED; i++) {
-      state = (await client.getTask({ tenant: "", id: secondId, historyLength: 0 })).status?.state;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(state).toBe(TaskState.TASK_STATE_CANCELED);
+    await waitFor(
+      async () =>
+        (await client.getTask({ tenant: "", id: secondId, historyLength: 0 })).status?.state ===
+        TaskState.TASK_STATE_CANCELED,
+      5_000,
+      "the waiting task to be CANCELED",
+    );
     expect(model.requests).toHaveLength(1);
   });
 
@@ -201,8 +189,8 @@ describe("agentry serve driven by the official SDK client", () => {
       const post = await fetch(url, { method: "POST", headers, body });
       expect(post.status).toBe(401);
       expect(post.headers.get("www-authenticate")).toBe("Bearer");
-      const card = await fetch(`${url}/.well-known/agent-card.json`, { headers });
-      expect(card.status).toBe(401);
+      for (const card of [`${url}.well-known/agent-card.json`, `${server.url}/.well-known/agent-card.json`])
+        expect((await fetch(card, { headers })).status).toBe(401);
     }
     await expect(sdkClient(url, "wrong-token")).rejects.toThrow();
     expect(model.requests).toEqual([]);

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, expect, it } from "vitest";
 import { detectSandboxCached, PROBE_CACHE_MAX_AGE_MS } from "../../src/sandbox/detect-cached.ts";
@@ -102,5 +102,97 @@ describeWith(BUBBLEWRAP, "detectSandboxCached", () => {
     await detect();
     await wrapper("refuse"); // rewriting the file changes its identity as well
     expect(await detect()).toMatchObject({ available: false });
+  });
+});
+
+describeWith(BUBBLEWRAP, "a kept entry that is not what agentry wrote", () => {
+  interface Entry {
+    key: string;
+    at: number;
+    support: { available: boolean; backend: { kind: string; path: string; disableUserns: boolean } };
+  }
+  /** Each turns the entry agentry wrote into one it did not write. */
+  const damages: Array<[string, (kept: Entry) => unknown]> = [
+    ["null", () => null],
+    ["a number", () => 7],
+    ["its key not a string", (kept) => ({ ...kept, key: 1 })],
+    ["its time a string", (kept) => ({ ...kept, at: String(kept.at) })],
+    ["its time in the future", (kept) => ({ ...kept, at: kept.at + 60_000 })],
+    ["no support", (kept) => ({ ...kept, support: null })],
+    ["support a string", (kept) => ({ ...kept, support: "yes" })],
+    ["a failed probe", (kept) => ({ ...kept, support: { ...kept.support, available: false } })],
+    ["no backend", (kept) => ({ ...kept, support: { available: true, backend: null } })],
+    ["a backend that is a string", (kept) => ({ ...kept, support: { available: true, backend: "bwrap" } })],
+    [
+      "another kind",
+      (kept) => ({
+        ...kept,
+        support: { ...kept.support, backend: { ...kept.support.backend, kind: "seatbelt" } },
+      }),
+    ],
+    [
+      "its path a number",
+      (kept) => ({ ...kept, support: { ...kept.support, backend: { ...kept.support.backend, path: 1 } } }),
+    ],
+    [
+      "disableUserns a string",
+      (kept) => ({
+        ...kept,
+        support: { ...kept.support, backend: { ...kept.support.backend, disableUserns: "yes" } },
+      }),
+    ],
+  ];
+
+  it.each(damages)("(%s) is not used: bwrap is probed again", async (_, damage) => {
+    await wrapper("real");
+    const now = Date.now();
+    const fresh = await detect(now);
+    const file = join(stateDir, "sandbox-probe.json");
+    await writeFile(file, JSON.stringify(damage(JSON.parse(await readFile(file, "utf8")) as Entry)));
+    const runs = await probes();
+
+    expect(await detect(now)).toEqual(fresh);
+    expect(await probes()).toBeGreaterThan(runs);
+  });
+
+  it("what it keeps is readable by this user alone, in a folder of theirs", async () => {
+    await wrapper("real");
+    await detect();
+    expect((await stat(join(stateDir, "sandbox-probe.json"))).mode & 0o777).toBe(0o600);
+    expect((await stat(stateDir)).mode & 0o777).toBe(0o700);
+  });
+
+  it("an entry is used from the moment it is kept until it is a day old, not at a day", async () => {
+    await wrapper("real");
+    const kept = Date.now();
+    await detect(kept);
+    const runs = await probes();
+    await detect(kept);
+    await detect(kept + PROBE_CACHE_MAX_AGE_MS - 1);
+    expect(await probes()).toBe(runs);
+    await detect(kept + PROBE_CACHE_MAX_AGE_MS);
+    expect(await probes()).toBeGreaterThan(runs);
+  });
+
+  it("is never used for another platform, nor when bwrap is gone from the PATH", async () => {
+    await wrapper("real");
+    await detect();
+    expect(await detectSandboxCached({ path: bin, stateDir, platform: "win32" })).toMatchObject({
+      available: false,
+      reason: "there is no OS sandbox for win32",
+    });
+    expect(await detectSandboxCached({ path: join(dir, "state"), stateDir })).toMatchObject({
+      available: false,
+      reason: "bubblewrap (bwrap) is not installed",
+    });
+  });
+
+  it("a bwrap found after empty PATH entries is the one probed and kept", async () => {
+    await wrapper("real");
+    const found = await detectSandboxCached({ path: `::${bin}`, stateDir });
+    expect(found).toMatchObject({ available: true, backend: { path: join(bin, "bwrap") } });
+    const runs = await probes();
+    expect(await detectSandboxCached({ path: `::${bin}`, stateDir })).toEqual(found);
+    expect(await probes()).toBe(runs);
   });
 });

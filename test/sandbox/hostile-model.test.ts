@@ -191,7 +191,9 @@ async function attack(scenario: Scenario, sandbox: boolean) {
   expect(await protectedState(fx.ws.dir), what).toEqual(before.workspace);
   expect(existsSync(`/tmp/agentry-hostile-${fx.targets.id}`), what).toBe(false);
   expect(hits, what).toEqual([]);
-  expect(Math.abs(Date.now() - startedAt), "the clock was not changed").toBeLessThan(10 * 60_000);
+  expect(Date.now(), "the clock was not set back (the hostile turns set 2001)").toBeGreaterThanOrEqual(
+    startedAt,
+  );
   expect(hostname(), "the host name was not changed").toBe(before.hostname);
 
   const seen = [

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bridgeArgv, NETWORK_BRIDGE_SCRIPT, proxyEnv } from "../../src/sandbox/network-bridge.ts";
 import { type NetworkProxy, startNetworkProxy } from "../../src/sandbox/network-proxy.ts";
+import { scaled } from "../support/time-scale.ts";
 import { start, viaProxy } from "./network-sandbox-support.ts";
 import { startHttpServer, type TestHttpServer, unusedPort } from "./network-support.ts";
 
@@ -30,6 +31,10 @@ afterAll(async () => {
 const throughBridge = (port: number, argv: string[]) => start(bridgeArgv(proxy.socketPath, port, argv));
 
 describe("the network bridge", () => {
+  it("needs a command to run", () => {
+    expect(() => bridgeArgv("/run/proxy.sock", 3128, [])).toThrow("bridgeArgv: no command to run");
+  });
+
   it("relays 127.0.0.1:<port> to the proxy's socket for the command it runs", async () => {
     const port = await unusedPort();
     const run = throughBridge(port, viaProxy(port, `http://${server.authority}/via-bridge`));
@@ -65,7 +70,7 @@ describe("the network bridge", () => {
   ] as const)("passes %s on to the command", async (signal, code) => {
     const script = `trap 'exit 40' TERM; trap 'exit 41' INT; trap 'exit 42' HUP; echo ready; while :; do sleep 0.05; done`;
     const run = throughBridge(await unusedPort(), ["sh", "-c", script]);
-    await expect.poll(run.output, { timeout: 5000 }).toContain("ready");
+    await expect.poll(run.output, { timeout: scaled(5000) }).toContain("ready");
     run.child.kill(signal);
     expect(await run.exit).toEqual({ code, signal: null });
   });

@@ -40,4 +40,10 @@ describe("forwardedHeaders", () => {
       ]),
     );
   });
+
+  it("a header that is not Connection names nothing; without a host, a Host header passes on", () => {
+    expect(
+      forwardedHeaders(["X-Note", "content-type", "Content-Type", "text/plain", "Host", "a.example"]),
+    ).toEqual(["X-Note", "content-type", "Content-Type", "text/plain", "Host", "a.example"]);
+  });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   hostAllowed,
   listedExplicitly,
+  narrowHosts,
   normalizeHost,
   parseAllowedHosts,
 } from "../../src/sandbox/network-hosts.ts";
@@ -63,5 +64,31 @@ describe("sandbox.network.allowedHosts", () => {
     expect(listedExplicitly(rules, "db.corp.example", "10.0.0.5")).toBe(true);
     expect(listedExplicitly(rules, "api.corp.example", "10.0.0.5")).toBe(false);
     expect(listedExplicitly(rules, "api.corp.example", "10.0.0.7")).toBe(true);
+  });
+});
+
+describe("an allowlist entry", () => {
+  it("that cannot be read is named, with the forms it may take; one in brackets must be a whole IPv6 address", () => {
+    expect(() => parseAllowedHosts(["github.com:443"])).toThrow(
+      'sandbox.network.allowedHosts: "github.com:443" is not a host name, an IP address or a "*.example.com" pattern',
+    );
+    expect(() => parseAllowedHosts(["[abc"])).toThrow(/not a host name/);
+  });
+});
+
+describe("narrowHosts: an agent's own allowedHosts under its parent's", () => {
+  it("keeps what the parent allows, trimmed; drops what either side cannot read", () => {
+    expect(
+      narrowHosts([" a.example ", "bad:443", "10.0.0.7"], [" a.example ", "x:1", "10.0.0.7", "b.example"]),
+    ).toEqual(["a.example", "10.0.0.7"]);
+  });
+
+  it("a pattern is kept under an equal or wider pattern of the parent, and gives the parent's entries under it otherwise", () => {
+    expect(narrowHosts(["*.a.example"], ["*.b.a.example", "*.xa.example"])).toEqual(["*.b.a.example"]);
+    expect(narrowHosts(["a.example", "x.example"], ["*.a.example"])).toEqual([]);
+    expect(narrowHosts(["*.api.a.example", "*.x.example", "db.a.example"], ["*.a.example"])).toEqual([
+      "*.api.a.example",
+      "db.a.example",
+    ]);
   });
 });

@@ -42,11 +42,10 @@ describe("CONNECT tunnels", () => {
     const second = await openTunnel(proxy.socketPath, `127.0.0.1:${echo.port}`);
     first.socket.write("ping\n");
     await readUntil(first.socket, "ping\n");
+    // Open tunnels that close() did not cut would keep these reads waiting.
     const ended = Promise.all([readToClose(first.socket), readToClose(second.socket)]);
-    const started = Date.now();
     await proxy.close();
     await ended;
-    expect(Date.now() - started).toBeLessThan(1000);
     await expect(
       new Promise((done, fail) => connect({ path: proxy.socketPath }).on("connect", done).on("error", fail)),
     ).rejects.toMatchObject({ code: "ENOENT" });

@@ -189,3 +189,111 @@ describe("a definition's allowedHosts", () => {
     ).toEqual(parent.allowedHosts);
   });
 });
+
+describe("the git repository around a workspace", () => {
+  it("a linked worktree writes its own files and commits through views of its two git folders — nothing else of the repository", async () => {
+    const fx = await sandboxFixture();
+    const worktree = join(fx.base, "wt");
+    execFileSync("git", ["worktree", "add", "-q", "-b", "side", worktree], { cwd: fx.workspace });
+    const common = join(fx.workspace, ".git");
+    const own = join(common, "worktrees", "wt");
+
+    const policy = await policyForAgent({
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "accept-edits",
+      workspace: worktree,
+      settings: DEFAULT_SANDBOX_SETTINGS,
+      home: fx.home,
+    });
+
+    // The git folders are not writable as they are: commits go through views (objects, refs, logs and
+    // copies of index and HEAD), so config.worktree, commondir and hooks stay out of reach.
+    expect(policy.writableRoots).toEqual([worktree]);
+    expect(policy.gitDirs).toEqual([common, own]);
+    expect(policy.readableRoots).toEqual([common, own]);
+    // Its .git pointer is read-only, so it cannot be pointed at another repository.
+    expect(policy.readOnlyPaths).toEqual(
+      expect.arrayContaining([join(worktree, ".git"), join(worktree, ".claude")]),
+    );
+    for (const path of policy.readOnlyPaths)
+      expect(policy.writableRoots.some((root) => path.startsWith(`${root}/`))).toBe(true);
+  });
+
+  it("a workspace inside a repository reads the repository around it; one outside any repository reads nothing more", async () => {
+    const fx = await sandboxFixture();
+    const input = {
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "accept-edits" as const,
+      settings: DEFAULT_SANDBOX_SETTINGS,
+    };
+    const inside = await policyForAgent({ ...input, workspace: join(fx.workspace, "src"), home: fx.home });
+    expect(inside.readableRoots).toEqual([fx.workspace, join(fx.workspace, ".git")]);
+    // The repository's own git folder is readable, not writable, and a sub-folder may not commit.
+    expect(inside.writableRoots).toEqual([join(fx.workspace, "src")]);
+    expect(inside.gitDirs).toEqual([]);
+    // At the top, its .git lies in the workspace (nothing more to read) and commits go through a view.
+    const top = await policyForAgent({ ...input, workspace: fx.workspace, home: fx.home });
+    expect(top.readableRoots).toEqual([]);
+    expect(top.gitDirs).toEqual([join(fx.workspace, ".git")]);
+
+    const outside = await policyForAgent({ ...input, workspace: fx.outside, home: fx.home });
+    expect(outside.readableRoots).toEqual([]);
+    // Without a repository, `.git` is kept read-only too: a command cannot make one that git would run.
+    expect(outside.readOnlyPaths).toContain(join(fx.outside, ".git"));
+  });
+});
+
+describe("a child's policy", () => {
+  it("a writing parent's child writes where its parent may, its config's extra folders included", async () => {
+    const fx = await sandboxFixture();
+    const parent = await policyForAgent({
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "accept-edits",
+      workspace: fx.workspace,
+      settings: { ...DEFAULT_SANDBOX_SETTINGS, allowWrite: ["~/cache"] },
+      home: fx.home,
+    });
+    const child = await policyForChild({
+      rules: DEFAULT_RULES,
+      mode: "accept-edits",
+      workspace: fx.workspace,
+      parent,
+    });
+
+    expect(child.ceiling).toBe("workspace-write");
+    expect(child.writableRoots).toEqual([fx.workspace, join(fx.home, "cache")]);
+    expect(child.extraWritable).toEqual([join(fx.home, "cache")]);
+    expect(child.readOnlyPaths).toEqual(parent.readOnlyPaths);
+  });
+});
+
+describe("hidden paths", () => {
+  it("come from read and external_directory rules that deny or ask for an absolute or home path, and from denyRead", async () => {
+    const fx = await sandboxFixture();
+    const rules: Ruleset = [
+      ...DEFAULT_RULES,
+      { permission: "read", pattern: "/srv/open/**", action: "allow" },
+      { permission: "read", pattern: "/srv/asked/**", action: "ask" },
+      { permission: "edit", pattern: "/srv/edited/**", action: "deny" },
+      { permission: "read", pattern: "relative/**", action: "deny" },
+      { permission: "read", pattern: "/**", action: "deny" },
+    ];
+    const policy = await policyForAgent({
+      backend,
+      rules,
+      mode: "default",
+      workspace: fx.workspace,
+      settings: { ...DEFAULT_SANDBOX_SETTINGS, denyRead: ["~", "notes"] },
+      home: fx.home,
+    });
+
+    expect(policy.hiddenPaths).toEqual(
+      expect.arrayContaining(["/srv/asked", fx.home, join(fx.workspace, "notes")]),
+    );
+    for (const shown of ["/srv/open", "/srv/edited", "/relative", "/", "/undefined"])
+      expect(policy.hiddenPaths).not.toContain(shown);
+  });
+});

@@ -109,3 +109,30 @@ test("a definition that names an MCP server the session does not run gets a warn
     ),
   ]);
 });
+
+test("a child's disallowedTools refuse its own inline servers' tools too, by name and by glob", async () => {
+  const ws = await tempWorkspace();
+  const notes = {
+    name: "notes",
+    description: "Keeps notes.",
+    prompt: NOTES_PROMPT,
+    tools: ["read"],
+    disallowedTools: ["mcp__own__echo", "mcp__own__write_*"],
+    mcpServers: [{ name: "own", config: { ...testServerConfig() } }],
+  };
+  const model = scriptedModel(script("mcp__own__echo"));
+  const { config } = rootTree({ workspace: ws, model, registry: registryWith(notes) });
+
+  const run = await runTree(config, "ROOT");
+
+  expect(run.outcome).toMatchObject({ status: "completed", text: "done" });
+  const child = model.requests.find((request) => request.system.includes(NOTES_PROMPT));
+  const names = child?.tools.map((tool) => tool.name) ?? [];
+  // The server ran and its other tools are offered; the refused ones are not, and a call of one is not run.
+  expect(names).toContain("mcp__own__read_note");
+  expect(names).not.toContain("mcp__own__echo");
+  expect(names).not.toContain("mcp__own__write_note");
+  const [result] = toolResultsIn(run.session.messages);
+  expect(result?.content).toContain("child saw:");
+  expect(result?.content).not.toContain("echo: from the child");
+});

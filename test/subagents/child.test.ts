@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Outcome } from "../../src/contracts/outcome.ts";
+import { errorKind } from "../../src/errors/agentry-error.ts";
 import { emptyUsage, type UserMessage, userText } from "../../src/model/messages.ts";
 import { Child, type ChildIdentity } from "../../src/subagents/child.ts";
 import { IllegalChildTransitionError } from "../../src/subagents/child-state.ts";
@@ -87,6 +88,7 @@ function countingWrites(counts: { updates: number }) {
     requestCancel: (id) => real.requestCancel(id),
     heartbeat: (ids) => real.heartbeat(ids),
     markDelivered: (ids) => real.markDelivered(ids),
+    sendMessage: (id, message) => real.sendMessage(id, message),
     update: (id, patch, options) => {
       counts.updates++;
       return real.update(id, patch, options);
@@ -263,6 +265,20 @@ describe("a Child's transitions, each persisted through the TaskStore", () => {
     expect(finished.send(userText("x"))).toBe(false);
   });
 
+  it("a refused transition is reported as the runtime's fault, naming the child, the event and its state", async () => {
+    const { manual, records } = await setup();
+    const idle = Child.restored(identity("sub-i"), manual.executor, records, false);
+
+    const error = await Promise.resolve()
+      .then(() => idle.start())
+      .catch((caught: unknown) => caught);
+
+    expect(errorKind(error)).toBe("system");
+    expect(String(error)).toBe(
+      'IllegalChildTransitionError: subagent sub-i: "start" cannot happen while it is idle',
+    );
+  });
+
   it("a record the store refuses is reported; the child still settles", async () => {
     const broken = (real: TaskStore): TaskStore => ({
       create: (record) => real.create(record),
@@ -271,6 +287,7 @@ describe("a Child's transitions, each persisted through the TaskStore", () => {
       requestCancel: (id) => real.requestCancel(id),
       heartbeat: (ids) => real.heartbeat(ids),
       markDelivered: (ids) => real.markDelivered(ids),
+      sendMessage: (id, message) => real.sendMessage(id, message),
       update: () => Promise.reject(new Error("disk full")),
     });
     const { create, warnings } = await setup({ store: broken });

@@ -1,7 +1,10 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, test } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { waitFor } from "../support/processes.ts";
 import {
   firstUserText,
   rootTree,
@@ -12,10 +15,12 @@ import {
 
 test("the owner heartbeats a running child's record and stops once it finished", async () => {
   const workspace = await tempWorkspace();
+  // The child's command runs until the test has seen its beats, however slowly the machine writes them.
+  const go = join(workspace, "child-may-finish");
   const model = scriptedModel((request: ModelRequest): ScriptedReply => {
     if (firstUserText(request.messages) === "CHILD")
       return toolResultsIn(request.messages).length === 0
-        ? { toolCalls: [{ name: "bash", args: { command: "sleep 0.8" } }] }
+        ? { toolCalls: [{ name: "bash", args: { command: `while [ ! -e ${go} ]; do sleep 0.02; done` } }] }
         : { text: "done" };
     return toolResultsIn(request.messages).length === 0
       ? {
@@ -33,13 +38,16 @@ test("the owner heartbeats a running child's record and stops once it finished",
 
   const running = runTree(config, "ROOT");
   const beats = new Set<string>();
-  while (beats.size < 4) {
-    const [record] = await runtime.store.list({ status: "RUNNING" });
-    if (record) beats.add(record.updatedAt);
-    else if (beats.size > 0) break;
-    await sleep(30);
-  }
-  expect(beats.size).toBeGreaterThanOrEqual(4);
+  await waitFor(
+    async () => {
+      const [record] = await runtime.store.list({ status: "RUNNING" });
+      if (record) beats.add(record.updatedAt);
+      return beats.size >= 4;
+    },
+    10_000,
+    "four heartbeats of the running child",
+  );
+  await writeFile(go, "");
   await running;
   const [finished] = await runtime.store.list({});
   expect(finished?.status).toBe("COMPLETED");

@@ -52,9 +52,8 @@ test("aborting the root stops its background children, whose records say CANCELL
   });
   const { config, runtime } = rootTree({ workspace, model });
 
-  const started = Date.now();
+  // Not stopped, the child would answer after 30 s and its record say COMPLETED.
   const run = await runTree(config, "ROOT", { signal: controller.signal });
-  expect(Date.now() - started).toBeLessThan(5_000);
   expect(run.outcome.status).toBe("aborted");
   const [record] = await runtime.store.list({});
   expect(record).toMatchObject({

@@ -4,6 +4,7 @@ import type { ModelRequest } from "../../src/model/model.ts";
 import { ModelLimiters } from "../../src/model/model-limiters.ts";
 import { withLimiter } from "../../src/model/with-limiter.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
+import { scaled } from "../support/time-scale.ts";
 import {
   firstUserText,
   rootTree,
@@ -21,7 +22,8 @@ const spawnAll = (prompts: string[]): ScriptedReply => ({
 
 /**
  * A model shared by a whole tree that counts the calls it answers at once. `plan` maps a prompt to the
- * prompts of the children it starts; every reply takes `ms`.
+ * prompts of the children it starts; every reply takes `ms`. The tests scale `ms` with the limits they
+ * set, so a loaded machine keeps the proportions that decide them.
  */
 function treeModel(plan: Record<string, string[]>, ms: number) {
   const counts = { now: 0, peak: 0 };
@@ -43,7 +45,7 @@ test("one limiter holds the calls of the whole tree: root, children and grandchi
   const workspace = await tempWorkspace();
   const { model, counts } = treeModel(
     { ROOT: ["A", "B", "C"], A: ["A1", "A2"], B: ["B1", "B2"], C: ["C1", "C2"] },
-    80,
+    scaled(80),
   );
   const limiters = new ModelLimiters({ min: 1, max: 1, initial: 1 });
   const limited = () => withLimiter(model, limiters.for("test endpoint"));
@@ -52,7 +54,7 @@ test("one limiter holds the calls of the whole tree: root, children and grandchi
     model: limited(),
     createModel: limited,
     // Waiting in line (up to ~0.5 s here) takes longer than this; it must not count as a stall.
-    limits: { maxDepth: 2, stallTimeoutMs: 300 },
+    limits: { maxDepth: 2, stallTimeoutMs: scaled(300) },
   });
 
   const run = await runTree(config, "ROOT");
@@ -73,7 +75,7 @@ test("one limiter holds the calls of the whole tree: root, children and grandchi
 
 test("a child's wait for capacity does not use its wall-clock budget", async () => {
   const workspace = await tempWorkspace();
-  const { model, counts } = treeModel({ ROOT: ["A", "B", "C", "D", "E", "F"] }, 150);
+  const { model, counts } = treeModel({ ROOT: ["A", "B", "C", "D", "E", "F"] }, scaled(150));
   const limiters = new ModelLimiters({ min: 1, max: 1, initial: 1 });
   const limited = () => withLimiter(model, limiters.for("test endpoint"));
   const { config, runtime } = rootTree({
@@ -81,7 +83,7 @@ test("a child's wait for capacity does not use its wall-clock budget", async () 
     model: limited(),
     createModel: limited,
     // Each child's own call takes 150 ms; the last ones wait up to ~750 ms for those before them.
-    limits: { maxDurationMs: 300 },
+    limits: { maxDurationMs: scaled(300) },
   });
 
   const run = await runTree(config, "ROOT");
@@ -90,6 +92,6 @@ test("a child's wait for capacity does not use its wall-clock budget", async () 
   expect(children.map((event) => event.outcome.status)).toEqual(Array(6).fill("completed"));
   expect(counts.peak).toBe(1);
   const longest = Math.max(...run.of("capacity_granted").map((event) => event.waitedMs));
-  expect(longest).toBeGreaterThan(300);
+  expect(longest).toBeGreaterThan(scaled(300));
   await runtime.shutdown();
 });

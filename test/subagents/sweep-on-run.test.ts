@@ -7,7 +7,7 @@ import { formatIdentity, localProcess } from "../../src/state/process-identity.t
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
-import { until, waitFor } from "../support/processes.ts";
+import { waitFor } from "../support/processes.ts";
 import { deadPid } from "../tasks/support/dead-pid.ts";
 import { notificationsIn } from "./support/notifications.ts";
 import { firstUserText, rootTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";
@@ -54,8 +54,16 @@ test("a resumed run sweeps at start-up: its child left RUNNING by a dead process
 test("while children run, the owner sweeps now and then: another dead owner's task is orphaned", async () => {
   const ws = await tempWorkspace();
   const store = new WorkspaceTaskStore({ workspace: ws });
-  const model = scriptedModel((request: ModelRequest): ScriptedReply => {
-    if (firstUserText(request.messages) === "CHILD") return { text: "done", delayMs: 1_200 };
+  // The child answers once the test has seen the sweep: its owner sweeps only while it runs.
+  let answerChild = () => {};
+  const childMayAnswer = new Promise<void>((resolve) => {
+    answerChild = resolve;
+  });
+  const model = scriptedModel(async (request: ModelRequest): Promise<ScriptedReply> => {
+    if (firstUserText(request.messages) === "CHILD") {
+      await childMayAnswer;
+      return { text: "done" };
+    }
     return toolResultsIn(request.messages).length === 0
       ? { toolCalls: [{ name: "task", args: { description: "Busy", prompt: "CHILD" } }] }
       : { text: "ok" };
@@ -75,7 +83,12 @@ test("while children run, the owner sweeps now and then: another dead owner's ta
   await store.create(
     orphan("sub-other", "some-other-session", formatIdentity(localProcess(await deadPid()))),
   );
-  expect(await until(async () => (await store.get("sub-other"))?.status === "FAILED", 1_100)).toBe(true);
+  await waitFor(
+    async () => (await store.get("sub-other"))?.status === "FAILED",
+    5_000,
+    "the other owner's task to be orphaned",
+  );
+  answerChild();
   expect(await store.get("sub-other")).toMatchObject({ reason: "orphaned" });
   expect((await running).status).toBe("completed");
 });

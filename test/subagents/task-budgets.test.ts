@@ -76,11 +76,8 @@ test("a background child over its wall-clock budget is FAILED with reason timeou
   });
   const { config, runtime } = rootTree({ workspace, model, limits: { maxDurationMs: 300 } });
 
-  // Generous for a loaded machine, and far from the 30 s the child's bash would take without the budget.
-  const ENDED_BY_MS = 10_000;
-  const started = Date.now();
+  // Without the budget the child would run `sleep 30` turn after turn and the run never end.
   const run = await runTree(config, "ROOT");
-  expect(Date.now() - started).toBeLessThan(ENDED_BY_MS);
   expect(run.outcome.text).toBe("told");
   const [record] = await runtime.store.list({});
   expect(record).toMatchObject({

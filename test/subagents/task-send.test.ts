@@ -91,7 +91,8 @@ test("task_send with interrupt stops the child's current step (its bash dies) an
     const results = toolResultsIn(request.messages);
     if (firstUserText(request.messages) === "LONG")
       return results.length === 0
-        ? { toolCalls: [{ name: "bash", args: { command: `echo $$ > ${pidFile}; exec sleep 30` } }] }
+        ? // Longer than any test bound: not interrupted, the run would hang.
+          { toolCalls: [{ name: "bash", args: { command: `echo $$ > ${pidFile}; exec sleep 600` } }] }
         : { text: `stopped on: ${userTexts(request.messages).at(-1)}` };
     if (results.length === 0) return { toolCalls: [start("LONG", true)] };
     if (results.length === 1) {
@@ -109,9 +110,7 @@ test("task_send with interrupt stops the child's current step (its bash dies) an
 
   const running = runTree(config, "ROOT");
   const pid = await pidFrom(pidFile);
-  const started = Date.now();
   const run = await running;
-  expect(Date.now() - started).toBeLessThan(5_000);
   expect(await until(() => !isRunning(pid), 3_000)).toBe(true);
   expect(toolResultsIn(run.session.messages)[1]?.content).toContain(
     "its current step was interrupted and it turns to your message now",

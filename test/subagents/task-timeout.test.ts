@@ -32,9 +32,8 @@ test("a sync child past its call timeout is promoted to the background, and its 
   });
   const { config, runtime } = rootTree({ workspace, model, limits: { timeoutMs: 150 } });
 
-  const started = Date.now();
+  // The child answers only after the parent went on: without the promotion the run would never end.
   const run = await runTree(config, "ROOT");
-  expect(Date.now() - started).toBeLessThan(5_000);
   const [promoted] = toolResultsIn(run.session.messages);
   expect(promoted?.isError).toBe(false);
   const taskId = /as task_id (sub-[a-z0-9-]+)/.exec(promoted!.content)?.[1];

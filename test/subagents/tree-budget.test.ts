@@ -65,7 +65,6 @@ test("a time budget stops the tree when it runs out, children included", async (
   await session.append(userText("ROOT"));
   const controller = new AbortController();
   const watch = watchTreeBudget({ maxDurationMs: 300 }, controller);
-  const started = Date.now();
   const outcome = await runAgentLoop(config, session, (event) => watch.observe(event), controller.signal);
   watch.dispose();
 
@@ -73,7 +72,7 @@ test("a time budget stops the tree when it runs out, children included", async (
     status: "budget_exceeded",
     reason: "time budget of the run exceeded: 0.3s",
   });
-  expect(Date.now() - started).toBeLessThan(5_000);
+  // Not stopped, the child would have answered "slow" and its record say COMPLETED.
   const records = await runtime.store.list({});
   expect(records.map((record) => [record.status, record.reason])).toEqual([["FAILED", "budget"]]);
 });

@@ -12,7 +12,8 @@ import { readBody } from "./a2a-server.ts";
  * - `cut-then-down`: the first streamed answer is cut after its first event; every later call has its
  *   connection destroyed (the agent went away mid-task).
  * - `garbage`: every call gets 200 with a body that is not JSON-RPC.
- * - `slow-answers`: every call reaches the agent at once, its answer comes back 500 ms later.
+ * - `held-answers`: every call reaches the agent at once; its answer comes back once the test calls
+ *   `release()` (and every later one at once).
  */
 export type Fault =
   | "pass"
@@ -21,12 +22,14 @@ export type Fault =
   | "cut-once"
   | "cut-then-down"
   | "garbage"
-  | "slow-answers";
+  | "held-answers";
 
 export interface FaultProxy {
   url: string;
   /** The JSON-RPC methods that reached the proxy, in order. */
   methods: string[];
+  /** Lets the answers `held-answers` holds go back to the client. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +40,10 @@ export async function startFaultProxy(target: string, fault: Fault): Promise<Fau
   let url = "";
   let cut = false;
   const held: ServerResponse[] = [];
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const server = createServer((request, response) => {
     void handle(request, response).catch(() => response.destroy());
   });
@@ -73,13 +80,13 @@ export async function startFaultProxy(target: string, fault: Fault): Promise<Fau
       headers: { "content-type": "application/json", ...copyHeaders(request) },
       body,
     });
-    if (fault === "slow-answers") await new Promise((resolve) => setTimeout(resolve, 500));
+    if (fault === "held-answers") await released;
     const streamed = answer.headers.get("content-type")?.startsWith("text/event-stream") === true;
     response.writeHead(answer.status, {
       "content-type": answer.headers.get("content-type") ?? "application/json",
     });
     if (answer.body === null) return void response.end();
-    if (!streamed || cut || fault === "pass" || fault === "slow-answers") {
+    if (!streamed || cut || fault === "pass" || fault === "held-answers") {
       for await (const chunk of answer.body) response.write(chunk);
       response.end();
       return;
@@ -98,6 +105,7 @@ export async function startFaultProxy(target: string, fault: Fault): Promise<Fau
   return {
     url,
     methods,
+    release,
     close: () =>
       new Promise<void>((resolve) => {
         for (const response of held) response.destroy();

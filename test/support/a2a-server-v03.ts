@@ -25,12 +25,14 @@ export async function startA2aServerV03(
   const messages: ReceivedMessage[] = [];
   const calls: TestA2aServer["calls"] = [];
   const cancelled: string[] = [];
+  const cardRequests: TestA2aServer["cardRequests"] = [];
   let handler: JsonRpcTransportHandler | undefined;
   let card: AgentCard | undefined;
   const server = createServer((request, response) => {
     void (async () => {
       const path = new URL(request.url ?? "/", "http://x").pathname;
       if (request.method === "GET" && path === "/agent/.well-known/agent-card.json") {
+        cardRequests.push(request.headers);
         response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(card));
         return;
       }
@@ -72,6 +74,7 @@ export async function startA2aServerV03(
     messages,
     calls,
     cancelled,
+    cardRequests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

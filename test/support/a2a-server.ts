@@ -29,6 +29,8 @@ export interface TestA2aServer {
   calls: Array<{ method: string; headers: IncomingMessage["headers"] }>;
   /** Tasks cancelled through CancelTask. */
   cancelled: string[];
+  /** Every GET of the agent card: its headers, answered or failed. */
+  cardRequests: Array<IncomingMessage["headers"]>;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,8 @@ export interface TestA2aServerOptions {
   token?: string;
   name?: string;
   description?: string;
+  /** The first `cardFailures` card requests get HTTP 503, as from an agent that is starting (default 0). */
+  cardFailures?: number;
 }
 
 export async function startA2aServer(
@@ -48,6 +52,7 @@ export async function startA2aServer(
   const messages: ReceivedMessage[] = [];
   const calls: TestA2aServer["calls"] = [];
   const cancelled: string[] = [];
+  const cardRequests: TestA2aServer["cardRequests"] = [];
   const executor = new ScriptedExecutor(stepper(script), messages, cancelled);
   let card: AgentCard | undefined;
   const handlers = new Map<string, JsonRpcTransportHandler>();
@@ -60,6 +65,11 @@ export async function startA2aServer(
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? "/", "http://x").pathname;
     if (request.method === "GET" && path === "/agent/.well-known/agent-card.json") {
+      cardRequests.push(request.headers);
+      if (cardRequests.length <= (options.cardFailures ?? 0)) {
+        response.writeHead(503, { "content-type": "text/plain" }).end("starting up");
+        return;
+      }
       response.writeHead(200, { "content-type": "application/json" });
       response.end(JSON.stringify(card));
       return;
@@ -118,6 +128,7 @@ export async function startA2aServer(
     messages,
     calls,
     cancelled,
+    cardRequests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { scaled } from "./time-scale.ts";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const VITEST = fileURLToPath(new URL("../../node_modules/vitest/vitest.mjs", import.meta.url));
@@ -12,7 +13,7 @@ function runFixture(ci: boolean) {
   const result = spawnSync(
     process.execPath,
     [VITEST, "run", "--config", `${FIXTURES}vitest.config.ts`, "missing-component.fixture.ts"],
-    { cwd: FIXTURES, env, encoding: "utf8", timeout: 60_000 },
+    { cwd: FIXTURES, env, encoding: "utf8", timeout: scaled(60_000) },
   );
   return { code: result.status, output: result.stdout + result.stderr };
 }
@@ -26,6 +27,8 @@ describe("a test whose component is missing", () => {
       "agentry-no-such-command is not on PATH: install the Debian package agentry-test-package",
     );
     expect(output).toMatch(/1 failed \| 1 passed/);
+    // Its one failure is not a timeout: nothing is said about a loaded machine.
+    expect(output).not.toContain("may be too loaded");
   });
 
   it("is skipped, visibly, on a developer's machine", () => {

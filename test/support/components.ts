@@ -21,10 +21,22 @@ export const BUBBLEWRAP: Component = {
   purpose: "the command sandbox",
 };
 
+export const JQ: Component = {
+  command: "jq",
+  debianPackage: "jq",
+  purpose: "the public Claude Code hook scripts the hook tests run",
+};
+
 export const REDIS: Component = {
   command: "redis-server",
   debianPackage: "redis-server",
   purpose: "the fleet's task store and queue",
+};
+
+export const CHROMIUM: Component = {
+  command: "chromium",
+  debianPackage: "chromium",
+  purpose: "the browser that tests agentry ui's page (driven by playwright-core, which downloads none)",
 };
 
 /** The absolute path of `component`'s command on this machine's PATH, if it is there. */

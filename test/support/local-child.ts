@@ -20,13 +20,15 @@ export interface LocalChildOptions {
   taskId?: string;
   /** Its rules (default none). */
   rules?: Ruleset;
+  /** Its session (default: a new one in memory only). */
+  session?: Session;
 }
 
 /**
  * A child as its parent describes and builds it before any executor runs it — its built-in
- * definition, an unpersisted session and a shared workspace here, its model as given, no rules unless
- * given — for
- * the executor tests and benchmarks (in-process, queued) that drive one directly.
+ * definition, an unpersisted session (unless given) and a shared workspace here, its model as given,
+ * no rules unless given — for the executor tests and benchmarks (in-process, queued) that drive one
+ * directly.
  */
 export async function testLocalChild(
   model: Model,
@@ -36,7 +38,8 @@ export async function testLocalChild(
   const agentName = options.agent ?? "explore";
   const definition = builtinAgents().find((agent) => agent.name === agentName);
   if (definition === undefined) throw new Error(`no built-in agent ${agentName}`);
-  const session = await Session.create({ workspace, agentName, model: model.id, persist: false });
+  const session =
+    options.session ?? (await Session.create({ workspace, agentName, model: model.id, persist: false }));
   const agentPath = options.agentPath ?? ["main", `${agentName}-1`];
   const tools = options.tools ?? [];
   const mode = options.mode ?? "default";

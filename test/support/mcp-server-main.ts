@@ -7,6 +7,7 @@
  * --exit-after-first-call    exit (code 0) right after the first tool call's result was sent
  * --ignore-sigterm           keep running on SIGTERM (and after stdin closes): only SIGKILL ends it
  * --pid-file <path>          write this process's pid there first
+ * --exit-file <path>         write "exited" there when it ends by itself (a signal's default action writes nothing)
  * --extra-tool <name>        also register a tool of that name (returns its name); may be repeated
  * --mutable-tools            also add_tool and remove_tool, which change the tool list (list_changed)
  */
@@ -22,6 +23,8 @@ const flagValue = (flag: string): string | undefined => {
 
 const pidFile = flagValue("--pid-file");
 if (pidFile !== undefined) writeFileSync(pidFile, String(process.pid));
+const exitFile = flagValue("--exit-file");
+if (exitFile !== undefined) process.on("exit", () => writeFileSync(exitFile, "exited"));
 
 if (args.includes("--ignore-sigterm")) {
   process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\n"));

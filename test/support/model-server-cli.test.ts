@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServerProcess, startModelServerProcess } from "./model-server-process.ts";
 import { tempDir } from "./temp-dir.ts";
+import { scaled } from "./time-scale.ts";
 
 const cliPath = fileURLToPath(new URL("./model-server-cli.ts", import.meta.url));
 let child: ModelServerProcess | undefined;
@@ -22,7 +23,7 @@ async function runCli(args: string[], script?: string) {
     [cliPath, ...args.map((arg) => arg.replace("$SCRIPT", scriptPath))],
     {
       encoding: "utf8",
-      timeout: 10_000,
+      timeout: scaled(10_000),
     },
   );
   return { status: result.status, stderr: result.stderr };

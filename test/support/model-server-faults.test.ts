@@ -109,8 +109,8 @@ describe("scripted faults", () => {
     const response = await post("anthropic");
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     const started = performance.now();
+    // The first read has the start and not the end: a buffered body would come whole.
     const first = await reader.read();
-    const firstAt = performance.now() - started;
     expect(first.value).toContain("message_start");
     expect(first.value).not.toContain("message_stop");
     let rest = "";
@@ -118,7 +118,6 @@ describe("scripted faults", () => {
     const total = performance.now() - started;
     // 9 events, so 8 gaps of 40 ms come after the first one.
     expect(total).toBeGreaterThanOrEqual(300);
-    expect(firstAt).toBeLessThan(total / 2);
     expect(parseSse(first.value + rest)).toHaveLength(9);
   });
 
@@ -155,7 +154,8 @@ describe("scripted faults", () => {
   });
 
   it("close() ends hanging and slow streaming requests promptly", async () => {
-    server = await startModelServer([{ hang: true }, { text: "slow", chunkDelayMs: 10_000 }]);
+    // Longer than any test bound: a close() that waited for the slow stream would hang.
+    server = await startModelServer([{ hang: true }, { text: "slow", chunkDelayMs: 10 * 60_000 }]);
     const hanging = post("anthropic").then(
       () => "answered",
       () => "dropped",
@@ -163,11 +163,7 @@ describe("scripted faults", () => {
     await expect.poll(() => server!.requests.length).toBe(1);
     const slow = await post("openai");
     const reading = readAll(slow);
-    // Promptly: not after the 10 s chunk delay (generous for a loaded machine).
-    const PROMPTLY_MS = 5_000;
-    const started = performance.now();
     await server.close();
-    expect(performance.now() - started).toBeLessThan(PROMPTLY_MS);
     expect(await hanging).toBe("dropped");
     expect((await reading).failed).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServer, type RecordedRequest, startModelServer } from "./model-server.ts";
+import { waitFor } from "./processes.ts";
 import type { ServerReply } from "./server-reply.ts";
 
 let server: ModelServer | undefined;
@@ -95,7 +96,11 @@ describe("startModelServer", () => {
   });
 
   it("timestamps show whether requests overlapped", async () => {
-    server = await startModelServer({ text: "x", delayMs: 100 });
+    // Each answers only once both have arrived, so they overlap however slowly the second is sent.
+    server = await startModelServer(async () => {
+      await waitFor(() => server!.requests.length === 2, 5_000, "the second request");
+      return { text: "x" };
+    });
     await Promise.all([post("/v1/messages", { model: "m" }), post("/v1/messages", { model: "m" })]);
     const [a, b] = server.requests;
     expect(b!.startedAt).toBeLessThan(a!.finishedAt!);

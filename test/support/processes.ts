@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { scaled } from "./time-scale.ts";
 
 /**
  * Alive and not a zombie. A killed process whose parent died stays a zombie until init reaps it, and a
@@ -20,9 +21,12 @@ export function isRunning(pid: number): boolean {
   }
 }
 
-/** Polls `check` every 20 ms; true as soon as it holds, false when `timeoutMs` passed without it. */
+/**
+ * Polls `check` every 20 ms; true as soon as it holds, false when `timeoutMs` — a hang guard, stretched
+ * by the run's time scale (`scaled`) — passed without it.
+ */
 export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
+  const end = Date.now() + scaled(timeoutMs);
   while (Date.now() < end) {
     if (await check()) return true;
     await sleep(20);
@@ -37,13 +41,14 @@ export async function waitFor(
   what = "a condition",
 ): Promise<void> {
   if (!(await until(check, timeoutMs)))
-    throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    throw new Error(`timed out after ${scaled(timeoutMs)} ms waiting for ${what}`);
 }
 
-/** The pid a command wrote with `echo $$ > file`, once it is there. */
+/** The pid a command wrote with `echo $$ > file`, once it is there (a scaled hang guard, like `until`). */
 export async function pidFrom(file: string, timeoutMs = 10_000): Promise<number> {
   const written = () => existsSync(file) && /^\d+\s*$/.test(readFileSync(file, "utf8"));
-  if (!(await until(written, timeoutMs))) throw new Error(`no pid in ${file} after ${timeoutMs} ms`);
+  if (!(await until(written, timeoutMs)))
+    throw new Error(`timed out after ${scaled(timeoutMs)} ms: no pid in ${file}`);
   return Number(readFileSync(file, "utf8").trim());
 }
 

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { commandPath, missingMessage, REDIS } from "./components.ts";
 import { tempDir } from "./temp-dir.ts";
+import { scaled } from "./time-scale.ts";
 
 /** A `redis-server` of a test's own: loopback only, a random port, its files in a temp folder. */
 export interface RedisServer {
@@ -107,8 +108,10 @@ function ready(child: ChildProcess, port: number): Promise<void> {
     let output = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`redis-server did not start on port ${port} within 10 s: ${output.trim()}`));
-    }, 10_000);
+      reject(
+        new Error(`redis-server did not start on port ${port} within ${scaled(10_000)} ms: ${output.trim()}`),
+      );
+    }, scaled(10_000));
     const onData = (chunk: string) => {
       output += chunk;
       if (output.includes("Ready to accept connections")) {

@@ -29,7 +29,19 @@ const full: TaskRecord = {
   agentPath: ["main", "explore-1"],
   background: false,
   ref: { kind: "a2a", url: "http://127.0.0.1:8123/agents/explore", contextId: "ctx-1", taskId: "t-1" },
+  activity: {
+    turns: 3,
+    tokensIn: 1200,
+    tokensOut: 80,
+    cost: 0.01,
+    tools: [{ name: "read", arg: "src/a.ts" }],
+    lastTool: { name: "read", arg: "src/a.ts" },
+    waiting: { reason: "limit", limit: 4 },
+    compacting: 90_000,
+  },
+  inbox: [{ id: "m-1", text: "also check the tests", at: "2025-01-14T09:30:30.000Z" }],
 };
+const activity = full.activity!;
 const {
   result: _r,
   error: _e,
@@ -39,6 +51,8 @@ const {
   model: _m,
   agentPath: _p,
   ref: _ref,
+  activity: _activity,
+  inbox: _inbox,
   ...minimal
 } = full;
 
@@ -55,6 +69,11 @@ const valid: Array<[string, unknown]> = [
   ["a 128-character id", { ...full, taskId: `a${"b".repeat(127)}` }],
   ["an a2a ref before the agent answered", { ...full, ref: { kind: "a2a", url: "u", contextId: "c" } }],
   ["a queue ref", { ...full, ref: { kind: "queue", queue: "agentry", jobId: "j-1" } }],
+  [
+    "an activity with only its required fields",
+    { ...full, activity: { turns: 0, tokensIn: 0, tokensOut: 0, tools: [] } },
+  ],
+  ["an empty inbox", { ...full, inbox: [] }],
 ];
 
 const without = (field: keyof TaskRecord) => {
@@ -128,6 +147,33 @@ const invalid: Array<[string, unknown]> = [
   ],
   ["a queue ref without a jobId", { ...full, ref: { kind: "queue", queue: "q" } }],
   ["a ref that is a string", { ...full, ref: "a2a:u" }],
+  ["an activity with fractional turns", { ...full, activity: { ...activity, turns: 1.5 } }],
+  ["an activity with negative tokens", { ...full, activity: { ...activity, tokensIn: -1 } }],
+  ["an activity without tools", { ...full, activity: { turns: 1, tokensIn: 0, tokensOut: 0 } }],
+  ["an activity tool without its arg", { ...full, activity: { ...activity, tools: [{ name: "read" }] } }],
+  [
+    "an activity with nine tools",
+    { ...full, activity: { ...activity, tools: Array(9).fill({ name: "bash", arg: "sleep 1" }) } },
+  ],
+  [
+    "an activity waiting for an unknown reason",
+    { ...full, activity: { ...activity, waiting: { reason: "bored", limit: 1 } } },
+  ],
+  ["an activity with a field it does not know", { ...full, activity: { ...activity, phase: "x" } }],
+  [
+    "an inbox message without text",
+    { ...full, inbox: [{ id: "m-1", text: "", at: "2025-01-14T09:30:30.000Z" }] },
+  ],
+  [
+    "an inbox message with a bad id",
+    { ...full, inbox: [{ id: "../m", text: "hi", at: "2025-01-14T09:30:30.000Z" }] },
+  ],
+  [
+    "an inbox message too long",
+    { ...full, inbox: [{ id: "m", text: "x".repeat(20_001), at: "2025-01-14T09:30:30.000Z" }] },
+  ],
+  ["an inbox of seventeen", { ...full, inbox: Array(17).fill(full.inbox![0]) }],
+  ["an inbox that is an object", { ...full, inbox: { id: "m" } }],
 ];
 
 /** What the fast check must say: yes exactly when the schema accepts the value as it is. */

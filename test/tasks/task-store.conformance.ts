@@ -253,6 +253,55 @@ export function taskStoreConformance(name: string, makeBackend: () => Promise<Ta
       });
     });
 
+    describe("sendMessage", () => {
+      const message = (id: string, text = `message ${id}`) => ({ id, text, at: at(1_000) });
+
+      it("queues a message in order, visible to another instance, without counting as a heartbeat", async () => {
+        await store.create(newTask("t1", { status: "RUNNING" }));
+        clock += 60_000;
+        const other = open();
+        await other.sendMessage("t1", message("m1"));
+        const after = await other.sendMessage("t1", message("m2"));
+        expect(after.inbox?.map((queued) => queued.id)).toEqual(["m1", "m2"]);
+        expect(await store.get("t1")).toMatchObject({
+          updatedAt: at(0),
+          inbox: [message("m1"), message("m2")],
+        });
+      });
+
+      it("is taken out by the owner's update, leaving what arrived meanwhile", async () => {
+        await store.create(newTask("t1", { status: "RUNNING" }));
+        await store.sendMessage("t1", message("m1"));
+        await open().sendMessage("t1", message("m2"));
+        const taken = new Set(["m1"]);
+        const after = await store.update("t1", (record) => ({
+          inbox: (record.inbox ?? []).filter((queued) => !taken.has(queued.id)),
+        }));
+        expect(after.inbox).toEqual([message("m2")]);
+      });
+
+      it("queues nothing on a finished task, twice under one id, or past a full inbox", async () => {
+        await store.create(newTask("done", { status: "COMPLETED" }));
+        expect((await store.sendMessage("done", message("m1"))).inbox).toBeUndefined();
+        await store.create(newTask("t1", { status: "RUNNING" }));
+        await store.sendMessage("t1", message("m1", "first"));
+        expect((await store.sendMessage("t1", message("m1", "again"))).inbox).toEqual([
+          message("m1", "first"),
+        ]);
+        for (let i = 2; i <= 16; i++) await store.sendMessage("t1", message(`m${i}`));
+        const full = await store.sendMessage("t1", message("m17"));
+        expect(full.inbox).toHaveLength(16);
+        expect(full.inbox?.some((queued) => queued.id === "m17")).toBe(false);
+      });
+
+      it("refuses an invalid message and throws for an unknown id", async () => {
+        await store.create(newTask("t1", { status: "RUNNING" }));
+        await expect(store.sendMessage("t1", message("m1", ""))).rejects.toThrow(TaskStoreError);
+        await expect(store.sendMessage("nope", message("m1"))).rejects.toThrow(TaskNotFoundError);
+        expect((await store.get("t1"))?.inbox).toBeUndefined();
+      });
+    });
+
     describe("markDelivered", () => {
       it("marks each finished task once and returns only what it marked", async () => {
         await store.create(newTask("done", { status: "COMPLETED" }));

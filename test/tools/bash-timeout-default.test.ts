@@ -16,10 +16,9 @@ describe("bash default timeout", () => {
   it("kills a command without a timeout argument after the configured default", async () => {
     const sandbox = await makeSandbox();
     const { ctx } = makeContext(sandbox.workspace);
-    const started = Date.now();
+    // Without the default, `sleep 30` would end by itself and the call succeed.
     await expect(
       runTool(createBashTool({ defaultTimeoutSeconds: 1 }), { command: "sleep 30" }, ctx),
     ).rejects.toThrow(/timed out after 1 s/);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

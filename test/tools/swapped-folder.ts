@@ -23,7 +23,10 @@ export async function keepSwapping(folder: string, target: string): Promise<Chil
   });
   // The first swap done: the race is on before the tool's first call.
   await once(child.stdout!, "data");
-  if (!existsSync(folder) && !existsSync(`${folder}.real`)) throw new Error(`${folder} went missing`);
+  // The real folder is always at `folder` or `folder.real`, but it may move between two looks: a few
+  // looks, so only a folder that is gone for good is reported.
+  const present = () => existsSync(folder) || existsSync(`${folder}.real`);
+  if (!Array.from({ length: 20 }).some(present)) throw new Error(`${folder} went missing`);
   return child;
 }
 

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import { emptyAgentTree, reduceAgentTree } from "../../src/cli/render/agent-tree-state.ts";
 import { renderAgentTree } from "../../src/cli/render/agent-tree-view.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
+import { emptyAgentTree, reduceAgentTree } from "../../src/tree/agent-tree-state.ts";
 import { firstUserText, tempWorkspace } from "../subagents/support/subagent-harness.ts";
 import { REVIEW_SCRIPT, reviewAnswer, runWorkflow, workflowOptions } from "./support/workflow-harness.ts";
 

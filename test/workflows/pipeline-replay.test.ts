@@ -1,7 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, expect, test } from "vitest";
 import {
   serverModel,
@@ -10,6 +9,8 @@ import {
   wireTexts,
 } from "../subagents/support/subagent-harness.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../support/model-server.ts";
+import { waitFor } from "../support/processes.ts";
+import { scaled } from "../support/time-scale.ts";
 import { journalledResults, killRunProcess, startRunProcess } from "./support/run-process.ts";
 import { runWorkflow, workflowOptions } from "./support/workflow-harness.ts";
 
@@ -33,8 +34,11 @@ return [checked, await agent("sum " + checked.join(" | "))];
 /** A child's prompt: the first text of its first message. */
 const promptOf = (request: RecordedRequest) => wireTexts(wireMessages(request.body)[0]!)[0] ?? "";
 
-/** The first process's drafts finish in reverse order (d first, a last), so the checks start d, c, b, a. */
-const DRAFT_DELAY: Record<string, number> = { a: 900, b: 600, c: 300, d: 0 };
+/**
+ * The first process's drafts finish in reverse order (d first, a last), so the checks start d, c, b, a;
+ * the gaps are scaled, so requests sent late on a loaded machine keep that order.
+ */
+const DRAFT_DELAY: Record<string, number> = { a: scaled(900), b: scaled(600), c: scaled(300), d: 0 };
 
 test("a pipeline killed mid-run resumes by position: every finished (item, stage) call is replayed whatever order it finished in; an edited stage reruns only its calls and what they feed", async () => {
   const ws = await tempWorkspace();
@@ -60,8 +64,11 @@ test("a pipeline killed mid-run resumes by position: every finished (item, stage
   // Killed (SIGKILL: no clean-up) once 4 drafts and the checks of d, c and b are in the journal, while
   // the check of a waits for its reply.
   const checksAsked = () => server!.requests.map(promptOf).filter((prompt) => prompt.startsWith("check "));
-  for (let i = 0; i < 300 && ((await journalledResults(journal)) < 7 || checksAsked().length < 4); i++)
-    await sleep(50);
+  await waitFor(
+    async () => (await journalledResults(journal)) >= 7 && checksAsked().length >= 4,
+    15_000,
+    "7 results in the journal and the 4 checks asked",
+  );
   expect(await journalledResults(journal)).toBe(7);
   expect(checksAsked()).toEqual(["check <draft d>", "check <draft c>", "check <draft b>", "check <draft a>"]);
   await killRunProcess(first);

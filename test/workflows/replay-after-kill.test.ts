@@ -1,7 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, expect, test } from "vitest";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import {
@@ -11,6 +10,7 @@ import {
   wireTexts,
 } from "../subagents/support/subagent-harness.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../support/model-server.ts";
+import { waitFor } from "../support/processes.ts";
 import { journalledResults, killRunProcess, startRunProcess } from "./support/run-process.ts";
 import { runWorkflow, workflowOptions } from "./support/workflow-harness.ts";
 
@@ -46,7 +46,7 @@ test("a workflow killed mid-run resumes: finished calls are replayed without a r
   first = started.child;
   const { runId, journal } = started;
   // Killed once P1 and P3 are in the journal and P2 is waiting for its reply.
-  for (let i = 0; i < 200 && (await journalledResults(journal)) < 2; i++) await sleep(50);
+  await waitFor(async () => (await journalledResults(journal)) >= 2, 10_000, "P1 and P3 in the journal");
   expect(await journalledResults(journal)).toBe(2);
   await killRunProcess(first);
   const record = await new WorkspaceTaskStore({ workspace: ws }).get(runId);

@@ -7,6 +7,7 @@ import { runScript, type SandboxHost } from "../../src/workflows/script-sandbox.
 import { WorkflowScriptError } from "../../src/workflows/workflow-errors.ts";
 import { parseWorkflowSource } from "../../src/workflows/workflow-source.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { scaled } from "../support/time-scale.ts";
 
 // The sandbox attacked the way a hostile or careless script would. Every attempt must fail with an
 // error that says what the script may use, and leave no trace outside the sandbox.
@@ -40,8 +41,11 @@ function host(calls: string[] = []): SandboxHost {
   };
 }
 
-const run = (body: string, sliceMs = 5_000) =>
-  runScript(body, host(), { signal: AbortSignal.timeout(20_000), filename: "attack.js", sliceMs });
+/** A hang guard that ends a script before the test's own bound does, so the failure says what hung. */
+const hangGuard = () => AbortSignal.timeout(scaled(15_000));
+
+const run = (body: string, sliceMs = scaled(5_000)) =>
+  runScript(body, host(), { signal: hangGuard(), filename: "attack.js", sliceMs });
 
 test.each([
   [
@@ -104,7 +108,7 @@ test("the primitives cannot be replaced, and a poisoned JSON or toJSON stays ins
     return await agent("the real prompt", { label: "x" });
     `,
     host(calls),
-    { signal: AbortSignal.timeout(20_000), filename: "attack.js" },
+    { signal: hangGuard(), filename: "attack.js" },
   ).catch((error: unknown) => error);
   // The call either went through as written or failed inside the sandbox; it never reached the host
   // with anything but plain JSON.
@@ -126,11 +130,11 @@ test("an endless loop is stopped", async () => {
 
 test("a memory bomb is stopped", async () => {
   const error = await runScript("const a = []; for (;;) a.push(new Array(100000).fill(a.length));", host(), {
-    signal: AbortSignal.timeout(20_000),
+    signal: hangGuard(),
     filename: "attack.js",
     memoryBytes: 8 * 1024 * 1024,
     // Filling these arrays takes seconds on a loaded machine: the memory cap, not the time limit, must stop it.
-    sliceMs: 15_000,
+    sliceMs: scaled(15_000),
   }).catch((thrown: unknown) => thrown);
   expect(error).toBeInstanceOf(WorkflowScriptError);
   expect((error as Error).message).toMatch(/memory/i);
@@ -164,7 +168,7 @@ test("args cannot reach back into the host", async () => {
   const sandbox = host();
   sandbox.args = args;
   await runScript("args.list.push(3); args.extra = true; return args;", sandbox, {
-    signal: AbortSignal.timeout(20_000),
+    signal: hangGuard(),
     filename: "attack.js",
   });
   expect(args).toEqual({ list: [1, 2] });

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { expect, test } from "vitest";
 import { runScript } from "../../src/workflows/script-sandbox.ts";
 import { WorkflowScriptError } from "../../src/workflows/workflow-errors.ts";
+import { scaled } from "../support/time-scale.ts";
 
 // Replay runs a script again and expects it to do the same: nothing it can reach may read the host's
 // clock, randomness or time zone. Each route a script could take to them is tried here.
@@ -16,7 +17,7 @@ const host = {
   failure: () => {},
 };
 const run = (body: string) =>
-  runScript(body, host, { signal: AbortSignal.timeout(20_000), filename: "clock.js" });
+  runScript(body, host, { signal: AbortSignal.timeout(scaled(20_000)), filename: "clock.js" });
 
 const CLOCK = /clock is not available in a workflow script/;
 const NOT_A_FUNCTION = /not a (function|constructor)/;

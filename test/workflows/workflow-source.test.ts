@@ -8,6 +8,7 @@ import { loadWorkflow } from "../../src/workflows/saved-workflows.ts";
 import { runScript } from "../../src/workflows/script-sandbox.ts";
 import { parseWorkflowSource } from "../../src/workflows/workflow-source.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { scaled } from "../support/time-scale.ts";
 
 const noHost = {
   args: { n: 2 },
@@ -38,7 +39,10 @@ return { doubled: double(input.n), name: meta.name };
     phases: [{ title: "One" }, { title: "Two", detail: "{x}" }],
   });
   expect(
-    await runScript(source.body, noHost, { signal: AbortSignal.timeout(10_000), filename: "typed.ts" }),
+    await runScript(source.body, noHost, {
+      signal: AbortSignal.timeout(scaled(10_000)),
+      filename: "typed.ts",
+    }),
   ).toEqual({
     doubled: 4,
     name: "typed",

@@ -25,8 +25,14 @@ const HANDLERS: Readonly<Record<string, KeyHandler>> = {
   background: f.background,
   fork,
   mcpServers: f.mcpServers,
+  skills: f.skills,
+  hooks: f.hooks,
   temperature: f.temperature,
   color: f.color,
+  projectInstructions: (value, draft, ctx, key) => {
+    if (typeof value === "boolean") draft.projectInstructions = value;
+    else ctx.ignore(key, "not true or false");
+  },
   url: (value, draft, ctx, key) => {
     // A remote (A2A) agent: `task` runs it through the A2A client (src/remote/).
     if (typeof value === "string" && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol))

@@ -7,7 +7,7 @@ import { isolation, restrictionHandlers } from "./policy-fields.ts";
 /**
  * Claude Code's `.claude/agents/**\/*.md`: `name`, `description`, `tools` (comma string or list;
  * absent = inherit), `disallowedTools`, `model` (`sonnet|opus|haiku|inherit`, a full id, `provider/model`),
- * `color`, `permissionMode`, `mcpServers`, `maxTurns`, `background`, `isolation`.
+ * `color`, `permissionMode`, `mcpServers`, `maxTurns`, `background`, `isolation`, `skills`, `hooks`.
  */
 const HANDLERS: Readonly<Record<string, KeyHandler>> = {
   ...restrictionHandlers("error"),
@@ -19,11 +19,11 @@ const HANDLERS: Readonly<Record<string, KeyHandler>> = {
   maxTurns: f.maxTurns,
   background: f.background,
   isolation,
-  skills: f.unsupported("agentry has no skills yet"),
+  skills: f.skills,
   memory: f.unsupported("agentry has no persistent agent memory"),
   effort: f.unsupported("reasoning effort is set per model in config"),
   initialPrompt: f.unsupported("the parent's prompt is the child's first message"),
-  hooks: f.unsupported("per-agent hooks from files are not run; limits they enforce do not apply", "warning"),
+  hooks: f.hooks,
 };
 
 export function loadClaudeAgent(text: string, path: string, kind: AgentSourceKind = "project"): LoadResult {

@@ -1,3 +1,4 @@
+import { HookSettingsError, readHookSettings } from "../../hooks/hook-settings.ts";
 import { AGENT_MODES, type AgentMode, type McpServerRef } from "../definition.ts";
 import type { KeyHandler } from "./load-context.ts";
 import { modelProblem } from "./model-check.ts";
@@ -128,6 +129,33 @@ export const mcpServers: KeyHandler = (value, draft, ctx, key) => {
   if (Array.isArray(value)) value.forEach(add);
   else add(value);
   if (refs.length > 0) draft.mcpServers = [...(draft.mcpServers ?? []), ...refs];
+};
+
+/**
+ * Claude Code's `hooks:` for this agent only, in its settings' shape. A value that cannot be read fails
+ * the file: the hooks may enforce limits, and an agent without them could do more than its author meant.
+ * Hooks agentry cannot run (another type, an event it does not fire) are warnings.
+ */
+export const hooks: KeyHandler = (value, draft, ctx, key) => {
+  // The diagnostic names the file already: its messages start at `hooks…`.
+  const local = (message: string) => message.slice(`${ctx.file}: `.length);
+  try {
+    const read = readHookSettings(value, { label: ctx.file, scope: "agent" });
+    for (const warning of read.warnings) ctx.report("warning", local(warning), "that hook does not run", key);
+    draft.hooks = value as Record<string, unknown>;
+  } catch (error) {
+    if (!(error instanceof HookSettingsError)) throw error;
+    ctx.fail(local(error.message), key);
+  }
+};
+
+/** `skills:` (Claude Code's subagent field): names of skills preloaded into the agent, a list or a comma string. */
+export const skills: KeyHandler = (value, draft, ctx, key) => {
+  const names = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : undefined;
+  if (names === undefined || names.some((name) => typeof name !== "string"))
+    return ctx.ignore(key, "not a list of skill names");
+  const list = (names as string[]).map((name) => name.trim()).filter((name) => name !== "");
+  if (list.length > 0) draft.skills = [...new Set(list)];
 };
 
 /** Keys of other harnesses we recognise but do not act on. Hooks may enforce limits, so they warn. */

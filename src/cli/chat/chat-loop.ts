@@ -1,8 +1,12 @@
 import type { CompactionOptions } from "../../agent/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
 import { isAgentryError } from "../../errors/agentry-error.ts";
+import { withHookContext } from "../../hooks/session-events.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
+import { findCommand } from "../custom-commands/saved-command.ts";
+import { parseSlash } from "../custom-commands/slash-prompt.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { exitAborted } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
@@ -10,18 +14,23 @@ import { promptMessage } from "../mentions/prompt-message.ts";
 import { type Attachment, type AttachmentContext, pastedImage } from "../prompt-attachments.ts";
 import { createStyle } from "../render/style.ts";
 import type { AgentTreeRenderer } from "../render/with-agent-tree.ts";
+import type { WiredHooks } from "../wire-hooks.ts";
 import type { Conversation } from "./conversation.ts";
 import type { LineReader } from "./line-reader.ts";
 import { findMcpPrompt, mcpPromptTurn } from "./mcp-prompt-command.ts";
+import { hookLines, submitChatPrompt } from "./prompt-hooks.ts";
 import { runTurn } from "./run-turn.ts";
+import type { ChatSavedCommands } from "./saved-commands.ts";
 import { parseShellCommand, runShellCommand } from "./shell-command.ts";
-import { parseSlashCommand, runSlashCommand, type SlashContext } from "./slash-commands.ts";
+import { isBuiltInCommand, parseSlashCommand, runSlashCommand, type SlashContext } from "./slash-commands.ts";
 import type { SwitchableModel } from "./switchable-model.ts";
 import type { TurnObserver } from "./terminal-turn.ts";
 import { turnSummary } from "./turn-summary.ts";
 
 export interface ChatLoopOptions {
   io: CliIo;
+  /** Sees every event of every turn (tracing: each turn is a trace of its own). */
+  observe?: (event: AgentEvent) => void;
   workspace: string;
   /** The root agent with its subagents; its model is `model`. */
   config: AgentConfig;
@@ -40,6 +49,10 @@ export interface ChatLoopOptions {
   attach: AttachmentContext;
   /** `--image` files: they go with the first message. */
   attachments?: readonly Attachment[];
+  /** Claude Code hooks: UserPromptSubmit before each message, SessionEnd when a session ends. */
+  hooks?: WiredHooks;
+  /** Saved commands (`/review security`): each runs as the prompt it stands for. */
+  saved?: ChatSavedCommands;
 }
 
 /**
@@ -77,6 +90,8 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
   // Only once the handlers are in place: a Ctrl-C right after the header must not kill the process.
   say(style.dim(header(options)));
 
+  const betweenTurns = hookLines(say, style);
+  options.hooks?.setSink(betweenTurns);
   const slash: Omit<SlashContext, "signal"> = {
     say,
     conversation,
@@ -85,6 +100,13 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
     createModel: options.createModel,
     config: options.config,
     compaction: options.compaction,
+    savedCommands: options.saved?.list ?? [],
+    ...(options.hooks === undefined
+      ? {}
+      : {
+          beforeCompact: (sessionId: string, focus: string) =>
+            options.hooks?.preCompact(sessionId, focus) ?? Promise.resolve(),
+        }),
   };
   // Images that go with the next message: `--image`, then paths pasted alone on a line.
   let pending: Attachment[] = [...(options.attachments ?? [])];
@@ -103,7 +125,12 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
         }
         continue;
       }
-      const command = parseSlashCommand(line);
+      const slashed = parseSlash(line);
+      const saved =
+        slashed === undefined || isBuiltInCommand(slashed.name)
+          ? undefined
+          : findCommand(options.saved?.list ?? [], slashed.name);
+      const command = saved === undefined ? parseSlashCommand(line) : undefined;
       const mcpPrompt = command && findMcpPrompt(command.name, mcp);
       let turnText = line;
       if (command && mcpPrompt && mcp) {
@@ -128,8 +155,19 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
       const running = new AbortController();
       turn = running;
       options.observer?.begin(running.signal, () => interruptTurn(running));
+      let restoreModel: (() => void) | undefined;
       try {
-        const shell = command === undefined ? parseShellCommand(line) : undefined;
+        let prompt = turnText;
+        if (saved !== undefined && slashed !== undefined && options.saved !== undefined) {
+          const prepared = await options.saved.prepare(saved, slashed.args, running.signal);
+          prompt = prepared.prompt;
+          if (prepared.model !== undefined) {
+            const previous = options.model.current;
+            options.model.switchTo(prepared.model);
+            restoreModel = () => options.model.switchTo(previous);
+          }
+        }
+        const shell = saved === undefined && command === undefined ? parseShellCommand(line) : undefined;
         if (shell !== undefined) {
           await runShellCommand(shell, {
             config: options.config,
@@ -141,8 +179,14 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
           });
           continue;
         }
+        const context = await submitChatPrompt(options.hooks, prompt, conversation.id, {
+          signal: running.signal,
+          say,
+          style,
+        });
+        if (context === undefined) continue;
         // Mentions are read inside the turn: reading one may ask permission, and Ctrl-C withdraws it.
-        const message = await promptMessage(turnText, {
+        const message = await promptMessage(prompt, {
           config: options.config,
           signal: running.signal,
           sessionId: conversation.id,
@@ -152,25 +196,31 @@ export async function runChat(options: ChatLoopOptions): Promise<number> {
         // Images pasted or given with --image, and what an MCP prompt brought, go with this message.
         message.content.splice(1, 0, ...pending);
         pending = [];
-        const result = await runTurn(message, {
+        const result = await runTurn(withHookContext(message, context), {
           config: options.config,
           session: await conversation.open(),
           signal: running.signal,
           target: { stdout: io.stdout, stderr: io.stderr, color: options.color },
-          ...(options.observer
-            ? { onRenderer: (r: AgentTreeRenderer) => options.observer?.rendering(r) }
-            : {}),
+          ...(options.observe === undefined ? {} : { observe: options.observe }),
+          onRenderer: (r: AgentTreeRenderer) => {
+            options.observer?.rendering(r);
+            options.hooks?.setSink((event) => r.event(event));
+          },
         });
+        options.hooks?.setSink(betweenTurns);
         say(turnSummary(result, style));
       } catch (error) {
         say(style.red(turnError(error)));
       } finally {
+        restoreModel?.();
+        if (saved !== undefined) options.saved?.done();
         options.observer?.end();
         turn = undefined;
       }
     }
   } finally {
     reader.close();
+    if (conversation.messageCount > 0) await options.hooks?.end(conversation.id, "prompt_input_exit");
     await options.runtime.shutdown("the interactive session ended");
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);

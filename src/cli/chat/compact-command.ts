@@ -23,6 +23,7 @@ export async function compactCommand(focus: string, context: SlashContext): Prom
       say(`Compacted: ${compactedText(event)}. The next turn continues from the summary.`);
     else if (event.type === "compaction_failed") say(capitalized(compactionFailedText(event)));
   };
+  await context.beforeCompact?.(session.id, focus);
   const result = await compactSession({
     session,
     system: config.systemPrompt,

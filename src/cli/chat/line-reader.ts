@@ -19,6 +19,8 @@ export interface LineReaderOptions {
   output: NodeJS.WritableStream;
   /** e.g. `› ` */
   prompt: string;
+  /** Tab completion of the line typed so far: the candidates (readline shows them, or fills the only one). */
+  complete?: (line: string) => string[];
 }
 
 const EXIT_HINT = "(press Ctrl-C again to exit, or type /exit)\n";
@@ -67,6 +69,9 @@ export function terminalLineReader(options: LineReaderOptions): LineReader {
           history,
           historySize: 500,
           removeHistoryDuplicates: true,
+          ...(options.complete === undefined
+            ? {}
+            : { completer: (line: string): [string[], string] => [options.complete?.(line) ?? [], line] }),
         });
         let settled = false;
         const finish = (line: string | undefined) => {

@@ -1,6 +1,7 @@
 import type { AgentConfig } from "../../agent/config.ts";
 import { runAgent } from "../../agent/run.ts";
 import type { Session } from "../../agent/session.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
 import type { UserMessage } from "../../model/messages.ts";
 import type { RenderTarget } from "../render/renderer.ts";
 import { type RunResult, runResult } from "../render/result-object.ts";
@@ -15,6 +16,8 @@ export interface TurnOptions {
   /** Aborted by Ctrl-C: the loop stops, tools kill their process groups, children are cancelled. */
   signal: AbortSignal;
   target: RenderTarget;
+  /** Sees every event of the turn's tree (tracing). */
+  observe?: (event: AgentEvent) => void;
   /** Told of the turn's renderer, so a permission prompt can pause it. */
   onRenderer?: (renderer: AgentTreeRenderer) => void;
 }
@@ -33,6 +36,7 @@ export async function runTurn(message: UserMessage, options: TurnOptions): Promi
   for await (const event of run) {
     renderer.event(event);
     tree.add(event);
+    options.observe?.(event);
   }
   const outcome = await run.outcome;
   renderer.finish(outcome);

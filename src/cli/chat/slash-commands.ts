@@ -1,8 +1,9 @@
 import { spawnableAgents } from "../../subagents/spawnable-agents.ts";
 import type { TaskRecord } from "../../tasks/task-record.ts";
+import { oneLine } from "../../text/summarize-args.ts";
 import { didYouMean } from "../config/did-you-mean.ts";
+import type { SavedCommand } from "../custom-commands/saved-command.ts";
 import { age } from "../render/table.ts";
-import { oneLine } from "../render/tool-summary.ts";
 import { compactCommand } from "./compact-command.ts";
 import type { SlashContext, SlashOutcome } from "./slash-context.ts";
 
@@ -72,6 +73,16 @@ const COMMANDS: readonly SlashCommand[] = [
 
 const NAMES = COMMANDS.flatMap((command) => command.names);
 
+/** Whether `/name` is one of chat's own commands (they win over saved commands of the same name). */
+export function isBuiltInCommand(name: string): boolean {
+  return NAMES.includes(name.toLowerCase());
+}
+
+/** Every command name a line may start with, for completion: chat's own, then the saved ones. */
+export function commandNames(saved: readonly { name: string }[] = []): string[] {
+  return [...NAMES, ...saved.map((command) => command.name).filter((name) => !isBuiltInCommand(name))];
+}
+
 /** `/name args…` → its parts; anything else (including a path such as `/usr/bin …`) is a prompt. */
 export function parseSlashCommand(line: string): { name: string; args: string } | undefined {
   const match = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(line.trim());
@@ -86,10 +97,11 @@ export async function runSlashCommand(
 ): Promise<SlashOutcome> {
   const found = COMMANDS.find((candidate) => candidate.names.includes(command.name));
   if (found) return found.run(command.args, context);
-  const suggestion = didYouMean(command.name, NAMES);
+  const names = commandNames(context.savedCommands);
+  const suggestion = didYouMean(command.name, names);
   context.say(
     `Unknown command /${command.name}.${suggestion ? ` Did you mean /${suggestion}?` : ""} ` +
-      `Commands: ${NAMES.map((name) => `/${name}`).join(" ")} (/help explains them).`,
+      `Commands: ${names.map((name) => `/${name}`).join(" ")} (/help explains them).`,
   );
   return "continue";
 }
@@ -105,10 +117,28 @@ function help(_args: string, context: SlashContext): SlashOutcome {
       ...lines,
       `  ${"!<command>".padEnd(width)}run a shell command (permission rules and sandbox as the agent's);`,
       `  ${"".padEnd(width)}it and its output join the conversation for the next turn`,
-      "Keys: Ctrl-C interrupts a running turn (or clears the line); ↑/↓ recall earlier lines.",
+      ...savedCommandLines(context.savedCommands ?? [], width),
+      "Keys: Ctrl-C interrupts a running turn (or clears the line); ↑/↓ recall earlier lines; Tab completes a /command.",
     ].join("\n"),
   );
   return "continue";
+}
+
+/** `/help`'s part for saved commands: usage, description and where each was found. */
+function savedCommandLines(saved: readonly SavedCommand[], width: number): string[] {
+  const shown = saved.filter((command) => !isBuiltInCommand(command.name));
+  if (shown.length === 0) return [];
+  const usages = shown.map(
+    (command) => `/${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ""}`,
+  );
+  const pad = Math.max(width, ...usages.map((usage) => usage.length + 2));
+  return [
+    "Saved commands (run as the prompt they hold; see docs/commands.md):",
+    ...shown.map(
+      (command, index) =>
+        `  ${(usages[index] ?? "").padEnd(pad)}${oneLine(command.description, 80)} (${command.source.kind}: ${command.source.label})`,
+    ),
+  ];
 }
 
 async function switchModel(args: string, context: SlashContext): Promise<SlashOutcome> {

@@ -2,6 +2,7 @@ import type { CompactionOptions } from "../../agent/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
+import type { SavedCommand } from "../custom-commands/saved-command.ts";
 import type { Conversation } from "./conversation.ts";
 import type { SwitchableModel } from "./switchable-model.ts";
 
@@ -20,6 +21,10 @@ export interface SlashContext {
   compaction: CompactionOptions;
   /** Aborted by Ctrl-C while the command runs. */
   signal: AbortSignal;
+  /** Saved commands (`.claude/commands/*.md` …), which `/help` lists. */
+  savedCommands?: readonly SavedCommand[];
+  /** Before `/compact` compacts (PreCompact hooks, `manual`). */
+  beforeCompact?: (sessionId: string, focus: string) => Promise<void>;
 }
 
 export type SlashOutcome = "exit" | "continue";

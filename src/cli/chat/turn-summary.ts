@@ -1,8 +1,8 @@
 import { formatDuration } from "../../text/format-duration.ts";
+import { oneLine } from "../../text/summarize-args.ts";
 import { formatCost, formatTokens } from "../render/agent-tree-view.ts";
 import type { RunResult } from "../render/result-object.ts";
 import type { Style } from "../render/style.ts";
-import { oneLine } from "../render/tool-summary.ts";
 
 /**
  * The line printed after each interactive turn: how it ended (when it did not complete), the root's

@@ -8,6 +8,7 @@ import {
   imageOption,
   maxConcurrencyOption,
   mcpConfigOption,
+  noHooksOption,
   permissionModeOption,
   positiveInteger,
   trustProjectOption,
@@ -83,7 +84,10 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
         "how permission requests no rule decides are resolved (default: default, which asks on a terminal)",
       ),
     )
+    .addOption(new Option("--system-prompt <text>", "replace the built-in system prompt"))
+    .addOption(new Option("--append-system-prompt <text>", "append text to the system prompt"))
     .addOption(mcpConfigOption())
+    .addOption(noHooksOption())
     .addOption(
       new Option("--agents <json>", "extra subagents as JSON, as for agentry run; they override agent files"),
     )

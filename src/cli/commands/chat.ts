@@ -1,13 +1,20 @@
+import { homedir } from "node:os";
 import type { Session } from "../../agent/session.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { runChat } from "../chat/chat-loop.ts";
+import { completeCommand } from "../chat/complete-command.ts";
 import { Conversation } from "../chat/conversation.ts";
 import { streamLineReader, terminalLineReader } from "../chat/line-reader.ts";
+import { chatSavedCommands } from "../chat/saved-commands.ts";
 import { pickSession } from "../chat/session-picker.ts";
+import { commandNames } from "../chat/slash-commands.ts";
 import { switchableModel } from "../chat/switchable-model.ts";
 import { TerminalTurn } from "../chat/terminal-turn.ts";
 import { trustQuestion } from "../chat/trust-question.ts";
+import { endpointCheck } from "../config/resolve-settings.ts";
+import { loadCommandFiles } from "../custom-commands/command-files.ts";
+import { rootExpandOptions } from "../custom-commands/expand-command.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
@@ -16,6 +23,7 @@ import { type Attachment, imageFiles } from "../prompt-attachments.ts";
 import { colorEnabled } from "../render/style.ts";
 import { selectModel } from "../select-model.ts";
 import { chooseSession } from "../session-choice.ts";
+import { wireTracing } from "../wire-tracing.ts";
 
 export interface ChatOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -29,6 +37,10 @@ export interface ChatOptions {
   /** `-c, --continue`: the latest of the user's sessions in the workspace. */
   continue?: boolean;
   permissionMode?: PermissionMode;
+  /** `--system-prompt`: replaces the built-in prompt (the instruction files still follow it). */
+  systemPrompt?: string;
+  /** `--append-system-prompt`: added after the built-in prompt. */
+  appendSystemPrompt?: string;
   agents?: string;
   mcpConfig?: string[];
   /** `--image` files (repeatable): sent with the first message. */
@@ -36,6 +48,8 @@ export interface ChatOptions {
   /** `--store` and `--queue`: a fleet on Redis. */
   store?: string;
   queue?: string;
+  /** `--no-hooks` sets it false: no hook runs. */
+  hooks?: boolean;
 }
 
 const PROMPT = "› ";
@@ -81,7 +95,14 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
 async function chatWith(
   resumed: Session | undefined,
   initial: Model,
-  { workspace, settings, rules, limiters, project }: Awaited<ReturnType<typeof loadRunSettings>>,
+  {
+    workspace,
+    settings,
+    rules,
+    limiters,
+    project,
+    instructions,
+  }: Awaited<ReturnType<typeof loadRunSettings>>,
   options: ChatOptions & { images: Attachment[] },
   io: CliIo,
 ): Promise<number> {
@@ -101,24 +122,51 @@ async function chatWith(
     settings,
     rules,
     definitions: project.agents,
+    instructions,
     model,
     io,
     limiters,
     ...(terminal ? { onAsk: terminal.ask, onElicit: terminal.elicit } : {}),
+    ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+    ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
+    ...(options.hooks === false ? {} : { hooks: project.hooks.hooks }),
+    skills: project.skills.skills,
     ...sharedWiring(options),
   }).finally(disposeStarting);
-  const { config, runtime, compaction, close, mcp } = wired;
+  const { config, runtime, compaction, close, mcp, hooks } = wired;
   if (starting.signal.aborted) {
     await close("the interactive session was interrupted before it started");
     io.stderr.write("aborted\n");
     return EXIT_CODES.aborted;
   }
 
-  const readerOptions = { input: io.stdin, output: io.stderr, prompt: PROMPT };
+  const commands = await loadCommandFiles(workspace, io.env.HOME || homedir());
+  for (const problem of commands.problems) io.stderr.write(`warning: ${problem}\n`);
+  const createModel = (id: string) =>
+    selectModel({ ...settings, model: { value: id, source: "/model" } }, io.env, undefined, limiters);
+  const say = (line: string) => io.stderr.write(`${line}\n`);
+  const saved = chatSavedCommands({
+    list: commands.commands,
+    expandOptions: (signal) => rootExpandOptions(wired, settings.trusted, signal, say),
+    trusted: settings.trusted,
+    sameEndpoint: endpointCheck(project.loaded, {}, io.env),
+    createModel,
+    say,
+  });
+  const readerOptions = {
+    input: io.stdin,
+    output: io.stderr,
+    prompt: PROMPT,
+    complete: completeCommand(commandNames(commands.commands)),
+  };
   const conversation = new Conversation(workspace, model, resumed);
+  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
+    io.stderr.write(`warning: ${message}\n`),
+  );
   try {
     return await runChat({
       io,
+      ...(tracing === undefined ? {} : { observe: (event) => tracing.event(event) }),
       workspace,
       config,
       runtime,
@@ -128,14 +176,16 @@ async function chatWith(
       reader: interactive ? terminalLineReader(readerOptions) : streamLineReader(readerOptions),
       color: colorEnabled(io.stderr, io.env),
       // `/model` takes what `--model` takes: an id or an alias, through the same provider settings.
-      createModel: (id) =>
-        selectModel({ ...settings, model: { value: id, source: "/model" } }, io.env, undefined, limiters),
+      createModel,
+      saved,
       ...(terminal ? { observer: terminal } : {}),
       attach: { workspace, cwd: io.cwd, rules, mcp },
       attachments: options.images,
+      ...(hooks === undefined ? {} : { hooks }),
     });
   } finally {
     await close("the interactive session ended");
+    await tracing?.close();
     conversation.close();
   }
 }

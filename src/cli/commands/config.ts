@@ -1,8 +1,10 @@
+import { describeInstructions } from "../../instructions/describe-instructions.ts";
 import { describePeerFiles } from "../config/peers/peer-summary.ts";
 import { settingSources } from "../config/provenance.ts";
 import { readProject } from "../config/read-project.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
+import { loadProjectInstructions } from "../project-instructions.ts";
 import { formatTable } from "../render/table.ts";
 import { resolveWorkspace } from "../workspace.ts";
 
@@ -22,9 +24,20 @@ export async function configCommand(options: ConfigOptions, io: CliIo): Promise<
   const sources = settingSources(project, io.env);
   const withheld = project.withheld.map(({ value: _value, ...item }) => item);
   const trust = project.trust;
+  const loaded = await loadProjectInstructions({
+    workspace,
+    env: io.env,
+    trusted: trust.trusted,
+    lists: project.settings.instructions,
+  });
+  const instructions = {
+    summary: describeInstructions(loaded.files),
+    files: loaded.files.map(({ text: _text, ...file }) => file),
+    problems: loaded.diagnostics,
+  };
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ workspace, trust, files: project.settings.files, peers: describePeerFiles(project.loaded.peers ?? [], project.withheld), settings: sources, withheld }, null, 2)}\n`,
+      `${JSON.stringify({ workspace, trust, files: project.settings.files, peers: describePeerFiles(project.loaded.peers ?? [], project.withheld), settings: sources, withheld, instructions }, null, 2)}\n`,
     );
     return EXIT_CODES.completed;
   }
@@ -34,7 +47,12 @@ export async function configCommand(options: ConfigOptions, io: CliIo): Promise<
       ? "not trusted: its project settings changed since you trusted it (agentry trust)"
       : "not trusted (agentry trust)";
   const out = [`Workspace: ${workspace} — ${state}`];
-  out.push(`Config files: ${project.settings.files.join(", ") || "none"}`, "");
+  out.push(`Config files: ${project.settings.files.join(", ") || "none"}`);
+  out.push(
+    `Instructions: ${instructions.summary}`,
+    ...instructions.problems.map((problem) => `  ${problem}`),
+    "",
+  );
   out.push(
     formatTable(
       ["SETTING", "VALUE", "SOURCE"],

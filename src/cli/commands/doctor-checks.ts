@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { homedir } from "node:os";
 import { relative } from "node:path";
+import { describeInstructions } from "../../instructions/describe-instructions.ts";
 import { DEFAULT_COMMAND_ENV } from "../../sandbox/command-env.ts";
 import { detectSandbox } from "../../sandbox/detect.ts";
 import type { SandboxPolicy } from "../../sandbox/policy.ts";
@@ -26,7 +27,7 @@ interface Check {
 
 /** `agentry doctor`: each check on one line, what to do for those that fail, and the sandbox profile. */
 export async function doctorCommand(options: DoctorOptions, io: CliIo): Promise<number> {
-  const { workspace, settings, rules, project } = await loadRunSettings(
+  const { workspace, settings, rules, project, instructions } = await loadRunSettings(
     options.cwd === undefined ? {} : { cwd: options.cwd },
     io,
   );
@@ -78,12 +79,18 @@ export async function doctorCommand(options: DoctorOptions, io: CliIo): Promise<
     ...(project.trust.by ? { by: project.trust.by } : {}),
     withheld: waiting,
   };
+  const loaded = {
+    summary: describeInstructions(instructions.files),
+    files: instructions.files.map(({ text: _text, ...file }) => file),
+    problems: instructions.diagnostics,
+  };
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ checks, trust, profile: policy && profile(policy, workspace), env }, null, 2)}\n`,
+      `${JSON.stringify({ checks, trust, instructions: loaded, profile: policy && profile(policy, workspace), env }, null, 2)}\n`,
     );
   } else {
     io.stdout.write(`${folderLine(project.trust, waiting)}\n`);
+    io.stdout.write(`${instructionsLine(loaded.summary, loaded.files.length, loaded.problems.length)}\n`);
     for (const line of describePeerFiles(project.loaded.peers ?? [], project.withheld))
       io.stdout.write(`           ${line}\n`);
     for (const check of checks) {
@@ -105,6 +112,14 @@ function folderLine(trust: { trusted: boolean; by?: string; changed?: boolean },
       ? "its project files widen nothing"
       : `${waiting} project setting${waiting === 1 ? "" : "s"} withheld: agentry config lists them, agentry trust applies them`;
   return `- folder   ${state}; ${detail}`;
+}
+
+/** What instruction files a run here reads: informational, never a failure (problems are warnings on stderr). */
+function instructionsLine(summary: string, files: number, problems: number): string {
+  const detail =
+    files === 0 ? "none (AGENTS.md, CLAUDE.md …: docs/instructions.md)" : summary.replace(/^loaded /, "");
+  const note = problems === 0 ? "" : `; ${problems} not read or cut (see the warnings)`;
+  return `${files === 0 ? "-" : "✓"} instructions ${detail}${note}`;
 }
 
 function nodeCheck(): Check {

@@ -23,6 +23,10 @@ export const continueOption = () =>
     "continue the latest of your sessions in the workspace (not a subagent's)",
   ).conflicts("resume");
 
+/** `--no-hooks`, as `run` and `chat` take it. */
+export const noHooksOption = () =>
+  new Option("--no-hooks", "run no hook of any settings file or agent file for this run (see docs/hooks.md)");
+
 export const jsonOption = (description = "print JSON for scripts") => new Option("--json", description);
 
 export const permissionModeOption = (description: string) =>

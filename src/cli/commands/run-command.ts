@@ -8,6 +8,7 @@ import {
   imageOption,
   maxConcurrencyOption,
   mcpConfigOption,
+  noHooksOption,
   permissionModeOption,
   positiveInteger,
   positiveNumber,
@@ -109,6 +110,7 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
     .addOption(new Option("--system-prompt <text>", "replace the built-in system prompt"))
     .addOption(new Option("--append-system-prompt <text>", "append text to the system prompt"))
     .addOption(mcpConfigOption())
+    .addOption(noHooksOption())
     .addOption(
       new Option(
         "--workflows",

@@ -1,9 +1,20 @@
+import { homedir } from "node:os";
 import { runAgent } from "../../agent/run.ts";
 import { Session } from "../../agent/session.ts";
+import { newSessionId } from "../../agent/session-id.ts";
 import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
 import type { LoadedAgents } from "../../agents/discover.ts";
+import type { HookCommand } from "../../hooks/hook-settings.ts";
+import { withHookContext } from "../../hooks/session-events.ts";
+import type { LoadedInstructions } from "../../instructions/instruction-file.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
+import type { Skill } from "../../skills/skill.ts";
+import { endpointCheck } from "../config/resolve-settings.ts";
+import { commandFiles } from "../custom-commands/command-files.ts";
+import { expandCommand, rootExpandOptions } from "../custom-commands/expand-command.ts";
+import type { SavedCommand } from "../custom-commands/saved-command.ts";
+import { commandModel, savedCommandFor } from "../custom-commands/slash-prompt.ts";
 import { terminalElicit } from "../elicit-prompt.ts";
 import { exitCodeForOutcome } from "../exit-codes.ts";
 import { exitAborted, handleInterrupts } from "../interrupts.ts";
@@ -12,11 +23,14 @@ import { promptMessage } from "../mentions/prompt-message.ts";
 import { terminalAsk } from "../permission-prompt.ts";
 import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../prepare-run.ts";
 import { type Attachment, imageFiles } from "../prompt-attachments.ts";
+import { PromptBlockedError } from "../prompt-blocked.ts";
 import { readPrompt } from "../read-prompt.ts";
 import type { OutputFormat } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
 import { createTreeRenderer, resumeTreeAfter } from "../render/with-agent-tree.ts";
 import { chooseSession } from "../session-choice.ts";
+import type { WiredHooks } from "../wire-hooks.ts";
+import { wireTracing } from "../wire-tracing.ts";
 
 export interface RunOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -49,6 +63,8 @@ export interface RunOptions {
   /** `--store` and `--queue`: a fleet on Redis. */
   store?: string;
   queue?: string;
+  /** `--no-hooks` sets it false: no hook runs. */
+  hooks?: boolean;
 }
 
 /** `agentry run [prompt]`: one non-interactive run of the root agent. Returns the exit code. */
@@ -57,11 +73,25 @@ export async function runCommand(
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
-  const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
   const prompt = await readPrompt(promptArgument, io.stdin, { stderr: io.stderr });
   const images = await imageFiles(options.image ?? [], { workspace, cwd: io.cwd });
   const resume = await chooseSession(workspace, options);
-  const { resumed, model } = await selectSessionAndModel(workspace, settings, io, resume, limiters);
+  // `agentry run /review security`: a saved command (its model, unless --model names one).
+  const saved = await savedCommandFor(prompt, commandFiles(workspace, io.env.HOME || homedir()));
+  const fromCommand =
+    saved === undefined || options.model !== undefined
+      ? undefined
+      : commandModel(saved.command, {
+          trusted: settings.trusted,
+          sameEndpoint: endpointCheck(project.loaded, {}, io.env),
+          say: (line) => io.stderr.write(`${line}\n`),
+        });
+  const modelSettings =
+    fromCommand === undefined || saved === undefined
+      ? settings
+      : { ...settings, model: { value: fromCommand, source: `/${saved.command.name}` } };
+  const { resumed, model } = await selectSessionAndModel(workspace, modelSettings, io, resume, limiters);
   // The session's lock is held from here (a resumed one) or from its creation until the run is over.
   const held: { session: Session | undefined } = { session: resumed };
   try {
@@ -75,6 +105,10 @@ export async function runCommand(
       limiters,
       model,
       definitions: project.agents,
+      instructions,
+      hooks: options.hooks === false ? undefined : project.hooks.hooks,
+      skills: project.skills.skills,
+      ...(saved === undefined ? {} : { saved }),
     };
     return await runSession(held, run, options, io);
   } finally {
@@ -93,11 +127,31 @@ interface RunContext {
   limiters: Awaited<ReturnType<typeof loadRunSettings>>["limiters"];
   model: Model;
   definitions: LoadedAgents;
+  instructions: LoadedInstructions;
+  /** The settings files' hooks that apply; undefined: none runs (`--no-hooks`). */
+  hooks: readonly HookCommand[] | undefined;
+  skills: readonly Skill[];
+  /** The saved command the prompt runs (`/review security`), with its arguments. */
+  saved?: { command: SavedCommand; args: string };
 }
 
 async function runSession(
   held: { session: Session | undefined },
-  { promptArgument, prompt, images, workspace, settings, rules, limiters, model, definitions }: RunContext,
+  {
+    promptArgument,
+    prompt,
+    images,
+    workspace,
+    settings,
+    rules,
+    limiters,
+    model,
+    definitions,
+    instructions,
+    hooks,
+    skills,
+    saved,
+  }: RunContext,
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
@@ -126,6 +180,7 @@ async function runSession(
     settings,
     rules,
     definitions,
+    instructions,
     model,
     io,
     limiters,
@@ -152,6 +207,8 @@ async function runSession(
     ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
     ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
     ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
+    ...(hooks === undefined ? {} : { hooks }),
+    skills,
     ...sharedWiring(options),
   }).catch((error: unknown) => {
     disposeInterrupts();
@@ -159,35 +216,74 @@ async function runSession(
   });
   const { config, close } = wired;
   const budget = watchTreeBudget(treeBudget(options), controller);
+  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
+    io.stderr.write(`warning: ${message}\n`),
+  );
+  wired.hooks?.setSink((event) => renderer.event(event));
   try {
-    // Mentions are read before the session exists, so a refused one (exit 2) leaves no transcript.
-    const message = await promptMessage(prompt, {
+    const sessionId = held.session?.id ?? newSessionId();
+    // UserPromptSubmit and mentions come before the session exists: a refused prompt (exit 2) leaves
+    // no transcript.
+    const text =
+      saved === undefined
+        ? prompt
+        : await expandCommand(
+            saved.command,
+            saved.args,
+            rootExpandOptions(wired, settings.trusted, controller.signal, (line) =>
+              io.stderr.write(`${line}\n`),
+            ),
+          );
+    const context = await submitPrompt(wired.hooks, text, sessionId, controller.signal, io);
+    const message = await promptMessage(text, {
       config,
       signal: controller.signal,
-      sessionId: held.session?.id ?? "",
+      sessionId,
       say: (line) => io.stderr.write(`${line}\n`),
       mcp: wired.mcp,
     });
     // Created only now, so a bad --agents or --mcp-config (exit 2) leaves no empty transcript behind.
-    held.session ??= await Session.create({ workspace, agentName: "main", model: model.id });
+    held.session ??= await Session.create({ workspace, agentName: "main", model: model.id, id: sessionId });
     const session = held.session;
     // `--image` files come right after the prompt's text, before what its mentions brought.
     message.content.splice(1, 0, ...images);
-    await session.append(message);
+    await session.append(withHookContext(message, context));
     const run = runAgent(config, session, controller.signal);
     for await (const event of run) {
       budget.observe(event);
       renderer.event(event);
+      tracing?.event(event);
     }
     const outcome = await run.outcome;
+    await wired.hooks?.end(session.id, "other");
     renderer.finish(outcome);
     abortReported = outcome.status === "aborted";
     return exitCodeForOutcome(outcome.status);
   } finally {
     budget.dispose();
+    wired.commandGrants.clear();
     await close();
+    await tracing?.close();
     disposeInterrupts();
   }
+}
+
+/**
+ * UserPromptSubmit: what the hooks add to the prompt for the model; a blocked prompt is a
+ * `PromptBlockedError` (exit 2: nothing was sent), with the hooks' reason for the person.
+ */
+async function submitPrompt(
+  hooks: WiredHooks | undefined,
+  prompt: string,
+  sessionId: string,
+  signal: AbortSignal,
+  io: CliIo,
+): Promise<string[]> {
+  if (hooks === undefined) return [];
+  const verdict = await hooks.submit(prompt, sessionId, signal);
+  if (verdict.action === "block") throw new PromptBlockedError(verdict.reason);
+  for (const note of verdict.notes) io.stderr.write(`${note}\n`);
+  return verdict.context;
 }
 
 function treeBudget(options: RunOptions): TreeBudget {

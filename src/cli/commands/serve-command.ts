@@ -10,8 +10,10 @@ const SERVE_TOKEN_ENV = "AGENTRY_SERVE_TOKEN";
 
 const SERVE_HELP = `
 Each agent (built-in and from agent files) is its own A2A v1.0 agent: JSON-RPC with SSE
-streaming at http://<host>:<port>/agents/<name>, its card at
-<that URL>/.well-known/agent-card.json. Every request needs Authorization: Bearer <token>.
+streaming at http://<host>:<port>/agents/<name>/ (the URLs printed on stdout), its card at
+<that URL>.well-known/agent-card.json. The card at http://<host>:<port>/.well-known/agent-card.json
+is the --agent one's (default general-purpose) and lists the others. Every request, the cards
+included, needs Authorization: Bearer <token>.
 
 Token: ${SERVE_TOKEN_ENV}, or one generated at start and printed on stderr (loopback only;
 listening on another address without ${SERVE_TOKEN_ENV} is refused).
@@ -26,7 +28,7 @@ Examples:
   $ agentry serve --permission-mode accept-edits --cwd ../other-repo
 
 Delegating to it from another agentry: an agent file with
-  url: http://127.0.0.1:${DEFAULT_SERVE_PORT}/agents/explore
+  url: http://127.0.0.1:${DEFAULT_SERVE_PORT}/agents/explore/
   headers: { Authorization: "Bearer \${FAR_TOKEN}" }
 `;
 
@@ -45,6 +47,10 @@ export function registerServeCommand(program: Command, { io, result }: CommandDe
         .argParser((value) => (value === "0" ? 0 : positiveInteger(value))),
     )
     .addOption(new Option("-m, --model <id>", "the model of agents that inherit theirs"))
+    .addOption(new Option("--agent <name>", "the agent whose card is at the root (default: general-purpose)"))
+    .addOption(
+      new Option("--public-cards", "answer the agent cards without the token (every call still needs it)"),
+    )
     .addOption(
       permissionModeOption("what happens when a tool needs approval and no rule decides (nobody is asked)"),
     )

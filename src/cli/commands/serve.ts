@@ -15,6 +15,10 @@ export interface ServeOptions {
   cwd?: string;
   model?: string;
   permissionMode?: PermissionMode;
+  /** `--agent`: the agent whose card is at the root (default general-purpose). */
+  agent?: string;
+  /** `--public-cards`: the cards answer without the token (the calls still need it). */
+  publicCards?: boolean;
 }
 
 /**
@@ -24,13 +28,14 @@ export interface ServeOptions {
  */
 export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
   const { token, generated } = serveToken(options.host, io.env);
-  const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
   const { model } = await selectSessionAndModel(workspace, settings, io, undefined, limiters);
   const wired = await wireRoot({
     workspace,
     settings,
     rules,
     definitions: project.agents,
+    instructions,
     model,
     io,
     limiters,
@@ -46,21 +51,31 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
     });
     if (agents.agents.length === 0)
       throw new UsageError("no agent to serve: the permission rules deny task for every local agent.");
+    const names = agents.agents.map((agent) => agent.name);
+    if (options.agent !== undefined && !names.includes(options.agent))
+      throw new UsageError(
+        `--agent ${options.agent}: no such agent is served (served: ${names.join(", ")}).`,
+      );
     const server = await serveA2a({
       agents,
       host: options.host,
       port: options.port,
       token,
       version,
+      ...(options.agent === undefined ? {} : { defaultAgent: options.agent }),
+      publicCards: options.publicCards === true,
       maxConcurrent: wired.runtime.limits.maxConcurrent,
-      records: new ServedRecords(wired.runtime.store, wired.runtime.owner),
+      records: new ServedRecords(wired.runtime.store, wired.runtime.owner, {
+        orphanTimeoutMs: wired.runtime.limits.orphanTimeoutMs,
+      }),
       log,
     }).catch((error: unknown) => {
       throw new UsageError(
         `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
       );
     });
-    log(`serving ${agents.agents.length} agents at ${server.url}/agents/<name> (workspace ${workspace})`);
+    log(`serving ${agents.agents.length} agents at ${server.url}/agents/<name>/ (workspace ${workspace})`);
+    log(`the card at ${server.url}/.well-known/agent-card.json is ${server.defaultAgent}'s`);
     for (const agent of agents.agents) io.stdout.write(`${agent.name}\t${server.agentUrl(agent.name)}\n`);
     if (generated) log(`token (generated for this start; set ${SERVE_TOKEN_ENV} to choose one): ${token}`);
     const signal = await stopSignal();

@@ -8,7 +8,7 @@ import { storeOption } from "../fleet-flags.ts";
 import type { CliIo } from "../io.ts";
 import { age, formatTable } from "../render/table.ts";
 import type { CommandDeps } from "./command-deps.ts";
-import { cwdOption } from "./options.ts";
+import { cwdOption, positiveInteger } from "./options.ts";
 import { type TaskChanges, taskChanges } from "./task-changes.ts";
 import { DEFAULT_ORPHAN_TIMEOUT_S, type Opened, withStore } from "./tasks-store.ts";
 
@@ -62,7 +62,7 @@ function seconds(value: string): number {
   return number;
 }
 
-/** Adds `agentry tasks list|show|cancel|wait`; the store and config load only when one runs. */
+/** Adds `agentry tasks list|show|cancel|wait|prune`; the store and config load only when one runs. */
 export function registerTasksCommand(program: Command, deps: CommandDeps): Command {
   const { io, result } = deps;
   const tasks = program
@@ -161,6 +161,29 @@ export function registerTasksCommand(program: Command, deps: CommandDeps): Comma
     )
     .action(async (id: string, options: CommonOptions & { timeout?: number }) => {
       result.exitCode = await withStore(io, options, (ws) => waitTask(ws, id, options, io));
+    });
+  tasks
+    .command("prune")
+    .summary("remove old finished task records that belong to no session here")
+    .description(
+      "Remove the finished task records that belong to no session of this workspace (agentry serve's, " +
+        "workflow runs', those of pruned sessions) and are older than --older-than or past the newest " +
+        "--keep; without either, the retention setting of your user config. Never a running one, nor one " +
+        "whose result its parent has not heard; a session's own records go with it (agentry sessions prune).",
+    )
+    .addOption(cwdOption())
+    .addOption(storeOption())
+    .option("--older-than <age>", "records last active longer ago than this (30d, 12h, 90m, 2w)")
+    .addOption(new Option("--keep <n>", "keep the newest n of them").argParser(positiveInteger))
+    .option("--dry-run", "print what would be removed, remove nothing")
+    .option("--json", "print what was removed and left as one JSON object")
+    .addHelpText(
+      "after",
+      "\nExit 0; 2 on a bad option, no rule (no flag and no retention setting), or --store.\n",
+    )
+    .action(async (options: CommonOptions & { olderThan?: string; keep?: number; dryRun?: boolean }) => {
+      const { tasksPruneCommand } = await import("./tasks-prune.ts");
+      result.exitCode = await withStore(io, options, (ws) => tasksPruneCommand(ws, options, io));
     });
   return tasks;
 }

@@ -27,6 +27,7 @@ import type { OutputFormat, Renderer } from "../render/renderer.ts";
 import { colorEnabled } from "../render/style.ts";
 import { formatTable } from "../render/table.ts";
 import { withAgentTree } from "../render/with-agent-tree.ts";
+import { wireTracing } from "../wire-tracing.ts";
 import { resolveWorkspace } from "../workspace.ts";
 
 export interface WorkflowRunOptions {
@@ -62,7 +63,7 @@ export async function workflowRunCommand(
   options: WorkflowRunOptions,
   io: CliIo,
 ): Promise<number> {
-  const { workspace, settings, rules, limiters, project } = await loadRunSettings(options, io);
+  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
   const script = await scriptToRun(
     reference,
     options,
@@ -87,6 +88,7 @@ export async function workflowRunCommand(
     settings,
     rules,
     definitions: project.agents,
+    instructions,
     model,
     io,
     limiters,
@@ -96,12 +98,21 @@ export async function workflowRunCommand(
     throw error;
   });
   const output = workflowOutput(options.outputFormat, io);
+  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
+    io.stderr.write(`warning: ${message}\n`),
+  );
   try {
     // The workflow is the root of its tree: its node, its phases under it, their agents under them.
     const host = workflowHost(
       wired.runtime,
       { ...wired.config, agentPath: [] },
-      { emit: (event) => output.agent.event(event), signal: controller.signal },
+      {
+        emit: (event) => {
+          output.agent.event(event);
+          tracing?.event(event);
+        },
+        signal: controller.signal,
+      },
     );
     const run = await startWorkflow(host, {
       source: script.loaded.source,
@@ -122,6 +133,7 @@ export async function workflowRunCommand(
     return exitCodeForOutcome(asOutcome(outcome).status);
   } finally {
     await wired.close("its workflow ended");
+    await tracing?.close();
     disposeInterrupts();
   }
 }

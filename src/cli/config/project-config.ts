@@ -171,6 +171,13 @@ export function confineProjectConfig(
   }
   // Prompts, not code: they apply untrusted (read from inside the workspace only).
   if (project.instructions !== undefined) config.instructions = project.instructions;
+  if (project.telemetry !== undefined) {
+    never(
+      "telemetry",
+      project.telemetry,
+      `a repository does not choose where your traces go; set telemetry in ${userFile}`,
+    );
+  }
   if (project.trustedFolders !== undefined) {
     never(
       "trustedFolders",
@@ -183,6 +190,13 @@ export function confineProjectConfig(
       "fleet",
       project.fleet,
       `a project's config cannot send work to a Redis or a queue; set fleet in ${userFile}, or use --store/--queue`,
+    );
+  }
+  if (project.retention !== undefined) {
+    never(
+      "retention",
+      project.retention,
+      `a project's config cannot decide what agentry deletes; set retention in ${userFile}`,
     );
   }
   return { config, withheld };

@@ -32,6 +32,8 @@ export function settingSources(view: ProjectView, env: Env): SettingSource[] {
   for (const layer of settings.layers) {
     for (const [key, value] of flatten(layer.config as Record<string, unknown>)) {
       if (key === "$schema" || key === "permission" || key.startsWith("permission.")) continue;
+      // Hooks are listed one by one below, from every file that holds them (Claude Code's too).
+      if (key.startsWith("hooks.")) continue;
       if (key === "model" || key === "maxTurns" || key === "permissionMode") continue;
       // Lists of the sandbox add up across files; anything else, the later file's replaces.
       const slot = Array.isArray(value) && key.startsWith("sandbox.") ? `${key}\u0000${layer.label}` : key;
@@ -53,6 +55,12 @@ export function settingSources(view: ProjectView, env: Env): SettingSource[] {
     });
   sources.push(...fromFiles.values());
 
+  for (const hook of view.hooks.hooks)
+    sources.push({
+      key: `hook ${hook.event}${hook.matcher === undefined ? "" : `[${hook.matcher}]`}`,
+      value: hook.command,
+      source: hook.source.label,
+    });
   for (const layer of settings.permission) {
     let rules: ReturnType<typeof rulesetFromConfig>;
     try {

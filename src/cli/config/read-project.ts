@@ -3,9 +3,14 @@ import { homedir } from "node:os";
 import { relative } from "node:path";
 import { type LoadedAgents, loadAgentDefinitions } from "../../agents/discover.ts";
 import { confineProjectDefinitions } from "../../agents/project-definitions.ts";
+import { discoverSkills } from "../../skills/discover-skills.ts";
+import type { LoadedSkills } from "../../skills/skill.ts";
+import { type ProjectHooks, projectHooks } from "./hook-sources.ts";
 import { type ConfigLayer, type Env, type LoadedConfig, loadConfigFiles } from "./load-config.ts";
+import { readClaudeSettings } from "./peers/claude-settings.ts";
 import { readPeerLayers } from "./peers/read-peers.ts";
 import { endpointCheck, resolveSettings, type SettingFlags, type Settings } from "./resolve-settings.ts";
+import { withheldSkillGrants } from "./skill-sources.ts";
 import { listedAsTrusted, readTrustedFolders, trustFolder, wideningHash } from "./trust-store.ts";
 import type { Withheld } from "./withheld.ts";
 
@@ -32,6 +37,10 @@ export interface ProjectView {
   loaded: LoadedConfig;
   settings: Settings;
   agents: LoadedAgents;
+  /** Claude Code hooks of every settings file: what runs, and (untrusted) the project's withheld. */
+  hooks: ProjectHooks;
+  /** The skills of the project's and the user's skill folders (their grants follow the trust). */
+  skills: LoadedSkills;
   /** What the project's files hold that does not apply: `untrusted` until trusted, `never` at all. */
   withheld: Withheld[];
   /** The hash of the widening settings (`wideningHash`): what `agentry trust` records. */
@@ -56,11 +65,14 @@ export interface ReadProjectOptions {
 export async function readProject(options: ReadProjectOptions): Promise<ProjectView> {
   const { workspace, env } = options;
   const flags = options.flags ?? {};
+  // Claude Code's settings are read once: for the peers' settings and for its hooks.
+  const claude = await readClaudeSettings(workspace, env);
   const loaded: LoadedConfig = {
     ...(await loadConfigFiles({ workspace, env })),
-    peers: await readPeerLayers(workspace, env),
+    peers: await readPeerLayers(workspace, env, claude),
   };
   const raw = await loadAgentDefinitions({ projectDir: workspace, homeDir: env.HOME || homedir() });
+  const skills = await discoverSkills(workspace, env.HOME || homedir());
   const folder = await realpath(workspace).catch(() => workspace);
   const view = (trust: FolderTrust): ProjectView => {
     const settings = resolveSettings(loaded, flags, env, { trusted: trust.trusted });
@@ -69,8 +81,25 @@ export async function readProject(options: ReadProjectOptions): Promise<ProjectV
       sameEndpoint: endpointCheck(loaded, flags, env),
       withheldServers: withheldServerNames(settings.withheld),
     });
-    const withheld = [...settings.withheld, ...agents.withheld.map((item) => agentWithheld(workspace, item))];
-    return { workspace, folder, loaded, settings, agents: agents.loaded, withheld, hash: "", trust };
+    const hooks = projectHooks(loaded, claude, trust.trusted);
+    const withheld = [
+      ...settings.withheld,
+      ...hooks.withheld,
+      ...withheldSkillGrants(workspace, skills, trust.trusted),
+      ...agents.withheld.map((item) => agentWithheld(workspace, item)),
+    ];
+    return {
+      workspace,
+      folder,
+      loaded,
+      settings,
+      agents: agents.loaded,
+      hooks,
+      skills,
+      withheld,
+      hash: "",
+      trust,
+    };
   };
   const untrusted = view({ trusted: false });
   const hash = wideningHash(untrusted.withheld);

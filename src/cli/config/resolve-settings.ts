@@ -80,6 +80,8 @@ export interface Settings {
   sandbox: SandboxSettings;
   /** Where a fleet is (`fleet`): from the user's config only. */
   fleet: FleetSettings;
+  /** Where traces go (`telemetry`): from the user's config only; the OTEL_* variables may add to it. */
+  telemetry: NonNullable<ConfigLayer["config"]["telemetry"]> | undefined;
   /** The config files that were read, for diagnostics. */
   files: string[];
   /** Their contents as they applied, lowest precedence first (the project's after `confineProjectConfig`). */
@@ -175,6 +177,7 @@ export function resolveSettings(
     ),
     sandbox: sandboxSettings(loaded, lowestFirst, env),
     fleet: fleetSettings(loaded),
+    telemetry: loaded.user?.config.telemetry,
     files: lowestFirst.map((layer) => layer.path),
     layers: lowestFirst,
     warnings,

@@ -151,6 +151,13 @@ export const configFileSchema = z.strictObject({
     .exactOptional(),
   /** Remote (A2A) agents: how long a request may take to begin its answer (and a card to arrive). */
   remote: z.strictObject({ timeoutMs: positiveInt.exactOptional() }).exactOptional(),
+  /**
+   * Claude Code's hooks, in its settings' shape (`{ PreToolUse: [{ matcher, hooks: [{ type: "command",
+   * command }] }] }`); read by `readHookSettings` (docs/hooks.md). A project's run only in a trusted folder.
+   */
+  hooks: z
+    .record(z.string(), z.unknown(), { error: "must map hook events to lists of matchers" })
+    .exactOptional(),
   /** MCP servers whose tools the agent and its subagents get: name → `{command, args, env, cwd}` or `{type: "http", url, headers}`. */
   mcpServers: mcpServersSchema.exactOptional(),
   /** Default timeout of a bash command when the model does not set one (the tool caps it at 600). */
@@ -184,6 +191,34 @@ export const configFileSchema = z.strictObject({
    * relative to the file that names them (docs/instructions.md).
    */
   instructions: z.array(nonEmptyString, { error: "must be a list of paths or globs" }).exactOptional(),
+  /**
+   * Traces of every run on OpenTelemetry's GenAI conventions, over OTLP/HTTP (user config only: a
+   * repository does not choose where your conversations go). The `OTEL_EXPORTER_OTLP_*` variables do
+   * the same (docs/telemetry.md).
+   */
+  telemetry: z
+    .strictObject({
+      /** The collector's OTLP/HTTP base URL (`http://localhost:4318`); tracing is on when set. */
+      endpoint: httpUrl.exactOptional(),
+      headers: z.record(z.string(), z.string({ error: "must be a string" })).exactOptional(),
+      /** Record prompts, answers and tool arguments and results on the spans (default false). */
+      content: z.boolean({ error: "must be true or false" }).exactOptional(),
+    })
+    .exactOptional(),
+  /**
+   * What `agentry sessions prune` and `agentry tasks prune` remove when given no flag (user config
+   * only: a repository never decides what is deleted). Running and resumable work is never pruned.
+   */
+  retention: z
+    .strictObject({
+      /** Prune what was last active longer ago than this many days. */
+      maxAgeDays: positiveInt.exactOptional(),
+      /** Keep at most this many of your newest sessions (each with its subagents' sessions and records). */
+      maxSessions: positiveInt.exactOptional(),
+      /** Keep at most this many of the newest task records that belong to no session here. */
+      maxTasks: positiveInt.exactOptional(),
+    })
+    .exactOptional(),
   /**
    * Folders the user trusts (user config only), with their subfolders: their project files' widening
    * settings apply without asking (docs/configuration.md, "Trust").

@@ -11,7 +11,12 @@ import { DEFAULT_RULES } from "../../permissions/defaults.ts";
 import { attachSubagents } from "../../subagents/with-subagents.ts";
 import { builtinTools } from "../../tools/builtin.ts";
 import { nodeOperations } from "../../tools/node-operations.ts";
-import { type AgentTreeState, emptyAgentTree, reduceAgentTree, toolArg } from "../render/agent-tree-state.ts";
+import {
+  type AgentTreeState,
+  emptyAgentTree,
+  reduceAgentTree,
+  toolArg,
+} from "../../tree/agent-tree-state.ts";
 import { DEMO_PROMPT, demoModel } from "./demo-model.ts";
 import { writeSampleRepo } from "./sample-repo.ts";
 import { estimateTokens } from "./tool-history.ts";

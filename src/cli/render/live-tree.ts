@@ -1,5 +1,5 @@
-import { type AgentTreeState, emptyAgentTree } from "./agent-tree-state.ts";
-import { hasActiveChildren } from "./agent-tree-totals.ts";
+import { type AgentTreeState, emptyAgentTree } from "../../tree/agent-tree-state.ts";
+import { hasActiveChildren } from "../../tree/agent-tree-totals.ts";
 import { renderAgentTree } from "./agent-tree-view.ts";
 import type { OutputStream } from "./renderer.ts";
 import { rowsCovered } from "./text-width.ts";

@@ -1,9 +1,9 @@
 import type { AgentEvent } from "../../contracts/events.ts";
 import { formatDuration } from "../../text/format-duration.ts";
-import { type AgentTreeState, findNode, queuedChildPath } from "./agent-tree-state.ts";
-import { treeTotals } from "./agent-tree-totals.ts";
+import { oneLine } from "../../text/summarize-args.ts";
+import { type AgentTreeState, findNode, queuedChildPath } from "../../tree/agent-tree-state.ts";
+import { treeTotals } from "../../tree/agent-tree-totals.ts";
 import { elapsedMs, formatTokens, shortModel, totalsText } from "./agent-tree-view.ts";
-import { oneLine } from "./tool-summary.ts";
 
 /**
  * The line a subagent's start, queueing or end deserves when the output is not a terminal (a log, CI),

@@ -2,10 +2,11 @@ import type { AgentEvent, EventOf } from "../../contracts/events.ts";
 import type { Outcome } from "../../contracts/outcome.ts";
 import { assistantText } from "../../model/messages.ts";
 import { formatDuration } from "../../text/format-duration.ts";
+import { oneLine, summarizeArgs } from "../../text/summarize-args.ts";
 import { compactedText, compactionFailedText, compactionStartText } from "./compaction-text.ts";
+import { hookRunText } from "./hook-text.ts";
 import type { Renderer, RenderTarget } from "./renderer.ts";
 import { createStyle } from "./style.ts";
-import { oneLine, summarizeArgs } from "./tool-summary.ts";
 
 /** How often, at most, a running tool's line gets a progress note. */
 const PROGRESS_NOTE_MS = 1_000;
@@ -160,6 +161,14 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
         case "compaction_failed":
           onCompactionEnd(event);
           return;
+        case "hook_run": {
+          const text = hookRunText(event);
+          if (text === undefined) return;
+          closeToolLine();
+          const line = event.result === "blocked" ? style.yellow(text) : style.dim(text);
+          stderr.write(`${indent(event.agentPath.length - 1)}${label(event.agentPath)}${line}\n`);
+          return;
+        }
         case "retry":
           closeToolLine();
           stderr.write(
@@ -186,6 +195,8 @@ export function textRenderer(target: RenderTarget, options: TextRendererOptions 
       );
       switch (outcome.status) {
         case "completed":
+          if (outcome.stopReason !== undefined)
+            stderr.write(`${style.yellow(`stopped by a hook: ${outcome.stopReason}`)}\n`);
           return;
         case "error":
           stderr.write(`${style.red(`error: ${outcome.error}`)}\n${resume}\n`);

@@ -1,8 +1,8 @@
 import type { Transcript } from "../../agent/transcript.ts";
 import type { Message, Usage } from "../../model/messages.ts";
 import { formatDuration } from "../../text/format-duration.ts";
+import { summarizeArgs } from "../../text/summarize-args.ts";
 import type { Style } from "./style.ts";
-import { summarizeArgs } from "./tool-summary.ts";
 
 const RESULT_PREVIEW_LINES = 4;
 

@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { Outcome } from "../../contracts/outcome.ts";
-import { type AgentTreeState, emptyAgentTree, reduceAgentTree } from "./agent-tree-state.ts";
-import { treeTotals } from "./agent-tree-totals.ts";
+import { type AgentTreeState, emptyAgentTree, reduceAgentTree } from "../../tree/agent-tree-state.ts";
+import { treeTotals } from "../../tree/agent-tree-totals.ts";
 import { totalsText } from "./agent-tree-view.ts";
 import { createRenderer } from "./create-renderer.ts";
 import { createLiveTree, type TerminalStream } from "./live-tree.ts";

@@ -13,6 +13,7 @@ import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts
 import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
 import { childTools } from "../../../src/subagents/child-tools.ts";
 import { type AnyTool, defineTool } from "../../../src/tools/tool.ts";
+import { scaled } from "../../support/time-scale.ts";
 import { type FuzzFile, generateAgentFile } from "./generate-agent-file.ts";
 import { Prng } from "./prng.ts";
 import {
@@ -118,7 +119,7 @@ function widenings(definition: AgentDefinition, reading: Reading | undefined): s
 
 describe("agent file fuzz", () => {
   it(`loads ${COUNT} generated files without a crash and never wider than a reference reading`, {
-    timeout: 180_000,
+    timeout: scaled(180_000),
   }, () => {
     const prng = new Prng(SEED);
     const failures: string[] = [];

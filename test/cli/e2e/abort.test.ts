@@ -7,14 +7,14 @@ import { isRunning, processesRunning, waitFor } from "../../support/processes.ts
 import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
-/** Ctrl-C ends a run in about a second; generous for a loaded machine, and far below the `sleep 100` or the hung call it ends. */
-const ABORTED_BY_MS = 5_000;
-
 let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
 let sleeper: number | undefined;
-/** A duration no other process uses, so the command's `sleep` can be found by its command line. */
-const SLEEP = `100.${process.pid}${Math.floor(Math.random() * 1000)}`;
+/**
+ * A duration no other process uses, so the command's `sleep` can be found by its command line; longer
+ * than any test bound, so a run that waited for it instead of killing it would hang its test.
+ */
+const SLEEP = `600.${process.pid}${Math.floor(Math.random() * 1000)}`;
 afterEach(async () => {
   if (sleeper !== undefined) {
     try {
@@ -52,14 +52,9 @@ describe("SIGINT during a run", () => {
     sleeper = processesRunning(`sleep ${SLEEP}`)[0] as number;
     expect(isRunning(sleeper)).toBe(true);
 
-    const interruptedAt = performance.now();
     child.kill("SIGINT");
     const result = await done;
-    const elapsed = performance.now() - interruptedAt;
-    expect({ prompt: elapsed < ABORTED_BY_MS, code: result.code }, `${elapsed}ms\n${result.stderr}`).toEqual({
-      prompt: true,
-      code: 130,
-    });
+    expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).toContain("aborted");
     const pid = sleeper;
     await waitFor(() => !isRunning(pid), 1000).catch(() => {});
@@ -81,10 +76,9 @@ describe("SIGINT during a run", () => {
     });
     const done = finished(child);
     await waitFor(() => (server?.requests.length ?? 0) > 0, 10_000);
-    const interruptedAt = performance.now();
+    // The call never ends by itself: not aborted, the run would hang.
     child.kill("SIGINT");
     const result = await done;
-    expect(performance.now() - interruptedAt).toBeLessThan(ABORTED_BY_MS);
     expect(result.code).toBe(130);
     expect(JSON.parse(result.stdout)).toMatchObject({ type: "result", outcome: "aborted" });
   });

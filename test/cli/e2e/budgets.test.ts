@@ -62,7 +62,7 @@ describe("agentry run budgets cover the whole tree", () => {
   });
 
   it("--timeout stops a run whose subagent hangs, with exit 4", async () => {
-    const started = Date.now();
+    // Not stopped, the subagent would answer after 30 s and the run complete with exit 0.
     const result = await run(["--timeout", "1"], { text: "slow", delayMs: 30_000 });
 
     expect(result.code).toBe(4);
@@ -70,7 +70,6 @@ describe("agentry run budgets cover the whole tree", () => {
       outcome: "budget_exceeded",
       reason: "time budget of the run exceeded: 1s",
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("a budget that is not a positive number is a usage error (exit 2) before anything runs", async () => {

@@ -13,8 +13,11 @@ const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
 let sleeper: number | undefined;
-/** A duration no other process uses, so the command's `sleep` can be found by its command line. */
-const SLEEP = `100.${process.pid}${Math.floor(Math.random() * 1000)}`;
+/**
+ * A duration no other process uses, so the command's `sleep` can be found by its command line; longer
+ * than any test bound, so a turn that waited for it instead of killing it would hang its test.
+ */
+const SLEEP = `600.${process.pid}${Math.floor(Math.random() * 1000)}`;
 afterEach(async () => {
   if (sleeper !== undefined) {
     try {

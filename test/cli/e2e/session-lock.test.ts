@@ -29,24 +29,33 @@ afterEach(async () => {
 
 const lastText = (request: RecordedRequest) => wireMessages(request.body).flatMap(wireTexts).at(-1) ?? "";
 
-/** A workspace with one finished session; "slow" prompts are answered after `slowMs`. */
-async function oneSession(slowMs = 2_500) {
+/**
+ * A workspace with one finished session; "slow" prompts are answered once the test calls `answerSlow`,
+ * so a run stays in its turn for as long as the test needs, however slowly the machine starts processes.
+ */
+async function oneSession() {
   ws = await makeWorkspace();
-  server = await startModelServer((request) => {
+  let answerSlow = () => {};
+  const slowAnswered = new Promise<void>((resolve) => {
+    answerSlow = resolve;
+  });
+  server = await startModelServer(async (request) => {
     const last = lastText(request);
-    return last === "slow" ? { text: "slow answer", delayMs: slowMs } : { text: `answer to ${last}` };
+    if (last !== "slow") return { text: `answer to ${last}` };
+    await slowAnswered;
+    return { text: "slow answer" };
   });
   const env = { ...ws.env, ...providerEnv(server, "anthropic") };
   const first = await runCli(["run", "--output-format", "json", "first"], { cwd: ws.dir, env });
   const { sessionId } = JSON.parse(first.stdout) as { sessionId: string };
   const lockPath = join(ws.dir, ".agentry", "locks", `${sessionId}.lock`);
   const transcript = () => readFileSync(join(ws!.dir, ".agentry", "sessions", `${sessionId}.jsonl`), "utf8");
-  return { env, sessionId, lockPath, transcript, dir: ws.dir, server };
+  return { env, sessionId, lockPath, transcript, dir: ws.dir, server, answerSlow };
 }
 
 describe("a session is continued by one process at a time", () => {
   it("a second run --resume while the first runs is refused (exit 2), and works once it ended", async () => {
-    const { env, sessionId, lockPath, transcript, dir, server } = await oneSession();
+    const { env, sessionId, lockPath, transcript, dir, server, answerSlow } = await oneSession();
     expect(existsSync(lockPath)).toBe(false);
     const slow = spawnCli(["run", "--resume", sessionId, "slow"], { cwd: dir, env });
     started.push(slow);
@@ -60,6 +69,7 @@ describe("a session is continued by one process at a time", () => {
     expect(server.requests).toHaveLength(2);
     expect(transcript()).not.toContain("meanwhile");
 
+    answerSlow();
     expect((await slowExit).code).toBe(0);
     expect(existsSync(lockPath)).toBe(false);
     const after = await runCli(["run", "--resume", sessionId, "afterwards"], { cwd: dir, env });
@@ -89,13 +99,14 @@ describe("a session is continued by one process at a time", () => {
   });
 
   it("the lock of a process killed with -9 does not block the next resume", async () => {
-    const { env, sessionId, lockPath, dir, server } = await oneSession(60_000);
+    const { env, sessionId, lockPath, dir, server, answerSlow } = await oneSession();
     const slow = spawnCli(["run", "--resume", sessionId, "slow"], { cwd: dir, env });
     started.push(slow);
     const slowExit = finished(slow);
     await waitFor(() => server.requests.length === 2 && existsSync(lockPath), 10_000);
     slow.kill("SIGKILL");
     await slowExit;
+    answerSlow();
     expect(existsSync(lockPath)).toBe(true);
 
     const next = await runCli(["run", "--resume", sessionId, "next"], { cwd: dir, env });

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -9,6 +9,7 @@ import { wireMessages, wireTexts } from "../../subagents/support/subagent-harnes
 import { BUBBLEWRAP, describeWith } from "../../support/components.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
 import { waitFor } from "../../support/processes.ts";
+import { scaled } from "../../support/time-scale.ts";
 import {
   type CliResult,
   finished,
@@ -25,7 +26,9 @@ import { providerEnv } from "../support/provider-env.ts";
 // result, and its run ends with the child's answer — never with "waiting for my subagents".
 
 const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
-const ORPHAN_TIMEOUT_MS = 1_000;
+// Scaled with the heartbeat: a live owner on a loaded machine must not look silent.
+const ORPHAN_TIMEOUT_MS = scaled(1_000);
+const HEARTBEAT_MS = scaled(100);
 
 let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
@@ -42,13 +45,21 @@ afterEach(async () => {
 
 const texts = (request: RecordedRequest) => wireMessages(request.body).flatMap(wireTexts);
 
-/** A root that starts one background child (which runs `sleep`), says it waits, then reports. */
-async function startOwner(
-  sleepSeconds: number,
-): Promise<{ exit: Promise<CliResult>; env: Record<string, string> }> {
+/**
+ * A root that starts one background child, says it waits, then reports. The child's command runs until
+ * the test calls `finishChild`, so it is still running whenever the test looks, however slow the machine.
+ */
+async function startOwner(): Promise<{
+  exit: Promise<CliResult>;
+  env: Record<string, string>;
+  finishChild: () => void;
+}> {
   ws = await makeWorkspace({
-    "agentry.json": JSON.stringify({ subagents: { heartbeatMs: 100, orphanTimeoutMs: ORPHAN_TIMEOUT_MS } }),
+    "agentry.json": JSON.stringify({
+      subagents: { heartbeatMs: HEARTBEAT_MS, orphanTimeoutMs: ORPHAN_TIMEOUT_MS },
+    }),
   });
+  const go = join(ws.dir, "child-may-finish");
   server = await startModelServer((request) => {
     const all = texts(request);
     const last = all.at(-1) ?? "";
@@ -60,7 +71,15 @@ async function startOwner(
       };
     if (all[0] === "CHILD")
       return last === "CHILD"
-        ? { toolCalls: [{ name: "bash", args: { command: `sleep ${sleepSeconds}` } }] }
+        ? // It also stops once the workspace is gone, after a test that failed before finishChild.
+          {
+            toolCalls: [
+              {
+                name: "bash",
+                args: { command: `while [ ! -e ${go} ] && [ -d ${ws!.dir} ]; do sleep 0.05; done` },
+              },
+            ],
+          }
         : { text: "child result: 42" };
     if (last.includes("<task-notification>"))
       return { text: `final answer: ${/child result: 42/.test(last) ? "42" : `no result (${last})`}` };
@@ -70,7 +89,7 @@ async function startOwner(
   owner = spawnCli(["run", "--permission-mode", "bypass", "start"], { cwd: ws.dir, env });
   const exit = finished(owner);
   await waitFor(() => childRunsItsTool(), 20_000);
-  return { exit, env };
+  return { exit, env, finishChild: () => writeFileSync(go, "") };
 }
 
 function childRunsItsTool(): boolean {
@@ -105,7 +124,7 @@ function tasksList(env: Record<string, string>, otherNamespace: boolean): Promis
     ? ["bwrap", "--dev-bind", "/", "/", "--unshare-pid", "--die-with-parent", "--proc", "/proc", ...command]
     : command;
   return new Promise((resolve, reject) => {
-    execFile(argv[0] as string, argv.slice(1), { env, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile(argv[0] as string, argv.slice(1), { env, timeout: scaled(20_000) }, (error, stdout, stderr) => {
       if (error) reject(new Error(`tasks list failed: ${stderr || error.message}`));
       else resolve(JSON.parse(stdout) as TaskRecord[]);
     });
@@ -114,11 +133,12 @@ function tasksList(env: Record<string, string>, otherNamespace: boolean): Promis
 
 describe("task ownership across pid namespaces and paused owners", () => {
   it("an owner stopped longer than the orphan timeout (Ctrl-Z) keeps its child; resumed, it finishes", async () => {
-    const { exit, env } = await startOwner(2);
+    const { exit, env, finishChild } = await startOwner();
     owner!.kill("SIGSTOP");
     await sleep(ORPHAN_TIMEOUT_MS * 1.5);
     const [seen] = await tasksList(env, false);
     expect(seen).toMatchObject({ status: "RUNNING" });
+    finishChild();
     owner!.kill("SIGCONT");
 
     const result = await exit;
@@ -129,9 +149,10 @@ describe("task ownership across pid namespaces and paused owners", () => {
 
   describeWith(BUBBLEWRAP, "seen from another pid namespace", () => {
     it("a live, heartbeating owner is not orphaned by a tasks list that cannot see its pid", async () => {
-      const { exit, env } = await startOwner(2);
+      const { exit, env, finishChild } = await startOwner();
       const [seen] = await tasksList(env, true);
       expect(seen).toMatchObject({ status: "RUNNING" });
+      finishChild();
 
       const result = await exit;
       expect(result.code).toBe(0);
@@ -140,11 +161,12 @@ describe("task ownership across pid namespaces and paused owners", () => {
     });
 
     it("a silent owner out of sight is orphaned, and when it comes back it records the real result and answers with it", async () => {
-      const { exit, env } = await startOwner(1);
+      const { exit, env, finishChild } = await startOwner();
       owner!.kill("SIGSTOP");
       await sleep(ORPHAN_TIMEOUT_MS * 1.5);
       const [seen] = await tasksList(env, true);
       expect(seen).toMatchObject({ status: "FAILED", reason: "orphaned" });
+      finishChild();
       owner!.kill("SIGCONT");
 
       const result = await exit;

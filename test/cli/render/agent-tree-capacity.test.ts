@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
-import { buildAgentTree, findNode } from "../../../src/cli/render/agent-tree-state.ts";
-import { treeTotals } from "../../../src/cli/render/agent-tree-totals.ts";
 import { renderAgentTree } from "../../../src/cli/render/agent-tree-view.ts";
 import type { AgentEvent } from "../../../src/contracts/events.ts";
+import { buildAgentTree, findNode } from "../../../src/tree/agent-tree-state.ts";
+import { treeTotals } from "../../../src/tree/agent-tree-totals.ts";
 import { start, timed } from "./support/tree-events.ts";
 
 const waitFor = (

@@ -4,8 +4,6 @@ import { runAgentLoop } from "../../../src/agent/loop.ts";
 import { Session } from "../../../src/agent/session.ts";
 import { AgentRegistry } from "../../../src/agents/agent-registry.ts";
 import { builtinAgents } from "../../../src/agents/builtin-agents.ts";
-import { emptyAgentTree, findNode, reduceAgentTree } from "../../../src/cli/render/agent-tree-state.ts";
-import { treeTotals } from "../../../src/cli/render/agent-tree-totals.ts";
 import type { AgentEvent } from "../../../src/contracts/events.ts";
 import { userText } from "../../../src/model/messages.ts";
 import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
@@ -13,6 +11,8 @@ import { attachSubagents } from "../../../src/subagents/with-subagents.ts";
 import { scriptedModel } from "../../../src/testing/scripted-model.ts";
 import { builtinTools } from "../../../src/tools/builtin.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";
+import { emptyAgentTree, findNode, reduceAgentTree } from "../../../src/tree/agent-tree-state.ts";
+import { treeTotals } from "../../../src/tree/agent-tree-totals.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 
 let workspace = "";
@@ -24,14 +24,20 @@ let workspace = "";
 describe("agent tree over a real run", () => {
   it("follows queued, running and finished children and sums the usage of the whole tree", async () => {
     workspace = await tempDir("agentry-tree-");
-    const model = scriptedModel((request) => {
+    // The child that has the slot calls its tool only once the other is seen queued: on a loaded
+    // machine it could otherwise finish before the other's task call reaches the runtime.
+    let otherQueued = () => {};
+    const queuedSeen = new Promise<void>((resolve) => {
+      otherQueued = resolve;
+    });
+    const model = scriptedModel(async (request) => {
       const first = request.messages[0];
       const prompt = first?.role === "user" && first.content[0]?.type === "text" ? first.content[0].text : "";
       const replies = request.messages.filter((m) => m.role === "assistant").length;
       if (prompt.startsWith("child")) {
-        return replies === 0
-          ? { toolCalls: [{ name: "list", args: {} }], usage: { input: 100, output: 5 }, delayMs: 20 }
-          : { text: `report of ${prompt}`, usage: { input: 200, output: 7 } };
+        if (replies > 0) return { text: `report of ${prompt}`, usage: { input: 200, output: 7 } };
+        await queuedSeen;
+        return { toolCalls: [{ name: "list", args: {} }], usage: { input: 100, output: 5 } };
       }
       return replies === 0
         ? {
@@ -72,6 +78,7 @@ describe("agent tree over a real run", () => {
       if (event.type === "agent_end") outcomes.push(event.outcome.usage.input + event.outcome.usage.output);
       for (const node of state.nodes.filter((n) => n.path.length > 1)) {
         const label = `${node.key}:${node.status}`;
+        if (node.status === "queued") otherQueued();
         if (seen.at(-1) !== label && !seen.includes(label)) seen.push(label);
       }
     };

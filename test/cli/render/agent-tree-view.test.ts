@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildAgentTree } from "../../../src/cli/render/agent-tree-state.ts";
 import {
   formatCost,
   formatTokens,
   renderAgentTree,
   shortModel,
 } from "../../../src/cli/render/agent-tree-view.ts";
+import { buildAgentTree } from "../../../src/tree/agent-tree-state.ts";
 import { end, progress, start, timed, toolStart, turn, usage } from "./support/tree-events.ts";
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");

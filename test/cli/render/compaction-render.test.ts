@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { findNode, reduceAgentTree } from "../../../src/cli/render/agent-tree-state.ts";
 import { renderAgentTree } from "../../../src/cli/render/agent-tree-view.ts";
 import { textRenderer } from "../../../src/cli/render/text-renderer.ts";
 import type { AgentEvent } from "../../../src/contracts/events.ts";
+import { findNode, reduceAgentTree } from "../../../src/tree/agent-tree-state.ts";
 import { start } from "./support/tree-events.ts";
 
 const usage = { input: 150_000, output: 900, cacheRead: 0, cacheWrite: 0, cost: 0.15 };

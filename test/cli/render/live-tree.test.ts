@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildAgentTree } from "../../../src/cli/render/agent-tree-state.ts";
 import { renderAgentTree } from "../../../src/cli/render/agent-tree-view.ts";
 import { createLiveTree } from "../../../src/cli/render/live-tree.ts";
 import { textWidth } from "../../../src/cli/render/text-width.ts";
+import { buildAgentTree } from "../../../src/tree/agent-tree-state.ts";
 import { end, start, timed, toolStart } from "./support/tree-events.ts";
 import { VirtualTerminal } from "./support/virtual-terminal.ts";
 

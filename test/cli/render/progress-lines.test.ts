@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { emptyAgentTree, reduceAgentTree } from "../../../src/cli/render/agent-tree-state.ts";
 import { progressLine, progressSummary } from "../../../src/cli/render/progress-lines.ts";
 import type { AgentEvent } from "../../../src/contracts/events.ts";
+import { emptyAgentTree, reduceAgentTree } from "../../../src/tree/agent-tree-state.ts";
 import { end, progress, start, toolEnd, toolStart, turn, usage } from "./support/tree-events.ts";
 
 /** Folds the events 100 ms apart and collects the progress line each one produced. */

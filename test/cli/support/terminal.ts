@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { commandPath, SCRIPT } from "../../support/components.ts";
+import { scaled } from "../../support/time-scale.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 /** util-linux `script`, which gives agentry a pseudo-terminal. */
@@ -37,7 +38,7 @@ export function onTerminal(args: string[], env: Record<string, string>, cwd: str
       child.stdin.write(keys);
     },
     async waitFor(text, count = 1) {
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + scaled(20_000);
       while (screen.split(text).length - 1 < count) {
         if (Date.now() > deadline)
           throw new Error(`timed out waiting for ${JSON.stringify(text)} in:\n${screen}`);

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, expect, test, vi } from "vitest";
 import { httpFetch, proxyConfigured } from "../../../src/model/providers/http-fetch.ts";
+import { scaled } from "../../support/time-scale.ts";
 
 // httpFetch is what the providers' API calls go through (the AI SDK's `fetch`): these tests hold it to
 // what the SDK and describeError expect of fetch, against real local servers.
@@ -86,8 +87,13 @@ test("a body cut off mid-stream errors the reader as fetch does: TypeError('term
 
 test("an abort rejects with the signal's reason, before the answer and while the body streams", async () => {
   let closed = 0;
+  let arrived = () => {};
+  const firstArrived = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
   const url = await serve((request, response) => {
     request.socket.once("close", () => closed++);
+    arrived();
     if (request.url?.endsWith("/slow-body")) {
       response.writeHead(200);
       response.write("part");
@@ -95,7 +101,9 @@ test("an abort rejects with the signal's reason, before the answer and while the
   });
   const early = new AbortController();
   const pending = httpFetch(url, { method: "POST", body: "{}", signal: early.signal });
-  setTimeout(() => early.abort(new Error("stop early")), 30);
+  // Aborted once the server has it, so both requests' connections are there to be closed.
+  await firstArrived;
+  early.abort(new Error("stop early"));
   await expect(pending).rejects.toThrow("stop early");
 
   const late = new AbortController();
@@ -104,7 +112,7 @@ test("an abort rejects with the signal's reason, before the answer and while the
   await reader.read();
   late.abort(new Error("stop late"));
   await expect(reader.read()).rejects.toThrow("stop late");
-  await vi.waitFor(() => expect(closed).toBe(2));
+  await vi.waitFor(() => expect(closed).toBe(2), scaled(5_000));
 });
 
 test("an already aborted signal sends nothing", async () => {

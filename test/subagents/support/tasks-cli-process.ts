@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { scaled } from "../../support/time-scale.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 
@@ -15,7 +16,7 @@ export function runTasksCli(args: string[], cwd: string): Promise<CliRun> {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd, env: { ...process.env, NO_COLOR: "1" }, timeout: 30_000 },
+      { cwd, env: { ...process.env, NO_COLOR: "1" }, timeout: scaled(30_000) },
       (error, stdout, stderr) => {
         const code = error && typeof error.code === "number" ? error.code : error ? 1 : 0;
         resolve({ code, stdout, stderr });

@@ -1,10 +1,10 @@
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { errorMessage } from "../../../text/error-message.ts";
 import { UsageError } from "../../errors.ts";
 import type { Env } from "../config-locations.ts";
+import { readPeerFile } from "./read-peer-file.ts";
 
 /**
  * Claude Code's settings files as agentry reads them: `permissions` (allow/ask/deny lists in Claude's
@@ -76,22 +76,11 @@ export async function readClaudeSettings(workspace: string, env: Env): Promise<C
 }
 
 async function readSettingsFile(path: string, label: string): Promise<ClaudeSettings | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if (
-      (error as NodeJS.ErrnoException).code === "ENOENT" ||
-      (error as NodeJS.ErrnoException).code === "ENOTDIR"
-    )
-      return undefined;
-    throw new UsageError(`${label}: cannot read Claude Code's settings: ${errorMessage(error)}`, {
-      cause: error,
-    });
-  }
+  const text = await readPeerFile(path, label, "Claude Code's settings");
+  if (text === undefined) return undefined;
   let data: unknown;
   try {
-    data = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
+    data = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`${label}: invalid JSON: ${errorMessage(error)}`, { cause: error });
   }

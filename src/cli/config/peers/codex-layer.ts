@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { parse, TomlError } from "smol-toml";
 import { errorMessage } from "../../../text/error-message.ts";
 import { UsageError } from "../../errors.ts";
@@ -6,6 +5,7 @@ import type { PeerLayer } from "../load-config.ts";
 import type { ConfigFile } from "../schema.ts";
 import { fromCodexMcp } from "./peer-mcp.ts";
 import { codexModel } from "./peer-models.ts";
+import { readPeerFile } from "./read-peer-file.ts";
 
 /**
  * A Codex `config.toml` with its meaning in agentry's keys: `model` (of its `model_provider`),
@@ -18,14 +18,8 @@ export async function readCodexLayer(
   label: string,
   scope: PeerLayer["scope"],
 ): Promise<PeerLayer | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new UsageError(`${label}: cannot read Codex's config: ${errorMessage(error)}`, { cause: error });
-  }
+  const text = await readPeerFile(path, label, "Codex's config");
+  if (text === undefined) return undefined;
   let data: Record<string, unknown>;
   try {
     data = parse(text);

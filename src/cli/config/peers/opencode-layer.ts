@@ -1,12 +1,11 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { JsoncError, parseJsonc } from "../../../agents/loaders/jsonc.ts";
-import { errorMessage } from "../../../text/error-message.ts";
 import { UsageError } from "../../errors.ts";
 import type { PeerLayer } from "../load-config.ts";
 import type { ConfigFile } from "../schema.ts";
 import { fromOpenCodeMcp } from "./peer-mcp.ts";
 import { openCodeModel } from "./peer-models.ts";
+import { readPeerFile } from "./read-peer-file.ts";
 
 /** Where OpenCode keeps its config, in a project and for the user, the first found at each place. */
 export const OPENCODE_PROJECT_FILES = [
@@ -30,14 +29,8 @@ export async function readOpenCodeLayer(
   label: string,
   scope: PeerLayer["scope"],
 ): Promise<PeerLayer | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new UsageError(`${label}: cannot read OpenCode's config: ${errorMessage(error)}`, { cause: error });
-  }
+  const text = await readPeerFile(path, label, "OpenCode's config");
+  if (text === undefined) return undefined;
   let data: unknown;
   try {
     data = parseJsonc(text);

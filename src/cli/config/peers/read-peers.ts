@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { errorMessage } from "../../../text/error-message.ts";
@@ -6,19 +5,24 @@ import { UsageError } from "../../errors.ts";
 import type { Env } from "../config-locations.ts";
 import type { PeerLayer } from "../load-config.ts";
 import { claudeLayer } from "./claude-layer.ts";
-import { readClaudeSettings } from "./claude-settings.ts";
+import { type ClaudeSettingsFile, readClaudeSettings } from "./claude-settings.ts";
 import { readCodexLayer } from "./codex-layer.ts";
 import { OPENCODE_PROJECT_FILES, OPENCODE_USER_FILES, readOpenCodeLayer } from "./opencode-layer.ts";
 import { fromClaudeMcp } from "./peer-mcp.ts";
+import { readPeerFile } from "./read-peer-file.ts";
 
 /**
  * The settings files of Claude Code, OpenCode and Codex that apply to `workspace`, lowest precedence
  * first: the user's (Codex, OpenCode, Claude Code), then the project's (Codex, OpenCode, `.mcp.json`,
  * Claude Code's shared then local settings). Agentry's own files go above the peers' of their level.
  */
-export async function readPeerLayers(workspace: string, env: Env): Promise<PeerLayer[]> {
+export async function readPeerLayers(
+  workspace: string,
+  env: Env,
+  claude?: readonly ClaudeSettingsFile[],
+): Promise<PeerLayer[]> {
   const home = env.HOME || homedir();
-  const claude = await readClaudeSettings(workspace, env);
+  claude ??= await readClaudeSettings(workspace, env);
   const layers: Array<PeerLayer | undefined> = [
     await readCodexLayer(join(home, ".codex", "config.toml"), join(home, ".codex", "config.toml"), "user"),
     await firstOf(
@@ -60,17 +64,11 @@ async function firstOf(
 /** Claude Code's project MCP servers (`.mcp.json`). */
 async function readMcpJson(workspace: string): Promise<PeerLayer | undefined> {
   const path = join(workspace, ".mcp.json");
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new UsageError(`.mcp.json: cannot read it: ${errorMessage(error)}`, { cause: error });
-  }
+  const text = await readPeerFile(path, ".mcp.json", "Claude Code's MCP servers");
+  if (text === undefined) return undefined;
   let data: unknown;
   try {
-    data = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
+    data = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`.mcp.json: invalid JSON: ${errorMessage(error)}`, { cause: error });
   }

@@ -1,14 +1,23 @@
 import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../src/contracts/events.ts";
 import {
   type AgentTreeState,
   buildAgentTree,
   emptyAgentTree,
   findNode,
   reduceAgentTree,
-} from "../../../src/cli/render/agent-tree-state.ts";
-import { hasActiveChildren, treeTotals } from "../../../src/cli/render/agent-tree-totals.ts";
-import type { AgentEvent } from "../../../src/contracts/events.ts";
-import { end, progress, start, timed, toolEnd, toolStart, turn, usage } from "./support/tree-events.ts";
+} from "../../src/tree/agent-tree-state.ts";
+import { hasActiveChildren, treeTotals } from "../../src/tree/agent-tree-totals.ts";
+import {
+  end,
+  progress,
+  start,
+  timed,
+  toolEnd,
+  toolStart,
+  turn,
+  usage,
+} from "../cli/render/support/tree-events.ts";
 
 const node = (state: AgentTreeState, path: string) => {
   const found = findNode(state, path.split("/"));

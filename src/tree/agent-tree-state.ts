@@ -1,8 +1,8 @@
-import type { AgentEvent, EventOf } from "../../contracts/events.ts";
-import type { Outcome } from "../../contracts/outcome.ts";
-import type { CapacityWaitReason } from "../../model/capacity.ts";
-import type { Usage } from "../../model/messages.ts";
-import { summarizeArgs } from "./tool-summary.ts";
+import type { AgentEvent, EventOf } from "../contracts/events.ts";
+import type { Outcome } from "../contracts/outcome.ts";
+import type { CapacityWaitReason } from "../model/capacity.ts";
+import type { Usage } from "../model/messages.ts";
+import { summarizeArgs } from "../text/summarize-args.ts";
 
 export type AgentStatus = "queued" | "running" | "completed" | "failed" | "aborted";
 
@@ -47,7 +47,26 @@ export interface AgentNode {
   waiting?: { reason: CapacityWaitReason; limit: number; since: number };
   /** Its conversation is being compacted (a summary call runs): how big it was. */
   compacting?: { tokens: number; since: number };
+  // Known only from a TaskRecord (`recordsTree`: the web view); the events of a run leave them unset.
+  /** Its task's id. */
+  taskId?: string;
+  /** Its transcript's session id (a run's root: the root session's). */
+  sessionId?: string;
+  /** Where it runs when not in its owner's process (`runsAt`), else its owner process. */
+  runsAt?: RunsAt;
+  /** A cancel was asked of it, not carried out yet. */
+  cancelRequested?: boolean;
+  /** Messages sent to it that its owner has not delivered yet. */
+  unread?: number;
+  /** Not an agent of its own record: a run's root or a workflow's phase, drawn from its children's. */
+  inferred?: boolean;
 }
+
+/** Where a task runs: its owner's process, a queue's worker, or a remote A2A agent. */
+export type RunsAt =
+  | { kind: "local"; owner: string }
+  | { kind: "worker"; queue: string; jobId: string }
+  | { kind: "remote"; url: string };
 
 interface PendingTask {
   /** The caller's node key. */

@@ -1,4 +1,4 @@
-import { WORKFLOW_NODE_TYPES } from "../../workflows/phase-nodes.ts";
+import { WORKFLOW_NODE_TYPES } from "../contracts/workflow-events.ts";
 import type { AgentTreeState } from "./agent-tree-state.ts";
 
 export interface TreeTotals {

@@ -1,0 +1,125 @@
+// npm run mutate: mutation testing (StrykerJS) of the folders where a bug the tests miss is a security
+// or data-loss bug. Not part of `npm test` or CI: it is slow (times in docs/mutation.md).
+//   npm run mutate [-- <target>…] [--concurrency <n>] [--force]
+// - targets (default all, one after the other): sandbox, permissions, agents-loaders, tasks, child-state;
+// - each target is its own Stryker run on stryker.config.mjs, mutating its files and running only its
+//   test files (vitest's related mode narrows them further to those that import the mutated code);
+// - incremental: each target keeps its results in reports/mutation/<target>.incremental.json, and a
+//   later run retests only the mutants whose code or tests changed (`--force` retests all);
+// - prints each target's mutation score (detected / valid mutants, as Stryker counts it) and how long
+//   it took, and writes them to reports/mutation/summary.json. Stryker's own report lists survivors.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import type { MutantResult } from "@stryker-mutator/api/core";
+import { Stryker } from "@stryker-mutator/core";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const REPORTS = join(ROOT, "reports", "mutation");
+
+interface Target {
+  mutate: string[];
+  tests: string[];
+}
+
+/** What each target mutates, and the test files that may kill its mutants. */
+const TARGETS: Readonly<Record<string, Target>> = {
+  sandbox: {
+    // Not mutated: the Seatbelt profile runs only on macOS, and the network bridge's script only as its
+    // own process inside the sandbox, where Stryker cannot switch a mutant on (docs/mutation.md).
+    mutate: ["src/sandbox/**/*.ts", "!src/sandbox/seatbelt-profile.ts"],
+    tests: ["test/sandbox/**/*.test.ts"],
+  },
+  permissions: {
+    mutate: ["src/permissions/**/*.ts"],
+    // The bash tool's tests run commands through the permission analysis of src/permissions/bash-*.
+    tests: ["test/permissions/**/*.test.ts", "test/tools/bash*.test.ts"],
+  },
+  "agents-loaders": {
+    mutate: ["src/agents/loaders/**/*.ts"],
+    tests: ["test/agents/**/*.test.ts"],
+  },
+  tasks: {
+    mutate: ["src/tasks/**/*.ts"],
+    tests: ["test/tasks/**/*.test.ts"],
+  },
+  "child-state": {
+    mutate: ["src/subagents/child-state.ts"],
+    tests: ["test/subagents/child-state.test.ts", "test/subagents/child.test.ts"],
+  },
+};
+
+interface Score {
+  target: string;
+  /** Detected (killed or timed out) per valid mutant, in percent: Stryker's mutation score. */
+  score: number;
+  killed: number;
+  timeout: number;
+  survived: number;
+  noCoverage: number;
+  /** Mutants that did not compile or crashed the runner: not valid, so not in the score. */
+  errors: number;
+  seconds: number;
+}
+
+function scoreOf(target: string, results: readonly MutantResult[], seconds: number): Score {
+  const count = (...statuses: string[]) =>
+    results.filter((result) => statuses.includes(result.status)).length;
+  const killed = count("Killed");
+  const timeout = count("Timeout");
+  const survived = count("Survived");
+  const noCoverage = count("NoCoverage");
+  const valid = killed + timeout + survived + noCoverage;
+  return {
+    target,
+    score: valid === 0 ? 100 : Math.round(((killed + timeout) / valid) * 10_000) / 100,
+    killed,
+    timeout,
+    survived,
+    noCoverage,
+    errors: count("CompileError", "RuntimeError"),
+    seconds,
+  };
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { concurrency: { type: "string" }, force: { type: "boolean", default: false } },
+  });
+  const names = positionals.length > 0 ? positionals : Object.keys(TARGETS);
+  const unknown = names.filter((name) => !(name in TARGETS));
+  if (unknown.length > 0) {
+    console.error(`unknown target ${unknown.join(", ")}: the targets are ${Object.keys(TARGETS).join(", ")}`);
+    process.exit(2);
+  }
+  await mkdir(REPORTS, { recursive: true });
+  const scores: Score[] = [];
+  for (const name of names) {
+    const target = TARGETS[name] as Target;
+    const started = performance.now();
+    // vitest.stryker.config.ts reads it, in Stryker's test runner processes (see why there).
+    process.env.AGENTRY_MUTATE_TESTS = target.tests.join(",");
+    // As in CI, a test whose program (bwrap, redis-server…) is missing fails instead of skipping: a
+    // mutant that breaks finding bwrap must fail the sandbox's tests, not skip them.
+    process.env.CI = "true";
+    const results = await new Stryker({
+      configFile: join(ROOT, "stryker.config.mjs"),
+      mutate: target.mutate,
+      incrementalFile: join(REPORTS, `${name}.incremental.json`),
+      jsonReporter: { fileName: join(REPORTS, `${name}.json`) },
+      force: values.force,
+      ...(values.concurrency === undefined ? {} : { concurrency: Number(values.concurrency) }),
+    }).runMutationTest();
+    scores.push(scoreOf(name, results, Math.round((performance.now() - started) / 1000)));
+  }
+  await writeFile(join(REPORTS, "summary.json"), `${JSON.stringify(scores, null, 2)}\n`);
+  console.log("\ntarget          score   killed  timeout  survived  no cov  errors  time");
+  for (const s of scores)
+    console.log(
+      `${s.target.padEnd(15)} ${`${s.score.toFixed(2)}%`.padStart(7)} ${String(s.killed).padStart(8)} ${String(s.timeout).padStart(8)} ${String(s.survived).padStart(9)} ${String(s.noCoverage).padStart(7)} ${String(s.errors).padStart(7)}  ${s.seconds} s`,
+    );
+}
+
+await main();

@@ -1,0 +1,49 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { onTestFinished } from "vitest";
+
+/**
+ * Whether this machine lets the tests mount a small tmpfs (`mount -t tmpfs`, which needs root or
+ * CAP_SYS_ADMIN): the real thing for "the disk is full". Tried once, on a scratch folder.
+ */
+export function canMountTmpfs(): boolean {
+  if (process.platform !== "linux") return false;
+  const dir = mkdtempSync(join(tmpdir(), "agentry-tmpfs-probe-"));
+  try {
+    if (spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir], { stdio: "ignore" }).status !== 0)
+      return false;
+    spawnSync("umount", [dir], { stdio: "ignore" });
+    return true;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const TMPFS_MISSING =
+  "mounting a tmpfs (mount -t tmpfs -o size=1m tmpfs <dir>) is not allowed here: the full-disk tests need root or CAP_SYS_ADMIN on Linux; under CI=true they fail instead of skipping.";
+
+/**
+ * A fresh folder that is a tmpfs of `size` (e.g. "1m"): a disk that fills up for real. Unmounted and
+ * removed when the test finishes. Only inside a test.
+ */
+export async function tmpfsDir(size: string): Promise<string> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), "agentry-tmpfs-")));
+  const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], {
+    encoding: "utf8",
+  });
+  if (mounted.status !== 0) throw new Error(`mount -t tmpfs on ${dir} failed: ${mounted.stderr.trim()}`);
+  onTestFinished(async () => {
+    // lazy: a process the test killed may still hold a file open there.
+    spawnSync("umount", ["-l", dir], { stdio: "ignore" });
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  });
+  return dir;
+}
+
+/** Fills the file system of `dir` to the last byte with a file there (written until ENOSPC). */
+export function fillDisk(dir: string): void {
+  spawnSync("sh", ["-c", `cat /dev/zero > "${join(dir, "filler")}"`], { stdio: "ignore" });
+}

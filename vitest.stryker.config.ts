@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config.ts";
+
+/**
+ * The test settings of `npm run mutate` (stryker.config.mjs): the project's, with two changes.
+ * - The test files are those of the target being mutated (`AGENTRY_MUTATE_TESTS`, comma-separated
+ *   globs, set by scripts/mutate.ts), not Stryker's `testFiles`: with `testFiles`, Stryker 10.1 switches
+ *   a mutant in a module-level constant on only after its module has loaded, so it can never be killed.
+ * - Each test file gets its own module graph again: such a mutant is switched on when its module
+ *   loads, and a worker that kept the modules of an earlier run would never load the mutated ones.
+ */
+const tests = process.env.AGENTRY_MUTATE_TESTS?.split(",").filter((glob) => glob !== "");
+
+export default defineConfig({
+  ...base,
+  test: { ...base.test, isolate: true, ...(tests === undefined ? {} : { include: tests }) },
+});
