@@ -21,6 +21,7 @@ import {
 } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
 import type { Skill } from "../skills/skill.ts";
+import type { TraceparentFor } from "../subagents/child-config.ts";
 import { spawnableAgents } from "../subagents/spawnable-agents.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
 import type { AnyTool } from "../tools/tool.ts";
@@ -161,6 +162,8 @@ export interface WireRootOptions {
   hooks?: readonly HookCommand[];
   /** Skills of the workspace's and the user's folders (`readProject`): the `skill` tool, preloading. */
   skills?: readonly Skill[];
+  /** The trace context a child carries to where it runs (the run's tracer, `wireTracing`). */
+  traceparentFor?: TraceparentFor;
 }
 
 /** The flags `run`, `chat` and `workflow run` take alike and hand to `wireRoot` as they are. */
@@ -313,6 +316,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),
       ...(fleet.descendants === undefined ? {} : { descendants: fleet.descendants }),
       childHooks: (child) => [...(hooks?.child(child) ?? []), ...skills.child(child)],
+      ...(options.traceparentFor === undefined ? {} : { traceparentFor: options.traceparentFor }),
     });
     // After the compaction's hooks, so a folder's files are added again once it summarized them away.
     const config = shared ? { ...wired, hooks: [...(wired.hooks ?? []), shared.hooks(workspace)] } : wired;

@@ -5,7 +5,7 @@ import { type Diagnostic, hasErrors } from "../agents/diagnostics.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
-import type { ChildHooksFactory, ChildInstructions } from "../subagents/child-config.ts";
+import type { ChildHooksFactory, ChildInstructions, TraceparentFor } from "../subagents/child-config.ts";
 import type { ChildPlacement } from "../subagents/child-placement.ts";
 import type { DescendantCount } from "../subagents/descendant-count.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
@@ -38,6 +38,8 @@ export interface WireSubagentsOptions {
   instructions?: ChildInstructions;
   /** Hooks each child gets (Claude Code hooks, preloaded skills). */
   childHooks?: ChildHooksFactory;
+  /** The trace context a child carries to where it runs (the run's tracer). */
+  traceparentFor?: TraceparentFor;
 }
 
 /** The agents a run can delegate to: built-ins, user and project files (`readProject`), then `--agents`. */
@@ -87,6 +89,7 @@ export async function wireSubagents(
     ...(options.descendants === undefined ? {} : { descendants: options.descendants }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
+    ...(options.traceparentFor === undefined ? {} : { traceparentFor: options.traceparentFor }),
   });
   return { config, runtime, diagnostics: registry.diagnostics };
 }

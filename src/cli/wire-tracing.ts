@@ -9,6 +9,8 @@ import { packageVersion } from "./package-version.ts";
 export interface RunTracing {
   tracer: EventTracer;
   event(event: AgentEvent): void;
+  /** The trace context a child carries to where it runs (`EventTracer.traceparentFor`). */
+  traceparentFor(childPath: readonly string[], description: string): string | undefined;
   /** Ends what is still open and sends what is pending (bounded, so a collector that is down costs seconds at most). */
   close(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export async function wireTracing(
   return {
     tracer,
     event: (event) => tracer.event(event),
+    traceparentFor: (childPath, description) => tracer.traceparentFor(childPath, description),
     async close() {
       tracer.close();
       const sent = await session.close();

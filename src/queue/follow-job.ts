@@ -1,5 +1,6 @@
 import { Job } from "bullmq";
 import { RunLimitExceeded } from "../agent/run-limits.ts";
+import type { AgentEvent } from "../contracts/events.ts";
 import type { OutcomeEnd } from "../contracts/outcome.ts";
 import { activationOutcome } from "../subagents/activation-kit.ts";
 import type { FollowInput } from "../subagents/executor.ts";
@@ -44,7 +45,7 @@ export async function followJob(client: FleetClient, following: Following): Prom
   });
   const unsubscribe = await client.subscribe(keys.events, (text) => {
     const message = parseStreamMessage(text);
-    if (message?.type === "event") input.emit(message.event);
+    if (message?.type === "event") input.emit(relayed(message.event, client.queueName));
     else if (message?.type === "end") ended();
   });
   const releaseLease = await client.holdLease(keys.lease);
@@ -213,4 +214,11 @@ export function cancelReason(reason: unknown): CancelReason {
   if (typeof reason === "string" && reason !== "") return { kind: "text", text: reason };
   if (reason instanceof Error && reason.name !== "AbortError") return { kind: "text", text: reason.message };
   return { kind: "text", text: "aborted" };
+}
+
+/** An event from the job's worker: an agent starting there says where it runs (a trace leaves its spans to the worker). */
+function relayed(event: AgentEvent, queue: string): AgentEvent {
+  return event.type === "agent_start" && event.runsOn === undefined
+    ? { ...event, runsOn: `queue ${queue}` }
+    : event;
 }

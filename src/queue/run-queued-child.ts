@@ -93,11 +93,18 @@ export async function runQueuedChild(
     return result(connections, errorOutcome(error, data.spec.sessionId, started), [], []);
   }
   const historyLength = local.session.messages.length;
+  // Its spans (its children's here too) join its parent's trace, under the task call that started it.
+  const tracer = runtime.trace?.(data.spec.traceparent);
   const activation = inProcessExecutor(local, () => {}).start({
     messages: data.messages,
     signal: stop.signal,
-    emit: (event: AgentEvent) => void publish({ type: "event", event }),
+    emit: (event: AgentEvent) => {
+      tracer?.event(event);
+      void publish({ type: "event", event });
+    },
   });
+  const endTrace = () => tracer?.close();
+  void activation.done.then(endTrace, endTrace);
 
   let cursor = 0;
   const unread: UserMessage[] = [];

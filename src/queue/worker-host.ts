@@ -1,6 +1,7 @@
 import type { Hooks } from "../agent/hooks.ts";
 import { Session } from "../agent/session.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
+import type { TraceRun } from "../contracts/run-tracer.ts";
 import type { Model } from "../model/model.ts";
 import { createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
 import type { Ruleset } from "../permissions/types.ts";
@@ -41,6 +42,8 @@ export interface WorkerRuntime {
   limits?: Partial<Pick<SubagentLimits, "maxDepth" | "maxDescendants" | "maxConcurrent">>;
   /** The agents the children a job's child starts here may be (default: the built-ins). */
   agents?: () => AgentRegistry;
+  /** Traces each job's child under the trace context its spec carries (tracing on here). */
+  trace?: TraceRun;
 }
 
 /**

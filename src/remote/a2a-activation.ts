@@ -89,6 +89,8 @@ export class A2aActivation implements Activation {
       parentSessionId: spec.parentSessionId,
       agentType: spec.agent.name,
       model: this.child.label,
+      // It runs there: a trace leaves its spans to the agent (under the traceparent it is sent).
+      runsOn: agent.url,
     });
     let end: OutcomeEnd;
     let text = "";
@@ -166,6 +168,7 @@ export class A2aActivation implements Activation {
           onActivity: () => limits.activity(),
           onTask: (taskId) => this.noteTask(taskId),
           onLateTask: (taskId) => void cancelRemote(agent, taskId),
+          ...(spec.traceparent === undefined ? {} : { traceparent: spec.traceparent }),
         };
         try {
           if (opening.kind === "follow") {

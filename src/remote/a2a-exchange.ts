@@ -20,6 +20,8 @@ export interface ExchangeInput {
   onTask(taskId: string): void;
   /** The id of a task the agent named only after the exchange was stopped: it should be cancelled. */
   onLateTask?(taskId: string): void;
+  /** The W3C trace context the message is sent with (a `traceparent` header), when the run is traced. */
+  traceparent?: string;
 }
 
 /**
@@ -41,15 +43,19 @@ export async function sendAndFollow(message: Message, input: ExchangeInput): Pro
     },
     metadata: undefined,
   };
-  const options = { signal: input.signal };
+  const serviceParameters = input.traceparent === undefined ? undefined : { traceparent: input.traceparent };
+  const options = { signal: input.signal, ...(serviceParameters === undefined ? {} : { serviceParameters }) };
   if (await input.agent.streams()) {
-    const cut = await drain(client.sendMessageStream(request, options), input);
+    const cut = await sendStreaming(client, request, options, input);
     if ("state" in cut) return cut;
     return recover(client, input, cut.error);
   }
   // Not aborted with the exchange: a task the agent creates after an abort must still be learnt of,
   // to be cancelled (remoteFetch bounds the wait). The exchange itself stops waiting at once.
-  const sent = client.sendMessage(request);
+  const sent = client.sendMessage(
+    request,
+    serviceParameters === undefined ? undefined : { serviceParameters },
+  );
   const first = await whileNotAborted(sent, input.signal).catch((error: unknown) => {
     if (input.signal.aborted)
       sent.then(
@@ -98,13 +104,55 @@ export async function cancelRemote(agent: RemoteAgent, taskId: string): Promise<
   }
 }
 
+/**
+ * SendStreamingMessage, read to the task's end. The exchange stops waiting the moment it is aborted,
+ * but a stream aborted before the agent named its task would leave that task running there unknown:
+ * the stream is kept open until the first event names it (`onLateTask`, to cancel it), at most the
+ * agent's timeout.
+ */
+async function sendStreaming(
+  client: Client,
+  request: Parameters<Client["sendMessageStream"]>[0],
+  options: { signal: AbortSignal; serviceParameters?: Record<string, string> },
+  input: ExchangeInput,
+): Promise<TaskEnd | { error: unknown }> {
+  const stream = new AbortController();
+  const stop = () => {
+    if (input.tracker.taskId !== undefined || input.onLateTask === undefined) {
+      stream.abort(input.signal.reason);
+      return;
+    }
+    setTimeout(() => stream.abort(input.signal.reason), input.agent.timeoutMs).unref();
+  };
+  if (input.signal.aborted) stop();
+  else input.signal.addEventListener("abort", stop, { once: true });
+  const lateTask = (taskId: string) => {
+    input.onLateTask?.(taskId);
+    stream.abort(input.signal.reason);
+  };
+  const drained = drain(
+    client.sendMessageStream(request, { ...options, signal: stream.signal }),
+    input,
+    lateTask,
+  );
+  drained.catch(() => {}).finally(() => input.signal.removeEventListener("abort", stop));
+  return whileNotAborted(drained, input.signal);
+}
+
 /** Reads a stream to the task's end; `{ error }` when it broke off first (the error, or a plain close). */
 async function drain(
   stream: AsyncGenerator<StreamResponse, void, undefined>,
   input: ExchangeInput,
+  lateTask?: (taskId: string) => void,
 ): Promise<TaskEnd | { error: unknown }> {
   try {
     for await (const event of stream) {
+      if (input.signal.aborted) {
+        // Read on only to learn the task the agent started (`sendStreaming`).
+        const taskId = input.tracker.taskId || taskIdOf(event.payload);
+        if (taskId) lateTask?.(taskId);
+        throw input.signal.reason;
+      }
       input.onActivity();
       if (event.payload === undefined) continue;
       const end = input.tracker.apply(event.payload);
@@ -162,6 +210,19 @@ function whileNotAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+/** The task a stream event names, without taking in the rest of it. */
+function taskIdOf(payload: StreamResponse["payload"]): string | undefined {
+  switch (payload?.$case) {
+    case "task":
+      return payload.value.id;
+    case "statusUpdate":
+    case "artifactUpdate":
+      return payload.value.taskId;
+    default:
+      return undefined;
+  }
 }
 
 function noteTask(input: ExchangeInput): void {

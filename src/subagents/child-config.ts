@@ -51,7 +51,15 @@ export interface BuildDeps {
   instructions?: ChildInstructions;
   /** Hooks every child of the tree built in this process gets, first among its hooks (`SubagentOptions.childHooks`). */
   childHooks?: ChildHooksFactory;
+  /** The trace context a child carries to where it runs (`SubagentOptions.traceparentFor`). */
+  traceparentFor?: TraceparentFor;
 }
+
+/**
+ * The W3C `traceparent` of the parent's `task` call that starts the child at `childPath` (its
+ * `description` tells two calls apart), when the run is traced: the composition root's tracer.
+ */
+export type TraceparentFor = (childPath: readonly string[], description: string) => string | undefined;
 
 /** Who a child is, for the hooks the tree gives it (Claude Code hooks, preloaded skills …). */
 export interface ChildHookScope {

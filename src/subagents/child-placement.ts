@@ -90,7 +90,9 @@ export async function placeChild(
       follow?: true;
     },
 ): Promise<OpenedChild> {
-  const spec = describeChild(deps.build, caller, setup);
+  const described = describeChild(deps.build, caller, setup);
+  const traceparent = deps.build.traceparentFor?.(described.agentPath, how.description);
+  const spec: ChildSpec = traceparent === undefined ? described : { ...described, traceparent };
   const placement = choosePlacement(deps.placements, spec);
   if (how.follow === true && (how.ref === undefined || placement.follows?.(how.ref) !== true))
     throw new Error(`where it ran (${how.ref?.kind ?? "nowhere known"}) is not where this run places it`);

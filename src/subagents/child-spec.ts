@@ -41,6 +41,14 @@ const identity = {
   agentPath: z.array(text(128).min(1).refine(noControl, "must hold no control character")).min(1).max(32),
   /** Its depth in the tree: the root is 0, its children 1. */
   depth: positive(32),
+  /**
+   * The W3C trace context of the parent's `task` call that started it (tracing on), so the spans of
+   * wherever it runs join the parent's trace.
+   */
+  traceparent: z
+    .string()
+    .regex(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/, "must be a W3C traceparent")
+    .exactOptional(),
 };
 
 const agentName = z.string().regex(AGENT_NAME_PATTERN);

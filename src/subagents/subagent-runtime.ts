@@ -17,7 +17,7 @@ import type { AnyTool, ToolContext } from "../tools/tool.ts";
 import { adoptChildren } from "./adopt-children.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
-import type { ChildHooksFactory, ChildInstructions } from "./child-config.ts";
+import type { ChildHooksFactory, ChildInstructions, TraceparentFor } from "./child-config.ts";
 import type { ChildPlacement } from "./child-placement.ts";
 import { ChildTree } from "./child-tree.ts";
 import type { DescendantCount } from "./descendant-count.ts";
@@ -89,6 +89,11 @@ export interface SubagentOptions {
    * without them. Default: none.
    */
   childHooks?: ChildHooksFactory;
+  /**
+   * The trace context each child carries to where it runs (tracing on): a queued or remote child's
+   * spans then join this run's trace. Default: none.
+   */
+  traceparentFor?: TraceparentFor;
 }
 
 /** How a program rather than a model (a workflow) runs children: each to its end, no promotion. */
@@ -180,6 +185,7 @@ export class SubagentRuntime {
       treeId: this.tree.treeId,
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
+      ...(options.traceparentFor === undefined ? {} : { traceparentFor: options.traceparentFor }),
       baseRules: this.gate.rules,
       baseTools: options.baseTools,
       limits,

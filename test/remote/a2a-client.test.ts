@@ -93,6 +93,24 @@ describe.each(kinds)("A2A client against an SDK agent, %s", (_, start, streaming
     expect(server.cancelled).toEqual([server.messages[0]?.taskId]);
   });
 
+  it("a task the agent names only after the abort is cancelled as soon as it is named", async () => {
+    let name!: () => void;
+    const named = new Promise<void>((resolve) => {
+      name = resolve;
+    });
+    const server = await start([{ hang: true, named }], { streaming });
+    servers.push(server);
+    const controller = new AbortController();
+    const activation = run(remoteExecutor(server.url), "a long task", { signal: controller.signal });
+    await until(() => server.messages.length === 1);
+    // The agent has the message but has not named its task yet: the abort still ends the child at once.
+    controller.abort("cancelled by its parent (task_cancel)");
+    expect((await activation.done).outcome).toMatchObject({ status: "aborted" });
+    name();
+    await until(() => server.cancelled.length > 0);
+    expect(server.cancelled).toEqual([server.messages[0]?.taskId]);
+  });
+
   it("sends a message given while it works as the next message of the conversation", async () => {
     // Still working when the test sends its message, however slow the machine.
     const server = await start([{ reply: "working", delayMs: scaled(300) }, { reply: "read it" }], {

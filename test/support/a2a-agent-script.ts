@@ -12,8 +12,11 @@ export type A2aStep =
   | { fail: string; delayMs?: number }
   /** No task: a bare agent Message answers. */
   | { message: string }
-  /** A task that stays WORKING until it is cancelled. */
-  | { hang: true }
+  /**
+   * A task that stays WORKING until it is cancelled; with `named`, the agent names the task (its first
+   * event) only once that promise settles, as a slow agent may after the client stopped waiting.
+   */
+  | { hang: true; named?: Promise<void> }
   /** Decided when the message arrives. */
   | ((message: ReceivedMessage) => A2aStep);
 

@@ -124,6 +124,7 @@ class LegacyExecutor implements AgentExecutor {
       status: { state: "submitted", timestamp: new Date().toISOString() },
       history: [userMessage],
     };
+    if ("hang" in step) await step.named;
     bus.publish(task);
     const status = (state: TaskState, said?: string) =>
       bus.publish({

@@ -183,6 +183,7 @@ class ScriptedExecutor implements AgentExecutor {
       history: [userMessage],
       metadata: undefined,
     };
+    if ("hang" in step) await step.named;
     bus.publish(AgentEvent.task(task));
     const status = (state: TaskState, text?: string) =>
       bus.publish(

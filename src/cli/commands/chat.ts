@@ -116,6 +116,10 @@ async function chatWith(
     controller: starting,
     forceExit: () => exitAborted(io.stderr),
   });
+  // Before the wiring: each child carries the run's trace context to where it runs.
+  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
+    io.stderr.write(`warning: ${message}\n`),
+  );
   const wired = await wireRoot({
     signal: starting.signal,
     workspace,
@@ -132,10 +136,17 @@ async function chatWith(
     ...(options.hooks === false ? {} : { hooks: project.hooks.hooks }),
     skills: project.skills.skills,
     ...sharedWiring(options),
-  }).finally(disposeStarting);
+    ...(tracing === undefined ? {} : { traceparentFor: tracing.traceparentFor }),
+  })
+    .catch(async (error: unknown) => {
+      await tracing?.close();
+      throw error;
+    })
+    .finally(disposeStarting);
   const { config, runtime, compaction, close, mcp, hooks } = wired;
   if (starting.signal.aborted) {
     await close("the interactive session was interrupted before it started");
+    await tracing?.close();
     io.stderr.write("aborted\n");
     return EXIT_CODES.aborted;
   }
@@ -160,9 +171,6 @@ async function chatWith(
     complete: completeCommand(commandNames(commands.commands)),
   };
   const conversation = new Conversation(workspace, model, resumed);
-  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
-    io.stderr.write(`warning: ${message}\n`),
-  );
   try {
     return await runChat({
       io,

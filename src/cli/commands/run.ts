@@ -174,6 +174,10 @@ async function runSession(
     controller,
     forceExit: () => exitAborted(io.stderr, abortReported),
   });
+  // Before the wiring: each child carries the run's trace context to where it runs.
+  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
+    io.stderr.write(`warning: ${message}\n`),
+  );
   const wired = await wireRoot({
     signal: controller.signal,
     workspace,
@@ -210,15 +214,14 @@ async function runSession(
     ...(hooks === undefined ? {} : { hooks }),
     skills,
     ...sharedWiring(options),
-  }).catch((error: unknown) => {
+    ...(tracing === undefined ? {} : { traceparentFor: tracing.traceparentFor }),
+  }).catch(async (error: unknown) => {
     disposeInterrupts();
+    await tracing?.close();
     throw error;
   });
   const { config, close } = wired;
   const budget = watchTreeBudget(treeBudget(options), controller);
-  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
-    io.stderr.write(`warning: ${message}\n`),
-  );
   wired.hooks?.setSink((event) => renderer.event(event));
   try {
     const sessionId = held.session?.id ?? newSessionId();

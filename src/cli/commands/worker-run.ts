@@ -1,12 +1,14 @@
 import { fleetKeyFromEnv } from "../../queue/fleet-key.ts";
 import { shareLimits } from "../../queue/fleet-limits.ts";
 import { FleetWorker } from "../../queue/fleet-worker.ts";
+import { parseTraceParent } from "../../telemetry/trace-context.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { storeUrl } from "../fleet-flags.ts";
 import type { CliIo } from "../io.ts";
 import { loadRunSettings } from "../prepare-run.ts";
 import { refuseQueueName } from "../wire-fleet.ts";
+import { wireTracingSession } from "../wire-tracing.ts";
 import { wireWorkerRuntime } from "../wire-worker.ts";
 
 export interface WorkerOptions {
@@ -36,9 +38,14 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
   const key = fleetKeyFromEnv(io.env);
   // The fleet's machines share each model endpoint's limit: ten workers on one key learn it once.
   const unshare = await shareLimits(url, limiters);
-  const runtime = await wireWorkerRuntime(settings, io, limiters, {
-    allowBypass: options.allowBypass === true,
-  });
+  // Each job's child traced under its parent's trace (OTEL_* or `telemetry` of this machine's config).
+  const tracing = await wireTracingSession(io.env, settings.telemetry);
+  const runtime = {
+    ...(await wireWorkerRuntime(settings, io, limiters, { allowBypass: options.allowBypass === true })),
+    ...(tracing === undefined
+      ? {}
+      : { trace: (parent: string | undefined) => tracing.tracer(parseTraceParent(parent)) }),
+  };
   const log = (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const worker = await FleetWorker.start(
     {
@@ -72,6 +79,8 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
     process.on("SIGINT", stop);
   });
   await unshare();
+  const sent = await tracing?.close();
+  if (sent !== undefined && sent !== "sent") log("warning: the last traces could not be sent");
   log(`worker ${worker.name} stopped`);
   return EXIT_CODES.completed;
 }

@@ -82,6 +82,10 @@ export async function workflowRunCommand(
     controller,
     forceExit: () => exitAborted(io.stderr, aborted),
   });
+  // Before the wiring: each child carries the run's trace context to where it runs.
+  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
+    io.stderr.write(`warning: ${message}\n`),
+  );
   const wired = await wireRoot({
     signal: controller.signal,
     workspace,
@@ -93,14 +97,13 @@ export async function workflowRunCommand(
     io,
     limiters,
     ...sharedWiring(options),
-  }).catch((error: unknown) => {
+    ...(tracing === undefined ? {} : { traceparentFor: tracing.traceparentFor }),
+  }).catch(async (error: unknown) => {
     disposeInterrupts();
+    await tracing?.close();
     throw error;
   });
   const output = workflowOutput(options.outputFormat, io);
-  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
-    io.stderr.write(`warning: ${message}\n`),
-  );
   try {
     // The workflow is the root of its tree: its node, its phases under it, their agents under them.
     const host = workflowHost(
