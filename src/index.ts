@@ -5,18 +5,22 @@
  */
 
 // Agent: the loop, sessions and transcripts.
-export { applyCompaction, type CompactionResult, isCompactionRequest } from "./agent/compact-history.ts";
-export { type CompactSessionOptions, compactSession } from "./agent/compact-session.ts";
+export {
+  applyCompaction,
+  type CompactionResult,
+  isCompactionRequest,
+} from "./agent/compaction/compact-history.ts";
+export { type CompactSessionOptions, compactSession } from "./agent/compaction/compact-session.ts";
 export {
   type CompactionDecision,
   type CompactionOptions,
   DEFAULT_COMPACTION_THRESHOLD,
   DEFAULT_KEEP_TURNS,
-} from "./agent/compaction.ts";
-export { compactionHooks } from "./agent/compaction-hooks.ts";
+} from "./agent/compaction/compaction.ts";
+export { compactionHooks } from "./agent/compaction/compaction-hooks.ts";
+export { type ContextSize, measureContext, type PromptParts } from "./agent/compaction/context-size.ts";
 export type { AgentConfig } from "./agent/config.ts";
 export { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./agent/config.ts";
-export { type ContextSize, measureContext, type PromptParts } from "./agent/context-size.ts";
 export type {
   BeforeModelCallContext,
   BeforeModelCallResult,
@@ -25,22 +29,21 @@ export type {
   ToolDecision,
   TurnEndResult,
 } from "./agent/hooks.ts";
+export { type RunLimit, RunLimitExceeded, type RunLimits } from "./agent/limits/run-limits.ts";
+export { type TreeBudget, type TreeBudgetWatch, watchTreeBudget } from "./agent/limits/tree-budget.ts";
 export { runAgentLoop } from "./agent/loop.ts";
-export { createRedactor, type Redactor } from "./agent/redact.ts";
-export { pairToolCalls } from "./agent/repair.ts";
 export { type AgentRun, runAgent } from "./agent/run.ts";
-export { type RunLimit, RunLimitExceeded, type RunLimits } from "./agent/run-limits.ts";
+export { pairToolCalls } from "./agent/session/repair.ts";
 export {
   type CreateSessionOptions,
   type ResumeSessionOptions,
   Session,
   SessionExistsError,
   SessionNotFoundError,
-} from "./agent/session.ts";
-export { InvalidSessionIdError, isValidSessionId, newSessionId } from "./agent/session-id.ts";
-export { SessionBusyError, type SessionLock } from "./agent/session-lock.ts";
-export { type SessionTreeUsage, sessionTreeUsage } from "./agent/session-tree.ts";
-export { buildSystemPrompt, type SystemPromptOptions } from "./agent/system-prompt.ts";
+} from "./agent/session/session.ts";
+export { InvalidSessionIdError, isValidSessionId, newSessionId } from "./agent/session/session-id.ts";
+export { SessionBusyError, type SessionLock } from "./agent/session/session-lock.ts";
+export { type SessionTreeUsage, sessionTreeUsage } from "./agent/session/session-tree.ts";
 export {
   type DamagedSession,
   type ListSessionsOptions,
@@ -53,10 +56,15 @@ export {
   type TranscriptHistory,
   transcriptHistory,
   transcriptMessages,
-} from "./agent/transcript.ts";
-export type { CompactionRecord, TranscriptEntry, TranscriptHeader } from "./agent/transcript-schema.ts";
-export { TRANSCRIPT_VERSION } from "./agent/transcript-schema.ts";
-export { type TreeBudget, type TreeBudgetWatch, watchTreeBudget } from "./agent/tree-budget.ts";
+} from "./agent/session/transcript.ts";
+export type {
+  CompactionRecord,
+  TranscriptEntry,
+  TranscriptHeader,
+} from "./agent/session/transcript-schema.ts";
+export { TRANSCRIPT_VERSION } from "./agent/session/transcript-schema.ts";
+export { buildSystemPrompt, type SystemPromptOptions } from "./agent/system-prompt.ts";
+export { createRedactor, type Redactor } from "./agent/tool-calls/redact.ts";
 // Agents: definitions, where they come from, and what was wrong with them.
 export { AgentDefinitionError, AgentRegistry, parseAgentsJson } from "./agents/agent-registry.ts";
 export { builtinAgents } from "./agents/builtin-agents.ts";

@@ -1,9 +1,9 @@
 import { homedir } from "node:os";
-import type { CompactionOptions } from "../agent/compaction.ts";
+import type { CompactionOptions } from "../agent/compaction/compaction.ts";
 import type { AgentConfig } from "../agent/config.ts";
-import { Session } from "../agent/session.ts";
+import { Session } from "../agent/session/session.ts";
+import { TranscriptFormatError } from "../agent/session/transcript.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
-import { TranscriptFormatError } from "../agent/transcript.ts";
 import type { LoadedAgents } from "../agents/discover.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
 import type { HookCommand } from "../hooks/hook-settings.ts";

@@ -1,6 +1,6 @@
 import type { AgentConfig } from "../agent/config.ts";
-import { Session } from "../agent/session.ts";
-import { newSessionId } from "../agent/session-id.ts";
+import { Session } from "../agent/session/session.ts";
+import { newSessionId } from "../agent/session/session-id.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
 import type { ServedAgents } from "../remote/served-agents.ts";

@@ -1,5 +1,5 @@
 import type { AgentConfig } from "../agent/config.ts";
-import { createRedactor } from "../agent/redact.ts";
+import { createRedactor } from "../agent/tool-calls/redact.ts";
 import type { Model } from "../model/model.ts";
 import type { CommandPolicy } from "../sandbox/policy.ts";
 import { builtinTools } from "../tools/builtin.ts";

@@ -1,4 +1,4 @@
-import type { CompactionOptions } from "../agent/compaction.ts";
+import type { CompactionOptions } from "../agent/compaction/compaction.ts";
 import { contextWindowOf } from "../model/context-windows.ts";
 import { ModelConfigError } from "../model/errors.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";

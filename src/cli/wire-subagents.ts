@@ -1,4 +1,4 @@
-import type { CompactionOptions } from "../agent/compaction.ts";
+import type { CompactionOptions } from "../agent/compaction/compaction.ts";
 import type { AgentConfig } from "../agent/config.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { type Diagnostic, hasErrors } from "../agents/diagnostics.ts";

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { createRedactor } from "../agent/redact.ts";
+import { createRedactor } from "../agent/tool-calls/redact.ts";
 import type { ModelLimiters } from "../model/model-limiters.ts";
 import { createModel } from "../model/registry.ts";
 import type { WorkerRuntime } from "../queue/run-queued-child.ts";

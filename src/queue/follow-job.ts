@@ -1,5 +1,5 @@
 import { Job } from "bullmq";
-import { RunLimitExceeded } from "../agent/run-limits.ts";
+import { RunLimitExceeded } from "../agent/limits/run-limits.ts";
 import { emptyUsage } from "../model/messages.ts";
 import type { FollowInput } from "../subagents/executor.ts";
 import type { FleetClient } from "./fleet-client.ts";

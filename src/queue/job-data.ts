@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { z } from "zod";
-import { isValidSessionId } from "../agent/session-id.ts";
-import { messageSchema, outcomeSchema } from "../agent/transcript-schema.ts";
+import { isValidSessionId } from "../agent/session/session-id.ts";
+import { messageSchema, outcomeSchema } from "../agent/session/transcript-schema.ts";
 import { AGENT_NAME_PATTERN } from "../agents/definition.ts";
 import type { Message, UserMessage } from "../model/messages.ts";
 import { PERMISSION_MODES } from "../permissions/modes.ts";

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { AgentConfig } from "../agent/config.ts";
-import { RunLimitExceeded } from "../agent/run-limits.ts";
-import { Session } from "../agent/session.ts";
+import { RunLimitExceeded } from "../agent/limits/run-limits.ts";
+import { Session } from "../agent/session/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { outcomeSchema } from "../agent/transcript-schema.ts";
+import { outcomeSchema } from "../agent/session/transcript-schema.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Usage } from "../model/messages.ts";
 import { usageSchema } from "../model/usage-schema.ts";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import type { CompactionOptions } from "../agent/compaction.ts";
-import { compactionHooks } from "../agent/compaction-hooks.ts";
+import type { CompactionOptions } from "../agent/compaction/compaction.ts";
+import { compactionHooks } from "../agent/compaction/compaction-hooks.ts";
 import type { AgentConfig } from "../agent/config.ts";
 import type { Hooks } from "../agent/hooks.ts";
-import type { Session } from "../agent/session.ts";
+import type { Session } from "../agent/session/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
 import type { PermissionMode } from "../permissions/modes.ts";

@@ -1,4 +1,4 @@
-import type { CompactionOptions } from "../../agent/compaction.ts";
+import type { CompactionOptions } from "../../agent/compaction/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
 import type { AgentEvent } from "../../contracts/events.ts";
 import { isAgentryError } from "../../errors/agentry-error.ts";

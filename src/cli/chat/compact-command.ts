@@ -1,4 +1,4 @@
-import { compactSession } from "../../agent/compact-session.ts";
+import { compactSession } from "../../agent/compaction/compact-session.ts";
 import type { EventBody } from "../../agent/emitter.ts";
 import { toolSpecs } from "../../agent/request.ts";
 import { compactedText, compactionFailedText, compactionStartText } from "../render/compaction-text.ts";

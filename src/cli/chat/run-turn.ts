@@ -1,6 +1,6 @@
 import type { AgentConfig } from "../../agent/config.ts";
 import { runAgent } from "../../agent/run.ts";
-import type { Session } from "../../agent/session.ts";
+import type { Session } from "../../agent/session/session.ts";
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { UserMessage } from "../../model/messages.ts";
 import type { RenderTarget } from "../render/renderer.ts";

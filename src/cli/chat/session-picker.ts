@@ -1,4 +1,4 @@
-import type { SessionSummary } from "../../agent/transcript.ts";
+import type { SessionSummary } from "../../agent/session/transcript.ts";
 import { readKey } from "../read-key.ts";
 import { age } from "../render/table.ts";
 

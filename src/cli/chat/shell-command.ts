@@ -1,6 +1,6 @@
 import { type AgentConfig, DEFAULT_TOOL_OUTPUT_LIMIT } from "../../agent/config.ts";
-import type { Session } from "../../agent/session.ts";
-import { truncateToolOutput } from "../../agent/truncate.ts";
+import type { Session } from "../../agent/session/session.ts";
+import { truncateToolOutput } from "../../agent/tool-calls/truncate.ts";
 import { isAgentryError } from "../../errors/agentry-error.ts";
 import type { UserMessage } from "../../model/messages.ts";
 import { PermissionDeniedError } from "../../permissions/types.ts";

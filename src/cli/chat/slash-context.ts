@@ -1,4 +1,4 @@
-import type { CompactionOptions } from "../../agent/compaction.ts";
+import type { CompactionOptions } from "../../agent/compaction/compaction.ts";
 import type { AgentConfig } from "../../agent/config.ts";
 import type { Model } from "../../model/model.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";

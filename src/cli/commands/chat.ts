@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import type { Session } from "../../agent/session.ts";
+import type { Session } from "../../agent/session/session.ts";
 import type { Model } from "../../model/model.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { runChat } from "../chat/chat-loop.ts";

@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
+import { type TreeBudget, watchTreeBudget } from "../../agent/limits/tree-budget.ts";
 import { runAgent } from "../../agent/run.ts";
-import { Session } from "../../agent/session.ts";
-import { newSessionId } from "../../agent/session-id.ts";
-import { type TreeBudget, watchTreeBudget } from "../../agent/tree-budget.ts";
+import { Session } from "../../agent/session/session.ts";
+import { newSessionId } from "../../agent/session/session-id.ts";
 import type { LoadedAgents } from "../../agents/discover.ts";
 import type { HookCommand } from "../../hooks/hook-settings.ts";
 import { withHookContext } from "../../hooks/session-events.ts";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { isValidSessionId } from "../../agent/session-id.ts";
+import { isValidSessionId } from "../../agent/session/session-id.ts";
 import { ensureStateDir, sessionPath } from "../../state/state-dir.ts";
 import { writeFileAtomic } from "../../tasks/atomic-write.ts";
 import { checkConfig } from "../config/check-config.ts";

@@ -1,5 +1,5 @@
-import { sessionLockHeld } from "../../agent/session-lock.ts";
-import type { SessionSummary } from "../../agent/transcript.ts";
+import { sessionLockHeld } from "../../agent/session/session-lock.ts";
+import type { SessionSummary } from "../../agent/session/transcript.ts";
 import { SERVED_CLIENT } from "../../remote/served-records.ts";
 import { ownerLiveness } from "../../tasks/owner.ts";
 import type { TaskRecord } from "../../tasks/task-record.ts";

@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { sessionLockPath } from "../../agent/session.ts";
-import { type DamagedSession, listSessions } from "../../agent/transcript.ts";
+import { sessionLockPath } from "../../agent/session/session.ts";
+import { type DamagedSession, listSessions } from "../../agent/session/transcript.ts";
 import { sessionPath, toolOutputDir } from "../../state/state-dir.ts";
 import { failOrphans } from "../../tasks/sweeper.ts";
 import type { TaskRecord } from "../../tasks/task-record.ts";

@@ -1,12 +1,12 @@
-import { isValidSessionId } from "../../agent/session-id.ts";
-import { type SessionTreeUsage, sessionTreeUsage } from "../../agent/session-tree.ts";
+import { isValidSessionId } from "../../agent/session/session-id.ts";
+import { type SessionTreeUsage, sessionTreeUsage } from "../../agent/session/session-tree.ts";
 import {
   type DamagedSession,
   listSessions,
   readTranscript,
   type SessionSummary,
   TranscriptFormatError,
-} from "../../agent/transcript.ts";
+} from "../../agent/session/transcript.ts";
 import { sessionPath } from "../../state/state-dir.ts";
 import { checkConfig } from "../config/check-config.ts";
 import { damagedSessionError } from "../damaged-session.ts";

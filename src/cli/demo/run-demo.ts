@@ -1,6 +1,6 @@
 import type { AgentConfig } from "../../agent/config.ts";
 import { runAgent } from "../../agent/run.ts";
-import { Session } from "../../agent/session.ts";
+import { Session } from "../../agent/session/session.ts";
 import { buildSystemPrompt } from "../../agent/system-prompt.ts";
 import { AgentRegistry } from "../../agents/agent-registry.ts";
 import { builtinAgents } from "../../agents/builtin-agents.ts";

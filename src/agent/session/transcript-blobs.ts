@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ImagePart, Message, TextPart, ToolResultPart } from "../model/messages.ts";
-import { ensureStateDir, stateDir } from "../state/state-dir.ts";
+import type { ImagePart, Message, TextPart, ToolResultPart } from "../../model/messages.ts";
+import { ensureStateDir, stateDir } from "../../state/state-dir.ts";
 import { SHA256_HEX, type StoredImagePart, type StoredMessage } from "./transcript-schema.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { isAgentryError } from "../errors/agentry-error.ts";
-import type { ToolCallPart } from "../model/messages.ts";
+import { isAgentryError } from "../../errors/agentry-error.ts";
+import type { ToolCallPart } from "../../model/messages.ts";
 
 /**
  * The error texts the model gets back for a bad tool call. Each says what was wrong and what to do,

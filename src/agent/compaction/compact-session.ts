@@ -1,11 +1,11 @@
-import { contextWindowOf } from "../model/context-windows.ts";
-import type { Model, ToolSpec } from "../model/model.ts";
+import { contextWindowOf } from "../../model/context-windows.ts";
+import type { Model, ToolSpec } from "../../model/model.ts";
+import type { EventBody } from "../emitter.ts";
+import type { Session } from "../session/session.ts";
 import { applyCompaction, type CompactionResult } from "./compact-history.ts";
 import { DEFAULT_COMPACTION_THRESHOLD } from "./compaction.ts";
 import { planCompaction } from "./compaction-plan.ts";
 import { measureContext } from "./context-size.ts";
-import type { EventBody } from "./emitter.ts";
-import type { Session } from "./session.ts";
 
 export interface CompactSessionOptions {
   session: Session;

@@ -9,15 +9,15 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { AgentryError } from "../errors/agentry-error.ts";
-import { diskFullError } from "../state/disk-full.ts";
+import { AgentryError } from "../../errors/agentry-error.ts";
+import { diskFullError } from "../../state/disk-full.ts";
 import {
   currentProcess,
   formatIdentity,
   identityLabel,
   parseIdentity,
   processLiveness,
-} from "../state/process-identity.ts";
+} from "../../state/process-identity.ts";
 
 /**
  * One process at a time writes a session: `<id>.lock` beside the transcript names its holder. The

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { STATE_GITIGNORE, stateDir, toolOutputDir } from "../state/state-dir.ts";
-import type { Operations } from "../tools/operations.ts";
-import { resolveWorkspacePath } from "../tools/workspace-path.ts";
+import { STATE_GITIGNORE, stateDir, toolOutputDir } from "../../state/state-dir.ts";
+import type { Operations } from "../../tools/operations.ts";
+import { resolveWorkspacePath } from "../../tools/workspace-path.ts";
 
 export interface Truncation {
   /** The text to send: all of it, or its head and tail around a note. */

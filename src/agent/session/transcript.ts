@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { OutcomeStatus } from "../contracts/outcome.ts";
-import { type Message, userText } from "../model/messages.ts";
-import { sessionsDir } from "../state/state-dir.ts";
+import type { OutcomeStatus } from "../../contracts/outcome.ts";
+import { type Message, userText } from "../../model/messages.ts";
+import { sessionsDir } from "../../state/state-dir.ts";
 import { type BlobReader, blobReader, loadedForm } from "./transcript-blobs.ts";
 import {
   migrateTranscript,

@@ -1,6 +1,6 @@
-import type { Message } from "../model/messages.ts";
-import type { ToolSpec } from "../model/model.ts";
-import { CHARS_PER_TOKEN, messageChars } from "./token-estimate.ts";
+import type { Message } from "../../model/messages.ts";
+import type { ToolSpec } from "../../model/model.ts";
+import { CHARS_PER_TOKEN, messageChars } from "../limits/token-estimate.ts";
 
 /** What a prompt is made of: the system prompt, the tool specs and the history. */
 export interface PromptParts {

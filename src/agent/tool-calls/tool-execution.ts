@@ -1,12 +1,12 @@
-import type { AgentEvent } from "../contracts/events.ts";
-import type { ToolCallPart, ToolResultPart } from "../model/messages.ts";
-import type { PermissionRequest } from "../permissions/types.ts";
-import type { CommandPolicy } from "../sandbox/policy.ts";
-import type { Operations } from "../tools/operations.ts";
-import type { AgentIdentity, AnyTool, ToolContext } from "../tools/tool.ts";
-import { type AbortWatch, watchAbort } from "./abort.ts";
-import type { EventBody } from "./emitter.ts";
-import type { HookContext, Hooks } from "./hooks.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
+import type { ToolCallPart, ToolResultPart } from "../../model/messages.ts";
+import type { PermissionRequest } from "../../permissions/types.ts";
+import type { CommandPolicy } from "../../sandbox/policy.ts";
+import type { Operations } from "../../tools/operations.ts";
+import type { AgentIdentity, AnyTool, ToolContext } from "../../tools/tool.ts";
+import { type AbortWatch, watchAbort } from "../abort.ts";
+import type { EventBody } from "../emitter.ts";
+import type { HookContext, Hooks } from "../hooks.ts";
 import type { Redactor } from "./redact.ts";
 import {
   ABORTED_RESULT,

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { Outcome } from "../contracts/outcome.ts";
-import type { Message } from "../model/messages.ts";
-import { usageSchema } from "../model/usage-schema.ts";
+import type { Outcome } from "../../contracts/outcome.ts";
+import type { Message } from "../../model/messages.ts";
+import { usageSchema } from "../../model/usage-schema.ts";
 
 /**
  * The transcript file format, parsed with zod because a transcript is read back from disk (a trust

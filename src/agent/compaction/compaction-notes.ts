@@ -1,4 +1,4 @@
-import type { Message } from "../model/messages.ts";
+import type { Message } from "../../model/messages.ts";
 
 /** Children's ids (`newSessionId({ prefix: "sub" })`): `sub-20250114-093012-k3f9qa`. */
 const TASK_ID = /\bsub-\d{8}-\d{6}-[a-z0-9]{6}\b/g;

@@ -1,7 +1,7 @@
-import type { Budget } from "../contracts/outcome.ts";
-import { AgentryError } from "../errors/agentry-error.ts";
-import type { Usage } from "../model/messages.ts";
-import { formatDuration } from "../text/format-duration.ts";
+import type { Budget } from "../../contracts/outcome.ts";
+import { AgentryError } from "../../errors/agentry-error.ts";
+import type { Usage } from "../../model/messages.ts";
+import { formatDuration } from "../../text/format-duration.ts";
 import { totalTokens } from "./token-estimate.ts";
 
 /** Per-run limits beyond max turns. All optional; unset means unlimited. */

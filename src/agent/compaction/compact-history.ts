@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
-import { assistantText, emptyUsage, type Message, type Usage, userText } from "../model/messages.ts";
-import type { ModelRequest, ToolSpec } from "../model/model.ts";
+import { assistantText, emptyUsage, type Message, type Usage, userText } from "../../model/messages.ts";
+import type { ModelRequest, ToolSpec } from "../../model/model.ts";
+import type { EventBody } from "../emitter.ts";
+import { streamAssistantMessage } from "../model-turn.ts";
+import { pairToolCalls } from "../session/repair.ts";
+import type { Session } from "../session/session.ts";
+import { truncateMiddle } from "../tool-calls/truncate.ts";
 import type { CompactionDecision } from "./compaction.ts";
 import { compactionReferences, formatReferences } from "./compaction-notes.ts";
 import { messagesTokens } from "./context-size.ts";
-import type { EventBody } from "./emitter.ts";
-import { streamAssistantMessage } from "./model-turn.ts";
-import { pairToolCalls } from "./repair.ts";
-import type { Session } from "./session.ts";
-import { truncateMiddle } from "./truncate.ts";
 
 const PROMPT = readFileSync(new URL("./compaction-prompt.md", import.meta.url), "utf8").trim();
 const FOCUS = readFileSync(new URL("./compaction-focus.md", import.meta.url), "utf8").trim();

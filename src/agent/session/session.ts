@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { AgentryError } from "../errors/agentry-error.ts";
-import { type Message, userText } from "../model/messages.ts";
-import { diskFullError } from "../state/disk-full.ts";
-import { appendLine, ensureStateDir, sessionPath, sessionsDir, stateDir } from "../state/state-dir.ts";
+import { AgentryError } from "../../errors/agentry-error.ts";
+import { type Message, userText } from "../../model/messages.ts";
+import { diskFullError } from "../../state/disk-full.ts";
+import { appendLine, ensureStateDir, sessionPath, sessionsDir, stateDir } from "../../state/state-dir.ts";
 import { interruptedToolResults, pairToolCalls } from "./repair.ts";
 import { InvalidSessionIdError, isValidSessionId, newSessionId } from "./session-id.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";

@@ -1,5 +1,5 @@
-import type { AgentEvent } from "../contracts/events.ts";
-import { addUsage, emptyUsage, type Usage } from "../model/messages.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
+import { addUsage, emptyUsage, type Usage } from "../../model/messages.ts";
 import { RunLimitExceeded } from "./run-limits.ts";
 import { totalTokens } from "./token-estimate.ts";
 

@@ -1,6 +1,6 @@
-import { imageTokens } from "../model/image-tokens.ts";
-import type { ImagePart, Message, Usage } from "../model/messages.ts";
-import type { ModelRequest } from "../model/model.ts";
+import { imageTokens } from "../../model/image-tokens.ts";
+import type { ImagePart, Message, Usage } from "../../model/messages.ts";
+import type { ModelRequest } from "../../model/model.ts";
 
 /**
  * Token estimates of a model call while it runs, so budgets hold during streaming instead of only

@@ -1,4 +1,4 @@
-import { AgentryError } from "../errors/agentry-error.ts";
+import { AgentryError } from "../../errors/agentry-error.ts";
 /**
  * Upgrades of the transcript format. `TRANSCRIPT_MIGRATIONS[n]` turns the lines of a version-`n` file
  * (header first, each a parsed JSON object) into version `n + 1` lines, header included. Readers apply

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { AgentryError } from "../errors/agentry-error.ts";
+import { AgentryError } from "../../errors/agentry-error.ts";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 const VALID_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -1,5 +1,6 @@
-import { contextWindowOf } from "../model/context-windows.ts";
-import type { Message } from "../model/messages.ts";
+import { contextWindowOf } from "../../model/context-windows.ts";
+import type { Message } from "../../model/messages.ts";
+import type { Hooks } from "../hooks.ts";
 import {
   type CompactionDecision,
   type CompactionOptions,
@@ -7,7 +8,6 @@ import {
   DEFAULT_KEEP_TURNS,
 } from "./compaction.ts";
 import { planCompaction } from "./compaction-plan.ts";
-import type { Hooks } from "./hooks.ts";
 
 /** After an attempt that did not bring the prompt under the threshold, the next waits this many messages. */
 const RETRY_AFTER_MESSAGES = 4;

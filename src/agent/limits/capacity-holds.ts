@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../contracts/events.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
 
 /**
  * While a model call of the run or of one of its descendants waits for its endpoint's capacity

@@ -1,5 +1,5 @@
-import type { CompactionFailure, CompactionTrigger } from "../contracts/events.ts";
-import type { Model } from "../model/model.ts";
+import type { CompactionFailure, CompactionTrigger } from "../../contracts/events.ts";
+import type { Model } from "../../model/model.ts";
 import type { ContextSize } from "./context-size.ts";
 
 /** How automatic compaction behaves; every field has a default. */

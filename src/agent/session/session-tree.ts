@@ -1,7 +1,7 @@
 import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { addUsage, emptyUsage, type Usage } from "../model/messages.ts";
-import { sessionsDir } from "../state/state-dir.ts";
+import { addUsage, emptyUsage, type Usage } from "../../model/messages.ts";
+import { sessionsDir } from "../../state/state-dir.ts";
 import { readTranscript, type Transcript } from "./transcript.ts";
 
 /** What a session and the subagents it started (at any depth) used, from their transcripts. */

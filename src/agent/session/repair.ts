@@ -5,8 +5,8 @@ import {
   type ToolResultPart,
   toolCalls,
   type UserMessage,
-} from "../model/messages.ts";
-import { INTERRUPTED_RESULT } from "./tool-call-errors.ts";
+} from "../../model/messages.ts";
+import { INTERRUPTED_RESULT } from "../tool-calls/tool-call-errors.ts";
 
 /** Error results for calls that will never run, so every tool call in the transcript has its result. */
 export function closeToolCalls(calls: readonly ToolCallPart[], content: string): ToolResultMessage {

@@ -1,4 +1,4 @@
-import type { Message } from "../model/messages.ts";
+import type { Message } from "../../model/messages.ts";
 import { type ContextSize, messagesTokens } from "./context-size.ts";
 
 /** What a summary is expected to cost in the compacted prompt, for planning (its real size is measured after). */
