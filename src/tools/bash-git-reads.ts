@@ -1,10 +1,10 @@
 import { isAbsolute, posix, relative, resolve } from "node:path";
-import { type GitRead, gitContentReads } from "../permissions/bash-git-reads.ts";
 import { DEFAULT_COMMAND_ENV } from "../sandbox/command-env.ts";
+import { type GitRead, gitContentReads } from "../shell/git-reads.ts";
+import { isInside } from "../text/path-inside.ts";
 import type { ExecOptions } from "./operations.ts";
 import { type ToolContext, ToolError } from "./tool.ts";
 import { toPosix } from "./walk-files.ts";
-import { isInside } from "./workspace-path.ts";
 
 const GIT_TIMEOUT_MS = 30_000;
 /**

@@ -1,9 +1,9 @@
 import { basename, dirname, relative } from "node:path";
-import { externalPaths, workspaceOperands } from "./bash-external-paths.ts";
-import { recursiveReadRoots } from "./bash-recursive-reads.ts";
+import { externalPaths, workspaceOperands } from "../shell/external-paths.ts";
+import { recursiveReadRoots } from "../shell/recursive-reads.ts";
+import { isInside } from "../text/path-inside.ts";
 import { globToRegExp } from "./glob-pattern.ts";
 import type { ToolContext } from "./tool.ts";
-import { isInside } from "./workspace-path.ts";
 
 /** Operands with glob characters are expanded against their folder, up to this many matches each. */
 const MAX_GLOB_MATCHES = 200;

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { z } from "zod";
+import { isInside } from "../text/path-inside.ts";
 import { globToRegExp } from "./glob-pattern.ts";
 import { missingPathError } from "./missing-path.ts";
 import { defineTool, ToolError } from "./tool.ts";
 import { comparePaths, toPosix, walkFiles } from "./walk-files.ts";
-import { isInside, placeName, resolveWorkspacePath } from "./workspace-path.ts";
+import { placeName, resolveWorkspacePath } from "./workspace-path.ts";
 
 export const GLOB_MAX_RESULTS = 1000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasOption, optionValues, parseOptions } from "../../src/permissions/command-options.ts";
+import { hasOption, optionValues, parseOptions } from "../../src/shell/command-options.ts";
 
 /** getopt-style option parsing, on which finding the command a wrapper runs depends. */
 describe("parseOptions", () => {

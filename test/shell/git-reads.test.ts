@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gitContentReads } from "../../src/permissions/bash-git-reads.ts";
+import { gitContentReads } from "../../src/shell/git-reads.ts";
 
 const root = (path: string) => ({ path, fromRoot: true });
 const here = (path: string) => ({ path, fromRoot: false });

@@ -1,7 +1,7 @@
-import { MAX_NESTING, type ParsedShell, type SimpleCommand, WORD_END } from "./bash-syntax.ts";
-import { ShellWordReader } from "./bash-words.ts";
+import { MAX_NESTING, type ParsedShell, type SimpleCommand, WORD_END } from "./syntax.ts";
+import { ShellWordReader } from "./words.ts";
 
-export type { ParsedShell, ShellRedirect, ShellWord, SimpleCommand } from "./bash-syntax.ts";
+export type { ParsedShell, ShellRedirect, ShellWord, SimpleCommand } from "./syntax.ts";
 
 /** Words that only shape control flow; the command proper starts after them. */
 const KEYWORDS = new Set([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
-import { commandPrefix } from "../../src/permissions/command-prefix.ts";
+import { commandPrefix } from "../../src/shell/command-prefix.ts";
 
 describe("commandPrefix: what 'always' approves for a command", () => {
   it("takes the command's name and its subcommands", () => {

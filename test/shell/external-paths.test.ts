@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PermissionDeniedError } from "../../src/permissions/types.ts";
+import { externalPaths } from "../../src/shell/external-paths.ts";
 import { bashTool } from "../../src/tools/bash.ts";
-import { externalPaths } from "../../src/tools/bash-external-paths.ts";
-import { makeContext, makeSandbox, runTool } from "./tool-context.ts";
+import { makeContext, makeSandbox, runTool } from "../tools/tool-context.ts";
 
 const WS = "/work/project";
 const HOME = "/home/me";

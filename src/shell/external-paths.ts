@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
-import { parseShell } from "../permissions/bash-scanner.ts";
-import { nestedRuns } from "../permissions/bash-wrappers.ts";
-import { isInside } from "./workspace-path.ts";
+import { isInside } from "../text/path-inside.ts";
+import { parseShell } from "./scanner.ts";
+import { nestedRuns } from "./wrappers.ts";
 
 /**
  * Commands whose operands are file or directory paths. Their path operands, and every redirection

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
-import { parseShell } from "../permissions/bash-scanner.ts";
-import { nestedRuns } from "../permissions/bash-wrappers.ts";
+import { parseShell } from "./scanner.ts";
+import { nestedRuns } from "./wrappers.ts";
 
 /** Searchers that walk folders by themselves (ripgrep and friends), whatever their flags. */
 const ALWAYS_RECURSIVE = new Set(["rg", "ag", "ack", "tar", "zip", "7z", "rsync"]);

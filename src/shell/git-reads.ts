@@ -1,6 +1,6 @@
-import { type GitContent, gitSubcommand } from "./bash-git-subcommands.ts";
-import { parseShell } from "./bash-scanner.ts";
-import { nestedRuns } from "./bash-wrappers.ts";
+import { type GitContent, gitSubcommand } from "./git-subcommands.ts";
+import { parseShell } from "./scanner.ts";
+import { nestedRuns } from "./wrappers.ts";
 
 /**
  * What one git command of a bash command line may print of the repository's files. The OS sandbox

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeAnsiC } from "../../src/permissions/ansi-c-quote.ts";
 import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
+import { decodeAnsiC } from "../../src/shell/ansi-c-quote.ts";
 
 /** `$'…'` words as bash decodes them, so a rule sees the command that will run (`$'\x72m'` is `rm`). */
 describe("decodeAnsiC", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sedEffects, sedScriptEffects } from "../../src/permissions/sed-script.ts";
+import { sedEffects, sedScriptEffects } from "../../src/shell/sed-script.ts";
 
 /**
  * What a `sed` command does besides printing, as the permission check sees it: `> file` for each file

@@ -1,11 +1,5 @@
 import { decodeAnsiC } from "./ansi-c-quote.ts";
-import {
-  MAX_NESTING,
-  type ParsedShell,
-  type ShellWord,
-  type SimpleCommand,
-  WORD_END,
-} from "./bash-syntax.ts";
+import { MAX_NESTING, type ParsedShell, type ShellWord, type SimpleCommand, WORD_END } from "./syntax.ts";
 
 /**
  * The word level of the shell scanner: quotes, escapes, `$…` expansions and backquotes. It keeps

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { argumentEffects } from "../../src/permissions/bash-argument-effects.ts";
+import { argumentEffects } from "../../src/shell/argument-effects.ts";
 
 /**
  * Writes and command runs hidden in the arguments of commands a read-only allowlist admits: each is
