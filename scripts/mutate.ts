@@ -35,7 +35,7 @@ const TARGETS: Readonly<Record<string, Target>> = {
     // The rules and the reading of shell commands they stand on (src/shell/).
     mutate: ["src/permissions/**/*.ts", "src/shell/**/*.ts"],
     // The bash tool's tests run commands through that analysis too.
-    tests: ["test/permissions/**/*.test.ts", "test/shell/**/*.test.ts", "test/tools/bash*.test.ts"],
+    tests: ["test/permissions/**/*.test.ts", "test/shell/**/*.test.ts", "test/tools/bash/**/*.test.ts"],
   },
   "agents-loaders": {
     mutate: ["src/agents/loaders/**/*.ts"],

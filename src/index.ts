@@ -207,15 +207,15 @@ export {
 export type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./tasks/task-store.ts";
 export { WorkspaceTaskStore, type WorkspaceTaskStoreOptions } from "./tasks/workspace-task-store.ts";
 // Tools.
-export { bashTool } from "./tools/bash.ts";
+export { bashTool } from "./tools/bash/bash.ts";
 export { builtinTools } from "./tools/builtin.ts";
-export { editTool } from "./tools/edit.ts";
-export { globTool } from "./tools/glob.ts";
-export { grepTool } from "./tools/grep.ts";
-export { listTool } from "./tools/list.ts";
+export { editTool } from "./tools/edit/edit.ts";
+export { globTool } from "./tools/glob/glob.ts";
+export { grepTool } from "./tools/grep/grep.ts";
+export { listTool } from "./tools/list/list.ts";
 export { nodeOperations } from "./tools/node-operations.ts";
 export type { DirEntry, ExecOptions, ExecResult, FileStat, Operations } from "./tools/operations.ts";
-export { readTool } from "./tools/read.ts";
+export { readTool } from "./tools/read/read.ts";
 export {
   type AgentIdentity,
   type AnyTool,
@@ -225,7 +225,7 @@ export {
   ToolError,
   type ToolResult,
 } from "./tools/tool.ts";
-export { writeTool } from "./tools/write.ts";
+export { writeTool } from "./tools/write/write.ts";
 // Workflows: confined scripts that orchestrate subagents.
 export { planWorkflow, type WorkflowPlan } from "./workflows/plan-workflow.ts";
 export {

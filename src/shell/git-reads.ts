@@ -6,7 +6,7 @@ import { nestedRuns } from "./wrappers.ts";
  * What one git command of a bash command line may print of the repository's files. The OS sandbox
  * hides a `.env` the read rules keep back from commands, but git reads its objects, not the file:
  * `git show HEAD:.env`, `git log -p`, `git grep` print a committed secret all the same. So the bash
- * tool treats these as reads of the files they may print (`src/tools/bash-git-reads.ts`).
+ * tool treats these as reads of the files they may print (`src/tools/bash/bash-git-reads.ts`).
  */
 export interface GitRead extends GitContent {
   /** The git command's words, joined, for messages. */

@@ -2,7 +2,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { isInside } from "../text/path-inside.ts";
 import type { Operations } from "./operations.ts";
 import { ToolError } from "./tool.ts";
-import { toPosix } from "./walk-files.ts";
+import { toPosix } from "./walk/walk-files.ts";
 
 export interface WorkspacePath {
   /** Absolute real path: symlinks resolved (for a path that does not exist yet, those of its nearest existing ancestor). */

@@ -7,7 +7,7 @@ import { Session } from "../../src/agent/session/session.ts";
 import { readTranscript, transcriptMessages } from "../../src/agent/session/transcript.ts";
 import { type ImagePart, userMessage } from "../../src/model/messages.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
-import { readTool } from "../../src/tools/read.ts";
+import { readTool } from "../../src/tools/read/read.ts";
 import { pngImage } from "../support/images.ts";
 import { tempWorkspace, testConfig } from "./support/harness.ts";
 

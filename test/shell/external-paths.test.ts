@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PermissionDeniedError } from "../../src/permissions/types.ts";
 import { externalPaths } from "../../src/shell/external-paths.ts";
-import { bashTool } from "../../src/tools/bash.ts";
+import { bashTool } from "../../src/tools/bash/bash.ts";
 import { makeContext, makeSandbox, runTool } from "../tools/tool-context.ts";
 
 const WS = "/work/project";
