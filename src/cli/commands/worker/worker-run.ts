@@ -1,0 +1,69 @@
+import { fleetKeyFromEnv } from "../../../queue/fleet-key.ts";
+import { FleetWorker } from "../../../queue/fleet-worker.ts";
+import { UsageError } from "../../errors.ts";
+import { EXIT_CODES } from "../../exit-codes.ts";
+import { storeUrl } from "../../fleet-flags.ts";
+import type { CliIo } from "../../io.ts";
+import { loadRunSettings } from "../../wire/prepare-run.ts";
+import { wireWorkerRuntime } from "../../wire/wire-worker.ts";
+
+export interface WorkerOptions {
+  redis?: string;
+  queue?: string;
+  concurrency: number;
+  attempts: number;
+  lockTimeout: number;
+  allowBypass?: boolean;
+  cwd?: string;
+}
+
+/** `agentry worker`: runs queued children until SIGTERM or SIGINT. Returns the exit code. */
+export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<number> {
+  const { settings, limiters } = await loadRunSettings(
+    { ...(options.cwd === undefined ? {} : { cwd: options.cwd }) },
+    io,
+  );
+  const url = storeUrl(options.redis, io.env, settings.fleet.redis);
+  const queue = options.queue ?? settings.fleet.queue;
+  if (url === undefined)
+    throw new UsageError(
+      "agentry worker needs the fleet's Redis: give --redis redis://host:port/db, set AGENTRY_REDIS_URL or fleet.redis in your user config.",
+    );
+  const key = fleetKeyFromEnv(io.env);
+  const runtime = await wireWorkerRuntime(settings, io, limiters, {
+    allowBypass: options.allowBypass === true,
+  });
+  const log = (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const worker = await FleetWorker.start(
+    {
+      url,
+      ...(queue === undefined ? {} : { queue }),
+      concurrency: options.concurrency,
+      attempts: options.attempts,
+      lockMs: Math.round(options.lockTimeout * 1000),
+      log,
+      ...(key === undefined ? {} : { key }),
+    },
+    runtime,
+  );
+  log(
+    `worker ${worker.name} takes jobs from queue "${queue ?? "agentry"}" (concurrency ${options.concurrency}; ${key === undefined ? "unsigned jobs accepted: set AGENTRY_FLEET_KEY so that only parents with the key give it work" : "only jobs signed with the fleet key"})`,
+  );
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        log(`${signal} again: letting go of the running jobs`);
+        void worker.close(true).then(resolve);
+        return;
+      }
+      stopping = true;
+      log(`${signal}: finishing the running jobs (again to let go of them)`);
+      void worker.close().then(resolve);
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+  log(`worker ${worker.name} stopped`);
+  return EXIT_CODES.completed;
+}
