@@ -1,10 +1,11 @@
 import { builtinAgents } from "../src/agents/builtin-agents.ts";
 import type { Model } from "../src/model/model.ts";
 import { serveA2a } from "../src/remote/a2a-http-server.ts";
-import { a2aExecutors } from "../src/remote/remote-executors.ts";
+import { a2aPlacement } from "../src/remote/a2a-placement.ts";
 import type { ServedAgents } from "../src/remote/served-agents.ts";
 import type { ChildExecutor } from "../src/subagents/executor.ts";
 import { inProcessExecutor } from "../src/subagents/in-process-executor.ts";
+import { remoteSpec } from "../test/support/a2a-client.ts";
 import { testLocalChild } from "../test/support/local-child.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
 import { instantModel } from "./support/instant-model.ts";
@@ -39,20 +40,17 @@ export async function measureRemote(options: RemoteOptions = {}): Promise<Row[]>
     log: () => {},
   });
   try {
-    const client = a2aExecutors({ env: {} });
+    const client = a2aPlacement({ env: {} });
     let n = 0;
     const remote = async () =>
-      client.executor({
-        definition: {
-          ...definition,
-          url: server.agentUrl("explore"),
+      client.executor(
+        remoteSpec(server.agentUrl("explore"), {
           headers: { Authorization: `Bearer ${TOKEN}` },
-        },
-        taskId: `sub-${++n}`,
-        parentSessionId: "bench",
-        agentPath: ["main", `far-${n}`],
-        limits: { stallTimeoutMs: 30_000 },
-      });
+          taskId: `sub-${++n}`,
+          agentPath: ["main", `far-${n}`],
+          stallMs: 30_000,
+        }),
+      );
     const local = async () => (await localChild(dir, model, `local-${++n}`)).executor;
     const timeLocal: number[] = [];
     const timeRemote: number[] = [];

@@ -27,6 +27,7 @@ const FIGURES = [
   "workflow",
   "remote",
   "queue",
+  "worker-kill",
   "ui",
   "serve-memory",
 ];

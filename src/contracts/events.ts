@@ -24,6 +24,11 @@ export type AgentEvent = Base &
         agentType: string;
         model: string;
         description?: string;
+        /**
+         * Where the agent runs when not in the process that reports it: `queue <name>` for a fleet
+         * worker, the URL of an A2A agent. Its own events then come from there, relayed.
+         */
+        runsOn?: string;
       }
     | { type: "turn_start"; turn: number }
     | { type: "text_delta"; delta: string }

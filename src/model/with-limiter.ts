@@ -1,9 +1,10 @@
-import type { AdaptiveLimiter, CallResult, CapacityWait, Permit } from "./adaptive-limiter.ts";
+import type { CallResult, CapacityWait, Permit } from "./adaptive-limiter.ts";
 import { type CallFeedback, type FeedbackSource, feedbackOf } from "./capacity.ts";
 import { failedMessage } from "./errors.ts";
 import { PushModelStream } from "./event-stream.ts";
 import type { AssistantMessage } from "./messages.ts";
 import type { Model, ModelEvent, ModelRequest, ModelStream } from "./model.ts";
+import type { EndpointLimiter } from "./model-limiters.ts";
 import { relayStream } from "./relay-stream.ts";
 import type { RetryAfterSource } from "./retry.ts";
 
@@ -41,7 +42,7 @@ class LimitedStream extends PushModelStream implements RetryAfterSource, Feedbac
  */
 export function withLimiter(
   model: Model,
-  limiter: AdaptiveLimiter,
+  limiter: EndpointLimiter,
   options: LimitedModelOptions = {},
 ): Model {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
@@ -57,7 +58,7 @@ export function withLimiter(
 
 async function send(
   model: Model,
-  limiter: AdaptiveLimiter,
+  limiter: EndpointLimiter,
   request: ModelRequest,
   signal: AbortSignal | undefined,
   out: LimitedStream,
@@ -84,21 +85,26 @@ async function send(
 
 /** Waits for a permit, announcing the wait; undefined when the signal aborted first. */
 async function wait(
-  limiter: AdaptiveLimiter,
+  limiter: EndpointLimiter,
   signal: AbortSignal | undefined,
   out: LimitedStream,
   heartbeatMs: number,
 ): Promise<Permit | undefined> {
   const started = Date.now();
   let heartbeat: NodeJS.Timeout | undefined;
+  let waited = false;
   try {
     const permit = await limiter.acquire(signal, (first) => {
+      waited = true;
       out.push(waitEvent(first));
       heartbeat = setInterval(() => out.push(waitEvent(limiter.waitInfo())), heartbeatMs);
       heartbeat.unref();
     });
-    const { limit, inFlight } = limiter.state;
-    out.push({ type: "capacity_granted", waitedMs: Date.now() - started, limit, inFlight });
+    // Granted after a wait (a limiter shared with other machines answers later even when it need not wait).
+    if (waited) {
+      const { limit, inFlight } = limiter.state;
+      out.push({ type: "capacity_granted", waitedMs: Date.now() - started, limit, inFlight });
+    }
     return permit;
   } catch {
     return undefined;

@@ -4,8 +4,10 @@ import { connectRedis, type RedisTarget, redisOptions, redisTarget } from "../ta
 import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
 import { ChannelHandlers } from "./channel-handlers.ts";
 import type { FleetKey, SignedKind } from "./fleet-key.ts";
-import { DEFAULT_QUEUE } from "./fleet-keys.ts";
+import { checkedQueueName, DEFAULT_QUEUE } from "./fleet-keys.ts";
+import { FleetWatch } from "./fleet-watch.ts";
 import { letGo } from "./let-go.ts";
+import { rosterKey } from "./worker-roster.ts";
 
 export interface FleetClientOptions {
   /** `redis://host:port/db`: the fleet's server (its task store lives there too). */
@@ -18,8 +20,18 @@ export interface FleetClientOptions {
   remote?: string;
   /** How long a worker keeps a child whose parent stopped renewing its lease (default 30 s). */
   leaseMs?: number;
-  /** How long Redis may be unreachable before queued children end with an error (default 5 s). */
+  /**
+   * How long Redis may be unreachable before queued children end with an error (default 60 s): a
+   * restart that keeps its data (appendonly) is ridden out; one that lost it ends them, saying so.
+   */
   lostAfterMs?: number;
+  /**
+   * How long queued children wait when no worker is left on the queue before they end with an error
+   * (default 10 min). The parent says so at once, and again when a worker is back.
+   */
+  noWorkerTimeoutMs?: number;
+  /** How often the queue's workers are counted while children wait (default 2 s). */
+  workerCheckMs?: number;
   /** Namespace of agentry's own keys (default `agentry`). */
   prefix?: string;
   /** How long a job may wait for a worker before `warn` says so (default 15 s). */
@@ -34,6 +46,8 @@ export interface FleetClientOptions {
 }
 
 export const DEFAULT_ATTEMPTS = 2;
+export const DEFAULT_LOST_AFTER_MS = 60_000;
+export const DEFAULT_NO_WORKER_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * The parent's side of a fleet, shared by all its queued children: a command connection (mailboxes,
@@ -59,12 +73,12 @@ export class FleetClient {
   private readonly channels: ChannelHandlers;
   private readonly leases = new Set<string>();
   private readonly leaseTimer: NodeJS.Timeout;
-  private readonly lostListeners = new Set<(error: string) => void>();
-  private lostTimer: NodeJS.Timeout | undefined;
-  private lostError: string | undefined;
+  /** Redis lost, no worker left: watched once for all the children followed here. */
+  readonly watch: FleetWatch;
 
   static async open(options: FleetClientOptions): Promise<FleetClient> {
     const target = redisTarget(options.url);
+    checkedQueueName(options.queue ?? DEFAULT_QUEUE);
     const commands = await connectRedis(target, { name: "agentry-fleet" });
     let subscriber: Redis | undefined;
     try {
@@ -102,7 +116,18 @@ export class FleetClient {
     this.channels = new ChannelHandlers(subscriber);
     this.leaseTimer = setInterval(() => void this.renewLeases(), Math.max(100, this.leaseMs / 3));
     this.leaseTimer.unref();
-    this.watchConnection(options.lostAfterMs ?? 5_000);
+    this.watch = new FleetWatch({
+      commands,
+      label: target.label,
+      queue: this.queueName,
+      roster: rosterKey(this.prefix, this.queueName),
+      lostAfterMs: options.lostAfterMs ?? DEFAULT_LOST_AFTER_MS,
+      noWorkerTimeoutMs: options.noWorkerTimeoutMs ?? DEFAULT_NO_WORKER_TIMEOUT_MS,
+      workerCheckMs: options.workerCheckMs ?? 2_000,
+      warn: this.warn,
+      // A lease that ran out while Redis was away is set again before a worker looks for it.
+      reconnected: () => void this.renewLeases(),
+    });
   }
 
   /** `value` signed for job `jobId` when this parent has the fleet's key, else as it is. */
@@ -120,29 +145,22 @@ export class FleetClient {
     return this.channels.subscribe(channel, handler);
   }
 
-  /** Keeps `key` alive (a job's lease) until the returned function is called. */
+  /**
+   * Keeps `key` alive (a job's lease) until the returned function is called. Its value is how long it
+   * lasts, so a worker knows how long a missing lease may be only late.
+   */
   async holdLease(key: string): Promise<() => void> {
     this.leases.add(key);
-    await this.commands.set(key, "1", "PX", this.leaseMs);
+    await this.commands.set(key, String(this.leaseMs), "PX", this.leaseMs);
     return () => {
       this.leases.delete(key);
       void this.commands.del(key).catch(() => {});
     };
   }
 
-  /**
-   * Calls `listener` once Redis has been unreachable for `lostAfterMs` (with what to tell the user),
-   * and at once if it is already. Returns the function that stops listening.
-   */
-  onLost(listener: (error: string) => void): () => void {
-    if (this.lostError !== undefined) listener(this.lostError);
-    this.lostListeners.add(listener);
-    return () => this.lostListeners.delete(listener);
-  }
-
   async close(): Promise<void> {
     clearInterval(this.leaseTimer);
-    clearTimeout(this.lostTimer);
+    this.watch.close();
     await letGo(Promise.allSettled([this.events.close(), this.queue.close()]), [
       this.subscriber,
       this.commands,
@@ -153,25 +171,8 @@ export class FleetClient {
   private async renewLeases(): Promise<void> {
     if (this.leases.size === 0) return;
     const pipeline = this.commands.pipeline();
-    for (const key of this.leases) pipeline.set(key, "1", "PX", this.leaseMs);
+    for (const key of this.leases) pipeline.set(key, String(this.leaseMs), "PX", this.leaseMs);
     await pipeline.exec().catch(() => {});
-  }
-
-  private watchConnection(lostAfterMs: number): void {
-    this.commands.on("close", () => {
-      if (this.lostTimer !== undefined || this.lostError !== undefined) return;
-      this.lostTimer = setTimeout(() => {
-        this.lostTimer = undefined;
-        this.lostError = `lost the connection to Redis at ${this.target.label} for more than ${Math.round(lostAfterMs / 1000)} s`;
-        for (const listener of [...this.lostListeners]) listener(this.lostError);
-      }, lostAfterMs);
-      this.lostTimer.unref();
-    });
-    this.commands.on("ready", () => {
-      clearTimeout(this.lostTimer);
-      this.lostTimer = undefined;
-      this.lostError = undefined;
-    });
   }
 }
 

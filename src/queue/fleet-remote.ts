@@ -1,3 +1,4 @@
+import { hasControlCharacter } from "../text/control-characters.ts";
 import { FleetWorkspaceError } from "./fleet-workspace-error.ts";
 
 /** What a fleet's remote may be, for the messages. */
@@ -33,10 +34,4 @@ export function checkedRemote(remote: string): string {
   const problem = remoteProblem(remote);
   if (problem === undefined) return remote;
   throw new FleetWorkspaceError(`The git remote ${JSON.stringify(remote)} is refused: ${problem}.`);
-}
-
-/** Whether `text` holds a control character (a newline, an escape, NUL …): never in a name or a path agentry takes. */
-export function hasControlCharacter(text: string): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters looked for
-  return /[\u0000-\u001f\u007f]/.test(text);
 }

@@ -1,17 +1,30 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Job, UnrecoverableError, Worker } from "bullmq";
+import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { connectRedis, type RedisTarget, redisTarget } from "../tasks/redis-connection.ts";
 import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
+import { RedisTaskStore } from "../tasks/redis-task-store.ts";
 import { ChannelHandlers } from "./channel-handlers.ts";
 import { bullConnection, DEFAULT_ATTEMPTS } from "./fleet-client.ts";
 import type { FleetKey } from "./fleet-key.ts";
-import { DEFAULT_QUEUE } from "./fleet-keys.ts";
-import { type JobData, type JobResult, jobDataSchema, problemOf } from "./job-data.ts";
+import {
+  checkedQueueName,
+  DEFAULT_LOCK_MS,
+  DEFAULT_QUEUE,
+  DEFAULT_STALLED_INTERVAL_MS,
+} from "./fleet-keys.ts";
+import type { JobData, JobResult } from "./job-data.ts";
+import type { JobLock } from "./job-lock.ts";
 import { letGo } from "./let-go.ts";
-import { runQueuedChild, type WorkerRuntime } from "./run-queued-child.ts";
+import { type TakeJobDeps, takeJob } from "./take-job.ts";
+import { workerChildren } from "./worker-children.ts";
+import type { WorkerRuntime } from "./worker-host.ts";
+import { announceWorker, retireWorker, rosterKey } from "./worker-roster.ts";
+
+/** How often a worker says it is alive (`worker-roster.ts`); its word holds three times as long. */
+const ANNOUNCE_MS = 2_000;
 
 export interface FleetWorkerOptions {
   /** `redis://host:port/db`: the fleet's server. */
@@ -24,8 +37,10 @@ export interface FleetWorkerOptions {
    * mid-child (killed, cut off) is noticed when its lock expires, and the child starts again elsewhere.
    */
   attempts?: number;
-  /** How long a job's lock lasts without renewal, i.e. how soon a dead worker is noticed (default 30 s). */
+  /** How long a job's lock lasts without renewal, i.e. how soon a dead worker is noticed (default 6 s). */
   lockMs?: number;
+  /** How often stalled jobs (their lock expired) are looked for (default 2 s). */
+  stalledIntervalMs?: number;
   prefix?: string;
   /** One line per job (its start and its end), for the person running the worker. */
   log?: (line: string) => void;
@@ -37,22 +52,49 @@ export interface FleetWorkerOptions {
 }
 
 /**
+ * A BullMQ worker that notes each lock renewal's fate on the job's `JobLock`: a renewal sent at `t`
+ * that was accepted holds the lock until `t + lockMs`; a refused one loses it.
+ */
+class LockedWorker extends Worker<JobData, JobResult> {
+  /** The locks of the jobs this worker runs (`takeJob` adds and removes them). */
+  locks = new Map<string, JobLock>();
+
+  override async extendJobLocks(jobIds: string[], tokens: string[], duration: number): Promise<string[]> {
+    const sentAt = Date.now();
+    const refused = await super.extendJobLocks(jobIds, tokens, duration);
+    for (const id of jobIds) {
+      const lock = this.locks.get(id);
+      if (refused.includes(id)) lock?.lose("another worker took the job (its lock renewal was refused)");
+      else lock?.renewed(sentAt);
+    }
+    return refused;
+  }
+}
+
+/**
  * A machine's share of a fleet: takes queued children from BullMQ and runs each with this machine's
- * models, tools and sandbox (`runQueuedChild`). BullMQ's lock is its heartbeat: a job whose worker
- * stopped renewing it is stalled and started again, up to `attempts` starts in all, then it fails with
- * the reason. `close` stops taking jobs and finishes the ones it holds.
+ * models, tools and sandbox (`takeJob`). BullMQ's lock is its heartbeat: a job whose worker stopped
+ * renewing it is stalled and started again, up to `attempts` starts in all, then it fails with the
+ * reason; a worker that finds it lost a lock stops that child at once. It says it is alive on the
+ * queue's roster, so a parent knows when none is left. `close` stops taking jobs and finishes the
+ * ones it holds.
  */
 export class FleetWorker {
   readonly name: string;
-  private readonly worker: Worker<JobData, JobResult>;
+  private readonly worker: LockedWorker;
   private readonly commands: Redis;
   private readonly subscriber: Redis;
   private readonly bull: Redis;
   private readonly channels: ChannelHandlers;
   private readonly cacheDir: string;
+  private readonly roster: string;
+  private readonly announcing: NodeJS.Timeout;
+  /** The fleet's task store, opened at the first job whose child may start children (their records). */
+  private store: Promise<RedisTaskStore> | undefined;
 
   static async start(options: FleetWorkerOptions, runtime: WorkerRuntime): Promise<FleetWorker> {
     const target = redisTarget(options.url);
+    checkedQueueName(options.queue ?? DEFAULT_QUEUE);
     // Its own folder: two workers of one machine never share a repository cache.
     const cacheDir = await mkdtemp(join(tmpdir(), "agentry-worker-"));
     const commands = await connectRedis(target, { name: "agentry-worker" });
@@ -62,6 +104,7 @@ export class FleetWorker {
     });
     const worker = new FleetWorker(options, runtime, target, commands, subscriber, cacheDir);
     await worker.worker.waitUntilReady();
+    await worker.announce();
     return worker;
   }
 
@@ -80,64 +123,54 @@ export class FleetWorker {
     this.channels = new ChannelHandlers(subscriber);
     const queue = options.queue ?? DEFAULT_QUEUE;
     const prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
-    const lockMs = options.lockMs ?? 30_000;
+    const lockMs = options.lockMs ?? DEFAULT_LOCK_MS;
     const log = options.log ?? (() => {});
-    const connections = {
-      commands,
-      subscribe: (channel: string, handler: () => void) => this.subscribe(channel, handler),
-      queue,
-      prefix,
-      worker: this.name,
-      leaseCheckMs: 1_000,
-      cacheDir,
-      ...(options.key === undefined ? {} : { key: options.key }),
-    };
-    const { key } = options;
+    this.roster = rosterKey(prefix, queue);
     let warnedUnchecked = false;
+    const locks = new Map<string, JobLock>();
     this.bull = bullConnection(target, "agentry-worker-queue");
-    this.worker = new Worker<JobData, JobResult>(
-      queue,
-      async (job: Job<JobData, JobResult>) => {
-        const id = job.id ?? "?";
-        const scope = { queue, jobId: id };
-        const sig = (job.data as { sig?: unknown }).sig;
-        if (key !== undefined && !key.verify("job", scope, job.data)) {
-          const why =
-            sig === undefined
-              ? "it is not signed"
-              : "its signature does not match this worker's fleet key (AGENTRY_FLEET_KEY)";
-          log(`job ${id} refused: ${why}: only a parent holding the fleet's key may give this worker work`);
-          throw new UnrecoverableError(
-            `this worker refused the job: ${why}; give the parent the fleet's key (AGENTRY_FLEET_KEY) the workers have`,
-          );
-        }
-        if (key === undefined && sig !== undefined && !warnedUnchecked) {
-          warnedUnchecked = true;
-          log(
-            `job ${id} is signed, but this worker has no fleet key to check it with: set AGENTRY_FLEET_KEY so that only signed jobs run`,
-          );
-        }
-        const parsed = jobDataSchema.safeParse(job.data);
-        if (!parsed.success)
-          throw new UnrecoverableError(
-            `this worker cannot read the job (${problemOf(parsed.error)}): are the parent and the workers the same agentry version?`,
-          );
-        const data = parsed.data as JobData;
-        log(`job ${id} ${data.agentPath.join("/")} started (attempt ${job.attemptsStarted})`);
-        const started = Date.now();
-        const result = await runQueuedChild(data, id, runtime, connections);
-        const { outcome } = result;
-        const detail = outcome.status === "error" ? `: ${outcome.error}` : "";
-        log(
-          `job ${id} ${data.agentPath.join("/")} ${outcome.status} after ${Date.now() - started} ms, ${outcome.turns} turns${detail}`,
-        );
-        return key === undefined ? result : key.sign("result", scope, result);
+    const deps: TakeJobDeps = {
+      runtime,
+      connections: {
+        commands,
+        subscribe: (channel: string, handler: () => void) => this.subscribe(channel, handler),
+        queue,
+        prefix,
+        worker: this.name,
+        leaseCheckMs: 1_000,
+        cacheDir,
+        ...(options.key === undefined ? {} : { key: options.key }),
       },
+      ...(options.key === undefined ? {} : { key: options.key }),
+      log,
+      lockMs,
+      locks,
+      lockKey: (jobId) => this.worker.toKey(`${jobId}:lock`),
+      unchecked: (jobId) => {
+        if (warnedUnchecked) return;
+        warnedUnchecked = true;
+        log(
+          `job ${jobId} is signed, but this worker has no fleet key to check it with: set AGENTRY_FLEET_KEY so that only signed jobs run`,
+        );
+      },
+    };
+    const childrenDeps = { runtime, commands, prefix, warn: (message: string) => log(`warning: ${message}`) };
+    deps.children = async (spec, workspace) => {
+      this.store ??= RedisTaskStore.connect(options.url, { prefix });
+      const store = await this.store.catch((error: unknown) => {
+        this.store = undefined;
+        throw error;
+      });
+      return workerChildren(childrenDeps, spec, workspace, store);
+    };
+    this.worker = new LockedWorker(
+      queue,
+      (job: Job<JobData, JobResult>, token?: string) => takeJob(job, token, deps),
       {
         connection: this.bull,
         concurrency: options.concurrency ?? 1,
         lockDuration: lockMs,
-        stalledInterval: Math.max(500, Math.floor(lockMs / 2)),
+        stalledInterval: options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
         // A stalled job starts again until it has started `attempts` times, then it fails.
         maxStalledCount: Math.max(0, (options.attempts ?? DEFAULT_ATTEMPTS) - 1),
         // Nothing is retried after an error thrown by the processor: a child's failure is its outcome.
@@ -145,10 +178,13 @@ export class FleetWorker {
         removeOnFail: { age: 24 * 3600 },
       },
     );
+    this.worker.locks = locks;
     this.worker.on("error", () => {});
     this.worker.on("failed", (job, error) => {
       if (job) log(`job ${job.id} failed: ${error.message}`);
     });
+    this.announcing = setInterval(() => void this.announce(), ANNOUNCE_MS);
+    this.announcing.unref();
   }
 
   /**
@@ -160,8 +196,15 @@ export class FleetWorker {
     const down = this.commands.status !== "ready";
     const closing = this.worker.close(force || down);
     if (!(force || down)) await closing.catch(() => {});
+    clearInterval(this.announcing);
+    if (!down) await retireWorker(this.commands, this.roster, this.name).catch(() => {});
     await letGo(closing, [this.subscriber, this.commands, this.bull]);
+    await (await this.store?.catch(() => undefined))?.close().catch(() => {});
     await rm(this.cacheDir, { recursive: true, force: true }).catch(() => {});
+  }
+
+  private announce(): Promise<void> {
+    return announceWorker(this.commands, this.roster, this.name, ANNOUNCE_MS * 3).catch(() => {});
   }
 
   private subscribe(channel: string, handler: () => void): Promise<() => void> {

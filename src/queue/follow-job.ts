@@ -1,12 +1,17 @@
 import { Job } from "bullmq";
 import { RunLimitExceeded } from "../agent/limits/run-limits.ts";
-import { emptyUsage } from "../model/messages.ts";
+import type { OutcomeEnd } from "../contracts/outcome.ts";
+import { activationOutcome } from "../subagents/activation-kit.ts";
 import type { FollowInput } from "../subagents/executor.ts";
+import { errorMessage } from "../text/error-message.ts";
 import type { FleetClient } from "./fleet-client.ts";
 import { jobKeys } from "./fleet-keys.ts";
-import { JOB_VERSION, type JobResult, jobResultSchema, problemOf } from "./job-data.ts";
+import { FleetWaitError } from "./fleet-watch.ts";
+import { JOB_VERSION, type JobResult } from "./job-data.ts";
+import { keptResultOf, readResult } from "./job-result.ts";
 import type { CancelReason } from "./mailbox.ts";
 import { parseStreamMessage } from "./stream-message.ts";
+import { liveWorkers, rosterKey } from "./worker-roster.ts";
 
 /** How long after its job ended the parent waits for the last of a child's events (they travel apart). */
 const LAST_EVENTS_MS = 1_000;
@@ -58,18 +63,39 @@ export async function followJob(client: FleetClient, following: Following): Prom
       () => {},
     );
   };
-  let stopLost: (() => void) | undefined;
+  let dataLost!: (error: FleetWaitError) => void;
+  const gone = new Promise<never>((_, reject) => {
+    dataLost = reject;
+  });
+  gone.catch(() => {});
+  // Redis is back after a loss: the job must still be there (its data kept), else the child ends.
+  const watching = client.watch.follow(() => {
+    void (async () => {
+      const there = await Job.fromId(client.queue, jobId).then(
+        (found) => found !== undefined,
+        () => true,
+      );
+      if (!there && (await keptResultOf(client, jobId)) === undefined)
+        dataLost(
+          new FleetWaitError(
+            `Redis at ${client.target.label} came back without its job ${jobId}: it kept none of the fleet's data across its restart (keep it with appendonly yes, or a replica)`,
+          ),
+        );
+    })();
+  });
   try {
     await client.ready();
     await following.begin();
     job = await findJob(client, jobId);
-    if (job === undefined) throw new Error(`its job ${jobId} is not on queue "${client.queueName}"`);
+    if (job === undefined) {
+      // Finished and removed from the queue since (a parent that follows it again, later): its result was kept.
+      const kept = await keptResultOf(client, jobId);
+      if (kept !== undefined) return kept;
+      throw new Error(`its job ${jobId} is not on queue "${client.queueName}"`);
+    }
     if (input.signal.aborted) onAbort();
     else input.signal.addEventListener("abort", onAbort, { once: true });
     const unclaimed = warnUnclaimed(client, job);
-    const lost = new Promise<never>((_, reject) => {
-      stopLost = client.onLost((error) => reject(new Error(error)));
-    });
     let value: unknown;
     let local: JobResult | undefined;
     try {
@@ -77,30 +103,38 @@ export async function followJob(client: FleetClient, following: Following): Prom
         local = result;
         return result;
       });
-      value = await Promise.race([job.waitUntilFinished(client.events), lost, removed]).finally(() =>
-        clearTimeout(unclaimed),
-      );
+      value = await Promise.race([
+        job.waitUntilFinished(client.events),
+        watching.ended,
+        gone,
+        removed,
+      ]).finally(() => clearTimeout(unclaimed));
     } catch (error) {
-      const reason = messageOf(error);
+      // A result its worker produced and kept counts, however the job ended afterwards (its lock lost
+      // before BullMQ recorded it, then stalled too often).
+      const kept = await keptResultOf(client, jobId);
+      if (kept !== undefined) return kept;
+      const reason = errorMessage(error);
       // BullMQ's words when a job's worker was lost on each of its allowed starts.
       if (reason.includes("stalled more than allowable limit"))
         throw new Error(
           `its worker was lost (killed, or cut off from Redis) on every start it was allowed (job ${jobId}; BullMQ: ${reason})`,
         );
+      if (
+        error instanceof Error &&
+        (error.message.startsWith("lost the connection") ||
+          error.message.startsWith("Redis at") ||
+          error.message.startsWith("no worker took"))
+      )
+        throw error;
       throw new Error(`its job ${jobId} failed: ${reason}`);
     }
     if (local !== undefined && value === local) return local;
-    if (client.key !== undefined && !client.key.verify("result", { queue: client.queueName, jobId }, value))
-      throw new Error(
-        `its job ${jobId} came back with a result not signed with the fleet's key (AGENTRY_FLEET_KEY): a worker without the key, or a result someone else wrote to Redis; it was not read`,
-      );
-    const parsed = jobResultSchema.safeParse(value);
-    if (!parsed.success)
-      throw new Error(`its worker returned a result this agentry cannot read (${problemOf(parsed.error)})`);
+    const result = readResult(client, jobId, value);
     await Promise.race([lastEvent, new Promise((resolve) => setTimeout(resolve, LAST_EVENTS_MS).unref())]);
-    return parsed.data as JobResult;
+    return result;
   } finally {
-    stopLost?.();
+    watching.stop();
     input.signal.removeEventListener("abort", onAbort);
     releaseLease();
     unsubscribe();
@@ -110,29 +144,31 @@ export async function followJob(client: FleetClient, following: Following): Prom
 /** The `worker` of a result made by the parent itself (its job was removed before a worker took it). */
 const NO_WORKER = "none";
 
-function abortedBeforeTaken(reason: CancelReason, sessionId: string, started: number): JobResult {
-  const base = { text: "", turns: 0, usage: emptyUsage(), durationMs: Date.now() - started, sessionId };
-  const outcome: JobResult["outcome"] =
+function abortedBeforeTaken(reason: CancelReason, sessionId: string, startedAt: number): JobResult {
+  const end: OutcomeEnd =
     reason.kind === "limit"
       ? reason.limit === "stall"
-        ? { ...base, status: "error", error: reason.message, reason: "stalled" }
-        : { ...base, status: "budget_exceeded", reason: reason.message, budget: reason.limit }
-      : { ...base, status: "aborted", reason: reason.text };
+        ? { status: "error", error: reason.message, reason: "stalled" }
+        : { status: "budget_exceeded", reason: reason.message, budget: reason.limit }
+      : { status: "aborted", reason: reason.text };
+  const outcome = activationOutcome(end, { sessionId, startedAt });
   return { v: JOB_VERSION, outcome, messages: [], unread: [], worker: NO_WORKER };
 }
 
-/** Says so when no worker has taken the job after a while: without a worker, nothing would tell. */
+/**
+ * Says so when the job still waits for a worker after a while although workers are there (busy, or
+ * of another version): with none at all, the fleet's watch says that instead (`FleetWatch`).
+ */
 function warnUnclaimed(client: FleetClient, job: Job): NodeJS.Timeout {
   const timer = setTimeout(() => {
-    void job.getState().then(
-      (state) => {
-        if (state === "waiting" || state === "prioritized" || state === "delayed")
-          client.warn(
-            `no worker has taken job ${job.id} from queue "${client.queueName}" at ${client.target.label} in ${Math.round(client.unclaimedWarnMs / 1000)} s: start one with \`agentry worker --redis ${client.target.label} --queue ${client.queueName}\``,
-          );
-      },
-      () => {},
-    );
+    void (async () => {
+      const state = await job.getState();
+      if (state !== "waiting" && state !== "prioritized" && state !== "delayed") return;
+      if ((await liveWorkers(client.commands, rosterKey(client.prefix, client.queueName))) === 0) return;
+      client.warn(
+        `no worker has taken job ${job.id} from queue "${client.queueName}" at ${client.target.label} in ${Math.round(client.unclaimedWarnMs / 1000)} s: the workers there are busy, or refuse it (their logs say why); start another with \`agentry worker --redis ${client.target.label} --queue ${client.queueName}\``,
+      );
+    })().catch(() => {});
   }, client.unclaimedWarnMs);
   timer.unref();
   return timer;
@@ -177,8 +213,4 @@ export function cancelReason(reason: unknown): CancelReason {
   if (typeof reason === "string" && reason !== "") return { kind: "text", text: reason };
   if (reason instanceof Error && reason.name !== "AbortError") return { kind: "text", text: reason.message };
   return { kind: "text", text: "aborted" };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

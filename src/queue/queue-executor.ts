@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { DEFAULT_MAX_TURNS } from "../agent/config.ts";
+import type { Session } from "../agent/session/session.ts";
 import type { Outcome } from "../contracts/outcome.ts";
-import { emptyUsage, type UserMessage, userMessage } from "../model/messages.ts";
+import { type UserMessage, userMessage } from "../model/messages.ts";
+import { activationOutcome } from "../subagents/activation-kit.ts";
+import type { LoopChildSpec } from "../subagents/child-spec.ts";
+import type { ChildWorkspace } from "../subagents/child-workspace.ts";
 import type {
   Activation,
   ActivationInput,
@@ -10,22 +13,29 @@ import type {
   ChildExecutor,
   FollowInput,
 } from "../subagents/executor.ts";
-import type { LocalChild } from "../subagents/local-child.ts";
 import type { FleetClient } from "./fleet-client.ts";
 import { type JobKeys, jobKeys } from "./fleet-keys.ts";
 import { type Following, followJob } from "./follow-job.ts";
-import { JOB_VERSION, type JobData, type JobResult } from "./job-data.ts";
+import { JOB_VERSION, type JobData, type JobResult, type JobWorkspace } from "./job-data.ts";
 import { jobWorkspace } from "./job-workspace.ts";
 import { type CancelReason, type MailboxEntry, pushEntry } from "./mailbox.ts";
 
+/** A child its parent placed on the queue: its spec, and the conversation and workspace kept here. */
+export interface QueuedChild {
+  spec: LoopChildSpec;
+  session: Session;
+  /** Where it works as its parent sees it (a worktree child's is its parent's workspace: the snapshot's source). */
+  workspace: ChildWorkspace;
+}
+
 /**
- * Runs a child built here as BullMQ jobs, one per activation, on whichever worker takes it. The child's
+ * Runs a child described here as BullMQ jobs, one per activation, on whichever worker takes it. The child's
  * conversation stays here (its session): each job carries it, and its result brings back what the
  * activation added. Messages, interruptions and a cancel go through the job's mailbox; the child's
  * events come back on its channel as they happen. An activation can be followed from its ref by any
  * process that reaches the same Redis.
  */
-export function queueExecutor(local: LocalChild, client: FleetClient): ChildExecutor {
+export function queueExecutor(local: QueuedChild, client: FleetClient): ChildExecutor {
   return {
     kind: "queue",
     start: (input) => new QueueActivation(local, client, input),
@@ -42,10 +52,10 @@ class QueueActivation implements Activation {
   /** Sends the worker had closed its mailbox to: they continue the child in a new job. */
   private late: UserMessage[] = [];
   private sending: Promise<unknown> = Promise.resolve();
-  private readonly local: LocalChild;
+  private readonly local: QueuedChild;
   private readonly client: FleetClient;
 
-  constructor(local: LocalChild, client: FleetClient, input: ActivationInput) {
+  constructor(local: QueuedChild, client: FleetClient, input: ActivationInput) {
     this.local = local;
     this.client = client;
     this.jobId = newJobId(local.session.id);
@@ -123,45 +133,11 @@ function newJobId(childId: string): string {
   return `${childId}.${randomBytes(4).toString("hex")}`;
 }
 
-function jobData(
-  local: LocalChild,
-  messages: readonly UserMessage[],
-  workspace: JobData["workspace"],
-): JobData {
-  const { config, definition, session } = local;
+function jobData(local: QueuedChild, messages: readonly UserMessage[], workspace: JobWorkspace): JobData {
   return {
     v: JOB_VERSION,
-    taskId: session.id,
-    sessionId: session.id,
-    parentSessionId: session.parentSessionId ?? "",
-    agentPath: [...(config.agentPath ?? [definition.name])],
-    depth: config.depth ?? 1,
-    agent: {
-      name: definition.name,
-      description: definition.description,
-      prompt: definition.prompt,
-      ...(definition.temperature === undefined ? {} : { temperature: definition.temperature }),
-      ...(definition.allowedHosts === undefined ? {} : { allowedHosts: [...definition.allowedHosts] }),
-    },
-    model: config.model.id,
-    tools: config.tools.map((tool) => tool.name),
-    rules: local.rules.map((rule) => ({
-      permission: rule.permission,
-      pattern: rule.pattern,
-      action: rule.action,
-    })),
-    mode: local.mode,
-    readOnly: config.commands?.sandbox?.ceiling === "read-only",
-    limits: {
-      maxTurns: config.maxTurns ?? DEFAULT_MAX_TURNS,
-      ...(config.limits?.stallTimeoutMs === undefined
-        ? {}
-        : { stallTimeoutMs: config.limits.stallTimeoutMs }),
-      ...(config.limits?.maxTokens === undefined ? {} : { maxTokens: config.limits.maxTokens }),
-      ...(config.limits?.maxDurationMs === undefined ? {} : { maxDurationMs: config.limits.maxDurationMs }),
-    },
-    ...(config.toolOutputLimit === undefined ? {} : { toolOutputLimit: config.toolOutputLimit }),
-    history: [...session.messages],
+    spec: local.spec,
+    history: [...local.session.messages],
     messages: [...messages],
     workspace,
   };
@@ -187,7 +163,7 @@ function addAndFollow(
 
 /** Follows an activation another executor (or process) started, to the same result. */
 function followActivation(
-  local: LocalChild,
+  local: QueuedChild,
   client: FleetClient,
   ref: ActivationRef,
   input: FollowInput,
@@ -246,22 +222,14 @@ function followActivation(
 
 function toActivationResult(result: JobResult): ActivationResult {
   return {
-    outcome: result.outcome as Outcome,
+    outcome: result.outcome,
     ...(result.branch === undefined ? {} : { branch: result.branch }),
     ...(result.workspaceNote === undefined ? {} : { workspaceNote: result.workspaceNote }),
   };
 }
 
-function errorOutcome(error: string, sessionId: string, started: number): Outcome {
-  return {
-    status: "error",
-    error: `queued child: ${error}`,
-    text: "",
-    turns: 0,
-    usage: emptyUsage(),
-    durationMs: Date.now() - started,
-    sessionId,
-  };
+function errorOutcome(error: string, sessionId: string, startedAt: number): Outcome {
+  return activationOutcome({ status: "error", error: `queued child: ${error}` }, { sessionId, startedAt });
 }
 
 function messageOf(error: unknown): string {

@@ -1,56 +1,21 @@
 import type { Redis } from "ioredis";
-import type { AgentConfig } from "../agent/config.ts";
 import { RunLimitExceeded } from "../agent/limits/run-limits.ts";
-import { Session } from "../agent/session/session.ts";
-import type { AgentDefinition } from "../agents/definition.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
-import { emptyUsage, type UserMessage } from "../model/messages.ts";
-import type { Model } from "../model/model.ts";
-import { createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
-import type { Ruleset } from "../permissions/types.ts";
-import type { CommandPolicy } from "../sandbox/policy.ts";
-import { childSystemPrompt } from "../subagents/child-config.ts";
-import { isSpawnTool } from "../subagents/child-tools.ts";
-import type { ChildWorkspace } from "../subagents/child-workspace.ts";
+import type { UserMessage } from "../model/messages.ts";
+import { activationOutcome } from "../subagents/activation-kit.ts";
+import type { LoopChildSpec } from "../subagents/child-spec.ts";
 import { inProcessExecutor } from "../subagents/in-process-executor.ts";
 import type { LocalChild } from "../subagents/local-child.ts";
-import { nodeOperations } from "../tools/node-operations.ts";
-import type { AnyTool } from "../tools/tool.ts";
+import { errorMessage } from "../text/error-message.ts";
 import type { FleetKey } from "./fleet-key.ts";
-import { jobKeys } from "./fleet-keys.ts";
+import { type JobKeys, jobKeys } from "./fleet-keys.ts";
 import { JOB_VERSION, type JobData, type JobResult } from "./job-data.ts";
-import { workerWorkspace } from "./job-workspace.ts";
+import { type JobLock, lockHooks } from "./job-lock.ts";
 import { closeMailbox, type MailboxEntry, parseEntry, readEntries } from "./mailbox.ts";
-import { remoteWorktree } from "./remote-worktree.ts";
 import type { StreamMessage } from "./stream-message.ts";
-
-/** What a worker runs children with: its own models, tools and sandbox — never the parent's keys. */
-export interface WorkerRuntime {
-  /** Builds a model from the job's `provider:model` id with this machine's keys and config. */
-  createModel(id: string): Model;
-  /** This worker's tools: a child gets those its job names, never more (and never the spawn tools). */
-  tools(): AnyTool[];
-  /** How the child's commands run here: this machine's OS sandbox, derived from the child's rules. */
-  commands(input: ChildCommandsInput): Promise<CommandPolicy | undefined>;
-  /** Hides this machine's secrets in tool output. */
-  redact?: (text: string) => string;
-  /**
-   * Whether a job may run in `bypass` mode. Whoever can write to the fleet's Redis writes the jobs, so
-   * by default a worker does not take a job's word for it: `bypass` runs as `accept-edits` and no
-   * command leaves the OS sandbox (`jobPermissions`). `agentry worker --allow-bypass` turns this off.
-   */
-  allowBypass?: boolean;
-}
-
-export interface ChildCommandsInput {
-  workspace: string;
-  rules: Ruleset;
-  mode: PermissionMode;
-  /** The parent's commands were confined read-only: the child's must be too. */
-  readOnly: boolean;
-  allowedHosts?: readonly string[];
-}
+import type { WorkerChildren } from "./worker-children.ts";
+import { queuedChild, queuedWorkspace, type WorkerRuntime } from "./worker-host.ts";
 
 /** What one job may use of its worker's connections. */
 export interface JobConnections {
@@ -61,7 +26,7 @@ export interface JobConnections {
   prefix: string;
   /** `host:pid`, for the result and the logs. */
   worker: string;
-  /** How often the parent's lease is checked (it is gone: the child is stopped). */
+  /** How often the parent's lease is checked (gone for good: the child is stopped). */
   leaseCheckMs: number;
   /** This worker's own folder: worktree children's repositories and worktrees. */
   cacheDir: string;
@@ -69,34 +34,63 @@ export interface JobConnections {
   key?: FleetKey;
 }
 
+/** Makes the runtime of a job's child's own children, in its workspace here (`workerChildren`). */
+export type JobChildren = (spec: LoopChildSpec, workspace: string) => Promise<WorkerChildren>;
+
 /**
  * Runs one activation of a queued child with the same loop as in the parent's process
  * (`inProcessExecutor`), in the job's workspace: what the parent sends arrives through the job's
  * mailbox, the child's events go out on its channel, and the result brings back what the activation
  * added to the conversation. A job this worker cannot run (its workspace is not here, its model is
- * unknown) ends with an error outcome that says why.
+ * unknown) ends with an error outcome that says why. The moment the job's `lock` is lost the child
+ * stops — no model call, tool or event more — and nothing of it is published (the caller gives the
+ * job back).
  */
 export async function runQueuedChild(
   data: JobData,
   jobId: string,
   runtime: WorkerRuntime,
   connections: JobConnections,
+  lock: JobLock,
+  makeChildren?: JobChildren,
 ): Promise<JobResult> {
   const { commands } = connections;
   const keys = jobKeys(connections.queue, jobId, connections.prefix);
-  const publish = (message: StreamMessage) =>
-    commands.publish(keys.events, JSON.stringify(message)).catch(() => 0);
+  // A worker that lost the job says nothing more: another may be running it now.
+  const publish = async (message: StreamMessage) => {
+    if (lock.held()) await commands.publish(keys.events, JSON.stringify(message)).catch(() => 0);
+  };
   const started = Date.now();
   const stop = new AbortController();
+  // Its own children (when its spec lets it start some) run here and end with this activation.
+  let children: WorkerChildren | undefined;
+  const endChildren = () => children?.close().catch(() => {});
+  // A lost lock stops its children too, at once: another worker may be running the job now.
+  const lost = () => {
+    stop.abort(lock.signal.reason);
+    void endChildren();
+  };
+  if (lock.signal.aborted) lost();
+  else lock.signal.addEventListener("abort", lost, { once: true });
   const { key } = connections;
   const signed = (value: unknown) =>
     key === undefined || key.verify("entry", { queue: connections.queue, jobId }, value);
   let local: LocalChild;
   try {
-    local = await buildQueuedChild(data, runtime, await queuedWorkspace(data, jobId, connections.cacheDir));
+    const workspace = await queuedWorkspace(data, jobId, connections.cacheDir);
+    // A job's word that its child may nest is checked against the depth limit it carries too.
+    const nests = data.spec.spawn && data.spec.depth < data.spec.tree.maxDepth;
+    children = nests ? await makeChildren?.(data.spec, workspace.path) : undefined;
+    const spawnKit = children?.spawnKit;
+    local = await queuedChild(data, runtime, workspace, {
+      hooks: [lockHooks(lock)],
+      ...(spawnKit === undefined ? {} : { spawnKit }),
+    });
   } catch (error) {
+    await endChildren();
+    lock.signal.removeEventListener("abort", lost);
     await publish({ type: "end" });
-    return result(connections, errorOutcome(error, data.sessionId, started), [], []);
+    return result(connections, errorOutcome(error, data.spec.sessionId, started), [], []);
   }
   const historyLength = local.session.messages.length;
   const activation = inProcessExecutor(local, () => {}).start({
@@ -122,22 +116,19 @@ export async function runQueuedChild(
   };
   const unsubscribe = await connections.subscribe(keys.control, read);
   read();
-  const leaseWatch = setInterval(() => {
-    void commands.exists(keys.lease).then(
-      (alive) => {
-        if (alive === 0 && !stop.signal.aborted)
-          stop.abort("its parent stopped following it (its lease expired)");
-      },
-      () => {},
-    );
-  }, connections.leaseCheckMs);
+  const leaseWatch = watchLease(commands, keys, connections.leaseCheckMs, () => {
+    if (!stop.signal.aborted) stop.abort("its parent stopped following it (its lease expired)");
+  });
   try {
     const { outcome, branch, workspaceNote } = await activation.done;
+    await endChildren();
     await reading;
-    const late = await closeMailbox(commands, keys, cursor).catch(() => []);
-    for (const text of late) {
-      const entry = parseEntry(text, signed);
-      if (entry?.type === "message") unread.push(entry.message);
+    if (lock.held()) {
+      const late = await closeMailbox(commands, keys, cursor).catch(() => []);
+      for (const text of late) {
+        const entry = parseEntry(text, signed);
+        if (entry?.type === "message") unread.push(entry.message);
+      }
     }
     await publish({ type: "end" });
     return {
@@ -146,94 +137,37 @@ export async function runQueuedChild(
       ...(workspaceNote === undefined ? {} : { workspaceNote }),
     };
   } finally {
+    await endChildren();
+    lock.signal.removeEventListener("abort", lost);
     clearInterval(leaseWatch);
     unsubscribe();
   }
 }
 
 /**
- * The rules and mode a job's child runs with on this worker: the job's, narrowed unless the worker
- * allows bypass — `bypass` becomes `accept-edits` (edits allowed, commands the sandbox covers allowed,
- * anything else asked, and there is nobody to ask) and leaving the sandbox is denied, last so it wins.
+ * Calls `gone` once the parent's lease has been missing for half the time it lasts (its value): a
+ * parent renews it every third of that, also as soon as it reaches Redis again, so a lease that
+ * expired while Redis restarted is not taken for a parent that died. A Redis that does not answer
+ * says nothing either way.
  */
-export function jobPermissions(
-  data: Pick<JobData, "rules" | "mode">,
-  allowBypass: boolean,
-): { rules: Ruleset; mode: PermissionMode } {
-  if (allowBypass) return { rules: data.rules, mode: data.mode };
-  return {
-    rules: [...data.rules, { permission: "unsandboxed", pattern: "*", action: "deny" }],
-    mode: data.mode === "bypass" ? "accept-edits" : data.mode,
-  };
-}
-
-/** The child as its job describes it, with this worker's model, tools, gate and sandbox. */
-async function buildQueuedChild(
-  data: JobData,
-  runtime: WorkerRuntime,
-  workspace: ChildWorkspace,
-): Promise<LocalChild> {
-  const { path } = workspace;
-  const model = runtime.createModel(data.model);
-  const { rules, mode } = jobPermissions(data, runtime.allowBypass === true);
-  const gate = createPermissionGate({ rules, mode });
-  const wanted = new Set(data.tools);
-  const tools = runtime.tools().filter((tool) => wanted.has(tool.name) && !isSpawnTool(tool.name));
-  const commandPolicy = await runtime.commands({
-    workspace: path,
-    rules,
-    mode,
-    readOnly: data.readOnly,
-    ...(data.agent.allowedHosts === undefined ? {} : { allowedHosts: data.agent.allowedHosts }),
-  });
-  const definition: AgentDefinition = {
-    name: data.agent.name,
-    description: data.agent.description,
-    prompt: data.agent.prompt,
-    mode: "subagent",
-    // As sent by the parent, which resolved it from wherever it was defined.
-    source: { kind: "programmatic", format: "agentry" },
-    ...(data.agent.temperature === undefined ? {} : { temperature: data.agent.temperature }),
-  };
-  const config: AgentConfig = {
-    name: data.agent.name,
-    model,
-    systemPrompt: childSystemPrompt(data.agent, path),
-    tools,
-    maxTurns: data.limits.maxTurns,
-    limits: {
-      ...(data.limits.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: data.limits.stallTimeoutMs }),
-      ...(data.limits.maxTokens === undefined ? {} : { maxTokens: data.limits.maxTokens }),
-      ...(data.limits.maxDurationMs === undefined ? {} : { maxDurationMs: data.limits.maxDurationMs }),
-    },
-    workspace: path,
-    ops: nodeOperations,
-    ...(commandPolicy === undefined ? {} : { commands: commandPolicy }),
-    agentPath: data.agentPath,
-    depth: data.depth,
-    ask: gate,
-    ...(data.toolOutputLimit === undefined ? {} : { toolOutputLimit: data.toolOutputLimit }),
-    ...(runtime.redact === undefined ? {} : { redact: runtime.redact }),
-    ...(data.agent.temperature === undefined ? {} : { temperature: data.agent.temperature }),
-  };
-  // In memory only: the conversation is the parent's, which appends what this activation adds.
-  const session = await Session.create({
-    workspace: path,
-    agentName: data.agent.name,
-    model: model.id,
-    id: data.sessionId,
-    persist: false,
-  });
-  for (const message of data.history) await session.append(message);
-  return { definition, config, rules, mode, session, workspace };
-}
-
-/** The job's workspace here: the parent's folder (a shared disk), or a worktree from its snapshot. */
-async function queuedWorkspace(data: JobData, jobId: string, cacheDir: string): Promise<ChildWorkspace> {
-  const job = data.workspace;
-  if (job.mode === "worktree") return remoteWorktree(job, cacheDir, jobId);
-  const path = await workerWorkspace(job);
-  return { mode: job.mode, path, reopen: async () => {}, finish: async () => ({}) };
+function watchLease(commands: Redis, keys: JobKeys, everyMs: number, gone: () => void): NodeJS.Timeout {
+  let lastingMs = 0;
+  let missingSince: number | undefined;
+  return setInterval(() => {
+    void commands.get(keys.lease).then(
+      (value) => {
+        const now = Date.now();
+        if (value !== null) {
+          lastingMs = Number(value) || lastingMs;
+          missingSince = undefined;
+          return;
+        }
+        missingSince ??= now;
+        if (now - missingSince >= lastingMs / 2) gone();
+      },
+      () => {},
+    );
+  }, everyMs);
 }
 
 /** A cancel as the loop must see it: a run limit stays a limit, so a budget ends `budget_exceeded`. */
@@ -251,14 +185,6 @@ function result(
   return { v: JOB_VERSION, outcome, messages, unread, worker: connections.worker };
 }
 
-function errorOutcome(error: unknown, sessionId: string, started: number): Outcome {
-  return {
-    status: "error",
-    error: error instanceof Error ? error.message : String(error),
-    text: "",
-    turns: 0,
-    usage: emptyUsage(),
-    durationMs: Date.now() - started,
-    sessionId,
-  };
+function errorOutcome(error: unknown, sessionId: string, startedAt: number): Outcome {
+  return activationOutcome({ status: "error", error: errorMessage(error) }, { sessionId, startedAt });
 }

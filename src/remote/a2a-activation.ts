@@ -1,8 +1,14 @@
 import type { AgentEvent } from "../contracts/events.ts";
 import type { OutcomeEnd } from "../contracts/outcome.ts";
 import { addUsage, emptyUsage, type Usage, type UserMessage, userText } from "../model/messages.ts";
+import {
+  activationOutcome,
+  GO_ON_AFTER_INTERRUPT,
+  InterruptibleStep,
+  Mailbox,
+} from "../subagents/activation-kit.ts";
+import type { RemoteChildSpec } from "../subagents/child-spec.ts";
 import type { Activation, ActivationInput, ActivationResult, FollowInput } from "../subagents/executor.ts";
-import type { RemoteChildSpec } from "../subagents/remote-executors.ts";
 import type { ExecutorRef } from "../tasks/task-record.ts";
 import { cancelRemote, type ExchangeInput, follow, sendAndFollow } from "./a2a-exchange.ts";
 import { a2aMessage } from "./a2a-parts.ts";
@@ -18,9 +24,6 @@ const CANCEL_GRACE_MS = 5_000;
 
 /** Follows the question of an agent in INPUT_REQUIRED, which is the child's answer. */
 const AWAITING = "(The remote agent is waiting for your answer to this: reply with task_send.)";
-
-/** Told to a remote agent whose parent interrupted it without a message for it. */
-const INTERRUPTED = "(Your parent interrupted you. Continue.)";
 
 export interface RemoteChild {
   agent: RemoteAgent;
@@ -47,11 +50,9 @@ export class A2aActivation implements Activation {
   readonly done: Promise<ActivationResult>;
   private readonly child: RemoteChild;
   private readonly input: FollowInput;
-  private readonly mailbox: UserMessage[] = [];
+  private readonly mailbox = new Mailbox();
+  private readonly step = new InterruptibleStep();
   private readonly startedAt = Date.now();
-  private takesMessages = true;
-  private interrupted = false;
-  private step: AbortController | undefined;
 
   constructor(child: RemoteChild, input: ActivationInput | FollowInput, opening: Opening) {
     this.child = child;
@@ -70,15 +71,11 @@ export class A2aActivation implements Activation {
   }
 
   send(message: UserMessage): boolean {
-    if (!this.takesMessages) return false;
-    this.mailbox.push(message);
-    return true;
+    return this.mailbox.push(message);
   }
 
   interrupt(): void {
-    if (this.step === undefined || this.step.signal.aborted) return;
-    this.interrupted = true;
-    this.step.abort("interrupted by a message from its parent (task_send)");
+    this.step.interrupt();
   }
 
   private async run(opening: Opening): Promise<ActivationResult> {
@@ -90,7 +87,7 @@ export class A2aActivation implements Activation {
       agentPath: [...spec.agentPath],
       sessionId: spec.taskId,
       parentSessionId: spec.parentSessionId,
-      agentType: spec.definition.name,
+      agentType: spec.agent.name,
       model: this.child.label,
     });
     let end: OutcomeEnd;
@@ -100,9 +97,12 @@ export class A2aActivation implements Activation {
       while (true) {
         const result = await this.exchange(next, limits, totals);
         text = result.text;
-        const messages = this.mailbox.splice(0);
+        const messages = this.mailbox.take();
         if (result.state === "interrupted") {
-          next = { kind: "send", messages: messages.length > 0 ? messages : [userText(INTERRUPTED)] };
+          next = {
+            kind: "send",
+            messages: messages.length > 0 ? messages : [userText(GO_ON_AFTER_INTERRUPT)],
+          };
           continue;
         }
         if ((result.state === "completed" || result.state === "input-required") && messages.length > 0) {
@@ -120,15 +120,14 @@ export class A2aActivation implements Activation {
     } finally {
       limits.dispose();
     }
-    this.takesMessages = false;
-    const outcome = {
-      ...end,
+    this.mailbox.close();
+    const outcome = activationOutcome(end, {
+      sessionId: spec.taskId,
+      startedAt: this.startedAt,
       text,
       turns: totals.turns,
       usage: totals.usage,
-      durationMs: Date.now() - this.startedAt,
-      sessionId: spec.taskId,
-    };
+    });
     this.emit({ type: "agent_end", agentPath: [...spec.agentPath], outcome });
     return { outcome };
   }
@@ -141,11 +140,6 @@ export class A2aActivation implements Activation {
   ): Promise<TaskEnd | { state: "interrupted"; text: string }> {
     const { agent, conversation, spec } = this.child;
     if (opening.kind === "send") await conversation.checkAwaiting(agent);
-    const step = new AbortController();
-    this.step = step;
-    const stop = () => step.abort(limits.signal.reason);
-    if (limits.signal.aborted) stop();
-    else limits.signal.addEventListener("abort", stop, { once: true });
     let turnUsage = emptyUsage();
     let turns = 0;
     const answering = opening.kind === "send" ? conversation.awaiting : undefined;
@@ -163,28 +157,34 @@ export class A2aActivation implements Activation {
       },
       answering?.asked,
     );
-    const input: ExchangeInput = {
-      agent,
-      signal: step.signal,
-      tracker,
-      onActivity: () => limits.activity(),
-      onTask: (taskId) => this.noteTask(taskId),
-      onLateTask: (taskId) => void cancelRemote(agent, taskId),
-    };
     try {
-      let end: TaskEnd;
-      if (opening.kind === "follow") {
-        const taskId = opening.taskId ?? (await conversation.latestTask(agent, step.signal));
-        this.noteTask(taskId);
-        end = await follow(taskId, input);
-      } else {
-        const message = a2aMessage(opening.messages, {
-          contextId: conversation.contextId,
-          taskId: answering?.taskId,
-        });
-        conversation.awaiting = undefined;
-        end = await sendAndFollow(message, input);
-      }
+      const end = await this.step.run(limits.signal, async (signal) => {
+        const input: ExchangeInput = {
+          agent,
+          signal,
+          tracker,
+          onActivity: () => limits.activity(),
+          onTask: (taskId) => this.noteTask(taskId),
+          onLateTask: (taskId) => void cancelRemote(agent, taskId),
+        };
+        try {
+          if (opening.kind === "follow") {
+            const taskId = opening.taskId ?? (await conversation.latestTask(agent, signal));
+            this.noteTask(taskId);
+            return await follow(taskId, input);
+          }
+          const message = a2aMessage(opening.messages, {
+            contextId: conversation.contextId,
+            taskId: answering?.taskId,
+          });
+          conversation.awaiting = undefined;
+          return await sendAndFollow(message, input);
+        } catch (error) {
+          const taskId = tracker.taskId;
+          if (signal.aborted && taskId !== undefined) await this.cancel(taskId);
+          throw error;
+        }
+      });
       conversation.awaiting =
         end.state === "input-required" ? { taskId: end.taskId, asked: end.asked } : undefined;
       // The agent's own count when it gives one (agentry serve does), else what its events showed.
@@ -192,16 +192,9 @@ export class A2aActivation implements Activation {
       totals.turns += tracker.turns ?? Math.max(turns, 1);
       return end;
     } catch (error) {
-      const taskId = tracker.taskId;
-      if (step.signal.aborted && taskId !== undefined) await this.cancel(taskId);
-      if (this.interrupted && !limits.signal.aborted) {
-        this.interrupted = false;
+      if (this.step.takeInterrupted() && !limits.signal.aborted)
         return { state: "interrupted", text: tracker.text() };
-      }
       throw error;
-    } finally {
-      limits.signal.removeEventListener("abort", stop);
-      this.step = undefined;
     }
   }
 

@@ -1,17 +1,24 @@
 import { userMessage } from "../model/messages.ts";
+import type { RemoteChildSpec } from "../subagents/child-spec.ts";
 import type { ChildExecutor } from "../subagents/executor.ts";
-import type { RemoteChildSpec } from "../subagents/remote-executors.ts";
+import type { ExecutorRef } from "../tasks/task-record.ts";
 import { A2aActivation } from "./a2a-activation.ts";
 import { Conversation } from "./conversation.ts";
 import type { RemoteAgent } from "./remote-agent.ts";
 
 /**
  * The executor of one remote child: each activation is one or more A2A tasks in the child's
- * conversation with `agent`, and `follow` takes up a task from a record's `ref` (a run that was
- * restarted). The child's history lives with the remote agent, in its context.
+ * conversation with `agent` (the one its record's `ref` names, for a child known from its record), and
+ * `follow` takes up a task from a `ref` (a run that was restarted). The child's history lives with the
+ * remote agent, in its context.
  */
-export function a2aExecutor(agent: RemoteAgent, spec: RemoteChildSpec, label: string): ChildExecutor {
-  const conversation = spec.ref?.kind === "a2a" ? Conversation.of(spec.ref) : Conversation.fresh();
+export function a2aExecutor(
+  agent: RemoteAgent,
+  spec: RemoteChildSpec,
+  label: string,
+  ref?: ExecutorRef,
+): ChildExecutor {
+  const conversation = ref?.kind === "a2a" ? Conversation.of(ref) : Conversation.fresh();
   const child = { agent, spec, label, conversation };
   return {
     kind: "a2a",

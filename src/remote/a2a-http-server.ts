@@ -6,6 +6,7 @@ import {
   defaultServerCallContextBuilder,
   JsonRpcTransportHandler,
 } from "@a2a-js/sdk/server";
+import type { TraceRun } from "../contracts/run-tracer.ts";
 import { Semaphore } from "../subagents/semaphore.ts";
 import { ServedAgentExecutor } from "./served-agent-executor.ts";
 import type { ServedAgents } from "./served-agents.ts";
@@ -49,6 +50,8 @@ export interface ServeA2aOptions {
   version: string;
   /** One line per task and per refused request (never a token). */
   log(line: string): void;
+  /** Traces each task under its caller's `traceparent` (tracing on). */
+  trace?: TraceRun;
 }
 
 export interface A2aServer {
@@ -182,6 +185,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
       url,
       log: options.log,
       slots,
+      ...(options.trace === undefined ? {} : { trace: options.trace }),
       ...(options.records === undefined ? {} : { records: options.records }),
       ...(options.openConversations === undefined ? {} : { openConversations: options.openConversations }),
     });

@@ -1,7 +1,7 @@
 import { abortReason } from "../agent/abort.ts";
 import type { OutcomeEnd } from "../contracts/outcome.ts";
 import type { Usage } from "../model/messages.ts";
-import type { RemoteChildLimits } from "../subagents/remote-executors.ts";
+import type { RemoteChildSpec } from "../subagents/child-spec.ts";
 import { formatDuration } from "../text/format-duration.ts";
 
 /** Why the limits stopped an activation, and the outcome that says so. */
@@ -16,13 +16,13 @@ export class ActivationLimits {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
   private readonly parent: AbortSignal;
-  private readonly limits: RemoteChildLimits;
+  private readonly limits: RemoteChildSpec["limits"];
   private readonly url: string;
   private stallTimer: NodeJS.Timeout | undefined;
   private readonly budgetTimer: NodeJS.Timeout | undefined;
   private tokens = 0;
 
-  constructor(parent: AbortSignal, limits: RemoteChildLimits, url: string) {
+  constructor(parent: AbortSignal, limits: RemoteChildSpec["limits"], url: string) {
     this.parent = parent;
     this.limits = limits;
     this.url = url;

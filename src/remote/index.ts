@@ -1,6 +1,6 @@
-// `agentry-ai/remote`: the A2A client for library users — pass `a2aExecutors(...)` as the subagent
-// runtime's `remote` option and agents with a `url` run as remote children. A separate entry so that
+// `agentry-ai/remote`: the A2A client for library users — pass `a2aPlacement(...)` among the subagent
+// runtime's `placements` and agents with a `url` run as remote children. A separate entry so that
 // `import "agentry-ai"` does not load the A2A SDK.
 
+export { a2aPlacement } from "./a2a-placement.ts";
 export type { RemoteAgentOptions } from "./remote-agent.ts";
-export { a2aExecutors } from "./remote-executors.ts";

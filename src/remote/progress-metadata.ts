@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { outcomeSchema } from "../agent/session/transcript-schema.ts";
 import type { AgentEvent } from "../contracts/events.ts";
+import { outcomeSchema } from "../contracts/outcome.ts";
 import type { Usage } from "../model/messages.ts";
 import { usageSchema } from "../model/usage-schema.ts";
 

@@ -33,17 +33,17 @@ export class RemoteAgent {
   readonly name: string;
   readonly url: string;
   readonly timeoutMs: number;
-  private readonly definition: AgentDefinition;
+  private readonly headers: Record<string, string> | undefined;
   private readonly env: Readonly<Record<string, string | undefined>>;
   private fetcher: typeof fetch | undefined;
   private cardPending: Promise<AgentCard> | undefined;
   private clientPending: Promise<Client> | undefined;
 
-  constructor(definition: AgentDefinition, options: RemoteAgentOptions) {
-    if (definition.url === undefined) throw new Error(`agent "${definition.name}" has no url`);
-    this.definition = definition;
-    this.name = definition.name;
-    this.url = definition.url;
+  constructor(address: Pick<AgentDefinition, "name" | "url" | "headers">, options: RemoteAgentOptions) {
+    if (address.url === undefined) throw new Error(`agent "${address.name}" has no url`);
+    this.headers = address.headers;
+    this.name = address.name;
+    this.url = address.url;
     this.env = options.env;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
   }
@@ -52,7 +52,7 @@ export class RemoteAgent {
   fetch(): typeof fetch {
     this.fetcher ??= remoteFetch({
       url: this.url,
-      headers: expandHeaders(this.definition.headers, this.env, this.name),
+      headers: expandHeaders(this.headers, this.env, this.name),
       timeoutMs: this.timeoutMs,
     });
     return this.fetcher;

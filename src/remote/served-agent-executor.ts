@@ -5,9 +5,11 @@ import {
   type AgentExecutor,
   type ExecutionEventBus,
   type RequestContext,
+  STATE_HEADERS_KEY,
 } from "@a2a-js/sdk/server";
 import type { AgentEvent as AgentryEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
+import type { TraceRun } from "../contracts/run-tracer.ts";
 import type { UserMessage } from "../model/messages.ts";
 import type { Semaphore } from "../subagents/semaphore.ts";
 import { formatDuration } from "../text/format-duration.ts";
@@ -34,6 +36,8 @@ export interface ServedAgentOptions {
   openConversations?: number;
   /** One line per task: started, and how it ended. */
   log(line: string): void;
+  /** Traces each task under the caller's `traceparent` (tracing on); none: no traces. */
+  trace?: TraceRun;
 }
 
 /**
@@ -137,14 +141,19 @@ export class ServedAgentExecutor implements AgentExecutor {
       const progress = new ProgressBatcher(child.agentPath, (events) =>
         update(TaskState.TASK_STATE_WORKING, undefined, progressMetadata({ events })),
       );
+      const tracer = this.options.trace?.(callerTraceparent(context));
       try {
         const activation = child.executor.start({
           ...openingOf(message),
           signal: abort.signal,
-          emit: (event) => progress.add(event),
+          emit: (event) => {
+            tracer?.event(event);
+            progress.add(event);
+          },
         });
         outcome = (await activation.done).outcome;
       } finally {
+        tracer?.close();
         progress.flush();
       }
     } catch (error) {
@@ -237,6 +246,18 @@ function openingOf(message: UserMessage): { prompt: string; messages: UserMessag
   const prompt = head?.type === "text" ? head.text : "";
   const rest = message.content.filter((_, index) => index !== first);
   return { prompt, messages: rest.map((part) => ({ role: "user", content: [part] })) };
+}
+
+/**
+ * The caller's W3C trace context: the `traceparent` header (agentry's client sends it), else the
+ * message's `traceparent` metadata, for clients that cannot set headers. Parsed by the tracer.
+ */
+function callerTraceparent(context: RequestContext): string | undefined {
+  const headers = context.context.state.get(STATE_HEADERS_KEY) as Record<string, unknown> | undefined;
+  const header = headers?.traceparent;
+  if (typeof header === "string") return header;
+  const metadata = context.userMessage.metadata as Record<string, unknown> | undefined;
+  return typeof metadata?.traceparent === "string" ? metadata.traceparent : undefined;
 }
 
 function endOf(

@@ -1,23 +1,20 @@
 import { readFileSync } from "node:fs";
 import type { CompactionOptions } from "../agent/compaction/compaction.ts";
-import { compactionHooks } from "../agent/compaction/compaction-hooks.ts";
-import type { AgentConfig } from "../agent/config.ts";
 import type { Hooks } from "../agent/hooks.ts";
-import type { Session } from "../agent/session/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
-import type { PermissionMode } from "../permissions/modes.ts";
 import type { Ruleset } from "../permissions/types.ts";
-import type { CommandPolicy } from "../sandbox/policy.ts";
-import { policyForChild } from "../sandbox/policy-for-agent.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { childRules } from "./child-rules.ts";
+import { CHILD_SPEC_VERSION, type ChildSpec, type LoopChildSpec } from "./child-spec.ts";
 import { childTools } from "./child-tools.ts";
-import { type ChildWorkspace, type ChildWorkspaceOptions, prepareChildWorkspace } from "./child-workspace.ts";
+import type { ChildWorkspaceOptions } from "./child-workspace.ts";
 import type { SubagentLimits } from "./limits.ts";
-import type { LocalChild } from "./local-child.ts";
 import type { SpawnKit } from "./spawn-kit.ts";
+
+/** The id of a tree counted in its own process only (no child of it runs elsewhere). */
+const LOCAL_TREE = "local";
 
 const PREAMBLE = readFileSync(new URL("./child-preamble.md", import.meta.url), "utf8").trim();
 
@@ -33,23 +30,26 @@ export interface ChildInstructions {
   hooks?: (workspace: string) => Hooks;
 }
 
-/** What building a child takes from its tree. */
+/** What describing a child, and building one in this process, take from its tree. */
 export interface BuildDeps {
   /** The run's base rules (defaults and config: the root's), under every child's own. */
   baseRules: Ruleset;
   /** The tools a definition's `tools` list picks from. */
   baseTools: () => AnyTool[];
-  limits: Pick<SubagentLimits, "maxDepth" | "maxTurns" | "stallTimeoutMs" | "maxTokens" | "maxDurationMs">;
+  limits: Pick<
+    SubagentLimits,
+    "maxDepth" | "maxDescendants" | "maxTurns" | "stallTimeoutMs" | "maxTokens" | "maxDurationMs"
+  >;
+  /** The tree's id, where its descendants are counted (`ChildTree.treeId`; absent: this process only). */
+  treeId?: string;
   /** The spawn tools and hooks of an agent of the tree (for a child below the depth limit). */
   spawnKitFor: (caller: CallerScope) => SpawnKit;
   warn: (message: string) => void;
   /** The tree's automatic compaction, which every child gets. */
   compaction?: CompactionOptions;
-  /** Makes a child's workspace (default `prepareChildWorkspace`; a placement may make it elsewhere). */
-  prepareWorkspace?: (options: ChildWorkspaceOptions) => Promise<ChildWorkspace>;
   /** The project's instructions, for every child whose definition does not opt out. */
   instructions?: ChildInstructions;
-  /** Hooks every child of the tree gets, first among its hooks (`SubagentOptions.childHooks`). */
+  /** Hooks every child of the tree built in this process gets, first among its hooks (`SubagentOptions.childHooks`). */
   childHooks?: ChildHooksFactory;
 }
 
@@ -62,11 +62,16 @@ export interface ChildHookScope {
 
 export type ChildHooksFactory = (child: ChildHookScope) => Hooks[];
 
-/** Who a child is: enough to build it the first time, and to rebuild it from its TaskRecord later. */
+/** Who a child is: enough to describe it the first time, and again from its TaskRecord later. */
 export interface ChildSetup {
   definition: AgentDefinition;
-  model: Model;
+  /** The model the parent resolved for it; absent for a remote agent, which runs on its own. */
+  model?: Model;
   taskId: string;
+  /** Its transcript's id (default: its task_id). */
+  sessionId?: string;
+  /** The caller's session (none: a child of no session, as a served conversation). */
+  parentSessionId?: string;
   path: string[];
   depth: number;
   /** The caller's workspace, which a `shared` child works in. */
@@ -74,117 +79,118 @@ export interface ChildSetup {
 }
 
 /**
- * Builds a child to run in this process: its workspace, rules, tools (its own spawn tools below the
- * depth limit) and config, then its session through `openSession` (created for a new child, resumed
- * for a restored one).
+ * Describes a child once, for wherever it will run (`ChildSpec`): a remote agent (a definition with
+ * `url`) by where it is and its limits; any other by its definition as resolved, its rules, the names
+ * of its tools, the inputs of its sandbox, its limits and model (`describeLoopChild`).
  */
-export async function buildChild(
+export function describeChild(deps: BuildDeps, caller: CallerScope, setup: ChildSetup): ChildSpec {
+  const { definition, model } = setup;
+  if (definition.url !== undefined || model === undefined) return describeRemoteChild(deps, setup);
+  return describeLoopChild(deps, caller, { ...setup, model });
+}
+
+/**
+ * A child that runs agentry's loop: its rules (its definition's under the run's, plus every deny of
+ * its caller), its tools (its own spawn tools only below the depth limit), its caller's sandbox ceiling
+ * and permission mode, its limits and model. Throws an `AgentPermissionError` for a definition whose
+ * permission cannot be read, which the loop shows the model as it is.
+ */
+export function describeLoopChild(
   deps: BuildDeps,
   caller: CallerScope,
-  setup: ChildSetup,
-  openSession: () => Promise<Session>,
-): Promise<LocalChild> {
-  const { definition, model, taskId, path, depth } = setup;
-  // An unreadable permission or a workspace that cannot be made throws an AgentryError, which the
-  // loop shows the model as it is.
+  setup: ChildSetup & { model: Model },
+): LoopChildSpec {
+  const { definition } = setup;
   const rules = childRules(deps.baseRules, caller.gate.rules, definition);
-  const workspace: ChildWorkspace = await (deps.prepareWorkspace ?? prepareChildWorkspace)({
-    mode: definition.workspace?.mode ?? "shared",
-    parentWorkspace: setup.parentWorkspace,
-    agentName: definition.name,
-    taskId,
-    ...(definition.workspace?.path === undefined ? {} : { path: definition.workspace.path }),
-  });
-  const gate = caller.gate.withRules(rules);
-  const commands = await childCommands(
-    caller.commands,
-    rules,
-    gate.mode,
-    workspace.path,
-    definition.allowedHosts,
-  );
   const baseTools = deps.baseTools();
   const own = childTools({
     definition,
     parentTools: caller.tools,
     baseTools,
     rules,
-    mayNest: depth < deps.limits.maxDepth,
+    mayNest: setup.depth < deps.limits.maxDepth,
   });
   for (const server of missingMcpServers(definition, [...baseTools, ...caller.tools]))
     deps.warn(
-      `agent "${definition.name}" names MCP server "${server}" in mcpServers, but no such server runs in this session, so ${path.join("/")} has none of its tools: configure it under "mcpServers" (agentry mcp list shows what runs)`,
+      `agent "${definition.name}" names MCP server "${server}" in mcpServers, but no such server runs in this session, so ${setup.path.join("/")} has none of its tools: configure it under "mcpServers" (agentry mcp list shows what runs)`,
     );
-  const scope: CallerScope = {
-    tools: own.tools,
-    gate,
-    model,
-    ops: caller.ops,
-    ...(commands === undefined ? {} : { commands }),
-    ...(caller.toolOutputLimit === undefined ? {} : { toolOutputLimit: caller.toolOutputLimit }),
-    ...(caller.redact === undefined ? {} : { redact: caller.redact }),
-  };
-  const kit = own.spawn ? deps.spawnKitFor(scope) : undefined;
-  const { limits } = deps;
-  const instructions = definition.projectInstructions === false ? undefined : deps.instructions;
-  const config: AgentConfig = {
-    name: definition.name,
-    model,
-    systemPrompt: childSystemPrompt(definition, workspace.path, instructions?.section),
-    tools: kit ? [...own.tools, ...kit.tools] : own.tools,
-    hooks: [
-      ...(deps.childHooks?.({ definition, path, depth }) ?? []),
-      ...(kit ? [kit.hooks] : []),
-      // After the others (the executor puts its mailbox first), so the messages they inject are measured.
-      ...(deps.compaction ? [compactionHooks(deps.compaction)] : []),
-      // After the compaction, so a folder's files are added again once it summarized them away.
-      ...(instructions?.hooks ? [instructions.hooks(workspace.path)] : []),
-    ],
-    maxTurns: definition.maxTurns ?? limits.maxTurns,
-    limits: {
-      stallTimeoutMs: limits.stallTimeoutMs,
-      ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
-      ...(limits.maxDurationMs === undefined ? {} : { maxDurationMs: limits.maxDurationMs }),
+  const { workspace, allowedHosts, withheld, temperature } = definition;
+  // The project's instructions, as the root has them (unless its definition opts out), travel with it.
+  const instructions = definition.projectInstructions === false ? "" : (deps.instructions?.section ?? "");
+  return {
+    ...identityOf(setup),
+    kind: "loop",
+    agent: {
+      name: definition.name,
+      description: definition.description,
+      prompt: definition.prompt,
+      ...(withheld === undefined || withheld.length === 0 ? {} : { withheld }),
+      ...(temperature === undefined ? {} : { temperature }),
     },
-    workspace: workspace.path,
-    ops: caller.ops,
-    ...(commands === undefined ? {} : { commands }),
-    agentPath: path,
-    depth,
-    ask: gate,
+    model: setup.model.id,
+    tools: own.tools.map((tool) => tool.name),
+    spawn: own.spawn,
+    rules,
+    mode: caller.gate.mode,
+    sandbox: {
+      readOnly: caller.commands?.sandbox?.ceiling === "read-only",
+      ...(allowedHosts === undefined ? {} : { allowedHosts }),
+    },
+    limits: limitsOf(deps, definition),
+    tree: {
+      id: deps.treeId ?? LOCAL_TREE,
+      maxDepth: deps.limits.maxDepth,
+      maxDescendants: deps.limits.maxDescendants,
+    },
     ...(caller.toolOutputLimit === undefined ? {} : { toolOutputLimit: caller.toolOutputLimit }),
-    ...(caller.redact === undefined ? {} : { redact: caller.redact }),
-    ...(definition.temperature === undefined ? {} : { temperature: definition.temperature }),
+    ...(instructions.trim() === "" ? {} : { instructions }),
+    workspace: {
+      mode: workspace?.mode ?? "shared",
+      parent: setup.parentWorkspace,
+      ...(workspace?.path === undefined ? {} : { path: workspace.path }),
+    },
   };
-  let session: Session;
-  try {
-    session = await openSession();
-  } catch (error) {
-    await workspace.finish().catch(() => {});
-    throw error;
-  }
-  return { definition, config, rules, mode: gate.mode, session, workspace };
 }
 
-/** A child's commands inherit its caller's environment list and run in a sandbox never wider than the caller's. */
-async function childCommands(
-  parent: CommandPolicy | undefined,
-  rules: Ruleset,
-  mode: PermissionMode,
-  workspace: string,
-  allowedHosts: readonly string[] | undefined,
-): Promise<CommandPolicy | undefined> {
-  if (parent?.sandbox === undefined) return parent;
+/**
+ * A child of a remote agent: where the agent is, and the limits of each activation a local child's
+ * loop would have (stall watchdog, token and wall-clock budgets); its turns are the agent's business.
+ */
+function describeRemoteChild(deps: BuildDeps, setup: ChildSetup): ChildSpec {
+  const { name, description, url = "", headers } = setup.definition;
+  const agent = headers === undefined ? { name, description, url } : { name, description, url, headers };
+  return { ...identityOf(setup), kind: "remote", agent, limits: limitsOf(deps, setup.definition) };
+}
+
+function identityOf(setup: ChildSetup) {
   return {
-    env: parent.env,
-    ...(parent.values === undefined ? {} : { values: parent.values }),
-    sandbox: await policyForChild({
-      parent: parent.sandbox,
-      rules,
-      mode,
-      workspace,
-      ...(allowedHosts === undefined ? {} : { allowedHosts }),
-    }),
+    v: CHILD_SPEC_VERSION,
+    taskId: setup.taskId,
+    sessionId: setup.sessionId ?? setup.taskId,
+    parentSessionId: setup.parentSessionId ?? "",
+    agentPath: setup.path,
+    depth: setup.depth,
+  } as const;
+}
+
+function limitsOf(deps: BuildDeps, definition: AgentDefinition) {
+  const { limits } = deps;
+  return {
+    maxTurns: definition.maxTurns ?? limits.maxTurns,
+    stallTimeoutMs: limits.stallTimeoutMs,
+    ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
+    ...(limits.maxDurationMs === undefined ? {} : { maxDurationMs: limits.maxDurationMs }),
+  };
+}
+
+/** Where a loop child's workspace is made, from its spec. */
+export function workspaceOptions(spec: LoopChildSpec): ChildWorkspaceOptions {
+  return {
+    mode: spec.workspace.mode,
+    parentWorkspace: spec.workspace.parent,
+    agentName: spec.agent.name,
+    taskId: spec.taskId,
+    ...(spec.workspace.path === undefined ? {} : { path: spec.workspace.path }),
   };
 }
 
@@ -203,7 +209,7 @@ function missingMcpServers(definition: AgentDefinition, pool: readonly { name: s
  * it has none, so a child's prompt without instruction files is what it always was).
  */
 export function childSystemPrompt(
-  definition: Pick<AgentDefinition, "prompt" | "withheld">,
+  definition: { prompt: string; withheld?: readonly string[] | undefined },
   workspace: string,
   instructions = "",
 ): string {

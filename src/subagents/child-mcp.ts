@@ -19,19 +19,19 @@ export interface ChildMcp {
  * not a valid server config, is a warning, and the child goes on without its tools.
  */
 export async function openChildMcp(
-  child: Pick<LocalChild, "definition" | "config" | "rules" | "workspace">,
+  child: Pick<LocalChild, "spec" | "config" | "rules" | "workspace" | "mcp">,
   signal: AbortSignal,
   warn: (message: string) => void,
 ): Promise<ChildMcp | undefined> {
-  const { definition } = child;
-  const label = `subagent ${child.config.agentPath?.join("/") ?? definition.name}`;
+  const name = child.spec.agent.name;
+  const label = `subagent ${child.config.agentPath?.join("/") ?? name}`;
   const servers: Record<string, McpServerConfig> = {};
-  for (const entry of definition.mcpServers ?? []) {
+  for (const entry of child.mcp?.servers ?? []) {
     if (entry.config === undefined) continue;
     const parsed = mcpServerConfigSchema.safeParse(entry.config);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => issue.message).join("; ");
-      warn(`${label}: MCP server "${entry.name}" of agent "${definition.name}" is invalid: ${problems}`);
+      warn(`${label}: MCP server "${entry.name}" of agent "${name}" is invalid: ${problems}`);
       continue;
     }
     try {
@@ -49,7 +49,7 @@ export async function openChildMcp(
   });
   for (const failure of set.failures)
     warn(`${label}: MCP server "${failure.server}" is not available: ${failure.message}`);
-  const disallowed = definition.disallowedTools ?? [];
+  const disallowed = child.mcp?.disallowedTools ?? [];
   const allowed = set.tools.filter(
     (tool) => !disallowed.some((pattern) => wildcardMatch(pattern, tool.name)),
   );

@@ -1,6 +1,8 @@
 import { AgentryError } from "../errors/agentry-error.ts";
 import type { Message } from "../model/messages.ts";
+import { errorMessage } from "../text/error-message.ts";
 import type { Child } from "./child.ts";
+import { type DescendantCount, localDescendantCount } from "./descendant-count.ts";
 
 /** The model asked for one more child than a run may start (`maxDescendants`). */
 export class DescendantLimitReachedError extends AgentryError {
@@ -16,6 +18,8 @@ export class DescendantLimitReachedError extends AgentryError {
  */
 export class ChildTree {
   private readonly maxDescendants: number;
+  /** Where the cap is counted (this process, or the fleet's store): what `started` does not see. */
+  private readonly count: DescendantCount;
   private descendants = 0;
   private readonly numbers = new Map<string, number>();
   private readonly children = new Map<string, Child>();
@@ -25,20 +29,38 @@ export class ChildTree {
   /** Children being rebuilt from their records, so two calls for one id share one rebuild. */
   private readonly restoring = new Map<string, Promise<Child>>();
 
-  constructor(maxDescendants: number) {
+  constructor(maxDescendants: number, count: DescendantCount = localDescendantCount()) {
     this.maxDescendants = maxDescendants;
+    this.count = count;
   }
 
-  /** Children started so far (continuations not counted). */
+  /** The tree's id, which its children's specs carry (a worker counts their children into it). */
+  get treeId(): string {
+    return this.count.treeId;
+  }
+
+  /** Children started so far in this process (continuations not counted). */
   get started(): number {
     return this.descendants;
   }
 
-  /** Counts a new child against `maxDescendants`; throws `DescendantLimitReachedError` at the cap. */
-  reserveDescendant(): void {
-    if (this.descendants >= this.maxDescendants) {
+  /**
+   * Counts a new child against `maxDescendants` — across machines when the tree's count is shared —
+   * and throws `DescendantLimitReachedError` at the cap, or when the count cannot be read (fail closed).
+   */
+  async reserveDescendant(): Promise<void> {
+    let fits: boolean;
+    try {
+      fits = await this.count.reserve(this.maxDescendants);
+    } catch (error) {
       throw new DescendantLimitReachedError(
-        `Refused: this run already started ${this.descendants} subagents, the limit per run (maxDescendants ${this.maxDescendants}). ` +
+        `Refused: this run's count of subagents (maxDescendants ${this.maxDescendants}) cannot be checked now (${errorMessage(error)}). Do the work yourself, or try again later.`,
+        { cause: error },
+      );
+    }
+    if (!fits) {
+      throw new DescendantLimitReachedError(
+        `Refused: this run already started ${this.maxDescendants} subagents, the limit per run (maxDescendants ${this.maxDescendants}). ` +
           "Do the remaining work yourself, or continue an existing child with its task_id.",
       );
     }
@@ -46,8 +68,9 @@ export class ChildTree {
   }
 
   /** Gives back a reservation of a child that never started. */
-  releaseDescendant(): void {
+  async releaseDescendant(): Promise<void> {
     this.descendants = Math.max(0, this.descendants - 1);
+    await this.count.release().catch(() => {});
   }
 
   /** The next agent path segment for a child of this type: `explore-3`. */

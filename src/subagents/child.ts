@@ -5,6 +5,7 @@ import { emptyUsage, type UserMessage } from "../model/messages.ts";
 import { identityLabel } from "../state/process-identity.ts";
 import type { ExecutorRef, NewTaskRecord, TaskRecord } from "../tasks/task-record.ts";
 import type { TaskStore, TaskUpdate } from "../tasks/task-store.ts";
+import { activationOutcome } from "./activation-kit.ts";
 import { ActivityWriter } from "./activity-writer.ts";
 import {
   type ChildEvent,
@@ -291,14 +292,7 @@ export class Child implements ChildIdentity {
 
   /** An outcome for an activation that never ran (cancelled while queued, or a failure around it). */
   endedEarly(end: { status: "aborted"; reason: string } | { status: "error"; error: string }): Outcome {
-    return {
-      ...end,
-      text: "",
-      turns: 0,
-      usage: emptyUsage(),
-      durationMs: Date.now() - this.progress.startedAt,
-      sessionId: this.sessionId,
-    };
+    return activationOutcome(end, { sessionId: this.sessionId, startedAt: this.progress.startedAt });
   }
 
   private apply(event: ChildEvent): void {

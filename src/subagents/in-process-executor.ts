@@ -1,9 +1,9 @@
 import type { AgentConfig } from "../agent/config.ts";
-import type { Hooks } from "../agent/hooks.ts";
 import { runAgentLoop } from "../agent/loop.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import { addUsage, emptyUsage, type UserMessage, userMessage, userText } from "../model/messages.ts";
+import { activationOutcome, GO_ON_AFTER_INTERRUPT, InterruptibleStep, Mailbox } from "./activation-kit.ts";
 import { openChildMcp } from "./child-mcp.ts";
 import type { ChildWorkspace, WorkspaceReport } from "./child-workspace.ts";
 import type { Activation, ActivationInput, ActivationResult, ChildExecutor } from "./executor.ts";
@@ -25,29 +25,23 @@ export function inProcessExecutor(child: LocalChild, warn: (message: string) => 
 
 class InProcessActivation implements Activation {
   readonly done: Promise<ActivationResult>;
-  private readonly mailbox: UserMessage[];
-  private takesMessages = true;
-  private interrupted = false;
-  private step: AbortController | undefined;
+  private readonly mailbox: Mailbox;
+  private readonly step = new InterruptibleStep();
   private readonly startedAt = Date.now();
   private readonly child: LocalChild;
 
   constructor(child: LocalChild, input: ActivationInput, warn: (message: string) => void) {
     this.child = child;
-    this.mailbox = [...input.messages];
+    this.mailbox = new Mailbox(input.messages);
     this.done = this.run(input, warn);
   }
 
   send(message: UserMessage): boolean {
-    if (!this.takesMessages) return false;
-    this.mailbox.push(message);
-    return true;
+    return this.mailbox.push(message);
   }
 
   interrupt(): void {
-    if (!this.step || this.step.signal.aborted) return;
-    this.interrupted = true;
-    this.step.abort("interrupted by a message from its parent (task_send)");
+    this.step.interrupt();
   }
 
   private async run(input: ActivationInput, warn: (message: string) => void): Promise<ActivationResult> {
@@ -58,17 +52,12 @@ class InProcessActivation implements Activation {
         await this.child.session.append(userMessage(input.prompt, input.images));
       outcome = await this.withOwnMcp(input.signal, warn, (config) => this.loop(config, input));
     } catch (error) {
-      outcome = {
-        status: "error",
-        error: `internal error: ${messageOf(error)}`,
-        text: "",
-        turns: 0,
-        usage: emptyUsage(),
-        durationMs: Date.now() - this.startedAt,
-        sessionId: this.child.session.id,
-      };
+      outcome = activationOutcome(
+        { status: "error", error: `internal error: ${messageOf(error)}` },
+        { sessionId: this.child.session.id, startedAt: this.startedAt },
+      );
     }
-    this.takesMessages = false;
+    this.mailbox.close();
     const workspace = await finishWorkspace(this.child.workspace);
     return {
       outcome,
@@ -85,7 +74,7 @@ class InProcessActivation implements Activation {
   ): Promise<Outcome> {
     const base: AgentConfig = {
       ...this.child.config,
-      hooks: [mailboxHooks(this.mailbox), ...(this.child.config.hooks ?? [])],
+      hooks: [this.mailbox.hooks(), ...(this.child.config.hooks ?? [])],
     };
     const mcp = await openChildMcp(this.child, signal, warn);
     if (!mcp) return work(base);
@@ -108,46 +97,25 @@ class InProcessActivation implements Activation {
     let usage = emptyUsage();
     let turns = 0;
     while (true) {
-      const step = new AbortController();
-      this.step = step;
-      const stop = () => step.abort(signal.reason);
-      if (signal.aborted) stop();
-      else signal.addEventListener("abort", stop, { once: true });
-      let outcome: Outcome;
-      try {
-        outcome = await runAgentLoop(config, session, emit, step.signal);
-      } finally {
-        signal.removeEventListener("abort", stop);
-        this.step = undefined;
-      }
+      const outcome = await this.step.run(signal, (step) => runAgentLoop(config, session, emit, step));
       usage = addUsage(usage, outcome.usage);
       turns += outcome.turns;
-      const interrupted = this.interrupted && outcome.status === "aborted";
-      this.interrupted = false;
-      const more = this.mailbox.length > 0 && (outcome.status === "completed" || interrupted);
+      const interrupted = this.step.takeInterrupted() && outcome.status === "aborted";
+      const more = this.mailbox.size > 0 && (outcome.status === "completed" || interrupted);
       if (signal.aborted || !(more || interrupted)) {
-        this.takesMessages = false;
+        this.mailbox.close();
         return { ...outcome, usage, turns, durationMs: Date.now() - this.startedAt };
       }
-      const messages = this.mailbox.splice(0);
+      const messages = this.mailbox.take();
       // An interruption whose message already reached the child still needs a user turn to answer.
       if (messages.length === 0 && session.messages.at(-1)?.role === "assistant")
-        messages.push(userText("(Your parent interrupted you. Continue.)"));
+        messages.push(userText(GO_ON_AFTER_INTERRUPT));
       for (const message of messages) {
         await session.append(message);
         emit({ type: "user_message", agentPath: path, message } satisfies AgentEvent);
       }
     }
   }
-}
-
-/** Delivers sent messages at the child's next model call, or keeps it going when it would end. */
-function mailboxHooks(mailbox: UserMessage[]): Hooks {
-  return {
-    beforeModelCall: () => (mailbox.length > 0 ? { inject: mailbox.splice(0) } : undefined),
-    onTurnEnd: ({ toolCallsMade }) =>
-      !toolCallsMade && mailbox.length > 0 ? { inject: mailbox.splice(0) } : undefined,
-  };
 }
 
 async function finishWorkspace(workspace: ChildWorkspace): Promise<WorkspaceReport> {

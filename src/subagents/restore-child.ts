@@ -7,9 +7,8 @@ import { isFinished, type TaskRecord } from "../tasks/task-record.ts";
 import { type ToolContext, ToolError } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { Child } from "./child.ts";
-import { buildChild } from "./child-config.ts";
-import { localIdentity } from "./local-child.ts";
-import { buildRemoteChild } from "./remote-child.ts";
+import type { ChildSetup } from "./child-config.ts";
+import { type OpenedChild, placeChild } from "./child-placement.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
 
 /**
@@ -45,52 +44,65 @@ async function rebuild(
       ? [...record.agentPath]
       : [...ctx.agent.path, deps.tree.nextName(definition.name)];
   deps.tree.noteName(definition.name, agentPath.at(-1) ?? "");
-  if (definition.url !== undefined) {
-    const { identity, executor } = buildRemoteChild(deps.remote, deps.build.limits, {
-      ...record,
-      definition,
-      agentPath,
-      ...(record.ref === undefined ? {} : { ref: record.ref }),
-    });
-    return Child.restored(identity, executor, deps.records, record.background);
-  }
-  const model = storedModel(deps, caller, record);
-  const local = await buildChild(
-    deps.build,
+  const { identity, executor } = await placeRecorded(deps, caller, record, {
+    definition,
+    path: agentPath,
+    depth: ctx.agent.depth + 1,
+    parentWorkspace: ctx.workspace,
+  });
+  return Child.restored(identity, executor, deps.records, record.background);
+}
+
+/**
+ * A child known from its record, described and placed again (`placeChild`): the model it ran on, its
+ * transcript resumed, where its last activation ran (`ref`) — to be followed there when `follow`.
+ */
+export function placeRecorded(
+  deps: SpawnDeps,
+  caller: CallerScope,
+  record: TaskRecord,
+  where: Pick<ChildSetup, "definition" | "path" | "depth" | "parentWorkspace">,
+  follow?: true,
+): Promise<OpenedChild> {
+  const model = where.definition.url === undefined ? storedModel(deps, caller, record) : undefined;
+  return placeChild(
+    deps,
     caller,
     {
-      definition,
-      model,
+      ...where,
+      ...(model === undefined ? {} : { model }),
       taskId: record.taskId,
-      path: agentPath,
-      depth: ctx.agent.depth + 1,
-      parentWorkspace: ctx.workspace,
+      sessionId: record.childSessionId,
+      parentSessionId: record.parentSessionId,
     },
-    async () => {
-      try {
-        return await Session.resume(deps.sessionsWorkspace, record.childSessionId);
-      } catch (error) {
-        if (error instanceof SessionBusyError)
-          throw new ToolError(
-            `Subagent ${record.taskId} cannot be continued from here: ${error.message} Wait for it with task_wait, or start a new subagent.`,
-          );
-        if (error instanceof TranscriptFormatError)
-          throw new ToolError(
-            `Subagent ${record.taskId} cannot be continued: its transcript is damaged (${error.message}). Start a new subagent instead.`,
-          );
-        if (!(error instanceof SessionNotFoundError)) throw error;
-        throw new ToolError(
-          `Subagent ${record.taskId} cannot be continued: its transcript ${record.childSessionId} is gone. Start a new subagent instead.`,
-        );
-      }
+    {
+      description: record.description,
+      parentAgentId: record.parentAgentId,
+      session: () => resumeSession(deps, record),
+      ...(record.ref === undefined ? {} : { ref: record.ref }),
+      ...(follow === undefined ? {} : { follow }),
     },
   );
-  return Child.restored(
-    localIdentity(local, record),
-    deps.executorFor(local),
-    deps.records,
-    record.background,
-  );
+}
+
+/** Its transcript, resumed; a transcript another process holds, damaged or gone is refused, saying so. */
+async function resumeSession(deps: SpawnDeps, record: TaskRecord): Promise<Session> {
+  try {
+    return await Session.resume(deps.sessionsWorkspace, record.childSessionId);
+  } catch (error) {
+    if (error instanceof SessionBusyError)
+      throw new ToolError(
+        `Subagent ${record.taskId} cannot be continued from here: ${error.message} Wait for it with task_wait, or start a new subagent.`,
+      );
+    if (error instanceof TranscriptFormatError)
+      throw new ToolError(
+        `Subagent ${record.taskId} cannot be continued: its transcript is damaged (${error.message}). Start a new subagent instead.`,
+      );
+    if (!(error instanceof SessionNotFoundError)) throw error;
+    throw new ToolError(
+      `Subagent ${record.taskId} cannot be continued: its transcript ${record.childSessionId} is gone. Start a new subagent instead.`,
+    );
+  }
 }
 
 /** A record another (dead) process left running is swept first; one still alive elsewhere is refused. */
@@ -104,7 +116,7 @@ async function settledRecord(deps: SpawnDeps, stored: TaskRecord): Promise<TaskR
   );
 }
 
-/** The model it ran on: the caller's when they are the same, else built again from the stored id. */
+/** The model a child ran on: the caller's when they are the same, else built again from the stored id. */
 function storedModel(deps: SpawnDeps, caller: CallerScope, record: TaskRecord): Model {
   if (record.model === undefined || record.model === caller.model.id) return caller.model;
   try {

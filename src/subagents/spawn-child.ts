@@ -8,11 +8,9 @@ import { canSpawn } from "../permissions/derive.ts";
 import { type ToolContext, ToolError, type ToolResult } from "../tools/tool.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { Child } from "./child.ts";
-import { buildChild } from "./child-config.ts";
+import { type OpenedChild, placeChild } from "./child-placement.ts";
 import { type ForkMode, forkHistory, parseForkMode } from "./fork.ts";
-import { type LocalChild, localIdentity } from "./local-child.ts";
 import { ownChild } from "./own-child.ts";
-import { buildRemoteChild, type RemoteChildBuild } from "./remote-child.ts";
 import { runChild } from "./run-child.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
 import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "./spawnable-agents.ts";
@@ -149,47 +147,40 @@ async function launchChild(
     title: `start subagent ${definition.name}: ${request.description}`,
   });
   const model = remote ? undefined : resolveModel(deps, caller, definition, request.model);
-  deps.tree.reserveDescendant();
+  await deps.tree.reserveDescendant();
   const background = request.background ?? definition.background ?? false;
   const taskId = newSessionId({ prefix: "sub" });
   const agentPath = [...ctx.agent.path, deps.tree.nextName(definition.name)];
-  const who = {
-    taskId,
-    description: request.description,
-    parentSessionId: ctx.agent.sessionId,
-    parentAgentId: ctx.agent.path.at(-1) ?? "main",
-  };
-  let local: LocalChild | undefined;
-  let built: RemoteChildBuild;
+  let opened: OpenedChild;
   try {
-    if (model === undefined)
-      built = buildRemoteChild(deps.remote, deps.build.limits, { ...who, definition, agentPath });
-    else {
-      local = await buildChild(
-        deps.build,
-        caller,
-        {
-          definition,
-          model,
-          taskId,
-          path: agentPath,
-          depth: ctx.agent.depth + 1,
-          parentWorkspace: ctx.workspace,
-        },
-        () =>
+    opened = await placeChild(
+      deps,
+      caller,
+      {
+        definition,
+        ...(model === undefined ? {} : { model }),
+        taskId,
+        parentSessionId: ctx.agent.sessionId,
+        path: agentPath,
+        depth: ctx.agent.depth + 1,
+        parentWorkspace: ctx.workspace,
+      },
+      {
+        description: request.description,
+        parentAgentId: ctx.agent.path.at(-1) ?? "main",
+        session: (spec) =>
           Session.create({
             workspace: deps.sessionsWorkspace,
-            agentName: definition.name,
-            model: model.id,
+            agentName: spec.agent.name,
+            model: spec.model,
             parentSessionId: ctx.agent.sessionId,
             id: taskId,
             persist: deps.persistSessions,
           }),
-      );
-      built = { identity: localIdentity(local, who), executor: deps.executorFor(local) };
-    }
+      },
+    );
   } catch (error) {
-    deps.tree.releaseDescendant();
+    await deps.tree.releaseDescendant();
     throw error;
   }
   // With a slot free now, the record is created RUNNING: one store write before the child's first
@@ -197,20 +188,19 @@ async function launchChild(
   const slot = deps.run.slots.tryAcquire();
   let child: Child;
   try {
-    child = await Child.create(built.identity, built.executor, deps.records, {
+    child = await Child.create(opened.identity, opened.executor, deps.records, {
       background,
       running: slot !== undefined,
     });
   } catch (error) {
     slot?.();
-    deps.tree.releaseDescendant();
-    await local?.workspace.finish().catch(() => {});
+    await deps.tree.releaseDescendant();
+    await opened.discard().catch(() => {});
     throw error;
   }
   deps.tree.add(child);
-  if (local !== undefined)
-    for (const message of forkHistory(deps.tree.transcriptOf(ctx.agent.sessionId) ?? [], fork))
-      await local.session.append(message);
+  for (const message of forkHistory(deps.tree.transcriptOf(ctx.agent.sessionId) ?? [], fork))
+    await opened.session?.append(message);
   const done = runChild(
     child,
     {

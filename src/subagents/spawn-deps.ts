@@ -2,10 +2,8 @@ import type { AgentRegistry } from "../agents/agent-registry.ts";
 import type { Model } from "../model/model.ts";
 import type { ChildRecordKeeping } from "./child.ts";
 import type { BuildDeps } from "./child-config.ts";
+import type { ChildPlacement } from "./child-placement.ts";
 import type { ChildTree } from "./child-tree.ts";
-import type { ChildExecutor } from "./executor.ts";
-import type { LocalChild } from "./local-child.ts";
-import type { RemoteExecutors } from "./remote-executors.ts";
 import type { RunDeps } from "./run-child.ts";
 
 /** What starting, continuing and rebuilding children takes from their tree. */
@@ -14,8 +12,8 @@ export interface SpawnDeps {
   records: ChildRecordKeeping;
   run: RunDeps;
   build: BuildDeps;
-  /** Where a child built here runs (`ChildPlacement.executor`; default: this process). */
-  executorFor: (local: LocalChild) => ChildExecutor;
+  /** Where children run, in order: the first that takes a child's spec runs it (`choosePlacement`). */
+  placements: readonly ChildPlacement[];
   registry: AgentRegistry;
   /** Builds a model from an id or alias. */
   createModel: (id: string) => Model;
@@ -26,6 +24,4 @@ export interface SpawnDeps {
   timeoutMs: number;
   /** Sweeps the store for orphans now. */
   sweep: () => Promise<void>;
-  /** Runs children of remote (`url`) agents; absent, they are refused. */
-  remote?: RemoteExecutors;
 }

@@ -12,18 +12,19 @@ import { sweepOrphans } from "../tasks/sweeper.ts";
 import type { TaskMessage } from "../tasks/task-record.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../tasks/workspace-task-store.ts";
+import { errorMessage } from "../text/error-message.ts";
 import type { AnyTool, ToolContext } from "../tools/tool.ts";
-import { adoptRemoteChildren } from "./adopt-remote.ts";
+import { adoptChildren } from "./adopt-children.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import type { Child, ChildRecordKeeping } from "./child.ts";
 import type { ChildHooksFactory, ChildInstructions } from "./child-config.ts";
 import type { ChildPlacement } from "./child-placement.ts";
 import { ChildTree } from "./child-tree.ts";
-import { inProcessExecutor } from "./in-process-executor.ts";
+import type { DescendantCount } from "./descendant-count.ts";
 import { resolveLimits, type SubagentLimits } from "./limits.ts";
+import { localPlacement } from "./local-placement.ts";
 import { refuseAtDepthLimit } from "./own-child.ts";
 import { Pulse } from "./pulse.ts";
-import type { RemoteExecutors } from "./remote-executors.ts";
 import type { RunDeps } from "./run-child.ts";
 import { Semaphore } from "./semaphore.ts";
 import { continueToEnd, runChildToEnd } from "./spawn-child.ts";
@@ -59,10 +60,16 @@ export interface SubagentOptions {
    */
   waitForChildren?: boolean;
   /**
-   * Where children run (default: in this process). A queue of workers, say: each child is still built
-   * here, and its placement's executor runs it.
+   * Where children run besides this process, in order: a remote agent's placement (`a2aPlacement`
+   * from `agentry-ai/remote` runs the children of `url` agents), a queue of workers … Each child runs
+   * where the first that takes it puts it; this process comes last and takes every other child.
    */
-  placement?: ChildPlacement;
+  placements?: readonly ChildPlacement[];
+  /**
+   * Where the tree counts its descendants against `maxDescendants` (default: this process). A fleet's
+   * (its Redis) holds the cap across machines: its children on workers count their own children there.
+   */
+  descendants?: DescendantCount;
   /** Where problems of the control plane go (a heartbeat that failed …). Default: a process warning. */
   onWarning?: (message: string) => void;
   /**
@@ -70,11 +77,10 @@ export interface SubagentOptions {
    * options (each its own, after its other hooks). Default: none.
    */
   compaction?: CompactionOptions;
-  /** Runs the children of remote (`url`) agents (the A2A client); without it they are refused. */
-  remote?: RemoteExecutors;
   /**
    * The project's instructions every local child gets, as the root has them (a definition may opt out
-   * with `projectInstructions: false`; remote children never get them). Default: none.
+   * with `projectInstructions: false`). A queued child gets their section with its spec, not the hooks
+   * that add a folder's own files; remote children never get them. Default: none.
    */
   instructions?: ChildInstructions;
   /**
@@ -83,6 +89,12 @@ export interface SubagentOptions {
    * without them. Default: none.
    */
   childHooks?: ChildHooksFactory;
+}
+
+/** How a program rather than a model (a workflow) runs children: each to its end, no promotion. */
+export interface ProgramChildren {
+  runToEnd(request: TaskRequest, ctx: ToolContext): Promise<ChildRunReport>;
+  continueToEnd(taskId: string, prompt: string, ctx: ToolContext): Promise<ChildRunReport>;
 }
 
 /**
@@ -111,7 +123,7 @@ export class SubagentRuntime {
   private readonly spawn: SpawnDeps;
   private readonly warn: (message: string) => void;
   private sweep: Promise<void> | undefined;
-  /** Root sessions whose orphaned remote children were looked for (`adopt-remote.ts`). */
+  /** Root sessions whose children that outlived their process were looked for (`adopt-children.ts`). */
   private readonly adopting = new Map<string, Promise<void>>();
 
   constructor(options: SubagentOptions, sessionsWorkspace: string) {
@@ -128,7 +140,7 @@ export class SubagentRuntime {
     this.owner = currentOwner();
     const warn = options.onWarning ?? ((message) => process.emitWarning(message));
     this.warn = warn;
-    this.tree = new ChildTree(limits.maxDescendants);
+    this.tree = new ChildTree(limits.maxDescendants, options.descendants);
     this.slots = new Semaphore(limits.maxConcurrent);
     this.control = new TaskControl({
       store: this.store,
@@ -141,7 +153,6 @@ export class SubagentRuntime {
       warn,
     });
     const settled = new Pulse();
-    const { placement } = options;
     const records: ChildRecordKeeping = { store: this.store, owner: this.owner, warn };
     const run: RunDeps = {
       slots: this.slots,
@@ -149,6 +160,8 @@ export class SubagentRuntime {
       control: this.control,
       settled,
     };
+    const placements = options.placements ?? [];
+    const follows = placements.some((placement) => placement.follows !== undefined);
     const spawnKitFor = (caller: CallerScope): SpawnKit =>
       createSpawnKit(
         this.tasks,
@@ -159,37 +172,33 @@ export class SubagentRuntime {
           settled,
           waitForChildren: options.waitForChildren ?? true,
           sweepOnce: () => this.sweepOnce(),
-          ...(options.remote === undefined
-            ? {}
-            : { adoptOnce: (sessionId: string) => this.adoptOnce(sessionId) }),
+          ...(follows ? { adoptOnce: (sessionId: string) => this.adoptOnce(caller, sessionId) } : {}),
           warn,
         }),
       );
+    const build = {
+      treeId: this.tree.treeId,
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
+      baseRules: this.gate.rules,
+      baseTools: options.baseTools,
+      limits,
+      spawnKitFor,
+      warn,
+      ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
+    };
     const spawn: SpawnDeps = {
       tree: this.tree,
       records,
       run,
-      build: {
-        baseRules: this.gate.rules,
-        baseTools: options.baseTools,
-        limits,
-        spawnKitFor,
-        warn,
-        ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
-        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-        ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
-        ...(placement?.workspace === undefined
-          ? {}
-          : { prepareWorkspace: (where) => placement.workspace!(where) }),
-      },
-      executorFor: (local) => placement?.executor(local) ?? inProcessExecutor(local, warn),
+      build,
+      placements: [...placements, localPlacement(build)],
       registry: this.registry,
       createModel: options.createModel,
       sessionsWorkspace,
       persistSessions: options.persistSessions ?? true,
       timeoutMs: limits.timeoutMs,
       sweep: () => this.sweepNow(),
-      ...(options.remote === undefined ? {} : { remote: options.remote }),
     };
     this.spawn = spawn;
     this.tasks = treeTaskApi({
@@ -230,6 +239,14 @@ export class SubagentRuntime {
   runToEnd(caller: CallerScope, request: TaskRequest, ctx: ToolContext): Promise<ChildRunReport> {
     refuseAtDepthLimit(this.limits.maxDepth, ctx);
     return runChildToEnd(this.spawn, caller, request, ctx);
+  }
+
+  /** `runToEnd` and `continueToEnd` for the children of `caller`: what a program (a workflow) starts them with. */
+  childrenOf(caller: CallerScope): ProgramChildren {
+    return {
+      runToEnd: (request, ctx) => this.runToEnd(caller, request, ctx),
+      continueToEnd: (taskId, prompt, ctx) => this.continueToEnd(caller, taskId, prompt, ctx),
+    };
   }
 
   /** Continues a child `runToEnd` ran (its history kept) with `prompt`, and waits for its next end. */
@@ -289,18 +306,16 @@ export class SubagentRuntime {
     return this.sweep;
   }
 
-  /** Once per root session: its remote children that outlived their process are followed again. */
-  private adoptOnce(sessionId: string): Promise<void> {
+  /** Once per root session: its children that outlived their process are followed again. */
+  private adoptOnce(caller: CallerScope, sessionId: string): Promise<void> {
     let pending = this.adopting.get(sessionId);
     if (pending === undefined) {
-      pending = adoptRemoteChildren(this.spawn, sessionId, () => {}).catch((error: unknown) =>
-        this.warn(
-          `could not take up remote tasks: ${error instanceof Error ? error.message : String(error)}`,
-        ),
+      pending = adoptChildren(this.spawn, caller, sessionId, () => {}).catch((error: unknown) =>
+        this.warn(`could not take up tasks that outlived their process: ${errorMessage(error)}`),
       );
       this.adopting.set(sessionId, pending);
     }
-    return pending ?? Promise.resolve();
+    return pending;
   }
 
   private async sweepNow(): Promise<void> {

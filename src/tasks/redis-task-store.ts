@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { cancelMark, deliveredMark, heartbeatMark, messageMark, type RecordMark } from "./record-marks.ts";
 import { connectRedis, type RedisTarget, redisCommand, redisTarget } from "./redis-connection.ts";
+import { redisJournals } from "./redis-journals.ts";
 import { DEFAULT_REDIS_PREFIX, type RedisTaskKeys, redisTaskKeys } from "./redis-keys.ts";
 import { type LoadReply, loadSession, loadSessions } from "./redis-scripts.ts";
 import { RedisSessionWrites } from "./redis-session-writes.ts";
@@ -10,7 +11,14 @@ import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors
 import { parseTaskFile } from "./task-file.ts";
 import { freezeRecord } from "./task-file-cache.ts";
 import type { NewTaskRecord, TaskMessage, TaskRecord } from "./task-record.ts";
-import type { TaskChange, TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
+import type {
+  RunJournals,
+  TaskChange,
+  TaskListQuery,
+  TaskStore,
+  TaskUpdate,
+  UpdateOptions,
+} from "./task-store.ts";
 import { checkId } from "./workspace-layout.ts";
 
 // As in the workspace backend, the record rules (zod) load on the first write only.
@@ -50,6 +58,8 @@ export class RedisTaskStore implements TaskStore {
   private readonly located = new Map<string, string>();
   private readonly writes: RedisSessionWrites;
   private readonly watcher: RedisWatch;
+  /** Workflow runs' journals, beside the records (`redis-journals.ts`). */
+  readonly journals: RunJournals;
 
   /** Connects to `url` first: a server that cannot be reached is a `RedisUnavailableError` now. */
   static async connect(
@@ -67,6 +77,7 @@ export class RedisTaskStore implements TaskStore {
     this.keys = redisTaskKeys(options.prefix ?? DEFAULT_REDIS_PREFIX);
     this.now = options.now ?? (() => new Date());
     this.watcher = new RedisWatch(this.client, this.keys.changed);
+    this.journals = redisJournals(this.client, this.target, options.prefix ?? DEFAULT_REDIS_PREFIX);
     this.writes = new RedisSessionWrites({
       client: this.client,
       target: this.target,

@@ -51,6 +51,20 @@ export interface TaskStore {
    * function that ends the watch.
    */
   watch?(listener: (change: TaskChange) => void): () => void;
+  /**
+   * The journals of workflow runs (their lines, in order), kept with the records so a run can be
+   * resumed from any machine that reaches the store. Optional: without it, a run's journal is a file
+   * of the workspace that ran it (`src/workflows/replay-journal.ts`).
+   */
+  readonly journals?: RunJournals;
+}
+
+/** Where workflow runs keep their journals: one list of lines per run id. */
+export interface RunJournals {
+  /** Appends lines to a run's journal, in order, once each is stored (the run's id: a safe id). */
+  append(runId: string, lines: readonly string[]): Promise<void>;
+  /** A run's lines in the order written, or undefined when there is no such run. */
+  read(runId: string): Promise<string[] | undefined>;
 }
 
 /** What a watcher of a store hears. */

@@ -1,6 +1,6 @@
 import type { AgentEvent, EventOf } from "../contracts/events.ts";
 import type { SpanHandle, SpanSink } from "./span-sink.ts";
-import type { TraceParent } from "./trace-context.ts";
+import { formatTraceParent, type TraceParent } from "./trace-context.ts";
 
 export interface EventTracerOptions {
   /** The span the root agent's span hangs under (a caller's `traceparent`); none starts a trace. */
@@ -31,6 +31,8 @@ export class EventTracer {
   private readonly agents = new Map<string, { span: SpanHandle; model: string }>();
   private readonly calls = new Map<string, SpanHandle>();
   private readonly tools = new Map<string, OpenTool>();
+  /** Agents that run in another process (a worker, an A2A agent), which exports their spans. */
+  private readonly elsewhere = new Set<string>();
 
   constructor(sink: SpanSink, options: EventTracerOptions = {}) {
     this.sink = sink;
@@ -42,7 +44,17 @@ export class EventTracer {
     return this.agents.get(key(agentPath))?.span;
   }
 
+  /**
+   * The `traceparent` a child that runs elsewhere carries, so its spans join this trace where they
+   * would hang here: under the parent's `task` call that started it (`description` tells two apart).
+   */
+  traceparentFor(childPath: readonly string[], description?: string): string | undefined {
+    const call = this.taskCallOf(childPath, description);
+    return call === undefined ? undefined : formatTraceParent(call.context);
+  }
+
   event(event: AgentEvent): void {
+    if (this.runsElsewhere(event.agentPath)) return;
     switch (event.type) {
       case "agent_start":
         this.agentStart(event);
@@ -106,6 +118,15 @@ export class EventTracer {
 
   private agentStart(event: EventOf<"agent_start">): void {
     const path = key(event.agentPath);
+    if (event.runsOn !== undefined) {
+      // Its spans come from where it runs, under the task call (`traceparentFor`); its relayed events
+      // would only repeat them here.
+      this.elsewhere.add(path);
+      this.taskCallOf(event.agentPath, event.description)?.setAttributes({
+        "agentry.child.runs_on": event.runsOn,
+      });
+      return;
+    }
     const operation = GROUPS[event.agentType] ?? "invoke_agent";
     const name = operation === "invoke_agent" ? event.agentType : (event.description ?? event.agentType);
     const [provider, model] = splitModel(event.model);
@@ -129,14 +150,30 @@ export class EventTracer {
   /** A child's span goes under the `task` call of its parent that started it, else under its parent. */
   private parentOf(event: EventOf<"agent_start">): SpanHandle | undefined {
     if (event.agentPath.length < 2) return undefined;
-    const parent = key(event.agentPath.slice(0, -1));
+    return (
+      this.taskCallOf(event.agentPath, event.description) ??
+      this.agents.get(key(event.agentPath.slice(0, -1)))?.span
+    );
+  }
+
+  /** The parent's open `task` call that started a child: the one with its description, else the latest. */
+  private taskCallOf(childPath: readonly string[], description: string | undefined): SpanHandle | undefined {
+    if (childPath.length < 2) return undefined;
+    const parent = key(childPath.slice(0, -1));
     const calls = [...this.tools.entries()].filter(
       ([id, tool]) => id.startsWith(`${parent}\u0000`) && tool.name === "task",
     );
     const call =
-      calls.find(([, tool]) => tool.description !== undefined && tool.description === event.description) ??
+      calls.find(([, tool]) => tool.description !== undefined && tool.description === description) ??
       calls.at(-1);
-    return call?.[1].span ?? this.agents.get(parent)?.span;
+    return call?.[1].span;
+  }
+
+  private runsElsewhere(path: readonly string[]): boolean {
+    if (this.elsewhere.size === 0) return false;
+    for (let length = path.length; length > 0; length--)
+      if (this.elsewhere.has(key(path.slice(0, length)))) return true;
+    return false;
   }
 
   private agentEnd(event: EventOf<"agent_end">): void {

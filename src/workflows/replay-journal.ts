@@ -3,6 +3,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { ensureStateDir, stateDir } from "../state/state-dir.ts";
+import type { RunJournals } from "../tasks/task-store.ts";
+import { errorMessage } from "../text/error-message.ts";
 import { isPosition, mayFeed } from "./replay-position.ts";
 import { WorkflowInputError } from "./workflow-errors.ts";
 
@@ -55,28 +57,31 @@ export type ReplayDecision = { kind: "replay"; value: unknown } | { kind: "run" 
  * has a result. A resumed run replays a call whose position holds the same key and a result, unless a
  * call that may have fed it (before it in its scope, or an earlier stage of its pipeline item) changed
  * its key: the script was edited there, so what follows may differ. A call that never finished runs
- * again without changing that. Each line is written (one `write` to the file, kept open in append
- * mode for the run) before the call counts as finished — a result line before its value reaches the
- * script — so a killed process loses at most the calls it was running.
+ * again without changing that. A result is stored before its value reaches the script (`finished`
+ * resolves then), so a killed process loses at most the calls it was running.
+ *
+ * Where it is kept: with the run's records when the store keeps journals (`TaskStore.journals`: the
+ * fleet's Redis, so a run is resumed from any machine with `--store`), else in a file of the workspace
+ * (`.agentry/workflow-runs/<run-id>.jsonl`, one `write` per line to the file kept open for the run).
  */
 export class ReplayJournal {
-  readonly path: string;
+  /** Where it is, for messages: its file, or the store. */
+  readonly where: string;
   private readonly previous: Map<string, Entry>;
   /** The positions of this run whose key differs from the journal's: what they may feed runs again. */
   private readonly changed: string[] = [];
-  /** The journal's file, open for appending from the first line to `close()`. */
-  private fd: number | undefined;
+  private readonly sink: JournalSink;
 
-  private constructor(path: string, previous: Map<string, Entry>) {
-    this.path = path;
+  private constructor(sink: JournalSink, previous: Map<string, Entry>) {
+    this.where = sink.where;
+    this.sink = sink;
     this.previous = previous;
   }
 
   /** A new run's journal, starting with its header. */
-  static create(workspace: string, runId: string, header: RunHeader): ReplayJournal {
-    const dir = workflowRunsDir(workspace);
-    ensureStateDir(workspace, dir);
-    const journal = new ReplayJournal(join(dir, `${runId}.jsonl`), new Map());
+  static create(workspace: string, runId: string, header: RunHeader, journals?: RunJournals): ReplayJournal {
+    const sink = journals === undefined ? fileSink(workspace, runId, true) : storeSink(journals, runId);
+    const journal = new ReplayJournal(sink, new Map());
     journal.write({ type: "run", version: JOURNAL_VERSION, ...header });
     return journal;
   }
@@ -85,22 +90,13 @@ export class ReplayJournal {
   static async open(
     workspace: string,
     runId: string,
+    journals?: RunJournals,
   ): Promise<{ journal: ReplayJournal; header: RunHeader }> {
-    const path = join(workflowRunsDir(workspace), `${runId}.jsonl`);
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      const missing = error instanceof Error && "code" in error && error.code === "ENOENT";
-      throw new WorkflowInputError(
-        missing
-          ? `No workflow run ${runId} to resume in this workspace (no ${path}): agentry tasks list shows the runs.`
-          : `Cannot read the journal of workflow run ${runId} (${path}): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+    const sink = journals === undefined ? fileSink(workspace, runId, false) : storeSink(journals, runId);
+    const lines = await sink.read();
     const entries = new Map<string, Entry>();
     let header: RunHeader | undefined;
-    for (const line of text.split("\n")) {
+    for (const line of lines) {
       if (line.trim() === "") continue;
       const parsed = parseLine(line);
       // A torn last line (the process was killed mid-write) or a line of a newer version: skipped, so
@@ -117,10 +113,10 @@ export class ReplayJournal {
     }
     if (header === undefined) {
       throw new WorkflowInputError(
-        `The journal of workflow run ${runId} (${path}) has no header: it cannot be resumed.`,
+        `The journal of workflow run ${runId} (${sink.where}) has no header: it cannot be resumed.`,
       );
     }
-    return { journal: new ReplayJournal(path, entries), header };
+    return { journal: new ReplayJournal(sink, entries), header };
   }
 
   /** Appends the header of a resumed run (its script may have been edited). */
@@ -138,8 +134,8 @@ export class ReplayJournal {
     return { kind: "run" };
   }
 
-  /** Records a call's result, for a later resume. */
-  finished(position: string, key: string, value: unknown, taskId: string | undefined): void {
+  /** Records a call's result, for a later resume; resolves once it is stored. */
+  finished(position: string, key: string, value: unknown, taskId: string | undefined): Promise<void> {
     this.write({
       type: "result",
       position,
@@ -147,22 +143,94 @@ export class ReplayJournal {
       value: value ?? null,
       ...(taskId === undefined ? {} : { taskId }),
     });
+    return this.sink.stored();
   }
 
-  /** Closes the file; a line written after reopens it. */
-  close(): void {
-    if (this.fd === undefined) return;
-    closeSync(this.fd);
-    this.fd = undefined;
+  /** Waits for what was written, and closes its file; a line written after opens it again. */
+  close(): Promise<void> {
+    return this.sink.close();
   }
 
   private write(line: z.input<typeof journalLine>): void {
-    // Opened once, not per line (an open and a close per line cost more than the write): a run writes
-    // two lines per agent call, in bursts when a stage of many items ends at once.
-    this.fd ??= openSync(this.path, "a");
-    const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done);
+    this.sink.write(JSON.stringify(line));
   }
+}
+
+/** Where a journal's lines go, in order, and where an earlier run's are read from. */
+interface JournalSink {
+  readonly where: string;
+  write(line: string): void;
+  /** Resolves once every line written so far is stored; rejects when one could not be. */
+  stored(): Promise<void>;
+  read(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The workspace's file. Opened once, not per line (an open and a close per line cost more than the
+ * write): a run writes two lines per agent call, in bursts when a stage of many items ends at once. A
+ * line is on disk when `write` returns.
+ */
+function fileSink(workspace: string, runId: string, creating: boolean): JournalSink {
+  const dir = workflowRunsDir(workspace);
+  if (creating) ensureStateDir(workspace, dir);
+  const path = join(dir, `${runId}.jsonl`);
+  let fd: number | undefined;
+  return {
+    where: path,
+    write(line) {
+      fd ??= openSync(path, "a");
+      const bytes = Buffer.from(`${line}\n`);
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+    },
+    stored: async () => {},
+    async read() {
+      try {
+        return (await readFile(path, "utf8")).split("\n");
+      } catch (error) {
+        const missing = error instanceof Error && "code" in error && error.code === "ENOENT";
+        throw new WorkflowInputError(
+          missing
+            ? `No workflow run ${runId} to resume in this workspace (no ${path}): agentry tasks list shows the runs.`
+            : `Cannot read the journal of workflow run ${runId} (${path}): ${errorMessage(error)}`,
+        );
+      }
+    },
+    async close() {
+      if (fd === undefined) return;
+      closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
+/** The store's journals: lines appended in order, each stored before the next is sent. */
+function storeSink(journals: RunJournals, runId: string): JournalSink {
+  let pending: string[] = [];
+  let chain: Promise<void> = Promise.resolve();
+  const flush = () => {
+    const lines = pending;
+    pending = [];
+    if (lines.length > 0) chain = chain.then(() => journals.append(runId, lines));
+    return chain;
+  };
+  return {
+    where: "the task store",
+    write(line) {
+      pending.push(line);
+      queueMicrotask(() => void flush().catch(() => {}));
+    },
+    stored: () => flush(),
+    async read() {
+      const lines = await journals.read(runId);
+      if (lines === undefined)
+        throw new WorkflowInputError(
+          `No workflow run ${runId} to resume in the task store (its journal is not there): agentry tasks list --store … shows the runs.`,
+        );
+      return lines;
+    },
+    close: () => flush(),
+  };
 }
 
 function parseLine(line: string): z.infer<typeof journalLine> | undefined {

@@ -76,10 +76,10 @@ export async function startWorkflow(
   let journal: ReplayJournal;
   if (options.resume === undefined) {
     await startRunRecord(host, { runId, owner, meta: source.meta });
-    journal = ReplayJournal.create(host.context.workspace, runId, header);
+    journal = ReplayJournal.create(host.context.workspace, runId, header, host.store.journals);
   } else {
     // The journal first: a run that cannot be resumed leaves its record as it was.
-    journal = (await ReplayJournal.open(host.context.workspace, runId)).journal;
+    journal = (await ReplayJournal.open(host.context.workspace, runId, host.store.journals)).journal;
     await resumeRunRecord(host.store, runId, owner);
     journal.restart(header);
   }
@@ -103,7 +103,7 @@ export async function startWorkflow(
       }),
     )
     .then(async (outcome) => {
-      journal.close();
+      await journal.close().catch(() => {});
       await finishRunRecord(host.store, runId, owner, outcome);
       report({ type: "workflow_end", runId, outcome });
       return outcome;

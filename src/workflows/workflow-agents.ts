@@ -1,4 +1,5 @@
 import type { WorkflowEvent } from "../contracts/workflow-events.ts";
+import type { ProgramChildren } from "../subagents/subagent-runtime.ts";
 import type { TaskRequest } from "../subagents/task-api.ts";
 import { type ChildRunReport, failureReason } from "../subagents/task-result.ts";
 import type { ToolContext } from "../tools/tool.ts";
@@ -14,10 +15,7 @@ import {
 import { AgentCapReached } from "./workflow-budget.ts";
 
 /** How a workflow starts its agents: children of its caller, through the subagent runtime of its tree. */
-export interface WorkflowChildren {
-  runToEnd(request: TaskRequest, ctx: ToolContext): Promise<ChildRunReport>;
-  continueToEnd(taskId: string, prompt: string, ctx: ToolContext): Promise<ChildRunReport>;
-}
+export type WorkflowChildren = ProgramChildren;
 
 export interface WorkflowAgentsDeps {
   runId: string;
@@ -112,7 +110,7 @@ export class WorkflowAgents {
       deps.onEvent({ ...event, status: "failed", error: result.error, ...taskOf(result) });
       return { ok: false, error: result.error };
     }
-    deps.journal.finished(position, key, result.value, result.taskId);
+    await deps.journal.finished(position, key, result.value, result.taskId);
     deps.onEvent({ ...event, status: "completed", ...taskOf(result) });
     return { ok: true, value: result.value };
   }

@@ -91,10 +91,7 @@ export function workflowHost(
     depth: config.depth ?? 0,
   };
   return {
-    children: {
-      runToEnd: (request, ctx) => runtime.runToEnd(scope, request, ctx),
-      continueToEnd: (taskId, prompt, ctx) => runtime.continueToEnd(scope, taskId, prompt, ctx),
-    },
+    children: runtime.childrenOf(scope),
     store: runtime.store,
     context: {
       workspace: config.workspace,

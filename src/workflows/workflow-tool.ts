@@ -5,6 +5,7 @@ import type { WorkflowOutcome } from "../contracts/workflow-events.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
 import type { CallerScope } from "../subagents/caller-scope.ts";
 import type { SubagentRuntime } from "../subagents/subagent-runtime.ts";
+import type { RunJournals } from "../tasks/task-store.ts";
 import { type AnyTool, type Tool, type ToolContext, ToolError } from "../tools/tool.ts";
 import { planWorkflow, type WorkflowPlan } from "./plan-workflow.ts";
 import { ReplayJournal } from "./replay-journal.ts";
@@ -67,18 +68,13 @@ export function createWorkflowKit(deps: WorkflowToolDeps): WorkflowKit {
     description: DESCRIPTION,
     schema: workflowToolSchema,
     async execute(input, ctx) {
-      const loaded = await scriptOf(input, ctx, deps.homeDir);
+      const loaded = await scriptOf(input, ctx, deps.homeDir, deps.runtime.store.journals);
       if (input.dry_run === true) {
         const plan = await planWorkflow(loaded.source, input.args ?? null);
         return { content: planText(plan), details: { plan } };
       }
       const host = {
-        children: {
-          runToEnd: (request: Parameters<SubagentRuntime["runToEnd"]>[1], child: ToolContext) =>
-            deps.runtime.runToEnd(deps.scope, request, child),
-          continueToEnd: (taskId: string, prompt: string, child: ToolContext) =>
-            deps.runtime.continueToEnd(deps.scope, taskId, prompt, child),
-        },
+        children: deps.runtime.childrenOf(deps.scope),
         store: deps.runtime.store,
         context: ctx,
       };
@@ -137,6 +133,7 @@ async function scriptOf(
   input: z.infer<typeof workflowToolSchema>,
   ctx: ToolContext,
   homeDir: string,
+  journals: RunJournals | undefined,
 ): Promise<LoadedWorkflow> {
   try {
     if (input.script !== undefined) {
@@ -146,7 +143,7 @@ async function scriptOf(
       return await loadWorkflow(input.name, { cwd: ctx.workspace, projectDir: ctx.workspace, homeDir });
     }
     if (input.resume_run_id !== undefined) {
-      const { header } = await ReplayJournal.open(ctx.workspace, input.resume_run_id);
+      const { header } = await ReplayJournal.open(ctx.workspace, input.resume_run_id, journals);
       const source = await parseWorkflowSource(header.source, header.origin, {
         typescript: header.typescript,
       });

@@ -266,7 +266,7 @@ console.log(JSON.stringify(loaded));
     const remote = (await import(
       pathToFileURL(join(installed.packageDir, "dist/remote/index.js")).href
     )) as object;
-    expect(Object.keys(remote)).toEqual(["a2aExecutors"]);
+    expect(Object.keys(remote)).toEqual(["a2aPlacement"]);
   });
 
   it("runs a consumer's agent by the package name, and its declarations type-check that consumer", async () => {

@@ -88,13 +88,13 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
     });
   });
 
-  it("a job no worker takes is said so after a while; cancelled, it leaves the queue and ends at once", async () => {
+  it("a job no worker takes is said so at once when the queue has none; cancelled, it leaves the queue and ends at once", async () => {
     const { redis } = await fleet();
     const warnings: string[] = [];
     const lonely = await FleetClient.open({
       url: redis.url,
       queue: "nobody-listens",
-      unclaimedWarnMs: 300,
+      workerCheckMs: 100,
       warn: (message) => warnings.push(message),
     });
     closers.push(() => lonely.close());
@@ -110,7 +110,7 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
 
     expect(await until(() => warnings.length > 0, 5_000)).toBe(true);
     expect(warnings[0]).toMatch(
-      /^no worker has taken job \S+ from queue "nobody-listens" at redis:\/\/127\.0\.0\.1:\d+\/0 in 0 s: start one with `agentry worker --redis redis:\/\/127\.0\.0\.1:\d+\/0 --queue nobody-listens`$/,
+      /^no worker is taking jobs from queue "nobody-listens" at redis:\/\/127\.0\.0\.1:\d+\/0: 1 queued child waits for one \(start one with `agentry worker --redis redis:\/\/127\.0\.0\.1:\d+\/0 --queue nobody-listens`\); they fail if none comes within 10m \(fleet\.noWorkerTimeoutMs\)$/,
     );
     // No worker would ever take it: not ended by the cancel, it would wait forever.
     controller.abort("cancelled by its parent (task_cancel)");
@@ -149,18 +149,14 @@ describeWith(REDIS, "queued children when Redis or the parent goes away", () => 
       "init",
     ]);
     const placement = queuePlacement(client);
-    const options = {
-      mode: "worktree",
-      parentWorkspace: repo,
-      agentName: "explore",
-      taskId: "sub-1",
-    } as const;
+    const { spec } = await testLocalChild(scriptedModel([]), repo);
+    const worktree = { ...spec, workspace: { mode: "worktree", parent: repo } } as const;
 
-    await expect(placement.workspace!(options)).rejects.toThrow(
+    await expect(placement.workspace(worktree)).rejects.toThrow(
       `has no remote "origin": add one (git remote add origin <url>)`,
     );
     execFileSync("git", ["-C", repo, "remote", "add", "origin", await tempDir("agentry-fleet-remote-")]);
-    const made = await placement.workspace!(options);
+    const made = await placement.workspace(worktree);
 
     expect(made).toMatchObject({ mode: "worktree", path: repo });
     expect(

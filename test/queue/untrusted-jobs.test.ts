@@ -68,22 +68,35 @@ describeWith(REDIS, "jobs are untrusted input", () => {
     return { redis, queue, worker, log, writer, model };
   }
 
-  /** A job as a parent would write it, with `workspace` (and any field) replaced. */
-  function job(workspace: unknown, more: Record<string, unknown> = {}): Record<string, unknown> {
+  /** A job as a parent would write it, with `workspace` (and any field of it or of its spec) replaced. */
+  function job(
+    workspace: unknown,
+    more: Record<string, unknown> = {},
+    spec: Record<string, unknown> = {},
+  ): Record<string, unknown> {
+    const mode = (workspace as { mode?: unknown } | null)?.mode;
     return {
-      v: 1,
-      taskId: "sub-1",
-      sessionId: "sub-1",
-      parentSessionId: "",
-      agentPath: ["main", "general-purpose-1"],
-      depth: 1,
-      agent: { name: "general-purpose", description: "d", prompt: "p" },
-      model: "scripted:untrusted",
-      tools: ["write", "bash"],
-      rules: [],
-      mode: "accept-edits",
-      readOnly: false,
-      limits: { maxTurns: 4 },
+      v: 2,
+      spec: {
+        v: 1,
+        kind: "loop",
+        taskId: "sub-1",
+        sessionId: "sub-1",
+        parentSessionId: "",
+        agentPath: ["main", "general-purpose-1"],
+        depth: 1,
+        agent: { name: "general-purpose", description: "d", prompt: "p" },
+        model: "scripted:untrusted",
+        tools: ["write", "bash"],
+        spawn: false,
+        rules: [],
+        mode: "accept-edits",
+        sandbox: { readOnly: false },
+        limits: { maxTurns: 4 },
+        tree: { id: "tree-1", maxDepth: 1, maxDescendants: 64 },
+        workspace: { mode: typeof mode === "string" ? mode : "shared", parent: "/srv/project" },
+        ...spec,
+      },
       history: [{ role: "user", content: [{ type: "text", text: "go" }] }],
       messages: [],
       workspace,
@@ -181,12 +194,19 @@ describeWith(REDIS, "jobs are untrusted input", () => {
     const shared = { mode: "shared", path: "/srv/project", workspaceId: "abcdefgh12" };
     const cases: Array<[Record<string, unknown>, string]> = [
       [job(shared, { extra: 1 }), 'Unrecognized key: "extra"'],
-      [job(shared, { taskId: "../../etc" }), "taskId: must be a session id"],
+      [job(shared, {}, { taskId: "../../etc" }), "spec.taskId: must be a session id"],
       [job({ ...shared, path: "/srv/../etc" }), "workspace.path: must be an absolute, normal path"],
-      [job(shared, { model: "--help" }), "model: must be provider:model"],
+      [job(shared, {}, { model: "--help" }), "spec.model: must be provider:model"],
+      [job(shared, {}, { sandbox: { readOnly: false, allowedHosts: ["a:1/x"] } }), "allowedHosts"],
+      // A job carries a child that runs agentry's loop, never a remote agent's address or headers.
       [
-        job(shared, { agent: { name: "x", description: "d", prompt: "p", allowedHosts: ["a:1/x"] } }),
-        "allowedHosts",
+        job(shared, {}, { agent: { name: "x", description: "d", prompt: "p", url: "https://a.example" } }),
+        'Unrecognized key: "url"',
+      ],
+      [job(shared, {}, { kind: "remote" }), "spec.kind"],
+      [
+        job(shared, {}, { workspace: { mode: "isolated", parent: "/srv/project" } }),
+        "workspace: its mode must be its spec's workspace mode",
       ],
     ];
     for (const [data, problem] of cases) {

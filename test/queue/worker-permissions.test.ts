@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
+import type { PermissionMode } from "../../src/permissions/modes.ts";
+import type { Ruleset } from "../../src/permissions/types.ts";
 import { FleetClient } from "../../src/queue/fleet-client.ts";
 import { FleetWorker } from "../../src/queue/fleet-worker.ts";
 import { queueExecutor } from "../../src/queue/queue-executor.ts";
-import { jobPermissions } from "../../src/queue/run-queued-child.ts";
+import { jobPermissions } from "../../src/queue/worker-host.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { builtinTools } from "../../src/tools/builtin.ts";
 import { describeWith, REDIS } from "../support/components.ts";
@@ -32,8 +34,11 @@ describeWith(REDIS, "a worker's ceiling on what a job may do", () => {
     for (const close of closers.splice(0).reverse()) await close().catch(() => {});
   });
 
-  /** A job in bypass whose child runs `touch` on a worker without an OS sandbox; did the file appear? */
-  async function bypassJobTouches(allowBypass: boolean): Promise<{ made: boolean; result: string }> {
+  /** A job whose child runs `touch` on a worker without an OS sandbox; did the file appear? */
+  async function jobTouches(
+    allowBypass: boolean,
+    child: { mode: PermissionMode; rules?: Ruleset } = { mode: "bypass" },
+  ): Promise<{ made: boolean; result: string }> {
     const redis = await startRedisServer();
     closers.push(() => redis.stop());
     const queue = `q${randomBytes(4).toString("hex")}`;
@@ -57,7 +62,7 @@ describeWith(REDIS, "a worker's ceiling on what a job may do", () => {
     closers.push(() => client.close());
     const local = await testLocalChild(model, workspace, {
       agent: "general-purpose",
-      mode: "bypass",
+      ...child,
       tools: builtinTools({ bash: { sandboxed: false } }),
     });
     const activation = queueExecutor(local, client).start({
@@ -72,13 +77,20 @@ describeWith(REDIS, "a worker's ceiling on what a job may do", () => {
   }
 
   it("without --allow-bypass the command is refused (nobody to ask) and nothing is made", async () => {
-    const { made, result } = await bypassJobTouches(false);
+    const { made, result } = await jobTouches(false);
     expect(made).toBe(false);
     expect(result).toContain('no one can approve it in this run (permission mode \\"accept-edits\\")');
   });
 
   it("with --allow-bypass the worker runs it as the job says", async () => {
-    const { made } = await bypassJobTouches(true);
+    const { made } = await jobTouches(true);
     expect(made).toBe(true);
+  });
+
+  it("an untrusted project's allow rule keeps its narrowing mark on the worker: it lifts no ask there either", async () => {
+    const narrowing: Ruleset = [{ permission: "bash", pattern: "*", action: "allow", narrowOnly: true }];
+    const { made, result } = await jobTouches(true, { mode: "default", rules: narrowing });
+    expect(made).toBe(false);
+    expect(result).toContain("no one can approve it");
   });
 });

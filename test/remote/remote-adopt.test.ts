@@ -2,7 +2,7 @@ import { afterEach, expect, it } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
-import { a2aExecutors } from "../../src/remote/remote-executors.ts";
+import { a2aPlacement } from "../../src/remote/a2a-placement.ts";
 import type { ActivationRef } from "../../src/subagents/executor.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { notificationsIn } from "../subagents/support/notifications.ts";
@@ -46,7 +46,12 @@ it("a session's next run follows its orphaned remote task to the end and notifie
     prompt: "",
     url: server.url,
   });
-  const { config, runtime } = rootTree({ workspace, model, registry, remote: a2aExecutors({ env: {} }) });
+  const { config, runtime } = rootTree({
+    workspace,
+    model,
+    registry,
+    placements: [a2aPlacement({ env: {} })],
+  });
   const session = await Session.create({ workspace, agentName: "main", model: model.id });
   await runtime.store.create({
     taskId: "sub-20260101-000000-remote",

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
-import { a2aExecutors } from "../../src/remote/remote-executors.ts";
+import { a2aPlacement } from "../../src/remote/a2a-placement.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import {
   firstUserText,
@@ -38,7 +38,12 @@ async function remoteTree(
     prompt: "",
     url: server.url,
   });
-  const tree = rootTree({ workspace, model, registry, remote: a2aExecutors({ env: {}, timeoutMs: 2_000 }) });
+  const tree = rootTree({
+    workspace,
+    model,
+    registry,
+    placements: [a2aPlacement({ env: {}, timeoutMs: 2_000 })],
+  });
   return { server, model, ...tree };
 }
 

@@ -2,6 +2,8 @@ import { Session } from "../../src/agent/session/session.ts";
 import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Model } from "../../src/model/model.ts";
 import type { PermissionMode } from "../../src/permissions/modes.ts";
+import type { Ruleset } from "../../src/permissions/types.ts";
+import { CHILD_SPEC_VERSION, type LoopChildSpec } from "../../src/subagents/child-spec.ts";
 import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
 import type { LocalChild } from "../../src/subagents/local-child.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
@@ -16,14 +18,17 @@ export interface LocalChildOptions {
   agentPath?: string[];
   /** The id its workspace is made for (default: its session's). */
   taskId?: string;
+  /** Its rules (default none). */
+  rules?: Ruleset;
   /** Its session (default: a new one in memory only). */
   session?: Session;
 }
 
 /**
- * A child as its parent builds it before any executor runs it — its built-in definition, an
- * unpersisted session (unless given) and a shared workspace here, its model as given, no rules — for the executor
- * tests and benchmarks (in-process, queued) that drive one directly.
+ * A child as its parent describes and builds it before any executor runs it — its built-in
+ * definition, an unpersisted session (unless given) and a shared workspace here, its model as given,
+ * no rules unless given — for the executor tests and benchmarks (in-process, queued) that drive one
+ * directly.
  */
 export async function testLocalChild(
   model: Model,
@@ -35,10 +40,33 @@ export async function testLocalChild(
   if (definition === undefined) throw new Error(`no built-in agent ${agentName}`);
   const session =
     options.session ?? (await Session.create({ workspace, agentName, model: model.id, persist: false }));
+  const agentPath = options.agentPath ?? ["main", `${agentName}-1`];
+  const tools = options.tools ?? [];
+  const mode = options.mode ?? "default";
+  const rules = options.rules ?? [];
+  const spec: LoopChildSpec = {
+    v: CHILD_SPEC_VERSION,
+    kind: "loop",
+    taskId: session.id,
+    sessionId: session.id,
+    parentSessionId: "",
+    agentPath,
+    depth: 1,
+    agent: { name: definition.name, description: definition.description, prompt: definition.prompt },
+    model: model.id,
+    tools: tools.map((tool) => tool.name),
+    spawn: false,
+    rules,
+    mode,
+    sandbox: { readOnly: false },
+    limits: { maxTurns: 30 },
+    tree: { id: "test-tree", maxDepth: 1, maxDescendants: 64 },
+    workspace: { mode: "shared", parent: workspace },
+  };
   return {
-    definition,
-    rules: [],
-    mode: options.mode ?? "default",
+    spec,
+    rules,
+    mode,
     session,
     workspace: await prepareChildWorkspace({
       mode: "shared",
@@ -50,10 +78,10 @@ export async function testLocalChild(
       name: agentName,
       model,
       systemPrompt: "You are a subagent of a test.",
-      tools: options.tools ?? [],
+      tools,
       workspace,
       ops: nodeOperations,
-      agentPath: options.agentPath ?? ["main", `${agentName}-1`],
+      agentPath,
       depth: 1,
     },
   };

@@ -14,15 +14,24 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Kills it at once (SIGKILL), as when the machine running it is lost; waits for the exit. */
   kill(): Promise<void>;
-  /** Starts it again on the same port (empty: it keeps nothing), after `stop` or `kill`. */
+  /**
+   * Starts it again on the same port, after `stop` or `kill`: empty, or with what it had when it runs
+   * with `appendonly` (every write is on disk before it is answered).
+   */
   restart(): Promise<void>;
 }
 
+export interface RedisServerOptions {
+  /** Keep every write in an append-only file (fsync'ed each write), so a restart keeps the data. */
+  appendonly?: boolean;
+}
+
 /**
- * Starts `redis-server` without persistence on a free loopback port, never the system's service.
- * Throws with the Debian package's name when it is not installed (callers use `describeWith(REDIS, …)`).
+ * Starts `redis-server` on a free loopback port, never the system's service, without persistence
+ * unless `appendonly`. Throws with the Debian package's name when it is not installed (callers use
+ * `describeWith(REDIS, …)`).
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const command = commandPath(REDIS);
   if (command === undefined) throw new Error(missingMessage(REDIS));
   const dir = await tempDir("agentry-redis-");
@@ -31,7 +40,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     try {
-      return await launch(command, dir, port);
+      return await launch(command, dir, port, options.appendonly === true);
     } catch (error) {
       lastError = error;
     }
@@ -39,8 +48,8 @@ export async function startRedisServer(): Promise<RedisServer> {
   throw lastError;
 }
 
-async function launch(command: string, dir: string, port: number): Promise<RedisServer> {
-  let running = await spawnServer(command, dir, port);
+async function launch(command: string, dir: string, port: number, appendonly: boolean): Promise<RedisServer> {
+  let running = await spawnServer(command, dir, port, appendonly);
   const stop = async (signal: NodeJS.Signals) => {
     const { child, exited } = running;
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -56,7 +65,7 @@ async function launch(command: string, dir: string, port: number): Promise<Redis
     kill: () => stop("SIGKILL"),
     async restart() {
       await stop("SIGTERM");
-      running = await spawnServer(command, dir, port);
+      running = await spawnServer(command, dir, port, appendonly);
     },
   };
 }
@@ -65,6 +74,7 @@ async function spawnServer(
   command: string,
   dir: string,
   port: number,
+  appendonly: boolean,
 ): Promise<{ child: ChildProcess; exited: Promise<void> }> {
   const child = spawn(
     command,
@@ -77,8 +87,7 @@ async function spawnServer(
       dir,
       "--save",
       "",
-      "--appendonly",
-      "no",
+      ...(appendonly ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]),
       "--daemonize",
       "no",
       "--loglevel",

@@ -216,3 +216,50 @@ it("reads and writes W3C traceparent, refusing what is not one", () => {
   ])
     expect(parseTraceParent(bad)).toBeUndefined();
 });
+
+it("a child that runs elsewhere: its spans come from there, under the task call whose traceparent it carries", () => {
+  const sink = memorySink();
+  const tracer = new EventTracer(sink);
+  const task = (id: string, description: string): AgentEvent => ({
+    type: "tool_start",
+    agentPath: ["main"],
+    toolCallId: id,
+    name: "task",
+    args: { description },
+  });
+  tracer.event(start(["main"], "main"));
+  tracer.event(task("t1", "run on the fleet"));
+  tracer.event(task("t2", "ask the reviewer"));
+  const [, fleetCall, reviewerCall] = sink.spans;
+  expect(tracer.traceparentFor(["main", "worker-1"], "run on the fleet")).toBe(
+    `00-${"1".repeat(32)}-${fleetCall?.id}-01`,
+  );
+  expect(tracer.traceparentFor(["main", "reviewer-1"], "ask the reviewer")).toContain(
+    `-${reviewerCall?.id}-`,
+  );
+  // Without a matching description, the latest open task call; a root has none.
+  expect(tracer.traceparentFor(["main", "x-1"])).toContain(`-${reviewerCall?.id}-`);
+  expect(tracer.traceparentFor(["main"])).toBeUndefined();
+
+  tracer.event(
+    start(["main", "worker-1"], "worker", { description: "run on the fleet", runsOn: "queue agentry" }),
+  );
+  // Relayed from the worker: the worker exports these itself, so they make no span here.
+  tracer.event({ type: "turn_start", agentPath: ["main", "worker-1"], turn: 1 });
+  tracer.event(assistant(["main", "worker-1"]));
+  tracer.event(start(["main", "worker-1", "explore-1"], "explore"));
+  tracer.event(end(["main", "worker-1", "explore-1"]));
+  tracer.event(end(["main", "worker-1"]));
+  // A local child beside it still gets its spans.
+  tracer.event(start(["main", "explore-1"], "explore", { description: "ask the reviewer" }));
+  tracer.event(end(["main", "explore-1"]));
+
+  expect(sink.spans.map((span) => span.name)).toEqual([
+    "invoke_agent main",
+    "execute_tool task",
+    "execute_tool task",
+    "invoke_agent explore",
+  ]);
+  expect(fleetCall?.attributes["agentry.child.runs_on"]).toBe("queue agentry");
+  expect(sink.spans[3]?.parent).toBe(reviewerCall?.id);
+});

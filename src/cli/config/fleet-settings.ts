@@ -4,6 +4,10 @@ import type { LoadedConfig } from "./load-config.ts";
 export interface FleetSettings {
   redis?: string;
   queue?: string;
+  /** How long queued children wait for a Redis that went away. */
+  lostAfterMs?: number;
+  /** How long queued children wait when no worker is left on their queue. */
+  noWorkerTimeoutMs?: number;
 }
 
 /**
@@ -11,9 +15,11 @@ export interface FleetSettings {
  * the workspace to a server the repository chose (`confineProjectConfig` withholds it, trusted or not).
  */
 export function fleetSettings(loaded: LoadedConfig): FleetSettings {
-  const user = loaded.user?.config.fleet ?? {};
+  const { redis, queue, lostAfterMs, noWorkerTimeoutMs } = loaded.user?.config.fleet ?? {};
   return {
-    ...(user.redis === undefined ? {} : { redis: user.redis }),
-    ...(user.queue === undefined ? {} : { queue: user.queue }),
+    ...(redis === undefined ? {} : { redis }),
+    ...(queue === undefined ? {} : { queue }),
+    ...(lostAfterMs === undefined ? {} : { lostAfterMs }),
+    ...(noWorkerTimeoutMs === undefined ? {} : { noWorkerTimeoutMs }),
   };
 }

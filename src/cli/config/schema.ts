@@ -171,6 +171,10 @@ export const configFileSchema = z.strictObject({
         .regex(/^rediss?:\/\//, { error: "must be a redis:// URL" })
         .exactOptional(),
       queue: nonEmptyString.exactOptional(),
+      /** How long queued children wait for a Redis that went away before they end (default 60 s). */
+      lostAfterMs: positiveInt.exactOptional(),
+      /** How long queued children wait when no worker is left on their queue (default 10 min). */
+      noWorkerTimeoutMs: positiveInt.exactOptional(),
     })
     .exactOptional(),
   /**

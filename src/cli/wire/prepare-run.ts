@@ -248,8 +248,12 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     io,
   });
   commandsPending.catch(() => {});
-  const fleet = await wireFleet(options.fleet ?? {}, io.env, settings.fleet, (message) =>
-    io.stderr.write(`warning: ${message}\n`),
+  const fleet = await wireFleet(
+    options.fleet ?? {},
+    io.env,
+    settings.fleet,
+    (message) => io.stderr.write(`warning: ${message}\n`),
+    options.limiters,
   );
   const servers = {
     ...settings.mcpServers,
@@ -307,6 +311,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
       ...(settings.compaction.enabled ? { compaction } : {}),
       ...(fleet.taskStore === undefined ? {} : { taskStore: fleet.taskStore }),
       ...(fleet.placement === undefined ? {} : { placement: fleet.placement }),
+      ...(fleet.descendants === undefined ? {} : { descendants: fleet.descendants }),
       childHooks: (child) => [...(hooks?.child(child) ?? []), ...skills.child(child)],
     });
     // After the compaction's hooks, so a folder's files are added again once it summarized them away.

@@ -7,6 +7,7 @@ import type { ModelLimiters } from "../../model/model-limiters.ts";
 import type { PermissionGate } from "../../permissions/gate.ts";
 import type { ChildHooksFactory, ChildInstructions } from "../../subagents/child-config.ts";
 import type { ChildPlacement } from "../../subagents/child-placement.ts";
+import type { DescendantCount } from "../../subagents/descendant-count.ts";
 import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
 import { attachSubagents } from "../../subagents/with-subagents.ts";
 import type { TaskStore } from "../../tasks/task-store.ts";
@@ -31,6 +32,8 @@ export interface WireSubagentsOptions {
   taskStore?: TaskStore;
   /** Where children run (`wireFleet`; default: this process). */
   placement?: ChildPlacement;
+  /** Where the tree's descendants are counted (`wireFleet`: on the fleet's Redis; default: this process). */
+  descendants?: DescendantCount;
   /** The project's instructions children get as the root has them (docs/instructions.md). */
   instructions?: ChildInstructions;
   /** Hooks each child gets (Claude Code hooks, preloaded skills). */
@@ -60,7 +63,7 @@ export async function wireSubagents(
   const rootTools = root.tools;
   // The A2A client loads only when an agent has a url: most runs never call a remote agent.
   const remote = registry.list().some((definition) => definition.url !== undefined)
-    ? (await import("../../remote/remote-executors.ts")).a2aExecutors({
+    ? (await import("../../remote/a2a-placement.ts")).a2aPlacement({
         env,
         ...(settings.remoteTimeoutMs === undefined ? {} : { timeoutMs: settings.remoteTimeoutMs }),
       })
@@ -78,9 +81,10 @@ export async function wireSubagents(
     limits: settings.subagents,
     ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
-    ...(remote === undefined ? {} : { remote }),
+    // A remote agent's child runs on its agent; any other on the fleet's queue, else in this process.
+    placements: [remote, options.placement].filter((placement) => placement !== undefined),
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
-    ...(options.placement === undefined ? {} : { placement: options.placement }),
+    ...(options.descendants === undefined ? {} : { descendants: options.descendants }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     ...(options.childHooks === undefined ? {} : { childHooks: options.childHooks }),
   });

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../../contracts/events.ts";
-import { EventTracer } from "../../telemetry/event-tracer.ts";
+import type { EventTracer } from "../../telemetry/event-tracer.ts";
 import { parseTraceParent } from "../../telemetry/trace-context.ts";
+import { openTracing, type TracingSession } from "../../telemetry/tracing-session.ts";
 import { type TelemetryConfig, tracingSettings } from "../../telemetry/tracing-settings.ts";
 import { packageVersion } from "../package-version.ts";
 
@@ -12,12 +13,20 @@ export interface RunTracing {
   close(): Promise<void>;
 }
 
-const FLUSH_BOUND_MS = 5_000;
-
 /**
- * Tracing of a run when the OpenTelemetry variables or `telemetry` of the user's config name an
- * endpoint, else undefined — and then none of the SDK's modules is loaded.
+ * The process's tracing session when the OpenTelemetry variables or `telemetry` of the user's config
+ * name an endpoint, else undefined — and then none of the SDK's modules is loaded. `agentry serve` and
+ * `agentry worker` open one and take a tracer per task or job from it.
  */
+export async function wireTracingSession(
+  env: Readonly<Record<string, string | undefined>>,
+  config: TelemetryConfig | undefined,
+): Promise<TracingSession | undefined> {
+  const settings = tracingSettings(env, config);
+  return settings === undefined ? undefined : openTracing(settings, packageVersion());
+}
+
+/** Tracing of one run (`run`, `chat`, `workflow run`), under the caller's `TRACEPARENT` when set. */
 export async function wireTracing(
   env: Readonly<Record<string, string | undefined>>,
   config: TelemetryConfig | undefined,
@@ -25,33 +34,14 @@ export async function wireTracing(
 ): Promise<RunTracing | undefined> {
   const settings = tracingSettings(env, config);
   if (settings === undefined) return undefined;
-  const { otlpSink } = await import("../../telemetry/otel-sink.ts");
-  const sink = otlpSink({
-    url: settings.url,
-    headers: settings.headers,
-    serviceName: settings.serviceName,
-    serviceVersion: packageVersion(),
-  });
-  const parent = parseTraceParent(settings.traceparent);
-  const tracer = new EventTracer(sink, { content: settings.content, ...(parent ? { parent } : {}) });
+  const session = await openTracing(settings, packageVersion());
+  const tracer = session.tracer(parseTraceParent(settings.traceparent));
   return {
     tracer,
     event: (event) => tracer.event(event),
     async close() {
       tracer.close();
-      let timer: NodeJS.Timeout | undefined;
-      const bound = new Promise<"late">((resolve) => {
-        timer = setTimeout(() => resolve("late"), FLUSH_BOUND_MS);
-        timer.unref();
-      });
-      const sent = await Promise.race([
-        sink.shutdown().then(
-          () => "sent" as const,
-          () => "failed" as const,
-        ),
-        bound,
-      ]);
-      clearTimeout(timer);
+      const sent = await session.close();
       if (sent !== "sent")
         onWarning(
           `traces could not be sent to ${settings.url} (${sent === "late" ? "no answer" : "the export failed"})`,

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { createRedactor } from "../../agent/tool-calls/redact.ts";
 import type { ModelLimiters } from "../../model/model-limiters.ts";
 import { createModel } from "../../model/registry.ts";
-import type { WorkerRuntime } from "../../queue/run-queued-child.ts";
+import type { WorkerRuntime } from "../../queue/worker-host.ts";
 import { DEFAULT_COMMAND_ENV } from "../../sandbox/command-env.ts";
 import { detectSandbox } from "../../sandbox/detect.ts";
 import { policyForAgent, policyForChild } from "../../sandbox/policy-for-agent.ts";
@@ -15,6 +15,7 @@ import type { CliIo } from "../io.ts";
  * environment, never the parent's), the built-in tools, and its OS sandbox — each child's commands get
  * the policy a local child would, derived from the rules its job carries (`policyForChild` under a
  * root policy of those rules), read-only when its parent's were. Without a sandbox, said once here.
+ * A job's child that may start children starts them here, under the job's limits and this config's.
  */
 export async function wireWorkerRuntime(
   settings: Settings,
@@ -43,6 +44,8 @@ export async function wireWorkerRuntime(
     tools: () => builtinTools({ bash }),
     redact: createRedactor(io.env),
     allowBypass: options.allowBypass,
+    // The worker's own config caps the trees whose children start children here.
+    limits: ceiling(settings.subagents),
     async commands(input) {
       if (backend === undefined) return { env };
       const base = await policyForAgent({
@@ -62,5 +65,15 @@ export async function wireWorkerRuntime(
       });
       return { env, sandbox };
     },
+  };
+}
+
+/** The limits of `agentry worker`'s config that cap a job's tree on this machine (those it sets). */
+function ceiling(limits: Settings["subagents"]): NonNullable<WorkerRuntime["limits"]> {
+  const { maxDepth, maxDescendants, maxConcurrent } = limits;
+  return {
+    ...(maxDepth === undefined ? {} : { maxDepth }),
+    ...(maxDescendants === undefined ? {} : { maxDescendants }),
+    ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
   };
 }

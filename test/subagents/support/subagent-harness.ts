@@ -18,8 +18,8 @@ import { createModel, type ModelSettings } from "../../../src/model/registry.ts"
 import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
 import type { AskHandler, PermissionMode } from "../../../src/permissions/gate.ts";
 import type { Ruleset } from "../../../src/permissions/types.ts";
+import type { ChildPlacement } from "../../../src/subagents/child-placement.ts";
 import type { SubagentLimits } from "../../../src/subagents/limits.ts";
-import type { RemoteExecutors } from "../../../src/subagents/remote-executors.ts";
 import type { SubagentRuntime } from "../../../src/subagents/subagent-runtime.ts";
 import { attachSubagents } from "../../../src/subagents/with-subagents.ts";
 import type { TaskStore } from "../../../src/tasks/task-store.ts";
@@ -64,8 +64,8 @@ export interface TreeOptions {
   taskStore?: TaskStore;
   /** Default: a process warning. */
   onWarning?: (message: string) => void;
-  /** Runs remote (`url`) agents: the A2A client. Default: none (they are refused). */
-  remote?: RemoteExecutors;
+  /** Where children run besides this process (the A2A client for `url` agents). Default: none. */
+  placements?: ChildPlacement[];
   /** Automatic compaction for the tree. Default: none. */
   compaction?: CompactionOptions;
 }
@@ -101,7 +101,7 @@ export function rootTree(options: TreeOptions): { config: AgentConfig; runtime: 
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
-    ...(options.remote === undefined ? {} : { remote: options.remote }),
+    ...(options.placements === undefined ? {} : { placements: options.placements }),
   });
 }
 

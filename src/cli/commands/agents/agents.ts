@@ -249,10 +249,10 @@ async function checkCards(
   agents: readonly AgentDefinition[],
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<CardCheck[]> {
-  const { a2aExecutors } = await import("../../../remote/remote-executors.ts");
+  const { a2aPlacement } = await import("../../../remote/a2a-placement.ts");
   const { cardDescription } = await import("../../../remote/agent-card.ts");
   const { describeRemoteFailure } = await import("../../../remote/remote-errors.ts");
-  const client = a2aExecutors({ env, timeoutMs: CARD_TIMEOUT_MS });
+  const client = a2aPlacement({ env, timeoutMs: CARD_TIMEOUT_MS });
   return Promise.all(
     agents.map(async (agent): Promise<CardCheck> => {
       const url = agent.url ?? "";

@@ -1,10 +1,12 @@
 import type { PermissionMode } from "../../../permissions/gate.ts";
 import { serveA2a } from "../../../remote/a2a-http-server.ts";
 import { ServedRecords } from "../../../remote/served-records.ts";
+import { parseTraceParent } from "../../../telemetry/trace-context.ts";
 import { UsageError } from "../../errors.ts";
 import type { CliIo } from "../../io.ts";
 import { SERVE_TOKEN_ENV, serveToken } from "../../serve-token.ts";
 import { loadRunSettings, selectSessionAndModel, wireRoot } from "../../wire/prepare-run.ts";
+import { wireTracingSession } from "../../wire/wire-tracing.ts";
 import { servedLocalAgents } from "./served-local-agents.ts";
 
 export interface ServeOptions {
@@ -42,6 +44,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
   });
   const { createModel } = await import("../../../model/registry.ts");
   const log = (line: string) => io.stderr.write(`agentry serve: ${line}\n`);
+  const tracing = await wireTracingSession(io.env, settings.telemetry);
   try {
     const agents = servedLocalAgents({
       root: wired.config,
@@ -69,6 +72,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
         orphanTimeoutMs: wired.runtime.limits.orphanTimeoutMs,
       }),
       log,
+      ...(tracing === undefined ? {} : { trace: (parent) => tracing.tracer(parseTraceParent(parent)) }),
     }).catch((error: unknown) => {
       throw new UsageError(
         `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
@@ -84,6 +88,8 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
     return 0;
   } finally {
     await wired.close("agentry serve stopped");
+    const sent = await tracing?.close();
+    if (sent !== undefined && sent !== "sent") log("warning: the last traces could not be sent");
   }
 }
 

@@ -5,7 +5,7 @@ import type { AgentDefinition } from "../../../agents/definition.ts";
 import type { Model } from "../../../model/model.ts";
 import type { ServedAgents } from "../../../remote/served-agents.ts";
 import type { CallerScope } from "../../../subagents/caller-scope.ts";
-import { buildChild } from "../../../subagents/child-config.ts";
+import { buildChild } from "../../../subagents/child-from-spec.ts";
 import { isSpawnTool } from "../../../subagents/child-tools.ts";
 import { inProcessExecutor } from "../../../subagents/in-process-executor.ts";
 import { spawnableAgents } from "../../../subagents/spawnable-agents.ts";

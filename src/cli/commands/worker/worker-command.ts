@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { DEFAULT_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS } from "../../../queue/fleet-keys.ts";
 import type { CommandDeps } from "../command-deps.ts";
 import { cwdOption, positiveInteger, positiveNumber } from "../options.ts";
 import type { WorkerOptions } from "./worker-run.ts";
@@ -26,8 +27,11 @@ parent signed with it and logs each job it refuses.
 
 It logs one line per job on stderr. SIGTERM or Ctrl-C: it stops taking jobs and finishes the ones it
 runs; a second one lets go of them at once (they start again on another worker). A worker killed
-outright is noticed when its lock expires (--lock-timeout) and its children start again elsewhere,
---attempts starts in all.
+outright is noticed when its lock expires (--lock-timeout, 6 s) and a stalled check sees it
+(--stalled-check, every 2 s): its children start again elsewhere within about 10 s, --attempts starts
+in all. A worker that was paused, starved or cut off longer than its lock stops those children the
+moment it notices (another worker may run them now), and never records their results. A longer lock
+tolerates longer pauses and notices dead workers later (docs/fleet.md).
 
 The set-up of a fleet, its faults and a docker compose file: docs/fleet.md.
 
@@ -60,9 +64,17 @@ export function registerWorkerCommand(program: Command, deps: CommandDeps): Comm
         .default(2),
     )
     .addOption(
-      new Option("--lock-timeout <seconds>", "how soon a worker that died is noticed")
+      new Option(
+        "--lock-timeout <seconds>",
+        "how long a job's lock lasts unrenewed: how soon a worker that died is noticed, and how long a paused one keeps its jobs",
+      )
         .argParser(positiveNumber)
-        .default(30),
+        .default(DEFAULT_LOCK_MS / 1000),
+    )
+    .addOption(
+      new Option("--stalled-check <seconds>", "how often jobs whose lock ran out are looked for")
+        .argParser(positiveNumber)
+        .default(DEFAULT_STALLED_INTERVAL_MS / 1000),
     )
     .addOption(
       new Option(

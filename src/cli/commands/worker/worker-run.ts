@@ -1,10 +1,12 @@
 import { fleetKeyFromEnv } from "../../../queue/fleet-key.ts";
+import { shareLimits } from "../../../queue/fleet-limits.ts";
 import { FleetWorker } from "../../../queue/fleet-worker.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
 import { storeUrl } from "../../fleet-flags.ts";
 import type { CliIo } from "../../io.ts";
 import { loadRunSettings } from "../../wire/prepare-run.ts";
+import { refuseQueueName } from "../../wire/wire-fleet.ts";
 import { wireWorkerRuntime } from "../../wire/wire-worker.ts";
 
 export interface WorkerOptions {
@@ -13,6 +15,7 @@ export interface WorkerOptions {
   concurrency: number;
   attempts: number;
   lockTimeout: number;
+  stalledCheck: number;
   allowBypass?: boolean;
   cwd?: string;
 }
@@ -25,11 +28,14 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
   );
   const url = storeUrl(options.redis, io.env, settings.fleet.redis);
   const queue = options.queue ?? settings.fleet.queue;
+  if (queue !== undefined) refuseQueueName(queue, options.queue === undefined ? "fleet.queue" : "--queue");
   if (url === undefined)
     throw new UsageError(
       "agentry worker needs the fleet's Redis: give --redis redis://host:port/db, set AGENTRY_REDIS_URL or fleet.redis in your user config.",
     );
   const key = fleetKeyFromEnv(io.env);
+  // The fleet's machines share each model endpoint's limit: ten workers on one key learn it once.
+  const unshare = await shareLimits(url, limiters);
   const runtime = await wireWorkerRuntime(settings, io, limiters, {
     allowBypass: options.allowBypass === true,
   });
@@ -41,6 +47,7 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
       concurrency: options.concurrency,
       attempts: options.attempts,
       lockMs: Math.round(options.lockTimeout * 1000),
+      stalledIntervalMs: Math.round(options.stalledCheck * 1000),
       log,
       ...(key === undefined ? {} : { key }),
     },
@@ -64,6 +71,7 @@ export async function workerCommand(options: WorkerOptions, io: CliIo): Promise<
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
+  await unshare();
   log(`worker ${worker.name} stopped`);
   return EXIT_CODES.completed;
 }

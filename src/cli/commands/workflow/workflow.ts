@@ -5,7 +5,7 @@ import type { WorkflowEvent, WorkflowOutcome } from "../../../contracts/workflow
 import { emptyUsage } from "../../../model/messages.ts";
 import type { PermissionMode } from "../../../permissions/gate.ts";
 import { planWorkflow, type WorkflowPlan } from "../../../workflows/plan-workflow.ts";
-import { ReplayJournal } from "../../../workflows/replay-journal.ts";
+import { ReplayJournal, type RunHeader } from "../../../workflows/replay-journal.ts";
 import { startWorkflow } from "../../../workflows/run-workflow.ts";
 import {
   type LoadedWorkflow,
@@ -19,6 +19,7 @@ import { parseWorkflowSource } from "../../../workflows/workflow-source.ts";
 import { checkConfig } from "../../config/check-config.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../../exit-codes.ts";
+import { storeUrl } from "../../fleet-flags.ts";
 import { exitAborted, handleInterrupts } from "../../interrupts.ts";
 import type { CliIo } from "../../io.ts";
 import type { OutputFormat, Renderer } from "../../render/renderer.ts";
@@ -63,7 +64,13 @@ export async function workflowRunCommand(
   io: CliIo,
 ): Promise<number> {
   const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
-  const script = await scriptToRun(reference, options, workspace, io);
+  const script = await scriptToRun(
+    reference,
+    options,
+    workspace,
+    io,
+    storeUrl(options.store, io.env, settings.fleet.redis),
+  );
   if (options.dryRun) {
     printPlan(await planWorkflow(script.loaded.source, script.args), options.outputFormat, io);
     return EXIT_CODES.completed;
@@ -169,6 +176,7 @@ async function scriptToRun(
   options: WorkflowRunOptions,
   workspace: string,
   io: CliIo,
+  store: string | undefined,
 ): Promise<{ loaded: LoadedWorkflow; args: unknown }> {
   const given = options.args === undefined ? undefined : parseArgs(options.args);
   if (reference !== undefined) {
@@ -178,15 +186,30 @@ async function scriptToRun(
       homeDir: io.env.HOME || homedir(),
     });
     if (options.resume === undefined || given !== undefined) return { loaded, args: given ?? null };
-    const { header } = await ReplayJournal.open(workspace, options.resume);
+    const header = await runHeader(workspace, options.resume, store);
     return { loaded, args: header.args };
   }
   if (options.resume === undefined) {
     throw new UsageError("Name a workflow to run (a script file or a saved workflow), or --resume <run-id>.");
   }
-  const { header } = await ReplayJournal.open(workspace, options.resume);
+  const header = await runHeader(workspace, options.resume, store);
   const source = await parseWorkflowSource(header.source, header.origin, { typescript: header.typescript });
   return { loaded: { source, typescript: header.typescript }, args: given ?? header.args };
+}
+
+/**
+ * What a run was started with, from its journal: in the fleet's store when the run has one (`--store`,
+ * `AGENTRY_REDIS_URL`, `fleet.redis`: a run started on any machine), else in this workspace.
+ */
+async function runHeader(workspace: string, runId: string, store: string | undefined): Promise<RunHeader> {
+  if (store === undefined) return (await ReplayJournal.open(workspace, runId)).header;
+  const { RedisTaskStore } = await import("../../../tasks/redis-task-store.ts");
+  const tasks = await RedisTaskStore.connect(store);
+  try {
+    return (await ReplayJournal.open(workspace, runId, tasks.journals)).header;
+  } finally {
+    await tasks.close();
+  }
 }
 
 function parseArgs(text: string): unknown {
