@@ -7,7 +7,7 @@ import { copyFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runAgentLoop } from "../src/agent/loop.ts";
-import { Session } from "../src/agent/session.ts";
+import { Session } from "../src/agent/session/session.ts";
 import { buildSystemPrompt } from "../src/agent/system-prompt.ts";
 import { userText } from "../src/model/messages.ts";
 import { startModelServer } from "../test/support/model-server.ts";

@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runAgentLoop } from "../src/agent/loop.ts";
-import { Session } from "../src/agent/session.ts";
+import { Session } from "../src/agent/session/session.ts";
 import { DEFAULT_LIMITER_OPTIONS } from "../src/model/adaptive-limiter.ts";
 import { userText } from "../src/model/messages.ts";
 import { ModelLimiters } from "../src/model/model-limiters.ts";

@@ -2,6 +2,7 @@
 //   node scripts/architecture.ts [<root>]    exit 0 when the tree keeps them, 1 with each problem
 // - the layer table → dependency-cruiser rules: per layer, what it may import; no cycle anywhere
 //   (type-only imports included); no import that does not resolve;
+// - the public-files table → a layer's faces: a module of another layer imports only those files;
 // - the package table → which layers may import which npm packages (others: none);
 // - every module of src/ belongs to a row, and a file past MAX_LINES has a row in the long-files table.
 import { readdir, readFile } from "node:fs/promises";
@@ -19,6 +20,9 @@ export interface Layer {
   mayImport: readonly string[] | "all";
 }
 
+/** The files of a layer that other layers may import: paths inside its folder, or every file. */
+export type Faces = readonly string[] | "all";
+
 export interface PackageRule {
   /** npm names; a trailing `/*` is a scope (`@ai-sdk/*`). */
   packages: readonly string[];
@@ -28,6 +32,8 @@ export interface PackageRule {
 
 export interface Architecture {
   layers: readonly Layer[];
+  /** Layer name (`agent`) → its public files (`config.ts`, `session/session.ts`). */
+  faces: ReadonlyMap<string, Faces>;
   packages: readonly PackageRule[];
   /** `src/…` path → why it stays whole. */
   longFiles: ReadonlyMap<string, string>;
@@ -38,7 +44,7 @@ export class ArchitectureTableError extends Error {
   override readonly name = "ArchitectureTableError";
 }
 
-/** Reads the three tables of ARCHITECTURE.md. Throws `ArchitectureTableError` on anything unclear. */
+/** Reads the four tables of ARCHITECTURE.md. Throws `ArchitectureTableError` on anything unclear. */
 export function parseArchitecture(markdown: string): Architecture {
   const tables = markdownTables(markdown);
   const layerRows = tableWith(tables, "layer", "may import");
@@ -61,6 +67,7 @@ export function parseArchitecture(markdown: string): Architecture {
           `layer table: ${layer.name} may import "${target}", which has no row`,
         );
   }
+  const faces = facesTable(tableWith(tables, "layer", "public files"), layers);
   const packages = tableWith(tables, "package", "may be imported by").map(
     (row): PackageRule => ({
       packages: codeSpans(row.package),
@@ -78,7 +85,36 @@ export function parseArchitecture(markdown: string): Architecture {
       return [file, why] as const;
     }),
   );
-  return { layers, packages, longFiles };
+  return { layers, faces, packages, longFiles };
+}
+
+/** Every folder layer has one row; each lists paths inside its folder, `*` (all) or — (none). */
+function facesTable(rows: readonly Row[], layers: readonly Layer[]): Map<string, Faces> {
+  const faces = new Map<string, Faces>();
+  for (const row of rows) {
+    const [path] = codeSpans(row.layer);
+    const name = /^src\/([a-z][a-z0-9-]*)\/$/.exec(path ?? "")?.[1];
+    if (!name || !layers.some((layer) => layer.name === name))
+      throw new ArchitectureTableError(
+        `public-files table: "${row.layer}" is not \`src/<folder>/\` of a layer in the layer table`,
+      );
+    if (faces.has(name)) throw new ArchitectureTableError(`public-files table: ${name} has two rows`);
+    const cell = row["public files"] ?? "";
+    const files = targets(cell, `public files of ${name}`);
+    if (files !== "all")
+      for (const file of files)
+        if (!/^[a-z0-9][a-z0-9./-]*\.(ts|mts|js|mjs)$/.test(file) || file.split("/").includes(".."))
+          throw new ArchitectureTableError(
+            `public-files table: ${name} lists "${file}", which is not a source file's path inside src/${name}/`,
+          );
+    faces.set(name, files);
+  }
+  for (const layer of layers)
+    if (layer.name !== "index.ts" && !faces.has(layer.name))
+      throw new ArchitectureTableError(
+        `public-files table: ${layer.name} has no row; list the files other layers may import, or \`*\``,
+      );
+  return faces;
 }
 
 /** dependency-cruiser's `forbidden` rules for the layer and package tables. */
@@ -111,6 +147,25 @@ export function forbiddenRules(architecture: Architecture): IForbiddenRuleType[]
         path: "^src/",
         pathNot: allowed.length > 0 ? `^src/(${allowed.map(escapeRegExp).join("|")})/` : "^$",
       },
+    });
+  }
+  for (const [name, files] of architecture.faces) {
+    if (files === "all") continue;
+    rules.push({
+      name: `face-${name}`,
+      comment:
+        files.length > 0
+          ? `Outside src/${name}/, import only its public files: ${files.join(", ")} (ARCHITECTURE.md).`
+          : `Nothing outside src/${name}/ imports it (ARCHITECTURE.md).`,
+      severity: "error",
+      from: { path: "^src/", pathNot: layerPattern(name) },
+      to:
+        files.length > 0
+          ? {
+              path: layerPattern(name),
+              pathNot: `^src/${escapeRegExp(name)}/(${files.map(escapeRegExp).join("|")})$`,
+            }
+          : { path: layerPattern(name) },
     });
   }
   const listed: string[] = [];
@@ -181,6 +236,26 @@ export async function checkArchitecture(root: string): Promise<string[]> {
         `layer-unlisted: ${source} is in no layer of ARCHITECTURE.md's table; add a row for its folder`,
       );
   problems.push(...(await longFileProblems(root, architecture.longFiles)));
+  return problems;
+}
+
+/** Public files the table lists that do not exist (a file moved or removed without its row). */
+export async function staleFaces(root: string, architecture: Architecture): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [name, files] of architecture.faces) {
+    if (files === "all") continue;
+    for (const file of files) {
+      const path = `src/${name}/${file}`;
+      const found = await readFile(join(root, path)).then(
+        () => true,
+        () => false,
+      );
+      if (!found)
+        problems.push(
+          `face-missing: ${path} is a public file of src/${name}/ in ARCHITECTURE.md but does not exist; update the row`,
+        );
+    }
+  }
   return problems;
 }
 
@@ -295,6 +370,9 @@ function ruleComment(result: ICruiseResult, name: string): string {
 if (import.meta.main) {
   const root = process.argv[2] ?? fileURLToPath(new URL("..", import.meta.url));
   const problems = await checkArchitecture(root);
+  problems.push(
+    ...(await staleFaces(root, parseArchitecture(await readFile(join(root, "ARCHITECTURE.md"), "utf8")))),
+  );
   for (const problem of problems) process.stderr.write(`${problem}\n`);
   if (problems.length > 0) {
     process.stderr.write(`\nThe layer check found ${problems.length} problem(s); see ARCHITECTURE.md.\n`);

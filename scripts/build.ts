@@ -75,7 +75,10 @@ function runChunk(): (id: string, graph: ModuleGraph) => string | null {
 
 function runChunkMembers(graph: ModuleGraph): Set<string> {
   const elsewhere = reachable(graph, [join(SRC, "cli/main.ts"), ...tasksModules(graph)]);
-  const run = reachable(graph, [join(SRC, "cli/commands/run.ts"), join(SRC, "cli/commands/chat.ts")]);
+  const run = reachable(graph, [
+    join(SRC, "cli/commands/run/run.ts"),
+    join(SRC, "cli/commands/chat/chat.ts"),
+  ]);
   return new Set([...run].filter((id) => !elsewhere.has(id)));
 }
 
@@ -86,7 +89,7 @@ function runChunkMembers(graph: ModuleGraph): Set<string> {
  */
 function tasksModules(graph: ModuleGraph): string[] {
   const commands = join(SRC, "cli/commands") + sep;
-  const files = [...reachable(graph, [join(SRC, "cli/commands/tasks.ts")])].filter((id) =>
+  const files = [...reachable(graph, [join(SRC, "cli/commands/tasks/tasks-command.ts")])].filter((id) =>
     id.startsWith(commands),
   );
   const lazy = files.flatMap((id) => graph.getModuleInfo(id)?.dynamicallyImportedIds ?? []);

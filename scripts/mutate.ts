@@ -32,9 +32,10 @@ const TARGETS: Readonly<Record<string, Target>> = {
     tests: ["test/sandbox/**/*.test.ts"],
   },
   permissions: {
-    mutate: ["src/permissions/**/*.ts"],
-    // The bash tool's tests run commands through the permission analysis of src/permissions/bash-*.
-    tests: ["test/permissions/**/*.test.ts", "test/tools/bash*.test.ts"],
+    // The rules and the reading of shell commands they stand on (src/shell/).
+    mutate: ["src/permissions/**/*.ts", "src/shell/**/*.ts"],
+    // The bash tool's tests run commands through that analysis too.
+    tests: ["test/permissions/**/*.test.ts", "test/shell/**/*.test.ts", "test/tools/bash/**/*.test.ts"],
   },
   "agents-loaders": {
     mutate: ["src/agents/loaders/**/*.ts"],

@@ -5,18 +5,22 @@
  */
 
 // Agent: the loop, sessions and transcripts.
-export { applyCompaction, type CompactionResult, isCompactionRequest } from "./agent/compact-history.ts";
-export { type CompactSessionOptions, compactSession } from "./agent/compact-session.ts";
+export {
+  applyCompaction,
+  type CompactionResult,
+  isCompactionRequest,
+} from "./agent/compaction/compact-history.ts";
+export { type CompactSessionOptions, compactSession } from "./agent/compaction/compact-session.ts";
 export {
   type CompactionDecision,
   type CompactionOptions,
   DEFAULT_COMPACTION_THRESHOLD,
   DEFAULT_KEEP_TURNS,
-} from "./agent/compaction.ts";
-export { compactionHooks } from "./agent/compaction-hooks.ts";
+} from "./agent/compaction/compaction.ts";
+export { compactionHooks } from "./agent/compaction/compaction-hooks.ts";
+export { type ContextSize, measureContext, type PromptParts } from "./agent/compaction/context-size.ts";
 export type { AgentConfig } from "./agent/config.ts";
 export { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./agent/config.ts";
-export { type ContextSize, measureContext, type PromptParts } from "./agent/context-size.ts";
 export type {
   BeforeModelCallContext,
   BeforeModelCallResult,
@@ -25,22 +29,21 @@ export type {
   ToolDecision,
   TurnEndResult,
 } from "./agent/hooks.ts";
+export { type RunLimit, RunLimitExceeded, type RunLimits } from "./agent/limits/run-limits.ts";
+export { type TreeBudget, type TreeBudgetWatch, watchTreeBudget } from "./agent/limits/tree-budget.ts";
 export { runAgentLoop } from "./agent/loop.ts";
-export { createRedactor, type Redactor } from "./agent/redact.ts";
-export { pairToolCalls } from "./agent/repair.ts";
 export { type AgentRun, runAgent } from "./agent/run.ts";
-export { type RunLimit, RunLimitExceeded, type RunLimits } from "./agent/run-limits.ts";
+export { pairToolCalls } from "./agent/session/repair.ts";
 export {
   type CreateSessionOptions,
   type ResumeSessionOptions,
   Session,
   SessionExistsError,
   SessionNotFoundError,
-} from "./agent/session.ts";
-export { InvalidSessionIdError, isValidSessionId, newSessionId } from "./agent/session-id.ts";
-export { SessionBusyError, type SessionLock } from "./agent/session-lock.ts";
-export { type SessionTreeUsage, sessionTreeUsage } from "./agent/session-tree.ts";
-export { buildSystemPrompt, type SystemPromptOptions } from "./agent/system-prompt.ts";
+} from "./agent/session/session.ts";
+export { InvalidSessionIdError, isValidSessionId, newSessionId } from "./agent/session/session-id.ts";
+export { SessionBusyError, type SessionLock } from "./agent/session/session-lock.ts";
+export { type SessionTreeUsage, sessionTreeUsage } from "./agent/session/session-tree.ts";
 export {
   type DamagedSession,
   type ListSessionsOptions,
@@ -53,10 +56,15 @@ export {
   type TranscriptHistory,
   transcriptHistory,
   transcriptMessages,
-} from "./agent/transcript.ts";
-export type { CompactionRecord, TranscriptEntry, TranscriptHeader } from "./agent/transcript-schema.ts";
-export { TRANSCRIPT_VERSION } from "./agent/transcript-schema.ts";
-export { type TreeBudget, type TreeBudgetWatch, watchTreeBudget } from "./agent/tree-budget.ts";
+} from "./agent/session/transcript.ts";
+export type {
+  CompactionRecord,
+  TranscriptEntry,
+  TranscriptHeader,
+} from "./agent/session/transcript-schema.ts";
+export { TRANSCRIPT_VERSION } from "./agent/session/transcript-schema.ts";
+export { buildSystemPrompt, type SystemPromptOptions } from "./agent/system-prompt.ts";
+export { createRedactor, type Redactor } from "./agent/tool-calls/redact.ts";
 // Agents: definitions, where they come from, and what was wrong with them.
 export { AgentDefinitionError, AgentRegistry, parseAgentsJson } from "./agents/agent-registry.ts";
 export { builtinAgents } from "./agents/builtin-agents.ts";
@@ -199,15 +207,15 @@ export {
 export type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./tasks/task-store.ts";
 export { WorkspaceTaskStore, type WorkspaceTaskStoreOptions } from "./tasks/workspace-task-store.ts";
 // Tools.
-export { bashTool } from "./tools/bash.ts";
+export { bashTool } from "./tools/bash/bash.ts";
 export { builtinTools } from "./tools/builtin.ts";
-export { editTool } from "./tools/edit.ts";
-export { globTool } from "./tools/glob.ts";
-export { grepTool } from "./tools/grep.ts";
-export { listTool } from "./tools/list.ts";
+export { editTool } from "./tools/edit/edit.ts";
+export { globTool } from "./tools/glob/glob.ts";
+export { grepTool } from "./tools/grep/grep.ts";
+export { listTool } from "./tools/list/list.ts";
 export { nodeOperations } from "./tools/node-operations.ts";
 export type { DirEntry, ExecOptions, ExecResult, FileStat, Operations } from "./tools/operations.ts";
-export { readTool } from "./tools/read.ts";
+export { readTool } from "./tools/read/read.ts";
 export {
   type AgentIdentity,
   type AnyTool,
@@ -217,7 +225,7 @@ export {
   ToolError,
   type ToolResult,
 } from "./tools/tool.ts";
-export { writeTool } from "./tools/write.ts";
+export { writeTool } from "./tools/write/write.ts";
 // Workflows: confined scripts that orchestrate subagents.
 export { planWorkflow, type WorkflowPlan } from "./workflows/plan-workflow.ts";
 export {

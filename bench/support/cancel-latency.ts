@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { Session } from "../../src/agent/session.ts";
+import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { isChildSystem } from "./child-mark.ts";

@@ -41,7 +41,7 @@ const step = async (name: string, load: () => Promise<unknown>) => {
 const at = (path: string) => new URL(`${path}.${ext}`, cliDir).href;
 
 await step("cli/main (what --version loads)", () => import(at("main")));
-await step("commands/run and its imports", () => import(at("commands/run")));
+await step("commands/run and its imports", () => import(at("commands/run/run")));
 await step("AI SDK providers (@ai-sdk/*)", () =>
   Promise.all([import("@ai-sdk/anthropic"), import("@ai-sdk/openai"), import("@ai-sdk/openai-compatible")]),
 );

@@ -1,4 +1,4 @@
-import { Session } from "../../src/agent/session.ts";
+import { Session } from "../../src/agent/session/session.ts";
 import type { Message } from "../../src/model/messages.ts";
 
 /** ~1,000 characters of tool output: a plausible file excerpt. */

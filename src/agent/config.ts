@@ -4,8 +4,8 @@ import type { CommandPolicy } from "../sandbox/policy.ts";
 import type { Operations } from "../tools/operations.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
 import type { Hooks } from "./hooks.ts";
-import type { Redactor } from "./redact.ts";
-import type { RunLimits } from "./run-limits.ts";
+import type { RunLimits } from "./limits/run-limits.ts";
+import type { Redactor } from "./tool-calls/redact.ts";
 
 /** Everything one run of the loop needs. Built by the composition root (`src/cli/`) or a library user. */
 export interface AgentConfig {

@@ -3,8 +3,8 @@ import type { Outcome } from "../contracts/outcome.ts";
 import type { Message, ToolCallPart, ToolResultPart, UserMessage } from "../model/messages.ts";
 import type { Model, ModelRequest } from "../model/model.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
-import type { CompactionDecision } from "./compaction.ts";
-import type { ContextSize } from "./context-size.ts";
+import type { CompactionDecision } from "./compaction/compaction.ts";
+import type { ContextSize } from "./compaction/context-size.ts";
 import type { EventBody } from "./emitter.ts";
 
 export interface HookContext {

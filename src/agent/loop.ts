@@ -12,18 +12,18 @@ import {
 } from "../model/messages.ts";
 import type { AgentIdentity } from "../tools/tool.ts";
 import { abortReason } from "./abort.ts";
-import { capacityHolds } from "./capacity-holds.ts";
 import { type AgentConfig, DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./config.ts";
 import { type EventBody, pathEmitter } from "./emitter.ts";
 import { emptyReplyError } from "./empty-reply.ts";
+import { capacityHolds } from "./limits/capacity-holds.ts";
+import { type LimitWatch, RunLimitExceeded, watchLimits } from "./limits/run-limits.ts";
+import { PromptEstimator, tokensOfChars } from "./limits/token-estimate.ts";
 import { streamAssistantMessage } from "./model-turn.ts";
-import { closeToolCalls, interruptedToolResults } from "./repair.ts";
 import { prepareRequest, toolSpecs } from "./request.ts";
-import { type LimitWatch, RunLimitExceeded, watchLimits } from "./run-limits.ts";
-import type { Session } from "./session.ts";
-import { PromptEstimator, tokensOfChars } from "./token-estimate.ts";
-import { NOT_RUN_RESULT, TURN_LIMIT_RESULT } from "./tool-call-errors.ts";
-import { executeToolCalls, type ToolExecutionEnv } from "./tool-execution.ts";
+import { closeToolCalls, interruptedToolResults } from "./session/repair.ts";
+import type { Session } from "./session/session.ts";
+import { NOT_RUN_RESULT, TURN_LIMIT_RESULT } from "./tool-calls/tool-call-errors.ts";
+import { executeToolCalls, type ToolExecutionEnv } from "./tool-calls/tool-execution.ts";
 
 /**
  * Runs an agent on a session until the model stops calling tools or a limit hits. The session must

@@ -3,12 +3,12 @@ import { z } from "zod";
 import type { Usage } from "../model/messages.ts";
 import type { ModelRequest, ToolSpec } from "../model/model.ts";
 import type { AgentIdentity, AnyTool } from "../tools/tool.ts";
-import { applyCompaction } from "./compact-history.ts";
+import { applyCompaction } from "./compaction/compact-history.ts";
+import { measureContext } from "./compaction/context-size.ts";
 import type { AgentConfig } from "./config.ts";
-import { measureContext } from "./context-size.ts";
 import type { EventBody } from "./emitter.ts";
-import { pairToolCalls } from "./repair.ts";
-import type { Session } from "./session.ts";
+import { pairToolCalls } from "./session/repair.ts";
+import type { Session } from "./session/session.ts";
 
 const WRAP_UP = readFileSync(new URL("./wrap-up.md", import.meta.url), "utf8").trim();
 

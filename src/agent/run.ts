@@ -2,7 +2,7 @@ import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import type { AgentConfig } from "./config.ts";
 import { runAgentLoop } from "./loop.ts";
-import type { Session } from "./session.ts";
+import type { Session } from "./session/session.ts";
 
 /** A started run: iterate it for its events (ending after `agent_end`), await `outcome` for the result. */
 export interface AgentRun extends AsyncIterable<AgentEvent> {

@@ -95,7 +95,7 @@ export type AgentSource = z.infer<typeof AgentSourceSchema>;
 
 /**
  * The description of a remote (`url`) agent whose file gives none: a run replaces it with its agent
- * card's description (`src/cli/wire-subagents.ts`), and keeps it when the card cannot be read.
+ * card's description (`src/cli/wire/wire-subagents.ts`), and keeps it when the card cannot be read.
  */
 export const CARD_DESCRIPTION = "A remote A2A agent (its description comes from its agent card).";
 

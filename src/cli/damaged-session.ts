@@ -1,4 +1,4 @@
-import type { TranscriptFormatError } from "../agent/transcript.ts";
+import type { TranscriptFormatError } from "../agent/session/transcript.ts";
 import { UsageError } from "./errors.ts";
 
 /** A transcript `--resume` or `sessions show` cannot read: exit 2, the file left as it is. */

@@ -1,4 +1,4 @@
-import { listSessions, type SessionSummary } from "../agent/transcript.ts";
+import { listSessions, type SessionSummary } from "../agent/session/transcript.ts";
 import { UsageError } from "./errors.ts";
 
 /** How `run` and `chat` are told which stored session to continue. */

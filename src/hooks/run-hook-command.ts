@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
-import { signalProcessGroup } from "../tools/process-group.ts";
-import { KILL_GRACE_MS } from "../tools/process-run.ts";
-import { processSupervisor } from "../tools/process-supervisor.ts";
-import { findShell } from "../tools/shell-process.ts";
+import { signalProcessGroup } from "../tools/process/process-group.ts";
+import { KILL_GRACE_MS } from "../tools/process/process-run.ts";
+import { processSupervisor } from "../tools/process/process-supervisor.ts";
+import { findShell } from "../tools/process/shell-process.ts";
 
 /** What a hook command did. */
 export interface CommandRun {

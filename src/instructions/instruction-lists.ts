@@ -1,7 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
-import { globToRegExp } from "../tools/glob-pattern.ts";
 import { nodeOperations } from "../tools/node-operations.ts";
-import { walkFiles } from "../tools/walk-files.ts";
+import { globToRegExp } from "../tools/walk/glob-pattern.ts";
+import { walkFiles } from "../tools/walk/walk-files.ts";
 import type { InstructionContext, InstructionScope } from "./instruction-file.ts";
 import { isInside, refusal } from "./read-policy.ts";
 import { realPathOf } from "./read-text.ts";

@@ -6,8 +6,8 @@ import {
   serializeMessage,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { isProcessGroupAlive, signalProcessGroup } from "../tools/process-group.ts";
-import { processSupervisor } from "../tools/process-supervisor.ts";
+import { isProcessGroupAlive, signalProcessGroup } from "../tools/process/process-group.ts";
+import { processSupervisor } from "../tools/process/process-supervisor.ts";
 import { LineTail } from "./line-tail.ts";
 
 /** How long a server gets to exit on its own after its stdin was closed (the MCP shutdown sequence). */

@@ -1,6 +1,6 @@
-import { argumentEffects } from "./bash-argument-effects.ts";
-import { parseShell, type ShellRedirect } from "./bash-scanner.ts";
-import { nestedRuns } from "./bash-wrappers.ts";
+import { argumentEffects } from "../shell/argument-effects.ts";
+import { parseShell, type ShellRedirect } from "../shell/scanner.ts";
+import { nestedRuns } from "../shell/wrappers.ts";
 import { evaluateRequest } from "./evaluate.ts";
 import { READ_ONLY_BASH_RULES } from "./read-only-bash-rules.ts";
 

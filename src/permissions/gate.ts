@@ -1,3 +1,4 @@
+import { commandPrefix } from "../shell/command-prefix.ts";
 import { formatDuration } from "../text/format-duration.ts";
 import {
   type AskHandler,
@@ -7,7 +8,6 @@ import {
   type QueuedAsk,
 } from "./ask-queue.ts";
 import { claudeRuleText } from "./claude-rule.ts";
-import { commandPrefix } from "./command-prefix.ts";
 import { describeRule, evaluateRequest, type PatternDecision } from "./evaluate.ts";
 import { decideAsk, type PermissionMode } from "./modes.ts";
 import { isProtectedPath } from "./protected-paths.ts";

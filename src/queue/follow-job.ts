@@ -1,5 +1,5 @@
 import { Job } from "bullmq";
-import { RunLimitExceeded } from "../agent/run-limits.ts";
+import { RunLimitExceeded } from "../agent/limits/run-limits.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { OutcomeEnd } from "../contracts/outcome.ts";
 import { activationOutcome } from "../subagents/activation-kit.ts";

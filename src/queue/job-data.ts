@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { z } from "zod";
-import { messageSchema } from "../agent/transcript-schema.ts";
+import { messageSchema } from "../agent/session/transcript-schema.ts";
 import { outcomeSchema } from "../contracts/outcome.ts";
 import type { Message, UserMessage } from "../model/messages.ts";
 import { type LoopChildSpec, loopChildSpecSchema } from "../subagents/child-spec.ts";

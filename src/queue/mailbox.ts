@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import { messageSchema } from "../agent/transcript-schema.ts";
+import { messageSchema } from "../agent/session/transcript-schema.ts";
 import type { UserMessage } from "../model/messages.ts";
 import { JOB_KEYS_TTL_S, type JobKeys } from "./fleet-keys.ts";
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Session } from "../agent/session.ts";
+import type { Session } from "../agent/session/session.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import { type UserMessage, userMessage } from "../model/messages.ts";
 import { activationOutcome } from "../subagents/activation-kit.ts";

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { RunLimitExceeded } from "../agent/run-limits.ts";
+import { RunLimitExceeded } from "../agent/limits/run-limits.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import type { UserMessage } from "../model/messages.ts";

@@ -1,5 +1,5 @@
 import type { Hooks } from "../agent/hooks.ts";
-import { Session } from "../agent/session.ts";
+import { Session } from "../agent/session/session.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
 import type { TraceRun } from "../contracts/run-tracer.ts";
 import type { Model } from "../model/model.ts";

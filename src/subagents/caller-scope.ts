@@ -1,4 +1,4 @@
-import type { Redactor } from "../agent/redact.ts";
+import type { Redactor } from "../agent/tool-calls/redact.ts";
 import type { Model } from "../model/model.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
 import type { CommandPolicy } from "../sandbox/policy.ts";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { CompactionOptions } from "../agent/compaction.ts";
+import type { CompactionOptions } from "../agent/compaction/compaction.ts";
 import type { Hooks } from "../agent/hooks.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";

@@ -1,8 +1,8 @@
-import { compactionHooks } from "../agent/compaction-hooks.ts";
+import { compactionHooks } from "../agent/compaction/compaction-hooks.ts";
 import type { AgentConfig } from "../agent/config.ts";
 import type { Hooks } from "../agent/hooks.ts";
-import type { Redactor } from "../agent/redact.ts";
-import type { Session } from "../agent/session.ts";
+import type { Session } from "../agent/session/session.ts";
+import type { Redactor } from "../agent/tool-calls/redact.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
 import type { PermissionGate } from "../permissions/gate.ts";

@@ -1,4 +1,4 @@
-import type { Session } from "../agent/session.ts";
+import type { Session } from "../agent/session/session.ts";
 import type { AgentDefinition } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
 import type { ExecutorRef } from "../tasks/task-record.ts";

@@ -1,6 +1,6 @@
 import { isAbsolute, normalize } from "node:path";
 import { z } from "zod";
-import { isValidSessionId } from "../agent/session-id.ts";
+import { isValidSessionId } from "../agent/session/session-id.ts";
 import { AGENT_NAME_PATTERN, WORKSPACE_MODES } from "../agents/definition.ts";
 import { PERMISSION_MODES } from "../permissions/modes.ts";
 import type { Ruleset } from "../permissions/types.ts";

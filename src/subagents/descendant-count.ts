@@ -1,4 +1,4 @@
-import { newSessionId } from "../agent/session-id.ts";
+import { newSessionId } from "../agent/session/session-id.ts";
 
 /**
  * Where a tree counts the descendants it started, against `maxDescendants`: in this process (the

@@ -1,5 +1,5 @@
 import type { AgentConfig } from "../agent/config.ts";
-import type { Session } from "../agent/session.ts";
+import type { Session } from "../agent/session/session.ts";
 import type { McpServerRef } from "../agents/definition.ts";
 import type { PermissionMode } from "../permissions/modes.ts";
 import type { Ruleset } from "../permissions/types.ts";

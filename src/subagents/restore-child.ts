@@ -1,6 +1,6 @@
-import { Session, SessionNotFoundError } from "../agent/session.ts";
-import { SessionBusyError } from "../agent/session-lock.ts";
-import { TranscriptFormatError } from "../agent/transcript.ts";
+import { Session, SessionNotFoundError } from "../agent/session/session.ts";
+import { SessionBusyError } from "../agent/session/session-lock.ts";
+import { TranscriptFormatError } from "../agent/session/transcript.ts";
 import { isSubagent } from "../agents/definition.ts";
 import type { Model } from "../model/model.ts";
 import { isFinished, type TaskRecord } from "../tasks/task-record.ts";

@@ -1,5 +1,5 @@
-import { Session } from "../agent/session.ts";
-import { newSessionId } from "../agent/session-id.ts";
+import { Session } from "../agent/session/session.ts";
+import { newSessionId } from "../agent/session/session-id.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
 import { type AgentDefinition, isSubagent } from "../agents/definition.ts";
 import type { ImagePart } from "../model/messages.ts";

@@ -1,4 +1,4 @@
-import type { CompactionOptions } from "../agent/compaction.ts";
+import type { CompactionOptions } from "../agent/compaction/compaction.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
 import { userText } from "../model/messages.ts";
 import type { Model } from "../model/model.ts";

@@ -1,4 +1,4 @@
-import { compactionHooks } from "../agent/compaction-hooks.ts";
+import { compactionHooks } from "../agent/compaction/compaction-hooks.ts";
 import type { AgentConfig } from "../agent/config.ts";
 import { visibleTools } from "../permissions/derive.ts";
 import type { CallerScope } from "./caller-scope.ts";

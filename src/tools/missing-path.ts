@@ -2,7 +2,7 @@ import { basename, dirname, extname, relative } from "node:path";
 import { editDistance } from "../text/edit-distance.ts";
 import type { Operations } from "./operations.ts";
 import { ToolError } from "./tool.ts";
-import { toPosix } from "./walk-files.ts";
+import { toPosix } from "./walk/walk-files.ts";
 import type { WorkspacePath } from "./workspace-path.ts";
 
 /** A "not found" error that names the closest existing entries, so the model can correct a typo at once. */

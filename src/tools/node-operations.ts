@@ -11,7 +11,7 @@ import {
   writeFileExact,
 } from "./exact-path-io.ts";
 import type { FileStat, Operations } from "./operations.ts";
-import { runShellCommand } from "./shell-process.ts";
+import { runShellCommand } from "./process/shell-process.ts";
 
 /**
  * The local machine: node:fs/promises for files, a process group per shell command. Paths go through

@@ -1,7 +1,8 @@
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { isInside } from "../text/path-inside.ts";
 import type { Operations } from "./operations.ts";
 import { ToolError } from "./tool.ts";
-import { toPosix } from "./walk-files.ts";
+import { toPosix } from "./walk/walk-files.ts";
 
 export interface WorkspacePath {
   /** Absolute real path: symlinks resolved (for a path that does not exist yet, those of its nearest existing ancestor). */
@@ -60,11 +61,6 @@ export async function resolveWorkspacePath(
     );
   }
   return { absolute, relative: fromRoot === "" ? "." : toPosix(fromRoot), root, exists: tail.length === 0 };
-}
-
-export function isInside(path: string, root: string): boolean {
-  const fromRoot = relative(root, path);
-  return fromRoot !== ".." && !fromRoot.startsWith(`..${sep}`) && !isAbsolute(fromRoot);
 }
 
 /** How to name a workspace-relative path in a sentence. */

@@ -1,6 +1,6 @@
-import { isValidSessionId } from "../agent/session-id.ts";
-import { readTranscript, TranscriptFormatError } from "../agent/transcript.ts";
-import type { TranscriptEntry } from "../agent/transcript-schema.ts";
+import { isValidSessionId } from "../agent/session/session-id.ts";
+import { readTranscript, TranscriptFormatError } from "../agent/session/transcript.ts";
+import type { TranscriptEntry } from "../agent/session/transcript-schema.ts";
 import { sessionPath } from "../state/state-dir.ts";
 import { summarizeArgs } from "../text/summarize-args.ts";
 

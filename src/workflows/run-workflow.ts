@@ -1,5 +1,5 @@
-import { newSessionId } from "../agent/session-id.ts";
-import { watchTreeBudget } from "../agent/tree-budget.ts";
+import { watchTreeBudget } from "../agent/limits/tree-budget.ts";
+import { newSessionId } from "../agent/session/session-id.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { WorkflowEvent, WorkflowOutcome, WorkflowStatus } from "../contracts/workflow-events.ts";
 import { emptyUsage, type Usage } from "../model/messages.ts";

@@ -1,4 +1,4 @@
-import type { TreeBudget } from "../agent/tree-budget.ts";
+import type { TreeBudget } from "../agent/limits/tree-budget.ts";
 
 /** A whole workflow's budget: its agents' tokens, cost and time together, and how many it may start. */
 export interface WorkflowBudget extends TreeBudget {

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import type { AgentConfig } from "../agent/config.ts";
-import { newSessionId } from "../agent/session-id.ts";
+import { newSessionId } from "../agent/session/session-id.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { WorkflowOutcome } from "../contracts/workflow-events.ts";
 import type { CallerScope } from "../subagents/caller-scope.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { readTranscript } from "../../src/agent/transcript.ts";
+import { readTranscript } from "../../src/agent/session/transcript.ts";
 import { PushModelStream } from "../../src/model/event-stream.ts";
 import type { Model } from "../../src/model/model.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";

@@ -1,6 +1,6 @@
 import { expect, onTestFinished, test, vi } from "vitest";
-import { capacityHolds } from "../../src/agent/capacity-holds.ts";
-import { RunLimitExceeded, watchLimits } from "../../src/agent/run-limits.ts";
+import { capacityHolds } from "../../src/agent/limits/capacity-holds.ts";
+import { RunLimitExceeded, watchLimits } from "../../src/agent/limits/run-limits.ts";
 import type { AgentEvent } from "../../src/contracts/events.ts";
 
 const wait = (agentPath: string[]): AgentEvent => ({

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import type { Hooks } from "../../src/agent/hooks.ts";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { readTranscript } from "../../src/agent/transcript.ts";
+import { readTranscript } from "../../src/agent/session/transcript.ts";
 import type { AgentEvent } from "../../src/contracts/events.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { sessionWithPrompt, tempWorkspace, testConfig } from "./support/harness.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { readTranscript } from "../../src/agent/transcript.ts";
+import { readTranscript } from "../../src/agent/session/transcript.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { sessionWithPrompt, tempWorkspace, testConfig } from "./support/harness.ts";
 

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { pairToolCalls } from "../../src/agent/repair.ts";
+import { pairToolCalls } from "../../src/agent/session/repair.ts";
 import type { AssistantMessage, Message, ToolResultMessage } from "../../src/model/messages.ts";
 import { userText } from "../../src/model/messages.ts";
 

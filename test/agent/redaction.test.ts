@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { createRedactor } from "../../src/agent/redact.ts";
+import { createRedactor } from "../../src/agent/tool-calls/redact.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 import { eventLog, sessionWithPrompt, tempWorkspace, testConfig, toolResultsIn } from "./support/harness.ts";

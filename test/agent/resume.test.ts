@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { Session, SessionNotFoundError } from "../../src/agent/session.ts";
-import { readTranscript } from "../../src/agent/transcript.ts";
+import { Session, SessionNotFoundError } from "../../src/agent/session/session.ts";
+import { readTranscript } from "../../src/agent/session/transcript.ts";
 import { userText } from "../../src/model/messages.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { sessionWithPrompt, tempWorkspace, testConfig, toolResultsIn } from "./support/harness.ts";

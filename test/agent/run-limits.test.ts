@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { readTranscript } from "../../src/agent/transcript.ts";
+import { readTranscript } from "../../src/agent/session/transcript.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 import { scaled } from "../support/time-scale.ts";

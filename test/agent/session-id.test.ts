@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { isValidSessionId, newSessionId } from "../../src/agent/session-id.ts";
+import { isValidSessionId, newSessionId } from "../../src/agent/session/session-id.ts";
 
 it("makes sortable, unique ids with an optional child prefix", () => {
   const id = newSessionId({ now: new Date("2025-01-14T09:30:12Z") });

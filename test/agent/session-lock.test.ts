@@ -1,8 +1,8 @@
 import { readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { Session } from "../../src/agent/session.ts";
-import { LOCK_STALE_MS, SessionBusyError } from "../../src/agent/session-lock.ts";
+import { Session } from "../../src/agent/session/session.ts";
+import { LOCK_STALE_MS, SessionBusyError } from "../../src/agent/session/session-lock.ts";
 import { userText } from "../../src/model/messages.ts";
 import { tempWorkspace } from "./support/harness.ts";
 

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readdir, realpath, rm, symlink } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Session } from "../../src/agent/session.ts";
-import { truncateToolOutput } from "../../src/agent/truncate.ts";
+import { Session } from "../../src/agent/session/session.ts";
+import { truncateToolOutput } from "../../src/agent/tool-calls/truncate.ts";
 import { StateDirError } from "../../src/state/state-dir.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { PromptEstimator, requestChars, tokensOfChars } from "../../src/agent/token-estimate.ts";
+import { PromptEstimator, requestChars, tokensOfChars } from "../../src/agent/limits/token-estimate.ts";
 import { userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 

@@ -3,11 +3,11 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { Session } from "../../src/agent/session.ts";
-import { readTranscript, transcriptMessages } from "../../src/agent/transcript.ts";
+import { Session } from "../../src/agent/session/session.ts";
+import { readTranscript, transcriptMessages } from "../../src/agent/session/transcript.ts";
 import { type ImagePart, userMessage } from "../../src/model/messages.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
-import { readTool } from "../../src/tools/read.ts";
+import { readTool } from "../../src/tools/read/read.ts";
 import { pngImage } from "../support/images.ts";
 import { tempWorkspace, testConfig } from "./support/harness.ts";
 

@@ -1,8 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { Session } from "../../src/agent/session.ts";
-import { readTranscript } from "../../src/agent/transcript.ts";
+import { Session } from "../../src/agent/session/session.ts";
+import { readTranscript } from "../../src/agent/session/transcript.ts";
 import { userText } from "../../src/model/messages.ts";
 import { DiskFullError } from "../../src/state/disk-full.ts";
 import { describeNeeding } from "../support/components.ts";

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseTranscript, readTranscript, transcriptMessages } from "../../src/agent/transcript.ts";
+import { parseTranscript, readTranscript, transcriptMessages } from "../../src/agent/session/transcript.ts";
 import {
   migrateTranscript,
   TRANSCRIPT_MIGRATIONS,
   TranscriptFormatError,
-} from "../../src/agent/transcript-migrations.ts";
+} from "../../src/agent/session/transcript-migrations.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 

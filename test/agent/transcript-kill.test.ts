@@ -2,12 +2,12 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, statSync } from "node:fs";
 import { expect, it } from "vitest";
-import { readTranscript } from "../../src/agent/transcript.ts";
+import { readTranscript } from "../../src/agent/session/transcript.ts";
 import { waitFor } from "../support/processes.ts";
 import { tempWorkspace } from "./support/harness.ts";
 
 const writer = `
-import { Session } from ${JSON.stringify(new URL("../../src/agent/session.ts", import.meta.url).href)};
+import { Session } from ${JSON.stringify(new URL("../../src/agent/session/session.ts", import.meta.url).href)};
 const session = await Session.create({ workspace: process.argv[1], agentName: "main", model: "m", id: "killed" });
 process.stdout.write("ready\\n");
 const big = "x".repeat(200_000);

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { Session } from "../../src/agent/session.ts";
-import { readTranscript } from "../../src/agent/transcript.ts";
+import { Session } from "../../src/agent/session/session.ts";
+import { readTranscript } from "../../src/agent/session/transcript.ts";
 import { userText } from "../../src/model/messages.ts";
 import { tempWorkspace } from "./support/harness.ts";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { truncateMiddle } from "../../src/agent/truncate.ts";
+import { truncateMiddle } from "../../src/agent/tool-calls/truncate.ts";
 import { STATE_GITIGNORE } from "../../src/state/state-dir.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { defineTool } from "../../src/tools/tool.ts";

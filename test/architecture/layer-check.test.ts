@@ -7,6 +7,7 @@ import {
   checkArchitecture,
   MAX_LINES,
   parseArchitecture,
+  staleFaces,
 } from "../../scripts/architecture.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -38,14 +39,39 @@ describe("the layer check (ARCHITECTURE.md's tables)", () => {
 
   it("fails on a planted import of a higher layer", async () => {
     const root = await tree({
-      "src/tools/tool.ts": 'import type { Session } from "../agent/session.ts";\nexport type S = Session;\n',
-      "src/agent/session.ts": "export interface Session { id: string }\n",
+      "src/tools/tool.ts":
+        'import type { Session } from "../agent/session/session.ts";\nexport type S = Session;\n',
+      "src/agent/session/session.ts": "export interface Session { id: string }\n",
     });
     expect(await checkArchitecture(root)).toEqual([
       expect.stringMatching(
-        /^layer-tools: src\/tools\/tool\.ts → src\/agent\/session\.ts\n.*src\/tools\/ may import only tools, sandbox/,
+        /^layer-tools: src\/tools\/tool\.ts → src\/agent\/session\/session\.ts\n.*src\/tools\/ may import only tools, sandbox/,
       ),
     ]);
+  });
+
+  it("fails on a planted deep import past a layer's public files, from another layer or from src/index.ts", async () => {
+    const root = await tree({
+      "src/agent/loop.ts":
+        'import { matches } from "../tools/grep/grep-query.ts";\nexport const m = matches;\n',
+      "src/index.ts": 'export { matches } from "./tools/grep/grep-query.ts";\n',
+      "src/tools/grep/grep-query.ts": "export const matches = 1;\n",
+      "src/tools/grep/grep.ts": 'import { matches } from "./grep-query.ts";\nexport const grep = matches;\n',
+    });
+    const problems = await checkArchitecture(root);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^face-tools: src\/agent\/loop\.ts → src\/tools\/grep\/grep-query\.ts\n.*Outside src\/tools\/, import only its public files: .*grep\/grep\.ts/,
+      ),
+      expect.stringMatching(/^face-tools: src\/index\.ts → src\/tools\/grep\/grep-query\.ts\n/),
+    ]);
+    // The same import of the public file passes: the rule is about the path, not the layer.
+    const face = await tree({
+      "src/agent/loop.ts": 'import { grep } from "../tools/grep/grep.ts";\nexport const g = grep;\n',
+      "src/tools/grep/grep-query.ts": "export const matches = 1;\n",
+      "src/tools/grep/grep.ts": 'import { matches } from "./grep-query.ts";\nexport const grep = matches;\n',
+    });
+    expect(await checkArchitecture(face)).toEqual([]);
   });
 
   it("fails on a cycle, even of type-only imports within one folder", async () => {
@@ -102,9 +128,15 @@ describe("the layer check (ARCHITECTURE.md's tables)", () => {
     const unknownTarget = ARCHITECTURE.replace("| `errors` `text` |", "| `errors` `txt` |");
     expect(() => parseArchitecture(unknownTarget)).toThrow(/may import "txt", which has no row/);
     expect(() => parseArchitecture("# no tables\n")).toThrow(/no layer table/);
+    const faceRow = /^\| `src\/shell\/` \| (`[a-z-]+\.ts` ?)+ \|$/m;
+    expect(ARCHITECTURE).toMatch(faceRow);
+    expect(() => parseArchitecture(ARCHITECTURE.replace(faceRow, ""))).toThrow(/shell has no row/);
+    const outside = ARCHITECTURE.replace(faceRow, "| `src/shell/` | `../tools/tool.ts` |");
+    expect(() => parseArchitecture(outside)).toThrow(/not a source file's path inside src\/shell\//);
   });
 
   it("holds for this repository", async () => {
     expect(await checkArchitecture(REPO)).toEqual([]);
+    expect(await staleFaces(REPO, parseArchitecture(ARCHITECTURE))).toEqual([]);
   });
 });

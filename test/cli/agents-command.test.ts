@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { agentsCheckCommand, agentsListCommand, agentsShowCommand } from "../../src/cli/commands/agents.ts";
+import {
+  agentsCheckCommand,
+  agentsListCommand,
+  agentsShowCommand,
+} from "../../src/cli/commands/agents/agents.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 
 /** `agentry agents list|show` say what each agent may do; issue 9 ("agents list prints builtin twice"). */

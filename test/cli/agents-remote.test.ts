@@ -1,6 +1,10 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentsCheckCommand, agentsListCommand, agentsShowCommand } from "../../src/cli/commands/agents.ts";
+import {
+  agentsCheckCommand,
+  agentsListCommand,
+  agentsShowCommand,
+} from "../../src/cli/commands/agents/agents.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 import { startA2aServer, type TestA2aServer } from "../support/a2a-server.ts";
 import { makeWorkspace, type TestWorkspace } from "./support/cli-process.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Command, CommanderError } from "commander";
 import { afterEach, describe, expect, it } from "vitest";
-import { registerDemoCommand } from "../../src/cli/commands/demo.ts";
+import { registerDemoCommand } from "../../src/cli/commands/demo/demo-command.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 
 /** `agentry demo …` through commander, in this process, with captured output (not a terminal). */

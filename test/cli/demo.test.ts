@@ -1,9 +1,9 @@
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readTranscript } from "../../src/agent/transcript.ts";
-import { type DemoResult, runDemo } from "../../src/cli/demo/run-demo.ts";
-import { SAMPLE_REPO } from "../../src/cli/demo/sample-repo.ts";
+import { readTranscript } from "../../src/agent/session/transcript.ts";
+import { type DemoResult, runDemo } from "../../src/cli/commands/demo/run-demo.ts";
+import { SAMPLE_REPO } from "../../src/cli/commands/demo/sample-repo.ts";
 import { removeLater, tempDir } from "../support/temp-dir.ts";
 import { runCli } from "./support/cli-process.ts";
 

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { taskChanges } from "../../src/cli/commands/task-changes.ts";
+import { taskChanges } from "../../src/cli/commands/tasks/task-changes.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { waitFor } from "../support/processes.ts";

@@ -3,7 +3,10 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Command, CommanderError } from "commander";
 import { expect, test } from "vitest";
-import { DEFAULT_ORPHAN_TIMEOUT_S, registerTasksCommand } from "../../src/cli/commands/tasks.ts";
+import {
+  DEFAULT_ORPHAN_TIMEOUT_S,
+  registerTasksCommand,
+} from "../../src/cli/commands/tasks/tasks-command.ts";
 import { EXIT_CODE_FOR_FAULT } from "../../src/cli/exit-codes.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 import { isAgentryError } from "../../src/errors/agentry-error.ts";

@@ -11,7 +11,7 @@ import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
 import { createPermissionGate } from "../../src/permissions/gate.ts";
 import type { Ruleset } from "../../src/permissions/types.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
-import { writeTool } from "../../src/tools/write.ts";
+import { writeTool } from "../../src/tools/write/write.ts";
 import {
   eventLog,
   sessionWithPrompt,

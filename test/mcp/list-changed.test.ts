@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { Session } from "../../src/agent/session.ts";
-import { mcpToolChanges } from "../../src/cli/wire-mcp.ts";
+import { Session } from "../../src/agent/session/session.ts";
+import { mcpToolChanges } from "../../src/cli/wire/wire-mcp.ts";
 import { type McpServerSet, openMcpServers } from "../../src/mcp/mcp-servers.ts";
 import { userText } from "../../src/model/messages.ts";
 import { visibleTools } from "../../src/permissions/derive.ts";

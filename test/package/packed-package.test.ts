@@ -63,9 +63,9 @@ describe("the packed package", () => {
         "dist/remote/index.js",
         "dist/remote/index.d.ts",
         "dist/agent/system-prompt.md",
-        "dist/tools/read.md",
+        "dist/tools/read/read.md",
         "dist/agents/prompts/explore.md",
-        "dist/tools/bash-sandbox.md",
+        "dist/tools/bash/bash-sandbox.md",
         "dist/sandbox/network-bridge-main.mjs",
         "dist/sandbox/network-launcher-main.mjs",
         "dist/ui/page/index.html",
@@ -173,7 +173,7 @@ describe("the packed package", () => {
       // are the .md files of src/, found by the bundled code at their dist/ paths.
       const root = bodyText(server, 0);
       expect(root).toContain(await promptLine("agent/system-prompt.md"));
-      expect(root).toContain(await promptLine("tools/read.md"));
+      expect(root).toContain(await promptLine("tools/read/read.md"));
       expect(root).toContain(await promptLine("subagents/tools/task.md"));
       const child = bodyText(server, 1);
       expect(child).toContain(await promptLine("subagents/child-preamble.md"));

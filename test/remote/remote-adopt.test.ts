@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { Session } from "../../src/agent/session.ts";
+import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
 import { a2aPlacement } from "../../src/remote/a2a-placement.ts";
 import type { ActivationRef } from "../../src/subagents/executor.ts";

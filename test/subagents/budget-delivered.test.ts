@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
+import { watchTreeBudget } from "../../src/agent/limits/tree-budget.ts";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { Session } from "../../src/agent/session.ts";
-import { watchTreeBudget } from "../../src/agent/tree-budget.ts";
+import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { CHILD_MARK, rootTree, tempWorkspace } from "./support/subagent-harness.ts";

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { isCompactionRequest } from "../../src/agent/compact-history.ts";
-import { readTranscript } from "../../src/agent/transcript.ts";
+import { isCompactionRequest } from "../../src/agent/compaction/compact-history.ts";
+import { readTranscript } from "../../src/agent/session/transcript.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { expectedSum, factAgent, factTool } from "../agent/compaction/support.ts";

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { listSessions } from "../../src/agent/transcript.ts";
+import { listSessions } from "../../src/agent/session/transcript.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { rootTree, runTree, tempWorkspace, toolResultsIn } from "./support/subagent-harness.ts";

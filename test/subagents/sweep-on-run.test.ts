@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { Session } from "../../src/agent/session.ts";
+import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { formatIdentity, localProcess } from "../../src/state/process-identity.ts";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { readTranscript, transcriptMessages } from "../../src/agent/transcript.ts";
+import { readTranscript, transcriptMessages } from "../../src/agent/session/transcript.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { sessionPath } from "../../src/state/state-dir.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";

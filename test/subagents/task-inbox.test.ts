@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { Session } from "../../src/agent/session.ts";
+import { Session } from "../../src/agent/session/session.ts";
 import { type Message, userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";

@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
-import { Session } from "../../src/agent/session.ts";
+import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";

@@ -1,4 +1,4 @@
-import { Session } from "../../src/agent/session.ts";
+import { Session } from "../../src/agent/session/session.ts";
 import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Model } from "../../src/model/model.ts";
 import type { PermissionMode } from "../../src/permissions/modes.ts";

@@ -1,12 +1,12 @@
 import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { editTool } from "../../src/tools/edit.ts";
-import { globTool } from "../../src/tools/glob.ts";
-import { grepTool } from "../../src/tools/grep.ts";
-import { listTool } from "../../src/tools/list.ts";
-import { readTool } from "../../src/tools/read.ts";
-import { writeTool } from "../../src/tools/write.ts";
+import { editTool } from "../../src/tools/edit/edit.ts";
+import { globTool } from "../../src/tools/glob/glob.ts";
+import { grepTool } from "../../src/tools/grep/grep.ts";
+import { listTool } from "../../src/tools/list/list.ts";
+import { readTool } from "../../src/tools/read/read.ts";
+import { writeTool } from "../../src/tools/write/write.ts";
 import { makeContext, makeSandbox, runTool, type Sandbox } from "./tool-context.ts";
 
 let box: Sandbox;

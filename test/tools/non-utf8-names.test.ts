@@ -1,13 +1,13 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { editTool } from "../../src/tools/edit.ts";
-import { globTool } from "../../src/tools/glob.ts";
-import { grepTool } from "../../src/tools/grep.ts";
-import { hasRipgrep } from "../../src/tools/grep-ripgrep.ts";
-import { listTool } from "../../src/tools/list.ts";
+import { editTool } from "../../src/tools/edit/edit.ts";
+import { globTool } from "../../src/tools/glob/glob.ts";
+import { grepTool } from "../../src/tools/grep/grep.ts";
+import { hasRipgrep } from "../../src/tools/grep/grep-ripgrep.ts";
+import { listTool } from "../../src/tools/list/list.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
 import type { Operations } from "../../src/tools/operations.ts";
-import { readTool } from "../../src/tools/read.ts";
+import { readTool } from "../../src/tools/read/read.ts";
 import { makeContext, makeSandbox, runTool, type Sandbox } from "./tool-context.ts";
 
 let box: Sandbox;

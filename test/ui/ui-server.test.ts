@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { Session } from "../../src/agent/session.ts";
+import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
 import type { TaskStore } from "../../src/tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";

@@ -2,8 +2,8 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ImagePart } from "../../model/messages.ts";
 import { PermissionDeniedError } from "../../permissions/types.ts";
-import { listTool } from "../../tools/list.ts";
-import { readTool } from "../../tools/read.ts";
+import { listTool } from "../../tools/list/list.ts";
+import { readTool } from "../../tools/read/read.ts";
 import { resolveWorkspacePath, type WorkspacePath } from "../../tools/workspace-path.ts";
 import {
   type Attachment,

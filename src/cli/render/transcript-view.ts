@@ -1,4 +1,4 @@
-import type { Transcript } from "../../agent/transcript.ts";
+import type { Transcript } from "../../agent/session/transcript.ts";
 import type { Message, Usage } from "../../model/messages.ts";
 import { formatDuration } from "../../text/format-duration.ts";
 import { summarizeArgs } from "../../text/summarize-args.ts";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { AgentDefinition } from "../../agents/definition.ts";
-import { readImageFile } from "../../tools/read-image.ts";
+import { readImageFile } from "../../tools/read/read-image.ts";
 import type { AnyTool } from "../../tools/tool.ts";
 import type { CallerScope } from "../caller-scope.ts";
 import { DEFAULT_SUBAGENT_TYPE } from "../spawnable-agents.ts";

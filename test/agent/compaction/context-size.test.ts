@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { measureContext } from "../../../src/agent/context-size.ts";
-import { messageChars } from "../../../src/agent/token-estimate.ts";
+import { measureContext } from "../../../src/agent/compaction/context-size.ts";
+import { messageChars } from "../../../src/agent/limits/token-estimate.ts";
 import type { Message } from "../../../src/model/messages.ts";
 import { assistant, calling, results, user } from "./messages.ts";
 

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { compactionReferences, formatReferences } from "../../../src/agent/compaction-notes.ts";
+import { compactionReferences, formatReferences } from "../../../src/agent/compaction/compaction-notes.ts";
 import { assistant, calling, results, user } from "./messages.ts";
 
 it("lists the task ids and the files a stretch of history mentions, most recent last", () => {

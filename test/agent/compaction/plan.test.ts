@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PLANNED_SUMMARY_TOKENS, planCompaction } from "../../../src/agent/compaction-plan.ts";
-import type { ContextSize } from "../../../src/agent/context-size.ts";
+import { PLANNED_SUMMARY_TOKENS, planCompaction } from "../../../src/agent/compaction/compaction-plan.ts";
+import type { ContextSize } from "../../../src/agent/compaction/context-size.ts";
 import type { Message } from "../../../src/model/messages.ts";
 import { assistant, calling, results, toolTurns, user } from "./messages.ts";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isCompactionRequest } from "../../../src/agent/compact-history.ts";
-import { compactionHooks } from "../../../src/agent/compaction-hooks.ts";
+import { isCompactionRequest } from "../../../src/agent/compaction/compact-history.ts";
+import { compactionHooks } from "../../../src/agent/compaction/compaction-hooks.ts";
+import { requestChars } from "../../../src/agent/limits/token-estimate.ts";
 import { runAgentLoop } from "../../../src/agent/loop.ts";
-import { requestChars } from "../../../src/agent/token-estimate.ts";
-import { readTranscript, transcriptMessages } from "../../../src/agent/transcript.ts";
+import { readTranscript, transcriptMessages } from "../../../src/agent/session/transcript.ts";
 import { scriptedModel } from "../../../src/testing/index.ts";
 import { eventLog, sessionWithPrompt, tempWorkspace, testConfig } from "../support/harness.ts";
 import { expectedSum, factAgent, factTool, reportedUsage } from "./support.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isCompactionRequest } from "../../../src/agent/compact-history.ts";
-import { requestChars } from "../../../src/agent/token-estimate.ts";
+import { isCompactionRequest } from "../../../src/agent/compaction/compact-history.ts";
+import { requestChars } from "../../../src/agent/limits/token-estimate.ts";
 import type { Message, Usage } from "../../../src/model/messages.ts";
 import type { ModelRequest } from "../../../src/model/model.ts";
 import type { ScriptedReply } from "../../../src/testing/index.ts";

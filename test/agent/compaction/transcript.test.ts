@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { Session } from "../../../src/agent/session.ts";
-import { readTranscript, transcriptHistory, transcriptMessages } from "../../../src/agent/transcript.ts";
+import { Session } from "../../../src/agent/session/session.ts";
+import {
+  readTranscript,
+  transcriptHistory,
+  transcriptMessages,
+} from "../../../src/agent/session/transcript.ts";
 import type { Message } from "../../../src/model/messages.ts";
 import { tempWorkspace } from "../support/harness.ts";
 import { assistant, toolTurns, user } from "./messages.ts";

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { watchTreeBudget } from "../../../src/agent/tree-budget.ts";
+import { watchTreeBudget } from "../../../src/agent/limits/tree-budget.ts";
 
 it("counts a compaction's summary call against the tree's token budget", () => {
   const controller = new AbortController();

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { AgentConfig } from "../../../src/agent/config.ts";
-import { Session } from "../../../src/agent/session.ts";
+import { Session } from "../../../src/agent/session/session.ts";
 import type { AgentEvent, AgentEventType, EventOf } from "../../../src/contracts/events.ts";
 import type { Message, ToolResultPart } from "../../../src/model/messages.ts";
 import { userText } from "../../../src/model/messages.ts";

@@ -3,7 +3,7 @@ import type { LoadedConfig } from "../../../src/cli/config/load-config.ts";
 import { resolveSettings } from "../../../src/cli/config/resolve-settings.ts";
 import { type ConfigFile, configFileSchema } from "../../../src/cli/config/schema.ts";
 import { UsageError } from "../../../src/cli/errors.ts";
-import { wireCompaction } from "../../../src/cli/wire-compaction.ts";
+import { wireCompaction } from "../../../src/cli/wire/wire-compaction.ts";
 
 function layers(user?: ConfigFile, project?: ConfigFile): LoadedConfig {
   const loaded: LoadedConfig = {};

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { completeCommand } from "../../../src/cli/chat/complete-command.ts";
+import { completeCommand } from "../../../src/cli/commands/chat/complete-command.ts";
 import { loadCommandFiles } from "../../../src/cli/custom-commands/command-files.ts";
 import { findCommand } from "../../../src/cli/custom-commands/saved-command.ts";
 import { parseSlash } from "../../../src/cli/custom-commands/slash-prompt.ts";

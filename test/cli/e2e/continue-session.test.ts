@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { Session } from "../../../src/agent/session.ts";
+import { Session } from "../../../src/agent/session/session.ts";
 import { userText } from "../../../src/model/messages.ts";
 import { describeWith, SCRIPT } from "../../support/components.ts";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { readTranscript } from "../../../src/agent/transcript.ts";
+import { readTranscript } from "../../../src/agent/session/transcript.ts";
 import { describeNeeding } from "../../support/components.ts";
 import { startModelServer } from "../../support/model-server.ts";
 import { tempDir } from "../../support/temp-dir.ts";

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Session } from "../../../src/agent/session.ts";
+import { Session } from "../../../src/agent/session/session.ts";
 import { userText } from "../../../src/model/messages.ts";
 import { sessionPath } from "../../../src/state/state-dir.ts";
 import type { NewTaskRecord } from "../../../src/tasks/task-record.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../../../src/agent/config.ts";
 import { runAgentLoop } from "../../../src/agent/loop.ts";
-import { Session } from "../../../src/agent/session.ts";
+import { Session } from "../../../src/agent/session/session.ts";
 import { AgentRegistry } from "../../../src/agents/agent-registry.ts";
 import { builtinAgents } from "../../../src/agents/builtin-agents.ts";
 import type { AgentEvent } from "../../../src/contracts/events.ts";

@@ -1,7 +1,7 @@
 // The first process of the restart scenario: node first-run.ts <workspace> <model-server-url>
 // Runs a root (persisted session) that starts the scout once; prints {"rootSessionId","taskId"}.
 import { runAgentLoop } from "../../../src/agent/loop.ts";
-import { Session } from "../../../src/agent/session.ts";
+import { Session } from "../../../src/agent/session/session.ts";
 import { userText } from "../../../src/model/messages.ts";
 import { scriptedModel } from "../../../src/testing/index.ts";
 import { scoutTree } from "./resume-scenario.ts";

@@ -2,7 +2,7 @@
 // Its root (persisted session) hands a job to the worker and waits for it; the worker's bash runs long.
 // Prints "session <rootSessionId>" at once; the test kills it with SIGKILL while the worker works.
 import { runAgentLoop } from "../../../src/agent/loop.ts";
-import { Session } from "../../../src/agent/session.ts";
+import { Session } from "../../../src/agent/session/session.ts";
 import { userText } from "../../../src/model/messages.ts";
 import { scriptedModel } from "../../../src/testing/index.ts";
 import { scoutTree } from "./resume-scenario.ts";

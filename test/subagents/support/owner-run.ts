@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { runAgentLoop } from "../../../src/agent/loop.ts";
-import { Session } from "../../../src/agent/session.ts";
+import { Session } from "../../../src/agent/session/session.ts";
 import { userText } from "../../../src/model/messages.ts";
 import { scriptedModel } from "../../../src/testing/index.ts";
 import { firstUserText, rootTree, toolResultsIn } from "./subagent-harness.ts";

@@ -1,7 +1,7 @@
-import type { CompactionOptions } from "../../../src/agent/compaction.ts";
+import type { CompactionOptions } from "../../../src/agent/compaction/compaction.ts";
 import type { AgentConfig } from "../../../src/agent/config.ts";
 import { runAgentLoop } from "../../../src/agent/loop.ts";
-import { Session } from "../../../src/agent/session.ts";
+import { Session } from "../../../src/agent/session/session.ts";
 import { AgentRegistry } from "../../../src/agents/agent-registry.ts";
 import { builtinAgents } from "../../../src/agents/builtin-agents.ts";
 import type { AgentDefinitionInput } from "../../../src/agents/definition.ts";

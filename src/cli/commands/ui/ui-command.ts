@@ -1,0 +1,50 @@
+import { type Command, Option } from "commander";
+import { storeOption } from "../../fleet-flags.ts";
+import type { CommandDeps } from "../command-deps.ts";
+import { cwdOption, positiveInteger } from "../options.ts";
+import type { UiOptions } from "./ui.ts";
+
+export const DEFAULT_UI_PORT = 4181;
+
+// Spelled out, not imported from serve-token.ts: registering a command loads nothing else.
+const UI_TOKEN_ENV = "AGENTRY_UI_TOKEN";
+
+const UI_HELP = `
+Serves one page that shows every task of the workspace (or, with --store, of the fleet) as a
+live tree: agent path, status, where it runs (this machine, a worker, a remote agent), turns,
+tokens and cost, the tool it runs now, waiting for model capacity. Click a task for its
+transcript; cancel it, or send it a message for its next turn (its owner process delivers it,
+as agentry tasks cancel asks it to stop). The page follows the store's changes as they happen.
+
+Token: ${UI_TOKEN_ENV}, or one generated at start. The address printed on stdout carries it
+(?token=…) once; the page then keeps it in a cookie. Listening on another address than
+loopback without ${UI_TOKEN_ENV} is refused. See docs/ui.md.
+
+Examples:
+  $ agentry ui
+  $ agentry ui --store redis://fleet-redis:6379/0
+  $ ${UI_TOKEN_ENV}=$(openssl rand -hex 32) agentry ui --host 0.0.0.0 --port 8080
+`;
+
+/** Adds `agentry ui`; the server's modules load only when it runs. */
+export function registerUiCommand(program: Command, { io, result }: CommandDeps): Command {
+  return program
+    .command("ui")
+    .summary("watch every task live in a web page, with transcripts, cancel and messages")
+    .description(
+      "Serve a web page that shows the workspace's (or the fleet's) tasks as a live tree until interrupted.",
+    )
+    .addOption(new Option("--host <address>", "address to listen on").default("127.0.0.1"))
+    .addOption(
+      new Option("--port <n>", "port to listen on (0 picks a free one)")
+        .default(DEFAULT_UI_PORT)
+        .argParser((value) => (value === "0" ? 0 : positiveInteger(value))),
+    )
+    .addOption(storeOption())
+    .addOption(cwdOption())
+    .addHelpText("after", UI_HELP)
+    .action(async (options: UiOptions) => {
+      const { uiCommand } = await import("./ui.ts");
+      result.exitCode = await uiCommand(options, io);
+    });
+}

@@ -1,0 +1,138 @@
+import { homedir } from "node:os";
+import { isAbsolute, resolve } from "node:path";
+import { isInside } from "../text/path-inside.ts";
+import { parseShell } from "./scanner.ts";
+import { nestedRuns } from "./wrappers.ts";
+
+/**
+ * Commands whose operands are file or directory paths. Their path operands, and every redirection
+ * target, are checked against the workspace; other commands' arguments (patterns, URLs, messages) are
+ * not guessed at. For the search commands the first operand is the pattern, not a path.
+ */
+const PATH_COMMANDS = new Set([
+  "cat",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "ls",
+  "tree",
+  "stat",
+  "file",
+  "wc",
+  "du",
+  "diff",
+  "cd",
+  "pushd",
+  "cp",
+  "mv",
+  "rm",
+  "rmdir",
+  "mkdir",
+  "touch",
+  "chmod",
+  "chown",
+  "ln",
+  "tee",
+  "tar",
+  "zip",
+  "unzip",
+  "find",
+  "source",
+  ".",
+  "sort",
+  "uniq",
+  "cut",
+  "xxd",
+  "od",
+  "strings",
+  "realpath",
+  "readlink",
+]);
+const SEARCH_COMMANDS = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack"]);
+const DEVICE_PATHS = new Set(["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
+
+/**
+ * The paths outside `workspace` that a shell command names as file operands or redirection targets,
+ * resolved to absolute paths (`~` is the home directory). The bash tool asks `external_directory`
+ * for each, so a rule or the user decides; a command that only works inside the workspace asks nothing.
+ */
+export function externalPaths(command: string, workspace: string, home: string = homedir()): string[] {
+  const found = new Set<string>();
+  const consider = (word: string) => {
+    const path = resolvePath(word, workspace, home);
+    if (path !== undefined && !DEVICE_PATHS.has(path) && !isInside(path, workspace)) found.add(path);
+  };
+  collect(command, consider, 0);
+  return [...found];
+}
+
+/**
+ * Every file operand and redirection target of a command that lies inside `workspace`, as absolute
+ * paths (relative words resolved against it; words with glob characters kept as patterns). The bash
+ * tool checks them when no OS sandbox runs: a symlink that leads outside, or a file the read rules
+ * keep back (`.env`), asks as the file tools would.
+ */
+export function workspaceOperands(command: string, workspace: string, home: string = homedir()): string[] {
+  const found = new Set<string>();
+  const consider = (word: string) => {
+    if (word === "" || word.includes("$") || word.includes("`")) return;
+    const path = resolvePath(word, workspace, home) ?? resolve(workspace, word);
+    if (!DEVICE_PATHS.has(path) && isInside(path, workspace)) found.add(path);
+  };
+  collect(command, consider, 0);
+  return [...found];
+}
+
+/** Scripts run by `sh -c`, `eval` … are searched too, up to a small depth. */
+const MAX_SCRIPT_DEPTH = 4;
+
+function collect(command: string, consider: (word: string) => void, depth: number): void {
+  for (const simple of parseShell(command).commands) {
+    for (const redirect of simple.redirects) {
+      if (!redirect.op.includes("&") || !/^\d+$/.test(redirect.target.text)) consider(redirect.target.text);
+    }
+    const words = simple.words.map((word) => word.text);
+    operandsOf(words, consider);
+    const nested = nestedRuns(words);
+    for (const inner of nested.commands) operandsOf(inner, consider);
+    if (depth < MAX_SCRIPT_DEPTH) for (const script of nested.scripts) collect(script, consider, depth + 1);
+  }
+}
+
+/** The path operands of one command's words, when it is a command known to take paths. */
+function operandsOf(words: readonly string[], consider: (word: string) => void): void {
+  const [name, ...rest] = words;
+  const base = name?.split("/").at(-1);
+  if (base === undefined) return;
+  const search = SEARCH_COMMANDS.has(base);
+  if (!search && !PATH_COMMANDS.has(base)) return;
+  let patternSkipped = !search;
+  let afterDashes = false;
+  for (const word of rest) {
+    if (!afterDashes && word === "--") {
+      afterDashes = true;
+      continue;
+    }
+    if (!afterDashes && word.startsWith("-")) {
+      // `--file=/etc/x`: the value of a long option can be a path too.
+      const value = word.includes("=") ? word.slice(word.indexOf("=") + 1) : undefined;
+      if (value) consider(value);
+      continue;
+    }
+    if (!patternSkipped) {
+      patternSkipped = true;
+      continue;
+    }
+    consider(word);
+  }
+}
+
+function resolvePath(word: string, workspace: string, home: string): string | undefined {
+  if (word === "" || word.includes("$(") || word.includes("`")) return undefined;
+  if (word === "~" || word.startsWith("~/")) return resolve(home, word.slice(2));
+  if (word.startsWith("$HOME/") || word === "$HOME") return resolve(home, word.slice(6));
+  if (isAbsolute(word)) return resolve(word);
+  if (word === ".." || word.startsWith("../") || word.includes("/../")) return resolve(workspace, word);
+  return undefined;
+}

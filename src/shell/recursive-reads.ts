@@ -1,0 +1,74 @@
+import { resolve } from "node:path";
+import { parseShell } from "./scanner.ts";
+import { nestedRuns } from "./wrappers.ts";
+
+/** Searchers that walk folders by themselves (ripgrep and friends), whatever their flags. */
+const ALWAYS_RECURSIVE = new Set(["rg", "ag", "ack", "tar", "zip", "7z", "rsync"]);
+/** Commands that walk folders with a flag, and its short letters (`ls -R` lists names only: not here). */
+const RECURSIVE_WITH_FLAG: Readonly<Record<string, string>> = {
+  grep: "rR",
+  egrep: "rR",
+  fgrep: "rR",
+  cp: "rRa",
+  diff: "r",
+  scp: "r",
+};
+/** Commands whose file names come from elsewhere (stdin, a walk): they may read any file. */
+const READS_NAMES_FROM_ELSEWHERE = new Set(["xargs", "find", "parallel"]);
+
+const MAX_SCRIPT_DEPTH = 4;
+
+/**
+ * The folders a command reads recursively, as absolute paths: the folder operands of `grep -r`, `rg`
+ * and the like (the working directory when they name none), and the whole workspace for a command
+ * that reads files it learns elsewhere (`… | xargs cat`, `find … -exec cat {} +`). Without the OS
+ * sandbox the bash tool asks `read` for every file under them, so a `.env` the rules keep back is not
+ * read by a search that happens to pass it.
+ */
+export function recursiveReadRoots(command: string, workspace: string): string[] {
+  const roots = new Set<string>();
+  collect(command, workspace, roots, 0);
+  return [...roots];
+}
+
+function collect(command: string, workspace: string, roots: Set<string>, depth: number): void {
+  for (const simple of parseShell(command).commands) {
+    const words = simple.words.map((word) => word.text);
+    const nested = nestedRuns(words);
+    for (const run of [words, ...nested.commands]) consider(run, workspace, roots);
+    if (depth < MAX_SCRIPT_DEPTH)
+      for (const script of nested.scripts) collect(script, workspace, roots, depth + 1);
+  }
+}
+
+function consider(words: readonly string[], workspace: string, roots: Set<string>): void {
+  const [name, ...args] = words;
+  const base = name?.split("/").at(-1);
+  if (base === undefined) return;
+  if (READS_NAMES_FROM_ELSEWHERE.has(base) && runsAReader(base, args)) {
+    roots.add(workspace);
+    return;
+  }
+  const letters = Object.hasOwn(RECURSIVE_WITH_FLAG, base) ? RECURSIVE_WITH_FLAG[base] : undefined;
+  const recursive =
+    ALWAYS_RECURSIVE.has(base) ||
+    (letters !== undefined && args.some((arg) => isRecursiveFlag(arg, letters)));
+  if (!recursive) return;
+  const operands = args.filter((arg) => !arg.startsWith("-"));
+  // For searchers the first operand is the pattern; the rest are paths.
+  const paths = ["rg", "ag", "ack", "grep", "egrep", "fgrep"].includes(base) ? operands.slice(1) : operands;
+  if (paths.length === 0) roots.add(workspace);
+  for (const path of paths) roots.add(resolve(workspace, path));
+}
+
+function isRecursiveFlag(arg: string, letters: string): boolean {
+  if (arg === "--recursive" || arg === "--dereference-recursive" || arg.startsWith("--directories=recurse"))
+    return true;
+  return !arg.startsWith("--") && arg.startsWith("-") && [...arg.slice(1)].some((c) => letters.includes(c));
+}
+
+/** `xargs`, `find -exec` and `parallel` read files only when they run a command (find alone lists names). */
+function runsAReader(base: string, args: readonly string[]): boolean {
+  if (base === "find") return args.some((arg) => /^-(exec|execdir|ok|okdir)$/.test(arg));
+  return true;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { hasOption, optionValues, parseOptions } from "../../src/shell/command-options.ts";
+
+/** getopt-style option parsing, on which finding the command a wrapper runs depends. */
+describe("parseOptions", () => {
+  it("long options: --name=value, --name value when it takes one, --name alone otherwise or at the end", () => {
+    expect(parseOptions(["--out=a", "--out", "b", "--verbose", "x", "--out"], { value: ["out"] })).toEqual({
+      options: [
+        { name: "out", value: "a" },
+        { name: "out", value: "b" },
+        { name: "verbose" },
+        { name: "out" },
+      ],
+      operands: ["x"],
+      unknown: [],
+    });
+  });
+
+  it("short options: combined flags, an attached or separate value, one at the end without a value", () => {
+    expect(parseOptions(["-abofile", "-o", "g", "-vo"], { value: ["o"] })).toEqual({
+      options: [
+        { name: "a" },
+        { name: "b" },
+        { name: "o", value: "file" },
+        { name: "o", value: "g" },
+        { name: "v" },
+        { name: "o" },
+      ],
+      operands: [],
+      unknown: [],
+    });
+  });
+
+  it("an attached-only value is never the next word", () => {
+    expect(parseOptions(["-i.bak", "-i", "f", "--in-place", "g"], { attached: ["i", "in-place"] })).toEqual({
+      options: [{ name: "i", value: ".bak" }, { name: "i", value: "" }, { name: "in-place" }],
+      operands: ["f", "g"],
+      unknown: [],
+    });
+  });
+
+  it("names options outside the known flags, values and attached ones — only when flags are given", () => {
+    const spec = { value: ["o"], attached: ["i", "in-place"], flags: ["v", "verbose"] };
+    expect(
+      parseOptions(["-v", "--verbose", "-x", "--frob", "--in-place", "-o", "f", "--o", "g"], spec).unknown,
+    ).toEqual(["-x", "--frob"]);
+    expect(parseOptions(["-x", "--frob"], {}).unknown).toEqual([]);
+  });
+
+  it("-- ends the options and - is an operand; operands may come between options unless the first one ends them", () => {
+    expect(parseOptions(["-", "a", "-v", "--", "-w"], {})).toEqual({
+      options: [{ name: "v" }],
+      operands: ["-", "a", "-w"],
+      unknown: [],
+    });
+    expect(parseOptions(["a", "-v", "b"], { stopAtOperand: true })).toEqual({
+      options: [],
+      operands: ["a", "-v", "b"],
+      unknown: [],
+    });
+  });
+
+  it("hasOption and optionValues read the options by any of their names", () => {
+    const parsed = parseOptions(["-o", "a", "--output=b", "-v", "--output"], { value: ["o", "output"] });
+    expect(hasOption(parsed, "v")).toBe(true);
+    expect(hasOption(parsed, "x", "y")).toBe(false);
+    expect(optionValues(parsed, "o", "output")).toEqual(["a", "b"]);
+    expect(optionValues(parsed, "v")).toEqual([]);
+  });
+});

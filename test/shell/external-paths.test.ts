@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { PermissionDeniedError } from "../../src/permissions/types.ts";
+import { externalPaths } from "../../src/shell/external-paths.ts";
+import { bashTool } from "../../src/tools/bash/bash.ts";
+import { makeContext, makeSandbox, runTool } from "../tools/tool-context.ts";
+
+const WS = "/work/project";
+const HOME = "/home/me";
+const paths = (command: string) => externalPaths(command, WS, HOME);
+
+describe("externalPaths", () => {
+  it("finds file operands and redirections outside the workspace", () => {
+    expect(paths("cat ../secret.txt")).toEqual(["/work/secret.txt"]);
+    expect(paths("cat ~/.ssh/id_rsa")).toEqual(["/home/me/.ssh/id_rsa"]);
+    expect(paths("ls /etc && head -n 3 $HOME/.bashrc")).toEqual(["/etc", "/home/me/.bashrc"]);
+    expect(paths("echo hi > /tmp/out.txt")).toEqual(["/tmp/out.txt"]);
+    expect(paths("wc -l < ../in.txt")).toEqual(["/work/in.txt"]);
+    expect(paths("cp src/a.ts /opt/b.ts")).toEqual(["/opt/b.ts"]);
+    expect(paths("sort --output=/var/x data.txt")).toEqual(["/var/x"]);
+    expect(paths("grep -rn token /etc/passwd")).toEqual(["/etc/passwd"]);
+    expect(paths("sh -c 'cat /etc/shadow'")).toEqual(["/etc/shadow"]);
+  });
+
+  it("leaves workspace paths, devices, fd duplication and non-path arguments alone", () => {
+    expect(paths("cat src/a.ts ./b.ts /work/project/c.ts")).toEqual([]);
+    expect(paths("npm test > /dev/null 2>&1")).toEqual([]);
+    expect(paths('grep -rn "/api/users" src')).toEqual([]);
+    expect(paths("rg /usr/ src")).toEqual([]);
+    expect(paths("git log --oneline -5")).toEqual([]);
+    expect(paths("curl https://example.com/a/../b")).toEqual([]);
+    expect(paths("cat <<EOF\n/etc/passwd\nEOF")).toEqual([]);
+  });
+});
+
+describe("bash asks external_directory for paths outside the workspace", () => {
+  it("asks once per outside path, and does not run the command when it is denied", async () => {
+    const sandbox = await makeSandbox();
+    const denied = makeContext(sandbox.workspace, {
+      ask: async (request) => {
+        if (request.permission === "external_directory")
+          throw new PermissionDeniedError(`external_directory ${request.patterns[0]} is denied`);
+      },
+    });
+    await expect(
+      runTool(bashTool, { command: `cat ../outside/x; touch made.txt` }, denied.ctx),
+    ).rejects.toThrow(/external_directory .*outside\/x is denied/);
+    expect(denied.asks.map((a) => a.permission)).toEqual(["bash", "external_directory"]);
+    expect(denied.asks[1]?.patterns).toEqual([`${sandbox.outside}/x`]);
+    const { existsSync } = await import("node:fs");
+    expect(existsSync(`${sandbox.workspace}/made.txt`)).toBe(false);
+
+    const allowed = makeContext(sandbox.workspace);
+    const result = await runTool(
+      bashTool,
+      { command: "echo inside > note.txt && cat note.txt" },
+      allowed.ctx,
+    );
+    expect(result.content).toContain("inside");
+    expect(allowed.asks.map((a) => a.permission)).toEqual(["bash"]);
+  });
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { gitContentReads } from "../../src/shell/git-reads.ts";
+
+const root = (path: string) => ({ path, fromRoot: true });
+const here = (path: string) => ({ path, fromRoot: false });
+
+/** The one git read of `command`, without its echo of the command. */
+function readOf(command: string) {
+  const reads = gitContentReads(command);
+  expect(reads).toHaveLength(1);
+  const { command: _, ...read } = reads[0]!;
+  return read;
+}
+
+describe("gitContentReads: git commands that print repository files", () => {
+  it.each([
+    "git status",
+    "git status --short -- .env",
+    "git log --oneline -10",
+    "git log --stat",
+    "git log --format=%B -- .env",
+    "git diff --stat",
+    "git diff --name-only HEAD~3 -- .env",
+    "git show --stat",
+    "git branch -a",
+    "git add .",
+    "git commit -m 'show HEAD:.env'",
+    "git ls-files",
+    "git ls-tree -r HEAD",
+    "git rev-parse HEAD:.env",
+    "git cat-file -t HEAD:.env",
+    "git stash list",
+    "echo git show HEAD:.env",
+  ])("%s prints no file content", (command) => {
+    expect(gitContentReads(command)).toEqual([]);
+  });
+
+  it("names the file of an object, relative to the repository's top or to here", () => {
+    expect(readOf("git show HEAD:.env")).toMatchObject({ files: [root(".env")], unnamed: false });
+    expect(readOf("git show main~2:./sub/.env.local")).toMatchObject({
+      files: [here("./sub/.env.local")],
+      unnamed: false,
+    });
+    expect(readOf("git cat-file -p HEAD:config/.env")).toMatchObject({
+      files: [root("config/.env")],
+      unnamed: false,
+    });
+    expect(readOf("git --no-pager show :0:.env")).toMatchObject({ files: [root(".env")], unnamed: false });
+    // A commit and a blob: the commit's patch may show any file.
+    expect(readOf("git show HEAD HEAD:.env")).toMatchObject({ files: [root(".env")], unnamed: true });
+  });
+
+  it("names the file blame, -L, --no-index and grep -f read", () => {
+    expect(readOf("git blame -L 1,5 .env")).toMatchObject({ files: [here(".env")], unnamed: false });
+    expect(readOf("git log -L1,3:.env")).toMatchObject({ files: [here(".env")], unnamed: false });
+    expect(readOf("git diff --no-index .env /tmp/x")).toMatchObject({
+      files: [here(".env"), here("/tmp/x")],
+      unnamed: true,
+      untracked: true,
+    });
+    expect(readOf("git grep -f .env -- src")).toMatchObject({
+      files: [here(".env"), here("src")],
+      within: ["src"],
+    });
+  });
+
+  it.each([
+    ["git log -p", undefined],
+    ["git log --patch --all", undefined],
+    ["git log -U5 main", undefined],
+    ["git log -S sk-live --oneline", undefined],
+    ["git show", undefined],
+    ["git show HEAD~3", undefined],
+    ["git show --stat -p", undefined],
+    ["git diff", undefined],
+    ["git diff HEAD~1 -- src/ docs", ["src/", "docs"]],
+    ["git diff -- '*.env'", undefined],
+    ["git log -p -- ':!src'", undefined],
+    ["git grep API_KEY", undefined],
+    ["git grep -e API_KEY HEAD~2 -- config", ["config"]],
+    ["git cat-file -p 4b825dc", undefined],
+    ["git cat-file --batch", undefined],
+    ["git stash show -p", undefined],
+    ["git add -p", undefined],
+    ["git status -v", undefined],
+    ["git archive HEAD", undefined],
+    ["git format-patch --stdout -1", undefined],
+    ["git diff-tree -p HEAD", undefined],
+  ])("%s may print files it does not name (within %j)", (command, within) => {
+    expect(readOf(command)).toMatchObject({ unnamed: true, within });
+  });
+
+  it.each([
+    ["git diff", false],
+    ["git diff -- src", false],
+    ["git diff --cached", true],
+    ["git diff HEAD~1", true],
+    ["git grep API_KEY", false],
+    ["git grep API_KEY main", true],
+    ["git add -p", false],
+    ["git status -v", false],
+    ["git checkout -p main", true],
+    ["git stash show -p", true],
+    ["git log -p", true],
+    ["git show", true],
+  ])("%s reaches commits beyond the index: %s", (command, history) => {
+    expect(readOf(command)).toMatchObject({ unnamed: true, history });
+  });
+
+  it("takes an alias or a subcommand it does not know for one that may print anything", () => {
+    expect(readOf("git lg")).toMatchObject({ unnamed: true, within: undefined });
+    expect(readOf("git -c alias.s=show s HEAD:.env")).toMatchObject({ unnamed: true });
+  });
+
+  it("keeps the operands that may be paths, and marks paths relative to another folder", () => {
+    expect(readOf("git log -p src/a.ts")).toMatchObject({ ambiguous: ["src/a.ts"], within: undefined });
+    expect(readOf("git -C sub show HEAD:.env")).toMatchObject({ elsewhere: true });
+    expect(readOf("cd sub && git show HEAD:.env")).toMatchObject({ elsewhere: true });
+    expect(readOf("git show HEAD:.env")).toMatchObject({ elsewhere: false });
+  });
+
+  it("finds git inside other commands", () => {
+    for (const command of [
+      "sh -c 'git show HEAD:.env'",
+      "echo $(git show HEAD:.env)",
+      "/usr/bin/git show HEAD:.env",
+      "ls && git show HEAD:.env | head",
+      "timeout 5 git show HEAD:.env",
+    ]) {
+      expect(readOf(command).files, command).toEqual([root(".env")]);
+    }
+    expect(readOf("echo HEAD | xargs git show")).toMatchObject({ unnamed: true });
+  });
+});
