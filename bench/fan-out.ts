@@ -12,7 +12,7 @@ import type { AgentEvent } from "../src/contracts/events.ts";
 import { DEFAULT_LIMITER_OPTIONS } from "../src/model/adaptive-limiter.ts";
 import { userText } from "../src/model/messages.ts";
 import { ModelLimiters } from "../src/model/model-limiters.ts";
-import { DEFAULT_SUBAGENT_LIMITS } from "../src/subagents/limits.ts";
+import { DEFAULT_SUBAGENT_LIMITS } from "../src/subagents/tree/limits.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
 import type { FanOutScriptArgs } from "./support/fan-out-script.ts";
 import { type Row, row } from "./support/row.ts";

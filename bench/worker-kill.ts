@@ -10,7 +10,7 @@ import { Job } from "bullmq";
 import { FleetClient } from "../src/queue/fleet-client.ts";
 import { DEFAULT_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS } from "../src/queue/fleet-keys.ts";
 import { queueExecutor } from "../src/queue/queue-executor.ts";
-import type { Activation } from "../src/subagents/executor.ts";
+import type { Activation } from "../src/subagents/run/executor.ts";
 import { testLocalChild } from "../test/support/local-child.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
 import { instantModel } from "./support/instant-model.ts";

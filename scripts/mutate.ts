@@ -46,7 +46,7 @@ const TARGETS: Readonly<Record<string, Target>> = {
     tests: ["test/tasks/**/*.test.ts"],
   },
   "child-state": {
-    mutate: ["src/subagents/child-state.ts"],
+    mutate: ["src/subagents/child/child-state.ts"],
     tests: ["test/subagents/child-state.test.ts", "test/subagents/child.test.ts"],
   },
 };

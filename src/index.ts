@@ -176,16 +176,19 @@ export {
   type PermissionRule,
   type Ruleset,
 } from "./permissions/types.ts";
-export { DescendantLimitReachedError } from "./subagents/child-tree.ts";
 // Subagents: the runtime that gives an agent the task tools.
-export { type ForkMode, forkHistory } from "./subagents/fork.ts";
 export {
+  attachSubagents,
   DEFAULT_SUBAGENT_LIMITS,
+  DescendantLimitReachedError,
+  type ForkMode,
+  forkHistory,
   type SubagentLimits,
   SubagentLimitsConfigError,
-} from "./subagents/limits.ts";
-export type { SubagentOptions, SubagentRuntime } from "./subagents/subagent-runtime.ts";
-export { attachSubagents, withSubagents } from "./subagents/with-subagents.ts";
+  type SubagentOptions,
+  type SubagentRuntime,
+  withSubagents,
+} from "./subagents/index.ts";
 // Task records: the control plane's store (background children, cross-process cancel, recovery).
 export { type SweepOptions, type SweepReport, sweepOrphans } from "./tasks/sweeper.ts";
 export {

@@ -4,7 +4,7 @@ import type { LoadedInstructions } from "../instructions/instruction-file.ts";
 import type { InstructionList } from "../instructions/instruction-lists.ts";
 import { loadInstructions } from "../instructions/load-instructions.ts";
 import { nestedInstructionsHooks } from "../instructions/nested-instructions.ts";
-import type { ChildInstructions } from "../subagents/child-config.ts";
+import type { ChildInstructions } from "../subagents/index.ts";
 import type { Env } from "./config/load-config.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { DescendantCount } from "../subagents/descendant-count.ts";
+import type { DescendantCount } from "../subagents/placement.ts";
 
 /** How long a tree's count of descendants is kept after its last change (a week). */
 const TREE_TTL_S = 7 * 24 * 60 * 60;

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { realpath, rm } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { trustedLayout } from "../subagents/child-workspace.ts";
-import { git, gitSucceeds } from "../subagents/git.ts";
+import { git, gitSucceeds, trustedLayout } from "../subagents/placement.ts";
 import { checkedRemote } from "./fleet-remote.ts";
 import { FleetWorkspaceError } from "./fleet-workspace-error.ts";
 import type { JobWorkspace } from "./job-data.ts";

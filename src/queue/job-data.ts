@@ -3,7 +3,7 @@ import { z } from "zod";
 import { messageSchema } from "../agent/session/transcript-schema.ts";
 import { outcomeSchema } from "../contracts/outcome.ts";
 import type { Message, UserMessage } from "../model/messages.ts";
-import { type LoopChildSpec, loopChildSpecSchema } from "../subagents/child-spec.ts";
+import { type LoopChildSpec, loopChildSpecSchema } from "../subagents/placement.ts";
 import { hasControlCharacter } from "../text/control-characters.ts";
 import { remoteProblem } from "./fleet-remote.ts";
 

@@ -2,17 +2,17 @@ import { randomBytes } from "node:crypto";
 import type { Session } from "../agent/session/session.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import { type UserMessage, userMessage } from "../model/messages.ts";
-import { activationOutcome } from "../subagents/activation-kit.ts";
-import type { LoopChildSpec } from "../subagents/child-spec.ts";
-import type { ChildWorkspace } from "../subagents/child-workspace.ts";
 import type {
   Activation,
   ActivationInput,
   ActivationRef,
   ActivationResult,
   ChildExecutor,
+  ChildWorkspace,
   FollowInput,
-} from "../subagents/executor.ts";
+  LoopChildSpec,
+} from "../subagents/placement.ts";
+import { activationOutcome } from "../subagents/placement.ts";
 import type { FleetClient } from "./fleet-client.ts";
 import { type JobKeys, jobKeys } from "./fleet-keys.ts";
 import { type Following, followJob } from "./follow-job.ts";

@@ -1,7 +1,5 @@
-import { workspaceOptions } from "../subagents/child-config.ts";
-import type { ChildPlacement } from "../subagents/child-placement.ts";
-import type { LoopChildSpec } from "../subagents/child-spec.ts";
-import { type ChildWorkspace, prepareChildWorkspace } from "../subagents/child-workspace.ts";
+import type { ChildPlacement, LoopChildSpec } from "../subagents/placement.ts";
+import { type ChildWorkspace, prepareChildWorkspace, workspaceOptions } from "../subagents/placement.ts";
 import type { FleetClient } from "./fleet-client.ts";
 import { snapshotRemote } from "./git-snapshot.ts";
 import { queueExecutor } from "./queue-executor.ts";

@@ -1,11 +1,9 @@
 import type { Redis } from "ioredis";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { builtinAgents } from "../agents/builtin-agents.ts";
-import type { CallerScope } from "../subagents/caller-scope.ts";
-import type { LoopChildSpec } from "../subagents/child-spec.ts";
-import type { SubagentLimits } from "../subagents/limits.ts";
-import type { SpawnKit } from "../subagents/spawn-kit.ts";
-import { SubagentRuntime } from "../subagents/subagent-runtime.ts";
+import type { CallerScope, SubagentLimits } from "../subagents/index.ts";
+import { SubagentRuntime } from "../subagents/index.ts";
+import type { LoopChildSpec, SpawnKit } from "../subagents/placement.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
 import { fleetDescendants } from "./fleet-descendants.ts";
 import type { WorkerRuntime } from "./worker-host.ts";

@@ -1,14 +1,19 @@
 import type { AgentEvent } from "../contracts/events.ts";
 import type { OutcomeEnd } from "../contracts/outcome.ts";
 import { addUsage, emptyUsage, type Usage, type UserMessage, userText } from "../model/messages.ts";
+import type {
+  Activation,
+  ActivationInput,
+  ActivationResult,
+  FollowInput,
+  RemoteChildSpec,
+} from "../subagents/placement.ts";
 import {
   activationOutcome,
   GO_ON_AFTER_INTERRUPT,
   InterruptibleStep,
   Mailbox,
-} from "../subagents/activation-kit.ts";
-import type { RemoteChildSpec } from "../subagents/child-spec.ts";
-import type { Activation, ActivationInput, ActivationResult, FollowInput } from "../subagents/executor.ts";
+} from "../subagents/placement.ts";
 import type { ExecutorRef } from "../tasks/task-record.ts";
 import { cancelRemote, type ExchangeInput, follow, sendAndFollow } from "./a2a-exchange.ts";
 import { a2aMessage } from "./a2a-parts.ts";

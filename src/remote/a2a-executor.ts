@@ -1,6 +1,5 @@
 import { userMessage } from "../model/messages.ts";
-import type { RemoteChildSpec } from "../subagents/child-spec.ts";
-import type { ChildExecutor } from "../subagents/executor.ts";
+import type { ChildExecutor, RemoteChildSpec } from "../subagents/placement.ts";
 import type { ExecutorRef } from "../tasks/task-record.ts";
 import { A2aActivation } from "./a2a-activation.ts";
 import { Conversation } from "./conversation.ts";

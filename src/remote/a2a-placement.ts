@@ -1,7 +1,5 @@
 import type { AgentDefinition } from "../agents/definition.ts";
-import type { ChildPlacement } from "../subagents/child-placement.ts";
-import type { RemoteChildSpec } from "../subagents/child-spec.ts";
-import type { ChildExecutor } from "../subagents/executor.ts";
+import type { ChildExecutor, ChildPlacement, RemoteChildSpec } from "../subagents/placement.ts";
 import type { ExecutorRef } from "../tasks/task-record.ts";
 import { a2aExecutor } from "./a2a-executor.ts";
 import { RemoteAgent, type RemoteAgentOptions } from "./remote-agent.ts";

@@ -1,7 +1,7 @@
 import { abortReason } from "../agent/abort.ts";
 import type { OutcomeEnd } from "../contracts/outcome.ts";
 import type { Usage } from "../model/messages.ts";
-import type { RemoteChildSpec } from "../subagents/child-spec.ts";
+import type { RemoteChildSpec } from "../subagents/placement.ts";
 import { formatDuration } from "../text/format-duration.ts";
 
 /** Why the limits stopped an activation, and the outcome that says so. */

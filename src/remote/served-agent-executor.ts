@@ -11,7 +11,7 @@ import type { AgentEvent as AgentryEvent } from "../contracts/events.ts";
 import type { Outcome } from "../contracts/outcome.ts";
 import type { TraceRun } from "../contracts/run-tracer.ts";
 import type { UserMessage } from "../model/messages.ts";
-import type { Semaphore } from "../subagents/semaphore.ts";
+import type { Semaphore } from "../subagents/placement.ts";
 import { formatDuration } from "../text/format-duration.ts";
 import { isEmptyMessage, textPart, userMessageOf } from "./a2a-parts.ts";
 import { type ForwardedEvent, forwardable, progressMetadata } from "./progress-metadata.ts";

@@ -1,7 +1,6 @@
 import type { WorkflowEvent } from "../contracts/workflow-events.ts";
-import type { ProgramChildren } from "../subagents/subagent-runtime.ts";
-import type { TaskRequest } from "../subagents/task-api.ts";
-import { type ChildRunReport, failureReason } from "../subagents/task-result.ts";
+import type { ChildRunReport, ProgramChildren, TaskRequest } from "../subagents/index.ts";
+import { failureReason } from "../subagents/index.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { type AgentCall, callKey, parseAgentCall } from "./agent-options.ts";
 import type { ReplayJournal } from "./replay-journal.ts";

@@ -11,7 +11,7 @@ import { EXIT_CODE_FOR_FAULT } from "../../src/cli/exit-codes.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 import { isAgentryError } from "../../src/errors/agentry-error.ts";
 import { formatIdentity, localProcess } from "../../src/state/process-identity.ts";
-import { DEFAULT_SUBAGENT_LIMITS } from "../../src/subagents/limits.ts";
+import { DEFAULT_SUBAGENT_LIMITS } from "../../src/subagents/tree/limits.ts";
 import { currentOwner } from "../../src/tasks/owner.ts";
 import type { NewTaskRecord, TaskRecord } from "../../src/tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";

@@ -5,8 +5,8 @@ import { FleetClient } from "../../src/queue/fleet-client.ts";
 import { FleetWorker } from "../../src/queue/fleet-worker.ts";
 import { queueExecutor } from "../../src/queue/queue-executor.ts";
 import { queuePlacement } from "../../src/queue/queue-placement.ts";
-import type { ChildPlacement } from "../../src/subagents/child-placement.ts";
-import { childSpecSchema } from "../../src/subagents/child-spec.ts";
+import { childSpecSchema } from "../../src/subagents/child/child-spec.ts";
+import type { ChildPlacement } from "../../src/subagents/run/child-placement.ts";
 import { type ScriptedModel, scriptedModel } from "../../src/testing/index.ts";
 import { builtinTools } from "../../src/tools/builtin.ts";
 import {

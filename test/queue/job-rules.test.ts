@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { evaluate } from "../../src/permissions/evaluate.ts";
 import type { Ruleset } from "../../src/permissions/types.ts";
-import { loopChildSpecSchema } from "../../src/subagents/child-spec.ts";
+import { loopChildSpecSchema } from "../../src/subagents/child/child-spec.ts";
 
 it("a spec keeps the narrowing mark of an untrusted project's rules, so a worker cannot take their allows as real", () => {
   const sent: Ruleset = [

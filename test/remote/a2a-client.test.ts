@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/contracts/events.ts";
 import { userText } from "../../src/model/messages.ts";
-import type { ActivationRef, ChildExecutor } from "../../src/subagents/executor.ts";
+import type { ActivationRef, ChildExecutor } from "../../src/subagents/run/executor.ts";
 import type { A2aStep } from "../support/a2a-agent-script.ts";
 import { remoteExecutor } from "../support/a2a-client.ts";
 import { startA2aServer, type TestA2aServer } from "../support/a2a-server.ts";

@@ -3,7 +3,7 @@ import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
 import { a2aPlacement } from "../../src/remote/a2a-placement.ts";
-import type { ActivationRef } from "../../src/subagents/executor.ts";
+import type { ActivationRef } from "../../src/subagents/run/executor.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { notificationsIn } from "../subagents/support/notifications.ts";
 import { registryWith, rootTree, tempWorkspace } from "../subagents/support/subagent-harness.ts";

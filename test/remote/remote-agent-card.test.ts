@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ChildExecutor } from "../../src/subagents/executor.ts";
+import type { ChildExecutor } from "../../src/subagents/run/executor.ts";
 import { remoteExecutor } from "../support/a2a-client.ts";
 import { startA2aServer, type TestA2aServer } from "../support/a2a-server.ts";
 import { startA2aServerV03 } from "../support/a2a-server-v03.ts";

@@ -8,7 +8,7 @@ import {
   type ChildStatus,
   isActive,
   nextState,
-} from "../../src/subagents/child-state.ts";
+} from "../../src/subagents/child/child-state.ts";
 
 const outcome: Outcome = {
   status: "completed",

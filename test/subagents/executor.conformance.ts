@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/contracts/events.ts";
 import { type Message, userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
-import type { Activation, ActivationResult, ChildExecutor } from "../../src/subagents/executor.ts";
+import type { Activation, ActivationResult, ChildExecutor } from "../../src/subagents/run/executor.ts";
 import type { ScriptedReply } from "../../src/testing/index.ts";
 import { waitFor } from "../support/processes.ts";
 import { scaled } from "../support/time-scale.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage, Message } from "../../src/model/messages.ts";
 import { emptyUsage, userText } from "../../src/model/messages.ts";
-import { forkHistory, parseForkMode } from "../../src/subagents/fork.ts";
+import { forkHistory, parseForkMode } from "../../src/subagents/child/fork.ts";
 
 function assistant(
   content: AssistantMessage["content"],

@@ -1,4 +1,4 @@
-import { inProcessExecutor } from "../../src/subagents/in-process-executor.ts";
+import { inProcessExecutor } from "../../src/subagents/run/in-process-executor.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { testLocalChild } from "../support/local-child.ts";
 import { tempDir } from "../support/temp-dir.ts";

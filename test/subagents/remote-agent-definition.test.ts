@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { AgentRegistry } from "../../src/agents/agent-registry.ts";
 import { CARD_DESCRIPTION } from "../../src/agents/definition.ts";
 import { loadAgentDefinitions } from "../../src/agents/discover.ts";
-import { spawnableAgents } from "../../src/subagents/spawnable-agents.ts";
+import { spawnableAgents } from "../../src/subagents/spawn/spawnable-agents.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 describe("remote (url) agents", () => {

@@ -3,7 +3,7 @@ import {
   DEFAULT_SUBAGENT_LIMITS,
   resolveLimits,
   SubagentLimitsConfigError,
-} from "../../src/subagents/limits.ts";
+} from "../../src/subagents/tree/limits.ts";
 
 test("the defaults: children cannot spawn, 64 run at once (model calls have their own adaptive limit), 64 per root, 30 turns, 10 minutes, no budgets", () => {
   expect(resolveLimits()).toEqual({

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { TaskControl } from "../../src/subagents/task-control.ts";
+import { TaskControl } from "../../src/subagents/tree/task-control.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { waitFor } from "../support/processes.ts";
 import { redisStoresPerTest } from "../support/redis-stores.ts";

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import type { Outcome } from "../../src/contracts/outcome.ts";
-import { type ChildRunReport, taskFailure, taskResult } from "../../src/subagents/task-result.ts";
+import type { ChildRunReport } from "../../src/subagents/report/child-run-report.ts";
+import { taskFailure, taskResult } from "../../src/subagents/report/task-result.ts";
 import { ToolError } from "../../src/tools/tool.ts";
 
 const usage = { input: 1200, output: 340, cacheRead: 34, cacheWrite: 0 };

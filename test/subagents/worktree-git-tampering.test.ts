@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
+import { prepareChildWorkspace } from "../../src/subagents/child/child-workspace.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { git, gitRepo } from "./support/git-repo.ts";
 

@@ -1,7 +1,7 @@
 import type { AgentDefinition } from "../../src/agents/definition.ts";
 import { a2aPlacement } from "../../src/remote/a2a-placement.ts";
-import { CHILD_SPEC_VERSION, type RemoteChildSpec } from "../../src/subagents/child-spec.ts";
-import type { ChildExecutor } from "../../src/subagents/executor.ts";
+import { CHILD_SPEC_VERSION, type RemoteChildSpec } from "../../src/subagents/child/child-spec.ts";
+import type { ChildExecutor } from "../../src/subagents/run/executor.ts";
 
 /** A remote (A2A) agent definition named `far`, as an agent file with `url` gives it. */
 export function remoteDefinition(url: string, headers?: Record<string, string>): AgentDefinition {

@@ -10,7 +10,7 @@ import type { Model } from "../../src/model/model.ts";
 import { type A2aServer, serveA2a } from "../../src/remote/a2a-http-server.ts";
 import type { ServedAgents } from "../../src/remote/served-agents.ts";
 import { ServedRecords } from "../../src/remote/served-records.ts";
-import { inProcessExecutor } from "../../src/subagents/in-process-executor.ts";
+import { inProcessExecutor } from "../../src/subagents/run/in-process-executor.ts";
 import { currentOwner } from "../../src/tasks/owner.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
 import type { AnyTool } from "../../src/tools/tool.ts";

@@ -3,9 +3,9 @@ import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Model } from "../../src/model/model.ts";
 import type { PermissionMode } from "../../src/permissions/modes.ts";
 import type { Ruleset } from "../../src/permissions/types.ts";
-import { CHILD_SPEC_VERSION, type LoopChildSpec } from "../../src/subagents/child-spec.ts";
-import { prepareChildWorkspace } from "../../src/subagents/child-workspace.ts";
-import type { LocalChild } from "../../src/subagents/local-child.ts";
+import { CHILD_SPEC_VERSION, type LoopChildSpec } from "../../src/subagents/child/child-spec.ts";
+import { prepareChildWorkspace } from "../../src/subagents/child/child-workspace.ts";
+import type { LocalChild } from "../../src/subagents/child/local-child.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
 import type { AnyTool } from "../../src/tools/tool.ts";
 

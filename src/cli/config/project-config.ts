@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "../../agent/config.ts";
 import { confineProjectRules } from "../../permissions/project-rules.ts";
 import { PermissionConfigError, rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
-import { DEFAULT_SUBAGENT_LIMITS } from "../../subagents/limits.ts";
+import { DEFAULT_SUBAGENT_LIMITS } from "../../subagents/index.ts";
 import type { ConfigLayer } from "./load-config.ts";
 import type { ConfigFile } from "./schema.ts";
 import type { Withheld } from "./withheld.ts";

@@ -5,7 +5,7 @@ import { modelEndpoint } from "../../model/model-id.ts";
 import { defaultModelId, type ModelSettings } from "../../model/registry.ts";
 import type { PermissionMode } from "../../permissions/gate.ts";
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from "../../sandbox/policy.ts";
-import type { SubagentLimits } from "../../subagents/limits.ts";
+import type { SubagentLimits } from "../../subagents/index.ts";
 import { UsageError } from "../errors.ts";
 import { SETTINGS_ENV } from "./config-locations.ts";
 import { type FleetSettings, fleetSettings } from "./fleet-settings.ts";

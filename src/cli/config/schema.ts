@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { mcpServersSchema } from "../../mcp/server-config.ts";
 import { PERMISSION_MODES } from "../../permissions/modes.ts";
-import { subagentLimitsSchema } from "../../subagents/limits.ts";
+import { subagentLimitsSchema } from "../../subagents/index.ts";
 
 export { PERMISSION_MODES };
 

@@ -21,9 +21,8 @@ import {
 } from "../../permissions/gate.ts";
 import type { Ruleset } from "../../permissions/types.ts";
 import type { Skill } from "../../skills/skill.ts";
-import type { TraceparentFor } from "../../subagents/child-config.ts";
-import { spawnableAgents } from "../../subagents/spawnable-agents.ts";
-import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
+import type { SubagentRuntime, TraceparentFor } from "../../subagents/index.ts";
+import { spawnableAgents } from "../../subagents/index.ts";
 import type { AnyTool } from "../../tools/tool.ts";
 import { projectWarnings } from "../config/project-report.ts";
 import { type ProjectView, readProject } from "../config/read-project.ts";

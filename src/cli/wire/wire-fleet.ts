@@ -1,8 +1,7 @@
 import { newSessionId } from "../../agent/session/session-id.ts";
 import type { ModelLimiters } from "../../model/model-limiters.ts";
 import { queueNameProblem } from "../../queue/fleet-keys.ts";
-import type { ChildPlacement } from "../../subagents/child-placement.ts";
-import type { DescendantCount } from "../../subagents/descendant-count.ts";
+import type { ChildPlacement, DescendantCount } from "../../subagents/placement.ts";
 import type { TaskStore } from "../../tasks/task-store.ts";
 import type { Env } from "../config/config-locations.ts";
 import type { FleetSettings } from "../config/fleet-settings.ts";

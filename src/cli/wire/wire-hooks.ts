@@ -7,7 +7,7 @@ import { type HookCommand, readHookSettings } from "../../hooks/hook-settings.ts
 import { notifyingAsk, permissionRequestApprover } from "../../hooks/permission-events.ts";
 import { type PromptVerdict, sessionEnd, userPromptSubmit } from "../../hooks/session-events.ts";
 import type { Approver, AskHandler } from "../../permissions/gate.ts";
-import type { ChildHooksFactory } from "../../subagents/child-config.ts";
+import type { ChildHooksFactory } from "../../subagents/index.ts";
 
 /** Claude Code's hooks wired into one run or chat session (`wireHooks`). */
 export interface WiredHooks {

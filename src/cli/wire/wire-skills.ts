@@ -3,7 +3,7 @@ import { preloadedSkills } from "../../skills/preload-skills.ts";
 import type { Skill } from "../../skills/skill.ts";
 import { SkillGrants } from "../../skills/skill-grants.ts";
 import { skillTool } from "../../skills/skill-tool.ts";
-import type { ChildHooksFactory } from "../../subagents/child-config.ts";
+import type { ChildHooksFactory } from "../../subagents/index.ts";
 import type { AnyTool } from "../../tools/tool.ts";
 
 /** Skills wired into a run (`wireSkills`). */

@@ -5,11 +5,14 @@ import { type Diagnostic, hasErrors } from "../../agents/diagnostics.ts";
 import type { LoadedAgents } from "../../agents/discover.ts";
 import type { ModelLimiters } from "../../model/model-limiters.ts";
 import type { PermissionGate } from "../../permissions/gate.ts";
-import type { ChildHooksFactory, ChildInstructions, TraceparentFor } from "../../subagents/child-config.ts";
-import type { ChildPlacement } from "../../subagents/child-placement.ts";
-import type { DescendantCount } from "../../subagents/descendant-count.ts";
-import type { SubagentRuntime } from "../../subagents/subagent-runtime.ts";
-import { attachSubagents } from "../../subagents/with-subagents.ts";
+import type {
+  ChildHooksFactory,
+  ChildInstructions,
+  SubagentRuntime,
+  TraceparentFor,
+} from "../../subagents/index.ts";
+import { attachSubagents } from "../../subagents/index.ts";
+import type { ChildPlacement, DescendantCount } from "../../subagents/placement.ts";
 import type { TaskStore } from "../../tasks/task-store.ts";
 import type { Settings } from "../config/resolve-settings.ts";
 

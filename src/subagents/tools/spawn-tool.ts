@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type AnyTool, defineTool, type ToolContext, type ToolResult } from "../../tools/tool.ts";
-import type { TaskApi } from "../task-api.ts";
+import type { TaskApi } from "../tree/task-api.ts";
 
 export interface SpawnToolSpec<Schema extends z.ZodType> {
   name: string;

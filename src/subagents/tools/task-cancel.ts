@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { AnyTool } from "../../tools/tool.ts";
-import type { TaskApi } from "../task-api.ts";
+import type { TaskApi } from "../tree/task-api.ts";
 import { spawnTool } from "./spawn-tool.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-cancel.md", import.meta.url), "utf8").trim();

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { TASK_STATUSES } from "../../tasks/task-record.ts";
 import type { AnyTool } from "../../tools/tool.ts";
-import type { TaskApi } from "../task-api.ts";
-import { taskLine } from "../task-view.ts";
+import { taskLine } from "../report/task-view.ts";
+import type { TaskApi } from "../tree/task-api.ts";
 import { spawnTool } from "./spawn-tool.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-list.md", import.meta.url), "utf8").trim();

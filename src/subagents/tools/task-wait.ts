@@ -3,9 +3,9 @@ import { z } from "zod";
 import { isFinished, type TaskRecord } from "../../tasks/task-record.ts";
 import { formatDuration } from "../../text/format-duration.ts";
 import type { AnyTool, ToolContext } from "../../tools/tool.ts";
-import type { TaskApi } from "../task-api.ts";
-import { taskReport } from "../task-view.ts";
-import { clampTimeout } from "../wait-for-tasks.ts";
+import { taskReport } from "../report/task-view.ts";
+import type { TaskApi } from "../tree/task-api.ts";
+import { clampTimeout } from "../tree/wait-for-tasks.ts";
 import { spawnTool } from "./spawn-tool.ts";
 
 const DESCRIPTION = readFileSync(new URL("./task-wait.md", import.meta.url), "utf8").trim();

@@ -3,9 +3,9 @@ import { z } from "zod";
 import type { AgentDefinition } from "../../agents/definition.ts";
 import { readImageFile } from "../../tools/read/read-image.ts";
 import type { AnyTool } from "../../tools/tool.ts";
-import type { CallerScope } from "../caller-scope.ts";
-import { DEFAULT_SUBAGENT_TYPE } from "../spawnable-agents.ts";
-import type { TaskApi } from "../task-api.ts";
+import { DEFAULT_SUBAGENT_TYPE } from "../spawn/spawnable-agents.ts";
+import type { CallerScope } from "../tree/caller-scope.ts";
+import type { TaskApi } from "../tree/task-api.ts";
 import { spawnTool } from "./spawn-tool.ts";
 
 const TEMPLATE = readFileSync(new URL("./task.md", import.meta.url), "utf8").trim();

@@ -7,7 +7,7 @@ import { builtinAgents } from "../../../src/agents/builtin-agents.ts";
 import type { AgentEvent } from "../../../src/contracts/events.ts";
 import { userText } from "../../../src/model/messages.ts";
 import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
-import { attachSubagents } from "../../../src/subagents/with-subagents.ts";
+import { attachSubagents } from "../../../src/subagents/tree/with-subagents.ts";
 import { scriptedModel } from "../../../src/testing/scripted-model.ts";
 import { builtinTools } from "../../../src/tools/builtin.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";

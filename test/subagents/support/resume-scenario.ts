@@ -1,7 +1,7 @@
 import type { AgentConfig } from "../../../src/agent/config.ts";
 import type { Model } from "../../../src/model/model.ts";
 import { createModel } from "../../../src/model/registry.ts";
-import type { SubagentRuntime } from "../../../src/subagents/subagent-runtime.ts";
+import type { SubagentRuntime } from "../../../src/subagents/tree/subagent-runtime.ts";
 import { registryWith, rootTree } from "./subagent-harness.ts";
 
 /** The child of the restart scenario: its own model and only the `read` tool. */

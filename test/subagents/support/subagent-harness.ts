@@ -18,10 +18,10 @@ import { createModel, type ModelSettings } from "../../../src/model/registry.ts"
 import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
 import type { AskHandler, PermissionMode } from "../../../src/permissions/gate.ts";
 import type { Ruleset } from "../../../src/permissions/types.ts";
-import type { ChildPlacement } from "../../../src/subagents/child-placement.ts";
-import type { SubagentLimits } from "../../../src/subagents/limits.ts";
-import type { SubagentRuntime } from "../../../src/subagents/subagent-runtime.ts";
-import { attachSubagents } from "../../../src/subagents/with-subagents.ts";
+import type { ChildPlacement } from "../../../src/subagents/run/child-placement.ts";
+import type { SubagentLimits } from "../../../src/subagents/tree/limits.ts";
+import type { SubagentRuntime } from "../../../src/subagents/tree/subagent-runtime.ts";
+import { attachSubagents } from "../../../src/subagents/tree/with-subagents.ts";
 import type { TaskStore } from "../../../src/tasks/task-store.ts";
 import { builtinTools } from "../../../src/tools/builtin.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";

@@ -2,7 +2,7 @@ import type { AgentConfig } from "../../../src/agent/config.ts";
 import type { AgentEvent } from "../../../src/contracts/events.ts";
 import type { Model } from "../../../src/model/model.ts";
 import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
-import type { SubagentOptions } from "../../../src/subagents/subagent-runtime.ts";
+import type { SubagentOptions } from "../../../src/subagents/tree/subagent-runtime.ts";
 import { builtinTools } from "../../../src/tools/builtin.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";
 import { type RunWorkflowOptions, runWorkflow } from "../../../src/workflows/workflow-runner.ts";

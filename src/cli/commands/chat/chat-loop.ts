@@ -4,7 +4,7 @@ import type { AgentEvent } from "../../../contracts/events.ts";
 import { isAgentryError } from "../../../errors/agentry-error.ts";
 import { withHookContext } from "../../../hooks/session-events.ts";
 import type { Model } from "../../../model/model.ts";
-import type { SubagentRuntime } from "../../../subagents/subagent-runtime.ts";
+import type { SubagentRuntime } from "../../../subagents/index.ts";
 import { findCommand } from "../../custom-commands/saved-command.ts";
 import { parseSlash } from "../../custom-commands/slash-prompt.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";

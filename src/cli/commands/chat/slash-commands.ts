@@ -1,4 +1,4 @@
-import { spawnableAgents } from "../../../subagents/spawnable-agents.ts";
+import { spawnableAgents } from "../../../subagents/index.ts";
 import type { TaskRecord } from "../../../tasks/task-record.ts";
 import { oneLine } from "../../../text/summarize-args.ts";
 import { didYouMean } from "../../config/did-you-mean.ts";

@@ -1,7 +1,7 @@
 import type { CompactionOptions } from "../../../agent/compaction/compaction.ts";
 import type { AgentConfig } from "../../../agent/config.ts";
 import type { Model } from "../../../model/model.ts";
-import type { SubagentRuntime } from "../../../subagents/subagent-runtime.ts";
+import type { SubagentRuntime } from "../../../subagents/index.ts";
 import type { SavedCommand } from "../../custom-commands/saved-command.ts";
 import type { Conversation } from "./conversation.ts";
 import type { SwitchableModel } from "./switchable-model.ts";

@@ -8,7 +8,7 @@ import type { AgentEvent } from "../../../contracts/events.ts";
 import type { Outcome } from "../../../contracts/outcome.ts";
 import { userText } from "../../../model/messages.ts";
 import { DEFAULT_RULES } from "../../../permissions/defaults.ts";
-import { attachSubagents } from "../../../subagents/with-subagents.ts";
+import { attachSubagents } from "../../../subagents/index.ts";
 import { builtinTools } from "../../../tools/builtin.ts";
 import { nodeOperations } from "../../../tools/node-operations.ts";
 import {

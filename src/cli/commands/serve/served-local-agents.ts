@@ -4,12 +4,9 @@ import { newSessionId } from "../../../agent/session/session-id.ts";
 import type { AgentDefinition } from "../../../agents/definition.ts";
 import type { Model } from "../../../model/model.ts";
 import type { ServedAgents } from "../../../remote/served-agents.ts";
-import type { CallerScope } from "../../../subagents/caller-scope.ts";
-import { buildChild } from "../../../subagents/child-from-spec.ts";
-import { isSpawnTool } from "../../../subagents/child-tools.ts";
-import { inProcessExecutor } from "../../../subagents/in-process-executor.ts";
-import { spawnableAgents } from "../../../subagents/spawnable-agents.ts";
-import type { SubagentRuntime } from "../../../subagents/subagent-runtime.ts";
+import type { CallerScope, SubagentRuntime } from "../../../subagents/index.ts";
+import { isSpawnTool, spawnableAgents } from "../../../subagents/index.ts";
+import { buildChild, inProcessExecutor } from "../../../subagents/placement.ts";
 
 export interface ServedLocalAgentsOptions {
   /** The wired root of `agentry serve`: its tools, gate (the permission mode), sandbox and runtime. */
