@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { WorkspaceTaskStore } from "../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../src/tasks/workspace/workspace-task-store.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
 import { measureCancelLatency } from "./support/cancel-latency.ts";
 import { installPacked } from "./support/dist-build.ts";

@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { WorkspaceTaskStore } from "../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../src/tasks/workspace/workspace-task-store.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
 import { type Row, row } from "./support/row.ts";
 import { writeTaskFixture } from "./support/task-fixture.ts";

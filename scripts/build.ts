@@ -93,9 +93,9 @@ function tasksModules(graph: ModuleGraph): string[] {
     id.startsWith(commands),
   );
   const lazy = files.flatMap((id) => graph.getModuleInfo(id)?.dynamicallyImportedIds ?? []);
-  if (!lazy.includes(join(SRC, "tasks/workspace-task-store.ts")))
+  if (!lazy.includes(join(SRC, "tasks/workspace/workspace-task-store.ts")))
     throw new Error(
-      "build: agentry tasks no longer imports tasks/workspace-task-store.ts lazily from src/cli/commands/: update tasksModules() in scripts/build.ts",
+      "build: agentry tasks no longer imports tasks/workspace/workspace-task-store.ts lazily from src/cli/commands/: update tasksModules() in scripts/build.ts",
     );
   return lazy;
 }

@@ -208,7 +208,10 @@ export {
   type TaskStatus,
 } from "./tasks/task-record.ts";
 export type { TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./tasks/task-store.ts";
-export { WorkspaceTaskStore, type WorkspaceTaskStoreOptions } from "./tasks/workspace-task-store.ts";
+export {
+  WorkspaceTaskStore,
+  type WorkspaceTaskStoreOptions,
+} from "./tasks/workspace/workspace-task-store.ts";
 // Tools.
 export { bashTool } from "./tools/bash/bash.ts";
 export { builtinTools } from "./tools/builtin.ts";

@@ -3,7 +3,7 @@
 // Prints {at}: epoch ms (performance.timeOrigin + now) just before the write starts, so the latency
 // counts the whole cancel, write included (and is never negative: the owner may see the new file
 // before the writer's directory fsync returns).
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 
 const [workspace, taskId] = process.argv.slice(2);
 if (workspace === undefined || taskId === undefined)

@@ -2,7 +2,7 @@
 // Prints "ready" once it has read the record, then, each time its status changes, one JSON line
 // {status, at} with `at` in epoch ms (performance.timeOrigin + now, comparable across processes).
 import { setTimeout as sleep } from "node:timers/promises";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 
 const [workspace, taskId, poll] = process.argv.slice(2);
 if (workspace === undefined || taskId === undefined)

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { currentOwner } from "../../src/tasks/owner.ts";
-import { serializeTaskFile } from "../../src/tasks/task-file.ts";
+import { serializeTaskFile } from "../../src/tasks/stored/task-file.ts";
 import type { TaskRecord, TaskStatus } from "../../src/tasks/task-record.ts";
 
 const FINISHED: TaskStatus[] = ["COMPLETED", "FAILED", "CANCELLED"];

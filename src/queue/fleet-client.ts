@@ -1,7 +1,12 @@
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
-import { connectRedis, type RedisTarget, redisOptions, redisTarget } from "../tasks/redis-connection.ts";
-import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
+import {
+  connectRedis,
+  type RedisTarget,
+  redisOptions,
+  redisTarget,
+} from "../tasks/redis/redis-connection.ts";
+import { DEFAULT_REDIS_PREFIX } from "../tasks/redis/redis-keys.ts";
 import { ChannelHandlers } from "./channel-handlers.ts";
 import type { FleetKey, SignedKind } from "./fleet-key.ts";
 import { checkedQueueName, DEFAULT_QUEUE } from "./fleet-keys.ts";

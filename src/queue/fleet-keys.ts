@@ -1,5 +1,5 @@
 import { AgentryError } from "../errors/agentry-error.ts";
-import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
+import { DEFAULT_REDIS_PREFIX } from "../tasks/redis/redis-keys.ts";
 
 /** The BullMQ queue children go to unless configured otherwise. */
 export const DEFAULT_QUEUE = "agentry";

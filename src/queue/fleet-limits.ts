@@ -9,8 +9,8 @@ import type {
   Permit,
 } from "../model/adaptive-limiter.ts";
 import type { EndpointLimiter, ModelLimiters, SharedLimiterFactory } from "../model/model-limiters.ts";
-import { connectRedis, redisTarget } from "../tasks/redis-connection.ts";
-import { DEFAULT_REDIS_PREFIX } from "../tasks/redis-keys.ts";
+import { connectRedis, redisTarget } from "../tasks/redis/redis-connection.ts";
+import { DEFAULT_REDIS_PREFIX } from "../tasks/redis/redis-keys.ts";
 import { ChannelHandlers } from "./channel-handlers.ts";
 import { letGo } from "./let-go.ts";
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Session } from "../../src/agent/session/session.ts";
 import { truncateToolOutput } from "../../src/agent/tool-calls/truncate.ts";
 import { StateDirError } from "../../src/state/state-dir.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { nodeOperations } from "../../src/tools/node-operations.ts";
 
 let base: string;

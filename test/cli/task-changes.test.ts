@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { taskChanges } from "../../src/cli/commands/tasks/task-changes.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { waitFor } from "../support/processes.ts";
 import { redisStoresPerTest } from "../support/redis-stores.ts";

@@ -14,7 +14,7 @@ import { formatIdentity, localProcess } from "../../src/state/process-identity.t
 import { DEFAULT_SUBAGENT_LIMITS } from "../../src/subagents/tree/limits.ts";
 import { currentOwner } from "../../src/tasks/owner.ts";
 import type { NewTaskRecord, TaskRecord } from "../../src/tasks/task-record.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { deadPid } from "../tasks/support/dead-pid.ts";
 

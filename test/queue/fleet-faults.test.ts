@@ -8,7 +8,7 @@ import { FleetWorker } from "../../src/queue/fleet-worker.ts";
 import { jobResultSchema } from "../../src/queue/job-data.ts";
 import { queueExecutor } from "../../src/queue/queue-executor.ts";
 import { queuePlacement } from "../../src/queue/queue-placement.ts";
-import { RedisUnavailableError } from "../../src/tasks/redis-connection.ts";
+import { RedisUnavailableError } from "../../src/tasks/redis/redis-connection.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { testLocalChild } from "../support/local-child.ts";

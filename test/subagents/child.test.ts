@@ -8,7 +8,7 @@ import { IllegalChildTransitionError } from "../../src/subagents/child/child-sta
 import type { ChildRunReport } from "../../src/subagents/report/child-run-report.ts";
 import type { Activation, ActivationResult, ChildExecutor } from "../../src/subagents/run/executor.ts";
 import type { TaskStore } from "../../src/tasks/task-store.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const OWNER = "test-host:42";

@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
-import { TASK_FILE_VERSION } from "../../src/tasks/task-file.ts";
+import { TASK_FILE_VERSION } from "../../src/tasks/stored/task-file.ts";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";
 import { isRunning, pidFrom, waitFor } from "../support/processes.ts";
 import { scaled } from "../support/time-scale.ts";

@@ -5,7 +5,7 @@ import { userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
 import { formatIdentity, localProcess } from "../../src/state/process-identity.ts";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { waitFor } from "../support/processes.ts";
 import { deadPid } from "../tasks/support/dead-pid.ts";

@@ -3,7 +3,7 @@ import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session } from "../../src/agent/session/session.ts";
 import { type Message, userText } from "../../src/model/messages.ts";
 import type { ModelRequest } from "../../src/model/model.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { waitFor } from "../support/processes.ts";
 import { notificationsIn } from "./support/notifications.ts";

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
 import type { TaskStore } from "../../src/tasks/task-store.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { firstUserText, rootTree, runTree, tempWorkspace } from "./support/subagent-harness.ts";
 

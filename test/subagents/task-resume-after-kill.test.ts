@@ -7,7 +7,7 @@ import { afterEach, expect, test } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { isRunning, pidFrom } from "../support/processes.ts";

@@ -12,7 +12,7 @@ import type { ServedAgents } from "../../src/remote/served-agents.ts";
 import { ServedRecords } from "../../src/remote/served-records.ts";
 import { inProcessExecutor } from "../../src/subagents/run/in-process-executor.ts";
 import { currentOwner } from "../../src/tasks/owner.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import type { AnyTool } from "../../src/tools/tool.ts";
 import { testLocalChild } from "./local-child.ts";
 import { tempDir } from "./temp-dir.ts";

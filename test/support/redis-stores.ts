@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from "vitest";
-import { RedisTaskStore } from "../../src/tasks/redis-task-store.ts";
+import { RedisTaskStore } from "../../src/tasks/redis/redis-task-store.ts";
 import { type RedisServer, startRedisServer } from "./redis-server.ts";
 
 /**

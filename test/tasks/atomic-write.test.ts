@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { writeFileAtomic } from "../../src/tasks/atomic-write.ts";
+import { writeFileAtomic } from "../../src/tasks/workspace/atomic-write.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 it("creates or replaces the file and leaves no temp file", async () => {

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { expect, it } from "vitest";
 import { isTaskRecord, TIMESTAMP } from "../../src/tasks/check-task-record.ts";
+import { parseTaskFile, TASK_FILE_VERSION } from "../../src/tasks/stored/task-file.ts";
 import { TaskFileError } from "../../src/tasks/task-errors.ts";
-import { parseTaskFile, TASK_FILE_VERSION } from "../../src/tasks/task-file.ts";
 import { type TaskRecord, taskRecordSchema } from "../../src/tasks/task-record.ts";
 
 // `isTaskRecord` is the store's fast path; the zod schema decides whatever it refuses. It must never

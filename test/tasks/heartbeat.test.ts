@@ -3,7 +3,7 @@ import { expect, it, vi } from "vitest";
 import { startHeartbeat } from "../../src/tasks/heartbeat.ts";
 import { TaskNotFoundError } from "../../src/tasks/task-errors.ts";
 import type { TaskStore } from "../../src/tasks/task-store.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { scaled } from "../support/time-scale.ts";
 import { newTask } from "./task-store.conformance.ts";

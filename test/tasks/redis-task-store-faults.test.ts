@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { expect, it } from "vitest";
-import { RedisUnavailableError, RedisUrlError } from "../../src/tasks/redis-connection.ts";
-import { RedisTaskStore } from "../../src/tasks/redis-task-store.ts";
+import { RedisUnavailableError, RedisUrlError } from "../../src/tasks/redis/redis-connection.ts";
+import { RedisTaskStore } from "../../src/tasks/redis/redis-task-store.ts";
 import type { TaskChange } from "../../src/tasks/task-store.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { waitFor } from "../support/processes.ts";

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { connectRedis, redisTarget } from "../../src/tasks/redis-connection.ts";
-import { redisTaskKeys } from "../../src/tasks/redis-keys.ts";
-import { RedisTaskStore } from "../../src/tasks/redis-task-store.ts";
+import { connectRedis, redisTarget } from "../../src/tasks/redis/redis-connection.ts";
+import { redisTaskKeys } from "../../src/tasks/redis/redis-keys.ts";
+import { RedisTaskStore } from "../../src/tasks/redis/redis-task-store.ts";
 import { TaskStoreError } from "../../src/tasks/task-errors.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";

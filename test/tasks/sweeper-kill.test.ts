@@ -4,7 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it, vi } from "vitest";
 import { sweepOrphans } from "../../src/tasks/sweeper.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { scaled } from "../support/time-scale.ts";
 import { newTask } from "./task-store.conformance.ts";

@@ -6,7 +6,7 @@ import { currentProcess, formatIdentity, localProcess } from "../../src/state/pr
 import { currentOwner, type OwnerLiveness } from "../../src/tasks/owner.ts";
 import { sweepOrphans } from "../../src/tasks/sweeper.ts";
 import type { NewTaskRecord } from "../../src/tasks/task-record.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { deadPid } from "./support/dead-pid.ts";
 import { newTask } from "./task-store.conformance.ts";

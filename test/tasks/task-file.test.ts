@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { expect, it } from "vitest";
-import { TaskFileError } from "../../src/tasks/task-errors.ts";
 import {
   migrateTaskFile,
   parseTaskFile,
   serializeTaskFile,
   TASK_FILE_VERSION,
   type TaskFileMigration,
-} from "../../src/tasks/task-file.ts";
+} from "../../src/tasks/stored/task-file.ts";
+import { TaskFileError } from "../../src/tasks/task-errors.ts";
 
 const FIXTURE_V1 = new URL("./fixtures/tasks-v1.json", import.meta.url);
 const FIXTURE_V2 = new URL("./fixtures/tasks-v2.json", import.meta.url);

@@ -2,8 +2,8 @@ import { readdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { expect, it } from "vitest";
 import { DiskFullError } from "../../src/state/disk-full.ts";
-import { taskFilePath } from "../../src/tasks/workspace-layout.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { taskFilePath } from "../../src/tasks/workspace/workspace-layout.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { describeNeeding } from "../support/components.ts";
 import { canMountTmpfs, fillDisk, TMPFS_MISSING, tmpfsDir } from "../support/tmpfs.ts";
 

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TASK_FILE_VERSION } from "../../src/tasks/stored/task-file.ts";
 import {
   IllegalTransitionError,
   TaskExistsError,
@@ -7,7 +8,6 @@ import {
   TaskNotFoundError,
   TaskStoreError,
 } from "../../src/tasks/task-errors.ts";
-import { TASK_FILE_VERSION } from "../../src/tasks/task-file.ts";
 import type { NewTaskRecord, TaskRecord } from "../../src/tasks/task-record.ts";
 import type { TaskStore } from "../../src/tasks/task-store.ts";
 

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { taskStoreConformance } from "./task-store.conformance.ts";
 

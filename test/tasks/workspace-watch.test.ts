@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TaskChange } from "../../src/tasks/task-store.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { waitFor } from "../support/processes.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { newTask } from "./task-store.conformance.ts";

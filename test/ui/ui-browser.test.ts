@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, expect, it } from "vitest";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import {
   type CliResult,
   finished,

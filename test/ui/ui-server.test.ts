@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
 import type { TaskStore } from "../../src/tasks/task-store.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { serveUi, type UiServer } from "../../src/ui/ui-server.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { redisStoresPerTest } from "../support/redis-stores.ts";

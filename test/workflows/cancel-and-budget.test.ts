@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { firstUserText, tempWorkspace } from "../subagents/support/subagent-harness.ts";
 import { runWorkflow, workflowOptions } from "./support/workflow-harness.ts";

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { firstUserText, tempWorkspace } from "../subagents/support/subagent-harness.ts";
 import { REVIEW_SCRIPT, reviewAnswer, runWorkflow, workflowOptions } from "./support/workflow-harness.ts";

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "vitest";
-import { WorkspaceTaskStore } from "../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
 import { withWorkflows } from "../../src/workflows/workflow-runner.ts";
 import {

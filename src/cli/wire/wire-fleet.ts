@@ -46,7 +46,7 @@ export async function wireFleet(
       );
     return { close: async () => {} };
   }
-  const { RedisTaskStore } = await import("../../tasks/redis-task-store.ts");
+  const { RedisTaskStore } = await import("../../tasks/redis/redis-task-store.ts");
   const taskStore = await RedisTaskStore.connect(url);
   // Every machine of the fleet calling one model endpoint learns its limit once, together.
   const unshare =

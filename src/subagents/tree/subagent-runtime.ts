@@ -11,7 +11,7 @@ import { currentOwner } from "../../tasks/owner.ts";
 import { sweepOrphans } from "../../tasks/sweeper.ts";
 import type { TaskMessage } from "../../tasks/task-record.ts";
 import type { TaskStore } from "../../tasks/task-store.ts";
-import { WorkspaceTaskStore } from "../../tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../tasks/workspace/workspace-task-store.ts";
 import { errorMessage } from "../../text/error-message.ts";
 import type { AnyTool, ToolContext } from "../../tools/tool.ts";
 import type { Child, ChildRecordKeeping } from "../child/child.ts";

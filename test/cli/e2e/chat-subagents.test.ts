@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { WorkspaceTaskStore } from "../../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../../src/tasks/workspace/workspace-task-store.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
 import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";

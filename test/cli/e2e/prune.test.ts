@@ -6,7 +6,7 @@ import { Session } from "../../../src/agent/session/session.ts";
 import { userText } from "../../../src/model/messages.ts";
 import { sessionPath } from "../../../src/state/state-dir.ts";
 import type { NewTaskRecord } from "../../../src/tasks/task-record.ts";
-import { WorkspaceTaskStore } from "../../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../../src/tasks/workspace/workspace-task-store.ts";
 import { makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
 
 /**

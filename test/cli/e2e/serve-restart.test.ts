@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Task, TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { WorkspaceTaskStore } from "../../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../../src/tasks/workspace/workspace-task-store.ts";
 import { sdkClientFactory } from "../../support/a2a-serve.ts";
 import { startModelServer } from "../../support/model-server.ts";
 import { waitFor } from "../../support/processes.ts";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Role } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TaskRecord } from "../../../src/tasks/task-record.ts";
-import { WorkspaceTaskStore } from "../../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../../src/tasks/workspace/workspace-task-store.ts";
 import { remoteExecutor } from "../../support/a2a-client.ts";
 import { sdkClientFactory } from "../../support/a2a-serve.ts";
 import { startA2aServer } from "../../support/a2a-server.ts";

@@ -2,7 +2,7 @@
 // Owns a RUNNING task, heartbeats it and keeps writing to it until it is killed; prints "ready".
 import { startHeartbeat } from "../../../src/tasks/heartbeat.ts";
 import { currentOwner } from "../../../src/tasks/owner.ts";
-import { WorkspaceTaskStore } from "../../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../../src/tasks/workspace/workspace-task-store.ts";
 
 const workspace = process.argv[2];
 if (!workspace) throw new Error("usage: owner-process.ts <workspace>");

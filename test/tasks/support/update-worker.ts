@@ -3,7 +3,7 @@
 // Creates its own record in the shared session, then, from startAt on, updates the shared record
 // `count` times: +1 on usage.input and `mark` appended to result.
 import { setTimeout as sleep } from "node:timers/promises";
-import { WorkspaceTaskStore } from "../../../src/tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../../src/tasks/workspace/workspace-task-store.ts";
 
 const [workspace, taskId, mark, count, startAt] = process.argv.slice(2);
 if (!workspace || !taskId || !mark || !count || !startAt)

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { isValidSessionId } from "../../../agent/session/session-id.ts";
 import { ensureStateDir, sessionPath } from "../../../state/state-dir.ts";
-import { writeFileAtomic } from "../../../tasks/atomic-write.ts";
+import { writeFileAtomic } from "../../../tasks/workspace/atomic-write.ts";
 import { checkConfig } from "../../config/check-config.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";

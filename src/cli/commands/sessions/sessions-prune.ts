@@ -5,7 +5,7 @@ import { type DamagedSession, listSessions } from "../../../agent/session/transc
 import { sessionPath, toolOutputDir } from "../../../state/state-dir.ts";
 import { failOrphans } from "../../../tasks/sweeper.ts";
 import type { TaskRecord } from "../../../tasks/task-record.ts";
-import { WorkspaceTaskStore } from "../../../tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../../tasks/workspace/workspace-task-store.ts";
 import { checkConfig, loadConfiguredSettings } from "../../config/check-config.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
 import type { CliIo } from "../../io.ts";

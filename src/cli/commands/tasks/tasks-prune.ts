@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { sessionPath } from "../../../state/state-dir.ts";
 import type { TaskRecord } from "../../../tasks/task-record.ts";
 import { isFinished } from "../../../tasks/task-status.ts";
-import { WorkspaceTaskStore } from "../../../tasks/workspace-task-store.ts";
+import { WorkspaceTaskStore } from "../../../tasks/workspace/workspace-task-store.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
 import type { CliIo } from "../../io.ts";

@@ -38,7 +38,7 @@ export async function withStore(
 async function open(io: CliIo, cwd: string | undefined, storeFlag: string | undefined): Promise<Opened> {
   const [{ resolveWorkspace }, { WorkspaceTaskStore }, { failOrphans, sweepOrphans }] = await Promise.all([
     import("../../workspace.ts"),
-    import("../../../tasks/workspace-task-store.ts"),
+    import("../../../tasks/workspace/workspace-task-store.ts"),
     import("../../../tasks/sweeper.ts"),
   ]);
   const workspace = await resolveWorkspace(cwd, io.cwd);
@@ -48,7 +48,7 @@ async function open(io: CliIo, cwd: string | undefined, storeFlag: string | unde
   const redis =
     redisUrl === undefined
       ? undefined
-      : await (await import("../../../tasks/redis-task-store.ts")).RedisTaskStore.connect(redisUrl);
+      : await (await import("../../../tasks/redis/redis-task-store.ts")).RedisTaskStore.connect(redisUrl);
   const store: TaskStore & { close?: () => Promise<void> } = redis ?? new WorkspaceTaskStore({ workspace });
   return {
     workspace,

@@ -206,7 +206,7 @@ async function scriptToRun(
  */
 async function runHeader(workspace: string, runId: string, store: string | undefined): Promise<RunHeader> {
   if (store === undefined) return (await ReplayJournal.open(workspace, runId)).header;
-  const { RedisTaskStore } = await import("../../../tasks/redis-task-store.ts");
+  const { RedisTaskStore } = await import("../../../tasks/redis/redis-task-store.ts");
   const tasks = await RedisTaskStore.connect(store);
   try {
     return (await ReplayJournal.open(workspace, runId, tasks.journals)).header;

@@ -1,16 +1,10 @@
 import type { Redis } from "ioredis";
-import { cancelMark, deliveredMark, heartbeatMark, messageMark, type RecordMark } from "./record-marks.ts";
-import { connectRedis, type RedisTarget, redisCommand, redisTarget } from "./redis-connection.ts";
-import { redisJournals } from "./redis-journals.ts";
-import { DEFAULT_REDIS_PREFIX, type RedisTaskKeys, redisTaskKeys } from "./redis-keys.ts";
-import { type LoadReply, loadSession, loadSessions } from "./redis-scripts.ts";
-import { RedisSessionWrites } from "./redis-session-writes.ts";
-import { RedisWatch } from "./redis-watch.ts";
-import { checkListQuery, selectTasks } from "./select-tasks.ts";
-import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors.ts";
-import { parseTaskFile } from "./task-file.ts";
-import { freezeRecord } from "./task-file-cache.ts";
-import type { NewTaskRecord, TaskMessage, TaskRecord } from "./task-record.ts";
+import { cancelMark, deliveredMark, heartbeatMark, messageMark, type RecordMark } from "../record-marks.ts";
+import { checkListQuery, selectTasks } from "../select-tasks.ts";
+import { parseTaskFile } from "../stored/task-file.ts";
+import { freezeRecord } from "../stored/task-file-cache.ts";
+import { TaskExistsError, TaskFileError, TaskNotFoundError } from "../task-errors.ts";
+import type { NewTaskRecord, TaskMessage, TaskRecord } from "../task-record.ts";
 import type {
   RunJournals,
   TaskChange,
@@ -18,11 +12,17 @@ import type {
   TaskStore,
   TaskUpdate,
   UpdateOptions,
-} from "./task-store.ts";
-import { checkId } from "./workspace-layout.ts";
+} from "../task-store.ts";
+import { checkId } from "../workspace/workspace-layout.ts";
+import { connectRedis, type RedisTarget, redisCommand, redisTarget } from "./redis-connection.ts";
+import { redisJournals } from "./redis-journals.ts";
+import { DEFAULT_REDIS_PREFIX, type RedisTaskKeys, redisTaskKeys } from "./redis-keys.ts";
+import { type LoadReply, loadSession, loadSessions } from "./redis-scripts.ts";
+import { RedisSessionWrites } from "./redis-session-writes.ts";
+import { RedisWatch } from "./redis-watch.ts";
 
 // As in the workspace backend, the record rules (zod) load on the first write only.
-const recordRules = () => import("./apply-patch.ts");
+const recordRules = () => import("../apply-patch.ts");
 
 export interface RedisTaskStoreOptions {
   /** An open connection (`connectRedis`), which `close()` then closes. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type TaskRecord, taskRecordSchema } from "./task-record.ts";
+import { type TaskRecord, taskRecordSchema } from "../task-record.ts";
 
 export type TaskFileSchema = z.ZodObject<{
   version: z.ZodLiteral<number>;

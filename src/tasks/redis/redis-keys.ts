@@ -1,4 +1,4 @@
-import { SAFE_ID } from "./safe-id.ts";
+import { SAFE_ID } from "../safe-id.ts";
 
 /**
  * Where the Redis backend keeps records, under a prefix (default `agentry`):

@@ -1,8 +1,8 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { stateDir } from "../state/state-dir.ts";
-import { SAFE_ID } from "./safe-id.ts";
-import { TaskStoreError } from "./task-errors.ts";
+import { stateDir } from "../../state/state-dir.ts";
+import { SAFE_ID } from "../safe-id.ts";
+import { TaskStoreError } from "../task-errors.ts";
 
 /**
  * Where the workspace backend keeps records:

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { TaskChange } from "./task-store.ts";
+import type { TaskChange } from "../task-store.ts";
 
 /**
  * The store's watch: one subscriber connection (a duplicate of the store's, opened on the first

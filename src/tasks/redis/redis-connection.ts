@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
-import { AgentryError, isAgentryError } from "../errors/agentry-error.ts";
+import { AgentryError, isAgentryError } from "../../errors/agentry-error.ts";
 
 /** A `redis://` or `rediss://` URL that cannot be used: the person who gave it must fix it. */
 export class RedisUrlError extends AgentryError {

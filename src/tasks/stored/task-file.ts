@@ -1,7 +1,7 @@
-import { isTaskRecord } from "./check-task-record.ts";
-import { TaskFileError } from "./task-errors.ts";
+import { isTaskRecord } from "../check-task-record.ts";
+import { TaskFileError } from "../task-errors.ts";
+import type { TaskRecord } from "../task-record.ts";
 import type { TaskFileSchema } from "./task-file-schema.ts";
-import type { TaskRecord } from "./task-record.ts";
 
 /**
  * The stored form of one parent session's records: `{ version, records: [...] }`. Writers always

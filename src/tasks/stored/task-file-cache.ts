@@ -1,8 +1,8 @@
 import { type BigIntStats, closeSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
-import { TaskFileError } from "./task-errors.ts";
+import { TaskFileError } from "../task-errors.ts";
+import type { TaskRecord } from "../task-record.ts";
 import { parseTaskFile } from "./task-file.ts";
-import type { TaskRecord } from "./task-record.ts";
 
 /**
  * Parsed task files, reused while a file is unchanged, plus an index from task id to file so `get`

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { diskFullError } from "../state/disk-full.ts";
+import { diskFullError } from "../../state/disk-full.ts";
 
 /**
  * Replaces `path` with `data` so that a reader (or a crash, or `kill -9`) sees either the old file or

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { link, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { diskFullError } from "../state/disk-full.ts";
-import { currentOwner, ownerLiveness } from "./owner.ts";
-import { LockTimeoutError } from "./task-errors.ts";
+import { diskFullError } from "../../state/disk-full.ts";
+import { currentOwner, ownerLiveness } from "../owner.ts";
+import { LockTimeoutError } from "../task-errors.ts";
 
 /**
  * A cross-process lock on one file: `<path>.lock`, holding `{ owner, token, at }`, created by

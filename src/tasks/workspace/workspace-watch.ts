@@ -1,8 +1,8 @@
 import { type FSWatcher, watch } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { TaskRecord } from "./task-record.ts";
-import type { TaskChange } from "./task-store.ts";
+import type { TaskRecord } from "../task-record.ts";
+import type { TaskChange } from "../task-store.ts";
 
 export interface WorkspaceWatchSource {
   /** `<workspace>/.agentry/agents`: the folder whose `<id>/tasks/` folders hold the task files. */

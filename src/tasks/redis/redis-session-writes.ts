@@ -1,11 +1,11 @@
 import type { Redis } from "ioredis";
+import { parseTaskFile, serializeTaskFile } from "../stored/task-file.ts";
+import { freezeRecord } from "../stored/task-file-cache.ts";
+import { TaskExistsError, TaskStoreError } from "../task-errors.ts";
+import type { TaskRecord } from "../task-record.ts";
 import { type RedisTarget, redisCommand } from "./redis-connection.ts";
 import type { RedisTaskKeys } from "./redis-keys.ts";
 import { loadSession, writeSession } from "./redis-scripts.ts";
-import { TaskExistsError, TaskStoreError } from "./task-errors.ts";
-import { parseTaskFile, serializeTaskFile } from "./task-file.ts";
-import { freezeRecord } from "./task-file-cache.ts";
-import type { TaskRecord } from "./task-record.ts";
 
 /** A change of one session's records: what to store (undefined: nothing) and what the caller gets. */
 export interface SessionChange<T> {

@@ -1,8 +1,8 @@
 import type { Redis } from "ioredis";
+import { SAFE_ID } from "../safe-id.ts";
+import { TaskStoreError } from "../task-errors.ts";
+import type { RunJournals } from "../task-store.ts";
 import { type RedisTarget, redisCommand } from "./redis-connection.ts";
-import { SAFE_ID } from "./safe-id.ts";
-import { TaskStoreError } from "./task-errors.ts";
-import type { RunJournals } from "./task-store.ts";
 
 /** How long a run's journal is kept after its last line: a run may be resumed for a month. */
 const JOURNAL_TTL_S = 30 * 24 * 60 * 60;

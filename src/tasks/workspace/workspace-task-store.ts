@@ -1,22 +1,22 @@
 import { rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { ensureStateDir } from "../state/state-dir.ts";
+import { ensureStateDir } from "../../state/state-dir.ts";
+import { cancelMark, deliveredMark, heartbeatMark, messageMark, type RecordMark } from "../record-marks.ts";
+import { checkListQuery, selectTasks } from "../select-tasks.ts";
+import { serializeTaskFile } from "../stored/task-file.ts";
+import { freezeRecord, readTaskFileFresh, TaskFileCache } from "../stored/task-file-cache.ts";
+import { TaskExistsError, TaskFileError, TaskNotFoundError } from "../task-errors.ts";
+import type { NewTaskRecord, TaskMessage, TaskRecord } from "../task-record.ts";
+import { isFinished } from "../task-status.ts";
+import type { TaskChange, TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "../task-store.ts";
 import type { FileLockOptions } from "./file-lock.ts";
-import { cancelMark, deliveredMark, heartbeatMark, messageMark, type RecordMark } from "./record-marks.ts";
-import { checkListQuery, selectTasks } from "./select-tasks.ts";
-import { TaskExistsError, TaskFileError, TaskNotFoundError } from "./task-errors.ts";
-import { serializeTaskFile } from "./task-file.ts";
-import { freezeRecord, readTaskFileFresh, TaskFileCache } from "./task-file-cache.ts";
-import type { NewTaskRecord, TaskMessage, TaskRecord } from "./task-record.ts";
-import { isFinished } from "./task-status.ts";
-import type { TaskChange, TaskListQuery, TaskStore, TaskUpdate, UpdateOptions } from "./task-store.ts";
 import { agentsDir, checkId, findTaskFiles, taskFilePath } from "./workspace-layout.ts";
 import { WorkspaceWatch } from "./workspace-watch.ts";
 
 // What only writes need — the record rules (which validate with zod), the lock and the atomic write
 // (node:crypto) — loads on the first write: a process that only reads, like `agentry tasks list`,
 // starts ~90 ms sooner without them.
-const recordRules = () => import("./apply-patch.ts");
+const recordRules = () => import("../apply-patch.ts");
 const fileWrites = () => Promise.all([import("./file-lock.ts"), import("./atomic-write.ts")]);
 
 export interface WorkspaceTaskStoreOptions {
