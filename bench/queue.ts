@@ -4,8 +4,8 @@
 //   node bench/queue.ts [--runs 30]
 import { randomBytes } from "node:crypto";
 import { Job } from "bullmq";
-import { FleetClient } from "../src/queue/fleet-client.ts";
-import { queueExecutor } from "../src/queue/queue-executor.ts";
+import { FleetClient } from "../src/queue/parent/fleet-client.ts";
+import { queueExecutor } from "../src/queue/parent/queue-executor.ts";
 import type { ChildExecutor } from "../src/subagents/run/executor.ts";
 import { inProcessExecutor } from "../src/subagents/run/in-process-executor.ts";
 import { testLocalChild } from "../test/support/local-child.ts";

@@ -5,7 +5,7 @@
 // Prints "ready" once it takes jobs; SIGTERM ends it.
 //   node bench/support/queue-worker-main.ts <redis-url> <queue> <concurrency> [instant|hang|sleep:<ms>]
 import { setTimeout as sleep } from "node:timers/promises";
-import { FleetWorker } from "../../src/queue/fleet-worker.ts";
+import { FleetWorker } from "../../src/queue/worker/fleet-worker.ts";
 import { instantModel } from "./instant-model.ts";
 import { CANCEL_PROMPT } from "./queue-cancel.ts";
 

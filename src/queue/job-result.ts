@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
-import type { FleetClient } from "./fleet-client.ts";
 import { JOB_KEYS_TTL_S, jobKeys } from "./fleet-keys.ts";
 import { type JobResult, jobResultSchema, problemOf } from "./job-data.ts";
+import type { FleetClient } from "./parent/fleet-client.ts";
 
 /**
  * A job's result as it came back (BullMQ's return value, or the copy its worker kept), read as

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, expect, it } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
-import { FleetClient } from "../../src/queue/fleet-client.ts";
-import { FleetWorker } from "../../src/queue/fleet-worker.ts";
-import { queueExecutor } from "../../src/queue/queue-executor.ts";
-import { queuePlacement } from "../../src/queue/queue-placement.ts";
+import { FleetClient } from "../../src/queue/parent/fleet-client.ts";
+import { queueExecutor } from "../../src/queue/parent/queue-executor.ts";
+import { queuePlacement } from "../../src/queue/parent/queue-placement.ts";
+import { FleetWorker } from "../../src/queue/worker/fleet-worker.ts";
 import { childSpecSchema } from "../../src/subagents/child/child-spec.ts";
 import type { ChildPlacement } from "../../src/subagents/run/child-placement.ts";
 import { type ScriptedModel, scriptedModel } from "../../src/testing/index.ts";

@@ -4,9 +4,9 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { FleetClient } from "../../src/queue/fleet-client.ts";
 import { jobKeys } from "../../src/queue/fleet-keys.ts";
 import { keepResult } from "../../src/queue/job-result.ts";
+import { FleetClient } from "../../src/queue/parent/fleet-client.ts";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";
 import {
   type CliResult,

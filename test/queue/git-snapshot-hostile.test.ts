@@ -3,8 +3,8 @@ import { existsSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { snapshotRemote, snapshotWorkspace } from "../../src/queue/git-snapshot.ts";
-import { remoteWorktree } from "../../src/queue/remote-worktree.ts";
+import { snapshotRemote, snapshotWorkspace } from "../../src/queue/parent/git-snapshot.ts";
+import { remoteWorktree } from "../../src/queue/worker/remote-worktree.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 // Issue 21: the fleet's own git calls — the parent's snapshot, the worker's worktree — in workspaces

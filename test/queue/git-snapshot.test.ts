@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { snapshotWorkspace } from "../../src/queue/git-snapshot.ts";
-import { remoteWorktree } from "../../src/queue/remote-worktree.ts";
+import { snapshotWorkspace } from "../../src/queue/parent/git-snapshot.ts";
+import { remoteWorktree } from "../../src/queue/worker/remote-worktree.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const git = (cwd: string, ...args: string[]) =>

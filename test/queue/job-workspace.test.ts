@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FleetWorkspaceError } from "../../src/queue/fleet-workspace-error.ts";
-import { jobWorkspace, workerWorkspace } from "../../src/queue/job-workspace.ts";
+import { jobWorkspace, workerWorkspace } from "../../src/queue/parent/job-workspace.ts";
 import type { ChildWorkspace } from "../../src/subagents/child/child-workspace.ts";
 import { tempDir } from "../support/temp-dir.ts";
 

@@ -64,7 +64,7 @@ export async function wireFleet(
   };
   if (queue === undefined) return { taskStore, close: closeStore };
   try {
-    const { FleetClient } = await import("../../queue/fleet-client.ts");
+    const { FleetClient } = await import("../../queue/parent/index.ts");
     const { fleetKeyFromEnv } = await import("../../queue/fleet-key.ts");
     const key = fleetKeyFromEnv(env);
     const { lostAfterMs, noWorkerTimeoutMs } = configured;
@@ -77,7 +77,7 @@ export async function wireFleet(
       ...(noWorkerTimeoutMs === undefined ? {} : { noWorkerTimeoutMs }),
     });
     await client.ready();
-    const { queuePlacement } = await import("../../queue/queue-placement.ts");
+    const { queuePlacement } = await import("../../queue/parent/index.ts");
     const { fleetDescendants } = await import("../../queue/fleet-descendants.ts");
     return {
       taskStore,

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { createRedactor } from "../../agent/tool-calls/redact.ts";
 import type { ModelLimiters } from "../../model/model-limiters.ts";
 import { createModel } from "../../model/registry.ts";
-import type { WorkerRuntime } from "../../queue/worker-host.ts";
+import type { WorkerRuntime } from "../../queue/worker/index.ts";
 import { DEFAULT_COMMAND_ENV } from "../../sandbox/command-env.ts";
 import { detectSandbox } from "../../sandbox/detect.ts";
 import { policyForAgent, policyForChild } from "../../sandbox/policy-for-agent.ts";

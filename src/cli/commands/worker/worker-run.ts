@@ -1,6 +1,6 @@
 import { fleetKeyFromEnv } from "../../../queue/fleet-key.ts";
 import { shareLimits } from "../../../queue/fleet-limits.ts";
-import { FleetWorker } from "../../../queue/fleet-worker.ts";
+import { FleetWorker } from "../../../queue/worker/index.ts";
 import { parseTraceParent } from "../../../telemetry/trace-context.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Job, UnrecoverableError, WaitingError } from "bullmq";
-import type { FleetKey } from "./fleet-key.ts";
-import { jobKeys } from "./fleet-keys.ts";
-import { type JobData, type JobResult, jobDataSchema, problemOf } from "./job-data.ts";
+import type { FleetKey } from "../fleet-key.ts";
+import { jobKeys } from "../fleet-keys.ts";
+import { type JobData, type JobResult, jobDataSchema, problemOf } from "../job-data.ts";
+import { keepResult, keptResult } from "../job-result.ts";
 import { JobLock } from "./job-lock.ts";
-import { keepResult, keptResult } from "./job-result.ts";
 import { type JobChildren, type JobConnections, runQueuedChild } from "./run-queued-child.ts";
 import type { WorkerRuntime } from "./worker-host.ts";
 

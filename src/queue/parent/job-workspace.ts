@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ensureStateDir, stateDir } from "../state/state-dir.ts";
-import type { ChildWorkspace } from "../subagents/placement.ts";
-import { FleetWorkspaceError } from "./fleet-workspace-error.ts";
+import { ensureStateDir, stateDir } from "../../state/state-dir.ts";
+import type { ChildWorkspace } from "../../subagents/placement.ts";
+import { FleetWorkspaceError } from "../fleet-workspace-error.ts";
+import type { JobWorkspace } from "../job-data.ts";
 import { snapshotWorkspace } from "./git-snapshot.ts";
-import type { JobWorkspace } from "./job-data.ts";
 
 const TOKEN_FILE = "workspace-id";
 

@@ -1,4 +1,4 @@
-import type { Hooks } from "../agent/hooks.ts";
+import type { Hooks } from "../../agent/hooks.ts";
 
 /**
  * Whether this worker still holds a job's BullMQ lock, known without asking Redis. The lock lasts

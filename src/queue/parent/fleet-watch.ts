@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
-import { AgentryError } from "../errors/agentry-error.ts";
-import { formatDuration } from "../text/format-duration.ts";
-import { liveWorkers } from "./worker-roster.ts";
+import { AgentryError } from "../../errors/agentry-error.ts";
+import { formatDuration } from "../../text/format-duration.ts";
+import { liveWorkers } from "../worker-roster.ts";
 
 /** What a parent's fleet watches, and how long it waits for each. */
 export interface FleetWatchOptions {

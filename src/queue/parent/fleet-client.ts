@@ -5,14 +5,14 @@ import {
   type RedisTarget,
   redisOptions,
   redisTarget,
-} from "../tasks/redis/redis-connection.ts";
-import { DEFAULT_REDIS_PREFIX } from "../tasks/redis/redis-keys.ts";
-import { ChannelHandlers } from "./channel-handlers.ts";
-import type { FleetKey, SignedKind } from "./fleet-key.ts";
-import { checkedQueueName, DEFAULT_QUEUE } from "./fleet-keys.ts";
+} from "../../tasks/redis/redis-connection.ts";
+import { DEFAULT_REDIS_PREFIX } from "../../tasks/redis/redis-keys.ts";
+import { ChannelHandlers } from "../channel-handlers.ts";
+import type { FleetKey, SignedKind } from "../fleet-key.ts";
+import { checkedQueueName, DEFAULT_QUEUE } from "../fleet-keys.ts";
+import { letGo } from "../let-go.ts";
+import { rosterKey } from "../worker-roster.ts";
 import { FleetWatch } from "./fleet-watch.ts";
-import { letGo } from "./let-go.ts";
-import { rosterKey } from "./worker-roster.ts";
 
 export interface FleetClientOptions {
   /** `redis://host:port/db`: the fleet's server (its task store lives there too). */

@@ -3,25 +3,25 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import { connectRedis, type RedisTarget, redisTarget } from "../tasks/redis/redis-connection.ts";
-import { DEFAULT_REDIS_PREFIX } from "../tasks/redis/redis-keys.ts";
-import { RedisTaskStore } from "../tasks/redis/redis-task-store.ts";
-import { ChannelHandlers } from "./channel-handlers.ts";
-import { bullConnection, DEFAULT_ATTEMPTS } from "./fleet-client.ts";
-import type { FleetKey } from "./fleet-key.ts";
+import { connectRedis, type RedisTarget, redisTarget } from "../../tasks/redis/redis-connection.ts";
+import { DEFAULT_REDIS_PREFIX } from "../../tasks/redis/redis-keys.ts";
+import { RedisTaskStore } from "../../tasks/redis/redis-task-store.ts";
+import { ChannelHandlers } from "../channel-handlers.ts";
+import type { FleetKey } from "../fleet-key.ts";
 import {
   checkedQueueName,
   DEFAULT_LOCK_MS,
   DEFAULT_QUEUE,
   DEFAULT_STALLED_INTERVAL_MS,
-} from "./fleet-keys.ts";
-import type { JobData, JobResult } from "./job-data.ts";
+} from "../fleet-keys.ts";
+import type { JobData, JobResult } from "../job-data.ts";
+import { letGo } from "../let-go.ts";
+import { bullConnection, DEFAULT_ATTEMPTS } from "../parent/fleet-client.ts";
+import { announceWorker, retireWorker, rosterKey } from "../worker-roster.ts";
 import type { JobLock } from "./job-lock.ts";
-import { letGo } from "./let-go.ts";
 import { type TakeJobDeps, takeJob } from "./take-job.ts";
 import { workerChildren } from "./worker-children.ts";
 import type { WorkerRuntime } from "./worker-host.ts";
-import { announceWorker, retireWorker, rosterKey } from "./worker-roster.ts";
 
 /** How often a worker says it is alive (`worker-roster.ts`); its word holds three times as long. */
 const ANNOUNCE_MS = 2_000;

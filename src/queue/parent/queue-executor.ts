@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { Session } from "../agent/session/session.ts";
-import type { Outcome } from "../contracts/outcome.ts";
-import { type UserMessage, userMessage } from "../model/messages.ts";
+import type { Session } from "../../agent/session/session.ts";
+import type { Outcome } from "../../contracts/outcome.ts";
+import { type UserMessage, userMessage } from "../../model/messages.ts";
 import type {
   Activation,
   ActivationInput,
@@ -11,14 +11,14 @@ import type {
   ChildWorkspace,
   FollowInput,
   LoopChildSpec,
-} from "../subagents/placement.ts";
-import { activationOutcome } from "../subagents/placement.ts";
+} from "../../subagents/placement.ts";
+import { activationOutcome } from "../../subagents/placement.ts";
+import { type JobKeys, jobKeys } from "../fleet-keys.ts";
+import { JOB_VERSION, type JobData, type JobResult, type JobWorkspace } from "../job-data.ts";
+import { type CancelReason, type MailboxEntry, pushEntry } from "../mailbox.ts";
 import type { FleetClient } from "./fleet-client.ts";
-import { type JobKeys, jobKeys } from "./fleet-keys.ts";
 import { type Following, followJob } from "./follow-job.ts";
-import { JOB_VERSION, type JobData, type JobResult, type JobWorkspace } from "./job-data.ts";
 import { jobWorkspace } from "./job-workspace.ts";
-import { type CancelReason, type MailboxEntry, pushEntry } from "./mailbox.ts";
 
 /** A child its parent placed on the queue: its spec, and the conversation and workspace kept here. */
 export interface QueuedChild {

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { realpath, rm } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { git, gitSucceeds, trustedLayout } from "../subagents/placement.ts";
-import { checkedRemote } from "./fleet-remote.ts";
-import { FleetWorkspaceError } from "./fleet-workspace-error.ts";
-import type { JobWorkspace } from "./job-data.ts";
+import { git, gitSucceeds, trustedLayout } from "../../subagents/placement.ts";
+import { checkedRemote } from "../fleet-remote.ts";
+import { FleetWorkspaceError } from "../fleet-workspace-error.ts";
+import type { JobWorkspace } from "../job-data.ts";
 
 export type WorktreeJob = Extract<JobWorkspace, { mode: "worktree" }>;
 

@@ -1,18 +1,18 @@
-import type { Hooks } from "../agent/hooks.ts";
-import { Session } from "../agent/session/session.ts";
-import type { AgentRegistry } from "../agents/agent-registry.ts";
-import type { TraceRun } from "../contracts/run-tracer.ts";
-import type { Model } from "../model/model.ts";
-import { createPermissionGate, type PermissionMode } from "../permissions/gate.ts";
-import type { Ruleset } from "../permissions/types.ts";
-import type { CommandPolicy } from "../sandbox/policy.ts";
-import type { CallerScope, SubagentLimits } from "../subagents/index.ts";
-import type { ChildWorkspace, LocalChild, LoopChildSpec, SpawnKit } from "../subagents/placement.ts";
-import { type ChildCommandsInput, type ChildHost, childFromSpec } from "../subagents/placement.ts";
-import { nodeOperations } from "../tools/node-operations.ts";
-import type { AnyTool } from "../tools/tool.ts";
-import type { JobData } from "./job-data.ts";
-import { workerWorkspace } from "./job-workspace.ts";
+import type { Hooks } from "../../agent/hooks.ts";
+import { Session } from "../../agent/session/session.ts";
+import type { AgentRegistry } from "../../agents/agent-registry.ts";
+import type { TraceRun } from "../../contracts/run-tracer.ts";
+import type { Model } from "../../model/model.ts";
+import { createPermissionGate, type PermissionMode } from "../../permissions/gate.ts";
+import type { Ruleset } from "../../permissions/types.ts";
+import type { CommandPolicy } from "../../sandbox/policy.ts";
+import type { CallerScope, SubagentLimits } from "../../subagents/index.ts";
+import type { ChildWorkspace, LocalChild, LoopChildSpec, SpawnKit } from "../../subagents/placement.ts";
+import { type ChildCommandsInput, type ChildHost, childFromSpec } from "../../subagents/placement.ts";
+import { nodeOperations } from "../../tools/node-operations.ts";
+import type { AnyTool } from "../../tools/tool.ts";
+import type { JobData } from "../job-data.ts";
+import { workerWorkspace } from "../parent/job-workspace.ts";
 import { remoteWorktree } from "./remote-worktree.ts";
 
 /** What a worker runs children with: its own models, tools and sandbox — never the parent's keys. */

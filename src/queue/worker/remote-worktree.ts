@@ -2,11 +2,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { lstat, mkdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import type { GitLayout } from "../sandbox/git-layout.ts";
-import { type ChildWorkspace, git, gitSucceeds, trustedLayout } from "../subagents/placement.ts";
-import { checkedRemote } from "./fleet-remote.ts";
-import { FleetWorkspaceError } from "./fleet-workspace-error.ts";
-import { AGENTRY_IDENTITY, WORK_PATHS, type WorktreeJob } from "./git-snapshot.ts";
+import type { GitLayout } from "../../sandbox/git-layout.ts";
+import { type ChildWorkspace, git, gitSucceeds, trustedLayout } from "../../subagents/placement.ts";
+import { checkedRemote } from "../fleet-remote.ts";
+import { FleetWorkspaceError } from "../fleet-workspace-error.ts";
+import { AGENTRY_IDENTITY, WORK_PATHS, type WorktreeJob } from "../parent/git-snapshot.ts";
 
 /** One fetch at a time per cached repository (git locks its refs). */
 const fetching = new Map<string, Promise<unknown>>();

@@ -1,5 +1,5 @@
-import type { ChildPlacement, LoopChildSpec } from "../subagents/placement.ts";
-import { type ChildWorkspace, prepareChildWorkspace, workspaceOptions } from "../subagents/placement.ts";
+import type { ChildPlacement, LoopChildSpec } from "../../subagents/placement.ts";
+import { type ChildWorkspace, prepareChildWorkspace, workspaceOptions } from "../../subagents/placement.ts";
 import type { FleetClient } from "./fleet-client.ts";
 import { snapshotRemote } from "./git-snapshot.ts";
 import { queueExecutor } from "./queue-executor.ts";

@@ -1,11 +1,11 @@
 import type { Redis } from "ioredis";
-import { AgentRegistry } from "../agents/agent-registry.ts";
-import { builtinAgents } from "../agents/builtin-agents.ts";
-import type { CallerScope, SubagentLimits } from "../subagents/index.ts";
-import { SubagentRuntime } from "../subagents/index.ts";
-import type { LoopChildSpec, SpawnKit } from "../subagents/placement.ts";
-import type { TaskStore } from "../tasks/task-store.ts";
-import { fleetDescendants } from "./fleet-descendants.ts";
+import { AgentRegistry } from "../../agents/agent-registry.ts";
+import { builtinAgents } from "../../agents/builtin-agents.ts";
+import type { CallerScope, SubagentLimits } from "../../subagents/index.ts";
+import { SubagentRuntime } from "../../subagents/index.ts";
+import type { LoopChildSpec, SpawnKit } from "../../subagents/placement.ts";
+import type { TaskStore } from "../../tasks/task-store.ts";
+import { fleetDescendants } from "../fleet-descendants.ts";
 import type { WorkerRuntime } from "./worker-host.ts";
 
 /** What a worker gives the children of the children it runs. */

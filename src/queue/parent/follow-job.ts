@@ -1,18 +1,18 @@
 import { Job } from "bullmq";
-import { RunLimitExceeded } from "../agent/limits/run-limits.ts";
-import type { AgentEvent } from "../contracts/events.ts";
-import type { OutcomeEnd } from "../contracts/outcome.ts";
-import type { FollowInput } from "../subagents/placement.ts";
-import { activationOutcome } from "../subagents/placement.ts";
-import { errorMessage } from "../text/error-message.ts";
+import { RunLimitExceeded } from "../../agent/limits/run-limits.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
+import type { OutcomeEnd } from "../../contracts/outcome.ts";
+import type { FollowInput } from "../../subagents/placement.ts";
+import { activationOutcome } from "../../subagents/placement.ts";
+import { errorMessage } from "../../text/error-message.ts";
+import { jobKeys } from "../fleet-keys.ts";
+import { JOB_VERSION, type JobResult } from "../job-data.ts";
+import { keptResultOf, readResult } from "../job-result.ts";
+import type { CancelReason } from "../mailbox.ts";
+import { parseStreamMessage } from "../stream-message.ts";
+import { liveWorkers, rosterKey } from "../worker-roster.ts";
 import type { FleetClient } from "./fleet-client.ts";
-import { jobKeys } from "./fleet-keys.ts";
 import { FleetWaitError } from "./fleet-watch.ts";
-import { JOB_VERSION, type JobResult } from "./job-data.ts";
-import { keptResultOf, readResult } from "./job-result.ts";
-import type { CancelReason } from "./mailbox.ts";
-import { parseStreamMessage } from "./stream-message.ts";
-import { liveWorkers, rosterKey } from "./worker-roster.ts";
 
 /** How long after its job ended the parent waits for the last of a child's events (they travel apart). */
 const LAST_EVENTS_MS = 1_000;
