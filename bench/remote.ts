@@ -1,8 +1,8 @@
 import { builtinAgents } from "../src/agents/builtin-agents.ts";
 import type { Model } from "../src/model/model.ts";
-import { serveA2a } from "../src/remote/a2a-http-server.ts";
-import { a2aPlacement } from "../src/remote/a2a-placement.ts";
-import type { ServedAgents } from "../src/remote/served-agents.ts";
+import { a2aPlacement } from "../src/remote/client/a2a-placement.ts";
+import { serveA2a } from "../src/remote/serve/a2a-http-server.ts";
+import type { ServedAgents } from "../src/remote/serve/served-agents.ts";
 import type { ChildExecutor } from "../src/subagents/run/executor.ts";
 import { inProcessExecutor } from "../src/subagents/run/in-process-executor.ts";
 import { remoteSpec } from "../test/support/a2a-client.ts";

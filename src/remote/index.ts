@@ -2,5 +2,4 @@
 // runtime's `placements` and agents with a `url` run as remote children. A separate entry so that
 // `import "agentry-ai"` does not load the A2A SDK.
 
-export { a2aPlacement } from "./a2a-placement.ts";
-export type { RemoteAgentOptions } from "./remote-agent.ts";
+export { a2aPlacement, type RemoteAgentOptions } from "./client/index.ts";

@@ -1,5 +1,5 @@
 import { afterAll } from "vitest";
-import type { A2aServer } from "../../src/remote/a2a-http-server.ts";
+import type { A2aServer } from "../../src/remote/serve/a2a-http-server.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { executorConformance } from "../subagents/executor.conformance.ts";
 import { remoteExecutor } from "../support/a2a-client.ts";

@@ -2,7 +2,7 @@ import { afterEach, expect, it } from "vitest";
 import { runAgentLoop } from "../../src/agent/loop.ts";
 import { Session } from "../../src/agent/session/session.ts";
 import { userText } from "../../src/model/messages.ts";
-import { a2aPlacement } from "../../src/remote/a2a-placement.ts";
+import { a2aPlacement } from "../../src/remote/client/a2a-placement.ts";
 import type { ActivationRef } from "../../src/subagents/run/executor.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { notificationsIn } from "../subagents/support/notifications.ts";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
-import { a2aPlacement } from "../../src/remote/a2a-placement.ts";
+import { a2aPlacement } from "../../src/remote/client/a2a-placement.ts";
 import { type ScriptedReply, scriptedModel } from "../../src/testing/index.ts";
 import {
   firstUserText,

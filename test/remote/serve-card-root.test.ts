@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Role, TaskState } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import type { A2aServer } from "../../src/remote/a2a-http-server.ts";
-import { SERVED_AGENTS_EXTENSION } from "../../src/remote/served-card.ts";
+import type { A2aServer } from "../../src/remote/serve/a2a-http-server.ts";
+import { SERVED_AGENTS_EXTENSION } from "../../src/remote/serve/served-card.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { SERVE_TOKEN, sdkClientFactory, serveScripted } from "../support/a2a-serve.ts";
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Message, Role, type StreamResponse, TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { afterEach, describe, expect, it } from "vitest";
-import type { A2aServer } from "../../src/remote/a2a-http-server.ts";
+import type { A2aServer } from "../../src/remote/serve/a2a-http-server.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { SERVE_TOKEN, sdkClientFactory, serveScripted, taskStore } from "../support/a2a-serve.ts";
 import { waitFor } from "../support/processes.ts";

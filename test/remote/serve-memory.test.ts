@@ -4,7 +4,7 @@ import { type Task, TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelRequest } from "../../src/model/model.ts";
-import type { A2aServer } from "../../src/remote/a2a-http-server.ts";
+import type { A2aServer } from "../../src/remote/serve/a2a-http-server.ts";
 import { sessionPath } from "../../src/state/state-dir.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { textRequest } from "../cli/support/serve-process.ts";

@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentEvent } from "../../src/contracts/events.ts";
-import type { A2aServer } from "../../src/remote/a2a-http-server.ts";
+import type { A2aServer } from "../../src/remote/serve/a2a-http-server.ts";
 import { scriptedModel } from "../../src/testing/index.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 import { remoteExecutor } from "../support/a2a-client.ts";

@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "../../src/agents/definition.ts";
-import { a2aPlacement } from "../../src/remote/a2a-placement.ts";
+import { a2aPlacement } from "../../src/remote/client/a2a-placement.ts";
 import { CHILD_SPEC_VERSION, type RemoteChildSpec } from "../../src/subagents/child/child-spec.ts";
 import type { ChildExecutor } from "../../src/subagents/run/executor.ts";
 

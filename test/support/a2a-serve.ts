@@ -7,9 +7,9 @@ import {
 import { Session } from "../../src/agent/session/session.ts";
 import { builtinAgents } from "../../src/agents/builtin-agents.ts";
 import type { Model } from "../../src/model/model.ts";
-import { type A2aServer, serveA2a } from "../../src/remote/a2a-http-server.ts";
-import type { ServedAgents } from "../../src/remote/served-agents.ts";
-import { ServedRecords } from "../../src/remote/served-records.ts";
+import { type A2aServer, serveA2a } from "../../src/remote/serve/a2a-http-server.ts";
+import type { ServedAgents } from "../../src/remote/serve/served-agents.ts";
+import { ServedRecords } from "../../src/remote/serve/served-records.ts";
 import { inProcessExecutor } from "../../src/subagents/run/in-process-executor.ts";
 import { currentOwner } from "../../src/tasks/owner.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";

@@ -68,13 +68,13 @@ export async function wireSubagents(
   const rootTools = root.tools;
   // The A2A client loads only when an agent has a url: most runs never call a remote agent.
   const remote = registry.list().some((definition) => definition.url !== undefined)
-    ? (await import("../../remote/a2a-placement.ts")).a2aPlacement({
+    ? (await import("../../remote/client/index.ts")).a2aPlacement({
         env,
         ...(settings.remoteTimeoutMs === undefined ? {} : { timeoutMs: settings.remoteTimeoutMs }),
       })
     : undefined;
   if (remote !== undefined) {
-    const { describeFromCards } = await import("../../remote/card-descriptions.ts");
+    const { describeFromCards } = await import("../../remote/client/index.ts");
     const warn = options.onWarning ?? ((message: string) => process.emitWarning(message));
     await describeFromCards(registry, (definition) => remote.agent(definition), warn);
   }

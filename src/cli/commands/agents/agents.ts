@@ -249,8 +249,8 @@ async function checkCards(
   agents: readonly AgentDefinition[],
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<CardCheck[]> {
-  const { a2aPlacement } = await import("../../../remote/a2a-placement.ts");
-  const { cardDescription } = await import("../../../remote/agent-card.ts");
+  const { a2aPlacement } = await import("../../../remote/client/index.ts");
+  const { cardDescription } = await import("../../../remote/client/index.ts");
   const { describeRemoteFailure } = await import("../../../remote/remote-errors.ts");
   const client = a2aPlacement({ env, timeoutMs: CARD_TIMEOUT_MS });
   return Promise.all(

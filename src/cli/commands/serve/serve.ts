@@ -1,6 +1,6 @@
 import type { PermissionMode } from "../../../permissions/gate.ts";
-import { serveA2a } from "../../../remote/a2a-http-server.ts";
-import { ServedRecords } from "../../../remote/served-records.ts";
+import { serveA2a } from "../../../remote/serve/a2a-http-server.ts";
+import { ServedRecords } from "../../../remote/serve/served-records.ts";
 import { parseTraceParent } from "../../../telemetry/trace-context.ts";
 import { UsageError } from "../../errors.ts";
 import type { CliIo } from "../../io.ts";

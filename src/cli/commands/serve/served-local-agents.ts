@@ -3,7 +3,7 @@ import { Session } from "../../../agent/session/session.ts";
 import { newSessionId } from "../../../agent/session/session-id.ts";
 import type { AgentDefinition } from "../../../agents/definition.ts";
 import type { Model } from "../../../model/model.ts";
-import type { ServedAgents } from "../../../remote/served-agents.ts";
+import type { ServedAgents } from "../../../remote/serve/served-agents.ts";
 import type { CallerScope, SubagentRuntime } from "../../../subagents/index.ts";
 import { isSpawnTool, spawnableAgents } from "../../../subagents/index.ts";
 import { buildChild, inProcessExecutor } from "../../../subagents/placement.ts";

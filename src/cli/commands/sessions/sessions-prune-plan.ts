@@ -1,6 +1,6 @@
 import { sessionLockHeld } from "../../../agent/session/session-lock.ts";
 import type { SessionSummary } from "../../../agent/session/transcript.ts";
-import { SERVED_CLIENT } from "../../../remote/served-records.ts";
+import { SERVED_CLIENT } from "../../../remote/serve/served-records.ts";
 import { ownerLiveness } from "../../../tasks/owner.ts";
 import type { TaskRecord } from "../../../tasks/task-record.ts";
 import { isFinished } from "../../../tasks/task-status.ts";

@@ -1,7 +1,7 @@
 import { type Message, Role, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
-import type { Usage } from "../model/messages.ts";
-import { partsText } from "./a2a-parts.ts";
-import { type ForwardedEvent, readProgress } from "./progress-metadata.ts";
+import type { Usage } from "../../model/messages.ts";
+import { partsText } from "../a2a-parts.ts";
+import { type ForwardedEvent, readProgress } from "../progress-metadata.ts";
 
 /** How one remote task (or a bare message) ended, as far as the child is concerned. */
 export type TaskEnd =

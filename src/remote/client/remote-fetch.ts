@@ -1,5 +1,5 @@
-import { formatDuration } from "../text/format-duration.ts";
-import { RemoteAgentError, RemoteHttpError } from "./remote-errors.ts";
+import { formatDuration } from "../../text/format-duration.ts";
+import { RemoteAgentError, RemoteHttpError } from "../remote-errors.ts";
 
 export interface RemoteFetchOptions {
   /** The agent's URL as its definition names it, for messages. */

@@ -7,14 +7,14 @@ import {
   type RequestContext,
   STATE_HEADERS_KEY,
 } from "@a2a-js/sdk/server";
-import type { AgentEvent as AgentryEvent } from "../contracts/events.ts";
-import type { Outcome } from "../contracts/outcome.ts";
-import type { TraceRun } from "../contracts/run-tracer.ts";
-import type { UserMessage } from "../model/messages.ts";
-import type { Semaphore } from "../subagents/placement.ts";
-import { formatDuration } from "../text/format-duration.ts";
-import { isEmptyMessage, textPart, userMessageOf } from "./a2a-parts.ts";
-import { type ForwardedEvent, forwardable, progressMetadata } from "./progress-metadata.ts";
+import type { AgentEvent as AgentryEvent } from "../../contracts/events.ts";
+import type { Outcome } from "../../contracts/outcome.ts";
+import type { TraceRun } from "../../contracts/run-tracer.ts";
+import type { UserMessage } from "../../model/messages.ts";
+import type { Semaphore } from "../../subagents/placement.ts";
+import { formatDuration } from "../../text/format-duration.ts";
+import { isEmptyMessage, textPart, userMessageOf } from "../a2a-parts.ts";
+import { type ForwardedEvent, forwardable, progressMetadata } from "../progress-metadata.ts";
 import type { ServedAgentInfo, ServedAgents } from "./served-agents.ts";
 import { ServedConversations } from "./served-conversations.ts";
 import type { ServedRecords } from "./served-records.ts";

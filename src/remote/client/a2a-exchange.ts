@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Message, StreamResponse } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
+import { describeRemoteFailure, RemoteAgentError } from "../remote-errors.ts";
 import type { RemoteAgent } from "./remote-agent.ts";
-import { describeRemoteFailure, RemoteAgentError } from "./remote-errors.ts";
 import type { TaskEnd, TaskTracker } from "./task-tracker.ts";
 
 /** How often a task is polled when the agent does not stream, at first and at most. */

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type Task, TaskState } from "@a2a-js/sdk";
-import type { ExecutorRef } from "../tasks/task-record.ts";
+import type { ExecutorRef } from "../../tasks/task-record.ts";
+import { RemoteAgentError } from "../remote-errors.ts";
 import type { RemoteAgent } from "./remote-agent.ts";
-import { RemoteAgentError } from "./remote-errors.ts";
 
 /** How long `latestTask` looks for the task of a conversation that was just started. */
 const FIND_TASK_MS = 5_000;

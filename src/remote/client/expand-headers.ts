@@ -1,4 +1,4 @@
-import { RemoteAgentError } from "./remote-errors.ts";
+import { RemoteAgentError } from "../remote-errors.ts";
 
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

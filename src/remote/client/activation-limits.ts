@@ -1,8 +1,8 @@
-import { abortReason } from "../agent/abort.ts";
-import type { OutcomeEnd } from "../contracts/outcome.ts";
-import type { Usage } from "../model/messages.ts";
-import type { RemoteChildSpec } from "../subagents/placement.ts";
-import { formatDuration } from "../text/format-duration.ts";
+import { abortReason } from "../../agent/abort.ts";
+import type { OutcomeEnd } from "../../contracts/outcome.ts";
+import type { Usage } from "../../model/messages.ts";
+import type { RemoteChildSpec } from "../../subagents/placement.ts";
+import { formatDuration } from "../../text/format-duration.ts";
 
 /** Why the limits stopped an activation, and the outcome that says so. */
 type LimitStop = { kind: "limit"; end: OutcomeEnd };

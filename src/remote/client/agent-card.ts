@@ -1,6 +1,6 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import { DefaultAgentCardResolver } from "@a2a-js/sdk/client";
-import { RemoteAgentError } from "./remote-errors.ts";
+import { RemoteAgentError } from "../remote-errors.ts";
 
 /** The well-known place of an agent's card under its URL (A2A v1.0 and v0.3 alike). */
 export const AGENT_CARD_PATH = ".well-known/agent-card.json";

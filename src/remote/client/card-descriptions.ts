@@ -1,8 +1,8 @@
-import type { AgentRegistry } from "../agents/agent-registry.ts";
-import { type AgentDefinition, CARD_DESCRIPTION } from "../agents/definition.ts";
+import type { AgentRegistry } from "../../agents/agent-registry.ts";
+import { type AgentDefinition, CARD_DESCRIPTION } from "../../agents/definition.ts";
+import { describeRemoteFailure } from "../remote-errors.ts";
 import { cardDescription } from "./agent-card.ts";
 import type { RemoteAgent } from "./remote-agent.ts";
-import { describeRemoteFailure } from "./remote-errors.ts";
 
 /**
  * Gives each remote agent whose file has no description the one its agent card gives, fetching the

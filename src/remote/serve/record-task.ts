@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
-import type { TaskRecord } from "../tasks/task-record.ts";
-import { textPart } from "./a2a-parts.ts";
+import type { TaskRecord } from "../../tasks/task-record.ts";
+import { textPart } from "../a2a-parts.ts";
 
 /**
  * A served task known only from its record (the server that ran it restarted, or let go of it from

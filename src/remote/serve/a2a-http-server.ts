@@ -6,8 +6,8 @@ import {
   defaultServerCallContextBuilder,
   JsonRpcTransportHandler,
 } from "@a2a-js/sdk/server";
-import type { TraceRun } from "../contracts/run-tracer.ts";
-import { Semaphore } from "../subagents/placement.ts";
+import type { TraceRun } from "../../contracts/run-tracer.ts";
+import { Semaphore } from "../../subagents/placement.ts";
 import { ServedAgentExecutor } from "./served-agent-executor.ts";
 import type { ServedAgents } from "./served-agents.ts";
 import { cardJson, rootCard, servedCard } from "./served-card.ts";

@@ -1,6 +1,6 @@
-import type { AgentDefinition } from "../agents/definition.ts";
-import type { ChildExecutor, ChildPlacement, RemoteChildSpec } from "../subagents/placement.ts";
-import type { ExecutorRef } from "../tasks/task-record.ts";
+import type { AgentDefinition } from "../../agents/definition.ts";
+import type { ChildExecutor, ChildPlacement, RemoteChildSpec } from "../../subagents/placement.ts";
+import type { ExecutorRef } from "../../tasks/task-record.ts";
 import { a2aExecutor } from "./a2a-executor.ts";
 import { RemoteAgent, type RemoteAgentOptions } from "./remote-agent.ts";
 

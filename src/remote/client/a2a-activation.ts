@@ -1,27 +1,27 @@
-import type { AgentEvent } from "../contracts/events.ts";
-import type { OutcomeEnd } from "../contracts/outcome.ts";
-import { addUsage, emptyUsage, type Usage, type UserMessage, userText } from "../model/messages.ts";
+import type { AgentEvent } from "../../contracts/events.ts";
+import type { OutcomeEnd } from "../../contracts/outcome.ts";
+import { addUsage, emptyUsage, type Usage, type UserMessage, userText } from "../../model/messages.ts";
 import type {
   Activation,
   ActivationInput,
   ActivationResult,
   FollowInput,
   RemoteChildSpec,
-} from "../subagents/placement.ts";
+} from "../../subagents/placement.ts";
 import {
   activationOutcome,
   GO_ON_AFTER_INTERRUPT,
   InterruptibleStep,
   Mailbox,
-} from "../subagents/placement.ts";
-import type { ExecutorRef } from "../tasks/task-record.ts";
+} from "../../subagents/placement.ts";
+import type { ExecutorRef } from "../../tasks/task-record.ts";
+import { a2aMessage } from "../a2a-parts.ts";
+import { relocate } from "../progress-metadata.ts";
+import { describeRemoteFailure } from "../remote-errors.ts";
 import { cancelRemote, type ExchangeInput, follow, sendAndFollow } from "./a2a-exchange.ts";
-import { a2aMessage } from "./a2a-parts.ts";
 import { ActivationLimits } from "./activation-limits.ts";
 import type { Conversation } from "./conversation.ts";
-import { relocate } from "./progress-metadata.ts";
 import type { RemoteAgent } from "./remote-agent.ts";
-import { describeRemoteFailure } from "./remote-errors.ts";
 import { type TaskEnd, TaskTracker } from "./task-tracker.ts";
 
 /** How long a cancel of the remote task may hold up the end of an activation. */

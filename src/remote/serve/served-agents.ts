@@ -1,4 +1,4 @@
-import type { ChildExecutor } from "../subagents/placement.ts";
+import type { ChildExecutor } from "../../subagents/placement.ts";
 
 /**
  * What `agentry serve` offers over A2A: the agents of a workspace, and a fresh conversation with one

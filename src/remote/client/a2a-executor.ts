@@ -1,6 +1,6 @@
-import { userMessage } from "../model/messages.ts";
-import type { ChildExecutor, RemoteChildSpec } from "../subagents/placement.ts";
-import type { ExecutorRef } from "../tasks/task-record.ts";
+import { userMessage } from "../../model/messages.ts";
+import type { ChildExecutor, RemoteChildSpec } from "../../subagents/placement.ts";
+import type { ExecutorRef } from "../../tasks/task-record.ts";
 import { A2aActivation } from "./a2a-activation.ts";
 import { Conversation } from "./conversation.ts";
 import type { RemoteAgent } from "./remote-agent.ts";

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import type { Outcome } from "../contracts/outcome.ts";
-import type { UserMessage } from "../model/messages.ts";
-import { SAFE_ID } from "../tasks/safe-id.ts";
-import { failOrphans } from "../tasks/sweeper.ts";
-import type { TaskPatch, TaskRecord } from "../tasks/task-record.ts";
-import type { TaskStore } from "../tasks/task-store.ts";
+import type { Outcome } from "../../contracts/outcome.ts";
+import type { UserMessage } from "../../model/messages.ts";
+import { SAFE_ID } from "../../tasks/safe-id.ts";
+import { failOrphans } from "../../tasks/sweeper.ts";
+import type { TaskPatch, TaskRecord } from "../../tasks/task-record.ts";
+import type { TaskStore } from "../../tasks/task-store.ts";
 import type { ServedChild } from "./served-agents.ts";
 
 /** The parent agent id of served tasks: an A2A client stands where a parent agent would. */

@@ -7,10 +7,10 @@ import {
   JsonRpcTransportFactory,
   RestTransportFactory,
 } from "@a2a-js/sdk/client";
-import type { AgentDefinition } from "../agents/definition.ts";
+import type { AgentDefinition } from "../../agents/definition.ts";
+import { RemoteAgentError } from "../remote-errors.ts";
 import { fetchAgentCard } from "./agent-card.ts";
 import { expandHeaders } from "./expand-headers.ts";
-import { RemoteAgentError } from "./remote-errors.ts";
 import { remoteFetch } from "./remote-fetch.ts";
 
 /** How long a remote agent may take to begin an answer, unless `remote.timeoutMs` says otherwise. */
