@@ -176,7 +176,7 @@ describe("the packed package", () => {
       expect(root).toContain(await promptLine("tools/read/read.md"));
       expect(root).toContain(await promptLine("subagents/tools/task.md"));
       const child = bodyText(server, 1);
-      expect(child).toContain(await promptLine("subagents/child-preamble.md"));
+      expect(child).toContain(await promptLine("subagents/child/child-preamble.md"));
       expect(child).toContain(await promptLine("agents/prompts/general-purpose.md"));
       expect(bodyText(server, 3)).toContain("The packed package works.");
     } finally {

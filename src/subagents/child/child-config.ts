@@ -9,7 +9,7 @@ import type { SpawnKit } from "../spawn/spawn-kit.ts";
 import type { CallerScope } from "../tree/caller-scope.ts";
 import type { SubagentLimits } from "../tree/limits.ts";
 import { childRules } from "./child-rules.ts";
-import { CHILD_SPEC_VERSION, type ChildSpec, type LoopChildSpec } from "./child-spec.ts";
+import { CHILD_SPEC_VERSION, type ChildSpec, childKind, type LoopChildSpec } from "./child-spec.ts";
 import { childTools } from "./child-tools.ts";
 import type { ChildWorkspaceOptions } from "./child-workspace.ts";
 
@@ -93,7 +93,7 @@ export interface ChildSetup {
  */
 export function describeChild(deps: BuildDeps, caller: CallerScope, setup: ChildSetup): ChildSpec {
   const { definition, model } = setup;
-  if (definition.url !== undefined || model === undefined) return describeRemoteChild(deps, setup);
+  if (childKind(definition) === "remote" || model === undefined) return describeRemoteChild(deps, setup);
   return describeLoopChild(deps, caller, { ...setup, model });
 }
 

@@ -7,6 +7,7 @@ import { isFinished, type TaskRecord } from "../../tasks/task-record.ts";
 import { type ToolContext, ToolError } from "../../tools/tool.ts";
 import { Child } from "../child/child.ts";
 import type { ChildSetup } from "../child/child-config.ts";
+import { childKind } from "../child/child-spec.ts";
 import { type OpenedChild, placeChild } from "../run/child-placement.ts";
 import type { CallerScope } from "../tree/caller-scope.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
@@ -64,7 +65,7 @@ export function placeRecorded(
   where: Pick<ChildSetup, "definition" | "path" | "depth" | "parentWorkspace">,
   follow?: true,
 ): Promise<OpenedChild> {
-  const model = where.definition.url === undefined ? storedModel(deps, caller, record) : undefined;
+  const model = childKind(where.definition) === "loop" ? storedModel(deps, caller, record) : undefined;
   return placeChild(
     deps,
     caller,

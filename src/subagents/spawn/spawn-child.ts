@@ -7,6 +7,7 @@ import type { Model } from "../../model/model.ts";
 import { canSpawn } from "../../permissions/derive.ts";
 import { type ToolContext, ToolError, type ToolResult } from "../../tools/tool.ts";
 import { Child } from "../child/child.ts";
+import { childKind } from "../child/child-spec.ts";
 import { type ForkMode, forkHistory, parseForkMode } from "../child/fork.ts";
 import type { ChildRunReport } from "../report/child-run-report.ts";
 import { type OpenedChild, placeChild } from "../run/child-placement.ts";
@@ -139,7 +140,7 @@ async function launchChild(
     caller,
     request,
   );
-  const remote = definition.url !== undefined;
+  const remote = childKind(definition) === "remote";
   const fork = remote ? refuseForRemote(definition, request) : resolveFork(definition, request.fork);
   await ctx.ask({
     permission: "task",
