@@ -2,7 +2,6 @@
 // client, `agentry serve`): the child's spec, the placement and executor contracts, the activation kit,
 // and the parts that turn a spec into a running child on a host.
 
-export { workspaceOptions } from "./child/child-config.ts";
 export {
   buildChild,
   type ChildCommandsInput,
@@ -10,7 +9,12 @@ export {
   childFromSpec,
 } from "./child/child-from-spec.ts";
 export { type LoopChildSpec, loopChildSpecSchema, type RemoteChildSpec } from "./child/child-spec.ts";
-export { type ChildWorkspace, prepareChildWorkspace, trustedLayout } from "./child/child-workspace.ts";
+export {
+  type ChildWorkspace,
+  prepareChildWorkspace,
+  trustedLayout,
+  workspaceOptions,
+} from "./child/child-workspace.ts";
 export { git, gitSucceeds } from "./child/git.ts";
 export type { LocalChild } from "./child/local-child.ts";
 export {

@@ -11,7 +11,6 @@ import type { SubagentLimits } from "../tree/limits.ts";
 import { childRules } from "./child-rules.ts";
 import { CHILD_SPEC_VERSION, type ChildSpec, childKind, type LoopChildSpec } from "./child-spec.ts";
 import { childTools } from "./child-tools.ts";
-import type { ChildWorkspaceOptions } from "./child-workspace.ts";
 
 /** The id of a tree counted in its own process only (no child of it runs elsewhere). */
 const LOCAL_TREE = "local";
@@ -188,17 +187,6 @@ function limitsOf(deps: BuildDeps, definition: AgentDefinition) {
     stallTimeoutMs: limits.stallTimeoutMs,
     ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
     ...(limits.maxDurationMs === undefined ? {} : { maxDurationMs: limits.maxDurationMs }),
-  };
-}
-
-/** Where a loop child's workspace is made, from its spec. */
-export function workspaceOptions(spec: LoopChildSpec): ChildWorkspaceOptions {
-  return {
-    mode: spec.workspace.mode,
-    parentWorkspace: spec.workspace.parent,
-    agentName: spec.agent.name,
-    taskId: spec.taskId,
-    ...(spec.workspace.path === undefined ? {} : { path: spec.workspace.path }),
   };
 }
 

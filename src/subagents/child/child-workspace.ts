@@ -5,6 +5,7 @@ import type { WorkspaceMode } from "../../agents/definition.ts";
 import { AgentryError } from "../../errors/agentry-error.ts";
 import { findGitLayout, type GitLayout, gitLayoutProblem, sameGitLayout } from "../../sandbox/git-layout.ts";
 import { ensureStateDir, stateDir } from "../../state/state-dir.ts";
+import type { LoopChildSpec } from "./child-spec.ts";
 import { git, gitSucceeds } from "./git.ts";
 
 /** Where one child works, and what to do with that place after each of its runs. */
@@ -37,6 +38,17 @@ export interface ChildWorkspaceOptions {
 export class ChildWorkspaceError extends AgentryError {
   override readonly name = "ChildWorkspaceError";
   readonly kind = "system";
+}
+
+/** Where a loop child's workspace is made, from its spec. */
+export function workspaceOptions(spec: LoopChildSpec): ChildWorkspaceOptions {
+  return {
+    mode: spec.workspace.mode,
+    parentWorkspace: spec.workspace.parent,
+    agentName: spec.agent.name,
+    taskId: spec.taskId,
+    ...(spec.workspace.path === undefined ? {} : { path: spec.workspace.path }),
+  };
 }
 
 /**

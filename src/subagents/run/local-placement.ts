@@ -1,9 +1,8 @@
 import type { Model } from "../../model/model.ts";
 import type { BuildDeps } from "../child/child-config.ts";
-import { workspaceOptions } from "../child/child-config.ts";
 import { childFromSpec, inProcessHost } from "../child/child-from-spec.ts";
 import type { LoopChildSpec } from "../child/child-spec.ts";
-import { prepareChildWorkspace } from "../child/child-workspace.ts";
+import { prepareChildWorkspace, workspaceOptions } from "../child/child-workspace.ts";
 import type { ChildOpening, ChildPlacement, PlacedChild } from "./child-placement.ts";
 import { inProcessExecutor } from "./in-process-executor.ts";
 
