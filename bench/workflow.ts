@@ -13,7 +13,7 @@ import type { SubagentOptions } from "../src/subagents/tree/subagent-runtime.ts"
 import { attachSubagents } from "../src/subagents/tree/with-subagents.ts";
 import { builtinTools } from "../src/tools/builtin.ts";
 import { nodeOperations } from "../src/tools/node-operations.ts";
-import { runWorkflow, workflowHost } from "../src/workflows/workflow-runner.ts";
+import { runWorkflow, workflowHost } from "../src/workflows/run-workflow.ts";
 import { type BenchArgs, benchMain } from "./support/bench-main.ts";
 import { instantModel } from "./support/instant-model.ts";
 import { type Row, row } from "./support/row.ts";

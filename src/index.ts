@@ -233,24 +233,25 @@ export {
 } from "./tools/tool.ts";
 export { writeTool } from "./tools/write/write.ts";
 // Workflows: confined scripts that orchestrate subagents.
-export { planWorkflow, type WorkflowPlan } from "./workflows/plan-workflow.ts";
 export {
+  listSavedWorkflows,
+  loadWorkflow,
+  parseWorkflowSource,
+  planWorkflow,
+  type RunWorkflowOptions,
+  runWorkflow,
+  type SavedWorkflow,
   type StartedWorkflow,
   type StartWorkflowOptions,
   startWorkflow,
+  type WorkflowBudget,
   type WorkflowHost,
-} from "./workflows/run-workflow.ts";
-export { listSavedWorkflows, loadWorkflow, type SavedWorkflow } from "./workflows/saved-workflows.ts";
-export type { WorkflowBudget } from "./workflows/workflow-budget.ts";
-export {
   WorkflowInputError,
+  type WorkflowMeta,
+  type WorkflowPlan,
   WorkflowSandboxError,
   WorkflowScriptError,
-} from "./workflows/workflow-errors.ts";
-export {
-  type RunWorkflowOptions,
-  runWorkflow,
+  type WorkflowSource,
   withWorkflows,
   workflowHost,
-} from "./workflows/workflow-runner.ts";
-export { parseWorkflowSource, type WorkflowMeta, type WorkflowSource } from "./workflows/workflow-source.ts";
+} from "./workflows/index.ts";

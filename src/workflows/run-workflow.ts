@@ -1,266 +1,127 @@
-import { watchTreeBudget } from "../agent/limits/tree-budget.ts";
+import { homedir } from "node:os";
+import type { AgentConfig } from "../agent/config.ts";
 import { newSessionId } from "../agent/session/session-id.ts";
 import type { AgentEvent } from "../contracts/events.ts";
-import type { WorkflowEvent, WorkflowOutcome, WorkflowStatus } from "../contracts/workflow-events.ts";
-import { emptyUsage, type Usage } from "../model/messages.ts";
-import { currentOwner } from "../tasks/owner.ts";
-import type { TaskStore } from "../tasks/task-store.ts";
-import type { ToolContext } from "../tools/tool.ts";
-import { PhaseNodes, workflowPath } from "./phase-nodes.ts";
-import { ReplayJournal, type RunHeader } from "./replay-journal.ts";
-import { finishRunRecord, resumeRunRecord, startRunRecord, watchRunRecord } from "./run-record.ts";
-import { runScript, type SandboxHost } from "./script-sandbox.ts";
-import { WorkflowAgents, type WorkflowChildren } from "./workflow-agents.ts";
-import { AgentCapReached, type WorkflowBudget } from "./workflow-budget.ts";
-import { WorkflowInputError } from "./workflow-errors.ts";
-import type { WorkflowSource } from "./workflow-source.ts";
+import type { WorkflowOutcome } from "../contracts/workflow-events.ts";
+import type { CallerScope, SubagentOptions, SubagentRuntime } from "../subagents/index.ts";
+import { attachSubagents, isSpawnTool } from "../subagents/index.ts";
+import { savedWorkflowLoader } from "./saved-workflows.ts";
+import { type StartWorkflowOptions, startWorkflow, type WorkflowHost } from "./start-workflow.ts";
+import type { WorkflowBudget } from "./workflow-budget.ts";
+import { parseWorkflowSource, type WorkflowSource } from "./workflow-source.ts";
+import { createWorkflowKit } from "./workflow-tool.ts";
 
-/** Where a workflow runs: its caller's tree. */
-export interface WorkflowHost {
-  children: WorkflowChildren;
-  store: TaskStore;
-  /**
-   * The caller's context: its workspace, I/O, permission prompts, event sink and identity. The
-   * workflow's agents are the caller's children (their records name its session).
-   */
-  context: Omit<ToolContext, "toolCallId" | "signal">;
-  /** The caller's run: when it stops, the workflow stops. */
-  signal?: AbortSignal;
-}
-
-export interface StartWorkflowOptions {
-  source: WorkflowSource;
-  /** The script's `args` (JSON data). */
-  args?: unknown;
-  /** Whether the source is TypeScript (kept in the journal, for a resume without the file). */
+export interface RunWorkflowOptions {
+  /** The script's text (parsed here), or a parsed source. */
+  script: string | WorkflowSource;
+  /** The script is TypeScript (its types are stripped). */
   typescript?: boolean;
-  /** Continue this run: finished agent calls are replayed from its journal, the rest run. */
+  args?: unknown;
+  /** Continue this run: its finished agent calls are replayed from its journal, the rest run. */
   resume?: string;
   budget?: WorkflowBudget;
   /**
-   * The workflow's events also as they are: they reach the host's `emit` anyway (with the workflow's
-   * `agentPath`), so this is for a host that wants only them.
+   * What the workflow's agents are children of: the model `inherit` means, the tools they inherit, the
+   * workspace, I/O and how commands run (its sandbox). Its `name`, prompt and hooks are not used.
    */
-  onEvent?: (event: WorkflowEvent) => void;
-  /** Finds a saved workflow by name, for the script's `workflow(name, args)`. Absent: it fails. */
-  loadWorkflow?: (name: string) => Promise<WorkflowSource>;
-}
-
-export interface StartedWorkflow {
-  runId: string;
-  /** Its end; never rejects. */
-  done: Promise<WorkflowOutcome>;
-  /** Stops it: its running agents are cancelled, its record says CANCELLED. */
-  cancel(reason?: string): void;
+  config: AgentConfig;
+  /** The subagent runtime's options: the agents, models, permissions and limits of the tree. */
+  subagents: SubagentOptions;
+  signal?: AbortSignal;
+  /** The events of the run: its agents' and its own (`workflow_*`), each with its `agentPath`. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Told the run id as soon as the run's record exists. */
+  onStart?: (runId: string) => void;
+  /** Where `workflow(name)` finds saved workflows besides the project (default: the user's home). */
+  homeDir?: string;
 }
 
 /**
- * Starts a workflow in the background of its caller: a task record (its run id, which `agentry tasks
- * list|show|cancel` see), a journal of its agent calls, and the script in its sandbox. Returns once
- * the record exists.
+ * Runs a workflow script with no model in the loop: its agents are children of a root made from
+ * `config`, with the permissions, sandbox, budgets and limits of `subagents`. Resolves to how it
+ * ended; a script that cannot be read throws `WorkflowScriptError`.
  */
-export async function startWorkflow(
-  host: WorkflowHost,
-  options: StartWorkflowOptions,
-): Promise<StartedWorkflow> {
-  const { source } = options;
-  const runId = options.resume ?? newSessionId({ prefix: "wf" });
-  const header: RunHeader = {
-    name: source.meta.name,
-    origin: source.origin,
-    typescript: options.typescript ?? false,
-    source: source.text,
-    args: options.args ?? null,
-  };
-  const owner = currentOwner();
-  let journal: ReplayJournal;
-  if (options.resume === undefined) {
-    await startRunRecord(host, { runId, owner, meta: source.meta });
-    journal = ReplayJournal.create(host.context.workspace, runId, header, host.store.journals);
-  } else {
-    // The journal first: a run that cannot be resumed leaves its record as it was.
-    journal = (await ReplayJournal.open(host.context.workspace, runId, host.store.journals)).journal;
-    await resumeRunRecord(host.store, runId, owner);
-    journal.restart(header);
-  }
-  const controller = new AbortController();
-  const path = workflowPath(host.context.agent.path, source.meta.name);
-  const report = (event: WorkflowEvent) => {
-    options.onEvent?.(event);
-    host.context.emit({ ...event, agentPath: path });
-  };
-  const done = execute(host, options, { runId, journal, controller, path, report })
-    .catch(
-      (error: unknown): WorkflowOutcome => ({
-        runId,
-        name: source.meta.name,
-        status: "failed",
-        error: `internal error: ${error instanceof Error ? error.message : String(error)}`,
-        agents: { run: 0, replayed: 0, failed: 0 },
-        failures: [],
-        usage: emptyUsage(),
-        durationMs: 0,
-      }),
-    )
-    .then(async (outcome) => {
-      await journal.close().catch(() => {});
-      await finishRunRecord(host.store, runId, owner, outcome);
-      report({ type: "workflow_end", runId, outcome });
-      return outcome;
-    });
-  return {
-    runId,
-    done,
-    cancel: (reason = "the workflow was cancelled") => controller.abort(new WorkflowCancelled(reason)),
-  };
-}
-
-/** A cancel of the whole run, as opposed to a budget or the caller's end. */
-export class WorkflowCancelled extends Error {
-  override readonly name = "WorkflowCancelled";
-}
-
-async function execute(
-  host: WorkflowHost,
-  options: StartWorkflowOptions,
-  run: {
-    runId: string;
-    journal: ReplayJournal;
-    controller: AbortController;
-    /** The workflow's node in the tree. */
-    path: string[];
-    report: (event: WorkflowEvent) => void;
-  },
-): Promise<WorkflowOutcome> {
-  const { source } = options;
-  const { runId, controller } = run;
-  const startedAt = Date.now();
-  const emitWorkflow = run.report;
-  const signal = host.signal ? AbortSignal.any([controller.signal, host.signal]) : controller.signal;
-  const budget = options.budget ?? {};
-  const watch = watchTreeBudget(budget, controller);
-  const stopWatching = watchRunRecord(host.store, runId, () =>
-    controller.abort(new WorkflowCancelled("cancelled from another process (agentry tasks cancel)")),
-  );
-  const emit = (event: AgentEvent) => {
-    watch.observe(event);
-    host.context.emit(event);
-  };
-  // Before its tree's first node, so a consumer knows the run before its agents.
-  emitWorkflow({
-    type: "workflow_start",
-    runId,
-    name: source.meta.name,
-    phases: source.meta.phases.map((phase) => phase.title),
-    resumed: options.resume !== undefined,
-  });
-  const phases = new PhaseNodes(runId, source.meta.name, run.path, emit);
-  const failures: WorkflowOutcome["failures"] = [];
-  let current: string | undefined;
-  const agents = new WorkflowAgents({
-    runId,
-    children: host.children,
-    journal: run.journal,
-    signal,
-    maxAgents: budget.maxAgents,
-    currentPhase: () => current,
-    stop: (reason) => controller.abort(reason),
-    onEvent: emitWorkflow,
-    contextFor: (phase) => ({
-      ...host.context,
-      signal,
-      emit,
-      toolCallId: runId,
-      agent: { ...host.context.agent, path: phases.pathOf(phase) },
-    }),
-  });
-  let status: WorkflowStatus = "completed";
-  let result: unknown;
-  let error: string | undefined;
+export async function runWorkflow(options: RunWorkflowOptions): Promise<WorkflowOutcome> {
+  const source =
+    typeof options.script === "string"
+      ? await parseWorkflowSource(options.script, "inline", { typescript: options.typescript ?? false })
+      : options.script;
+  const { runtime } = attachSubagents({ ...options.config, depth: 0 }, options.subagents);
   try {
-    const sandbox: SandboxHost = {
+    const host = workflowHost(runtime, options.config, {
+      emit: (event) => options.onEvent?.(event),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    const start: StartWorkflowOptions = {
+      source,
+      typescript: options.typescript ?? false,
       args: options.args ?? null,
-      agent: (payload) => agents.call(payload),
-      phase: (title) => {
-        current = title;
-        phases.enter(title);
-        emitWorkflow({ type: "workflow_phase", runId, title });
-      },
-      log: (message) => emitWorkflow({ type: "workflow_log", runId, message }),
-      failure: (where, message) => {
-        failures.push({ where, error: message });
-        emitWorkflow({ type: "workflow_failure", runId, where, error: message });
-      },
-      budget: () => ({ total: budget.maxTokens ?? null, spent: tokensOf(watch.usage) }),
+      ...(options.resume === undefined ? {} : { resume: options.resume }),
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
+      loadWorkflow: savedWorkflowLoader({
+        cwd: options.config.workspace,
+        projectDir: options.config.workspace,
+        homeDir: options.homeDir ?? homedir(),
+      }),
     };
-    const loadNested = options.loadWorkflow ?? (() => Promise.reject(new Error("no saved workflows here")));
-    sandbox.workflow = (payload) => nestedWorkflow(payload, { sandbox, loadNested, signal });
-    result = await runScript(source.body, sandbox, { signal, filename: source.origin });
-  } catch (thrown) {
-    ({ status, error } = failure(thrown, signal));
+    const run = await startWorkflow(host, start);
+    options.onStart?.(run.runId);
+    return await run.done;
   } finally {
-    watch.dispose();
-    stopWatching();
-    phases.end(status);
+    await runtime.shutdown("its workflow ended");
   }
+}
+
+/**
+ * A workflow's host over a subagent runtime: its agents are children of the agent `config` describes
+ * (its tools, model, workspace, sandbox), asking permissions through the runtime's gate.
+ */
+export function workflowHost(
+  runtime: SubagentRuntime,
+  config: AgentConfig,
+  run: { emit: (event: AgentEvent) => void; signal?: AbortSignal; sessionId?: string },
+): WorkflowHost {
+  const scope = callerScopeOf(config, runtime);
+  const agent = {
+    path: config.agentPath ?? [],
+    name: config.name,
+    sessionId: run.sessionId ?? newSessionId({ prefix: "wfroot" }),
+    depth: config.depth ?? 0,
+  };
   return {
-    runId,
-    name: source.meta.name,
-    status,
-    ...(status === "completed" ? { result } : {}),
-    ...(error === undefined ? {} : { error }),
-    agents: { ...agents.counts },
-    failures,
-    usage: watch.usage ?? emptyUsage(),
-    durationMs: Date.now() - startedAt,
+    children: runtime.childrenOf(scope),
+    store: runtime.store,
+    context: {
+      workspace: config.workspace,
+      ops: config.ops,
+      ...(config.commands === undefined ? {} : { commands: config.commands }),
+      ask: (request) => runtime.gate(request, { path: agent.path.length > 0 ? agent.path : ["workflow"] }),
+      progress: () => {},
+      emit: run.emit,
+      agent,
+    },
+    ...(run.signal === undefined ? {} : { signal: run.signal }),
+  };
+}
+
+/** What the agent `config` describes passes on to its workflow's agents (as `task` would to its children). */
+export function callerScopeOf(config: AgentConfig, runtime: SubagentRuntime): CallerScope {
+  return {
+    tools: config.tools.filter((tool) => !isSpawnTool(tool.name) && tool.name !== "workflow"),
+    gate: runtime.gate,
+    model: config.model,
+    ops: config.ops,
+    ...(config.commands === undefined ? {} : { commands: config.commands }),
+    ...(config.toolOutputLimit === undefined ? {} : { toolOutputLimit: config.toolOutputLimit }),
+    ...(config.redact === undefined ? {} : { redact: config.redact }),
   };
 }
 
 /**
- * `workflow(name, args)`: a saved workflow run inline, in a sandbox of its own, its agents this run's
- * (their journal positions under the `workflow()` call's, the same budget and cap). It gets no
- * `workflow()` itself: one level only.
+ * Gives a root agent the opt-in `workflow` tool: its workflows' agents are its children in `runtime`'s
+ * tree. The tool's hooks go first, so a run it waits for at turn end is notified by the spawner's.
  */
-async function nestedWorkflow(
-  payload: string,
-  run: { sandbox: SandboxHost; loadNested: (name: string) => Promise<WorkflowSource>; signal: AbortSignal },
-): Promise<string> {
-  const { name, args, position } = JSON.parse(payload) as { name: string; args: unknown; position: string };
-  try {
-    const nested = await run.loadNested(name);
-    const { workflow: _none, ...host } = run.sandbox;
-    const value = await runScript(
-      nested.body,
-      { ...host, args, scope: position },
-      { signal: run.signal, filename: nested.origin },
-    );
-    return JSON.stringify({ ok: true, value });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return JSON.stringify({
-      ok: false,
-      error: `workflow("${name}"): ${message}`,
-      stopped: run.signal.aborted,
-    });
-  }
-}
-
-function tokensOf(usage: Usage): number {
-  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-}
-
-/** How a run that threw ended: cancelled, over its budget, or failed with the script's error. */
-function failure(thrown: unknown, signal: AbortSignal): { status: WorkflowStatus; error: string } {
-  const message = (value: unknown) => (value instanceof Error ? value.message : String(value));
-  if (signal.aborted) {
-    const reason: unknown = signal.reason;
-    if (reason instanceof WorkflowCancelled) return { status: "cancelled", error: reason.message };
-    if (reason instanceof Error && reason.name === "RunLimitExceeded") {
-      return { status: "budget_exceeded", error: reason.message };
-    }
-    if (reason instanceof AgentCapReached) return { status: "budget_exceeded", error: reason.message };
-    return { status: "cancelled", error: message(reason) };
-  }
-  if (thrown instanceof WorkflowInputError) return { status: "failed", error: thrown.message };
-  return { status: "failed", error: message(thrown) };
+export function withWorkflows(config: AgentConfig, runtime: SubagentRuntime, homeDir: string): AgentConfig {
+  const kit = createWorkflowKit({ runtime, scope: callerScopeOf(config, runtime), homeDir });
+  return { ...config, tools: [...config.tools, kit.tool], hooks: [kit.hooks, ...(config.hooks ?? [])] };
 }

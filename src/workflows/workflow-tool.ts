@@ -8,8 +8,8 @@ import type { RunJournals } from "../tasks/task-store.ts";
 import { type AnyTool, type Tool, type ToolContext, ToolError } from "../tools/tool.ts";
 import { planWorkflow, type WorkflowPlan } from "./plan-workflow.ts";
 import { ReplayJournal } from "./replay-journal.ts";
-import { type StartedWorkflow, startWorkflow } from "./run-workflow.ts";
 import { type LoadedWorkflow, loadWorkflow, savedWorkflowLoader } from "./saved-workflows.ts";
+import { type StartedWorkflow, startWorkflow } from "./start-workflow.ts";
 import { parseWorkflowSource } from "./workflow-source.ts";
 
 const DESCRIPTION = readFileSync(new URL("./workflow-tool.md", import.meta.url), "utf8").trim();

@@ -324,7 +324,7 @@ export async function wireRoot(options: WireRootOptions): Promise<WiredRoot> {
     // Loaded only when asked for: a run without workflows reads none of their modules or prompts.
     const orchestrates = options.workflows ?? settings.workflows;
     const { withWorkflows } = orchestrates
-      ? await import("../../workflows/workflow-runner.ts")
+      ? await import("../../workflows/index.ts")
       : { withWorkflows: undefined };
     return {
       config: withWorkflows ? withWorkflows(config, runtime, io.env.HOME || homedir()) : config,

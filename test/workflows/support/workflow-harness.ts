@@ -5,7 +5,7 @@ import { DEFAULT_RULES } from "../../../src/permissions/defaults.ts";
 import type { SubagentOptions } from "../../../src/subagents/tree/subagent-runtime.ts";
 import { builtinTools } from "../../../src/tools/builtin.ts";
 import { nodeOperations } from "../../../src/tools/node-operations.ts";
-import { type RunWorkflowOptions, runWorkflow } from "../../../src/workflows/workflow-runner.ts";
+import { type RunWorkflowOptions, runWorkflow } from "../../../src/workflows/run-workflow.ts";
 import { registryWith } from "../../subagents/support/subagent-harness.ts";
 
 /** A review workflow: N reviewers with a findings schema, each finding verified in a pipeline. */

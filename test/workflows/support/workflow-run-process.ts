@@ -3,7 +3,7 @@
 // Prints "run <runId>" once its record exists, and "outcome <json>" at its end.
 import { readFileSync } from "node:fs";
 import { createModel } from "../../../src/model/registry.ts";
-import { runWorkflow } from "../../../src/workflows/workflow-runner.ts";
+import { runWorkflow } from "../../../src/workflows/run-workflow.ts";
 import { workflowOptions } from "./workflow-harness.ts";
 
 const [workspace, baseUrl, scriptFile, resume] = process.argv.slice(2);

@@ -4,18 +4,20 @@ import type { Outcome } from "../../../contracts/outcome.ts";
 import type { WorkflowEvent, WorkflowOutcome } from "../../../contracts/workflow-events.ts";
 import { emptyUsage } from "../../../model/messages.ts";
 import type { PermissionMode } from "../../../permissions/gate.ts";
-import { planWorkflow, type WorkflowPlan } from "../../../workflows/plan-workflow.ts";
-import { ReplayJournal, type RunHeader } from "../../../workflows/replay-journal.ts";
-import { startWorkflow } from "../../../workflows/run-workflow.ts";
+import type { WorkflowBudget } from "../../../workflows/index.ts";
 import {
   type LoadedWorkflow,
   listSavedWorkflows,
   loadWorkflow,
+  parseWorkflowSource,
+  planWorkflow,
+  ReplayJournal,
+  type RunHeader,
   savedWorkflowLoader,
-} from "../../../workflows/saved-workflows.ts";
-import type { WorkflowBudget } from "../../../workflows/workflow-budget.ts";
-import { workflowHost } from "../../../workflows/workflow-runner.ts";
-import { parseWorkflowSource } from "../../../workflows/workflow-source.ts";
+  startWorkflow,
+  type WorkflowPlan,
+  workflowHost,
+} from "../../../workflows/index.ts";
 import { checkConfig } from "../../config/check-config.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../../exit-codes.ts";
