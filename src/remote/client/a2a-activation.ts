@@ -18,9 +18,9 @@ import type { ExecutorRef } from "../../tasks/task-record.ts";
 import { a2aMessage } from "../a2a-parts.ts";
 import { relocate } from "../progress-metadata.ts";
 import { describeRemoteFailure } from "../remote-errors.ts";
+import type { Conversation } from "./a2a-conversation.ts";
 import { cancelRemote, type ExchangeInput, follow, sendAndFollow } from "./a2a-exchange.ts";
 import { ActivationLimits } from "./activation-limits.ts";
-import type { Conversation } from "./conversation.ts";
 import type { RemoteAgent } from "./remote-agent.ts";
 import { type TaskEnd, TaskTracker } from "./task-tracker.ts";
 

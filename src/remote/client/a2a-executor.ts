@@ -2,7 +2,7 @@ import { userMessage } from "../../model/messages.ts";
 import type { ChildExecutor, RemoteChildSpec } from "../../subagents/placement.ts";
 import type { ExecutorRef } from "../../tasks/task-record.ts";
 import { A2aActivation } from "./a2a-activation.ts";
-import { Conversation } from "./conversation.ts";
+import { Conversation } from "./a2a-conversation.ts";
 import type { RemoteAgent } from "./remote-agent.ts";
 
 /**
