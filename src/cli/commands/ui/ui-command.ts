@@ -1,8 +1,7 @@
 import { type Command, Option } from "commander";
 import { storeOption } from "../../fleet-flags.ts";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import { cwdOption, positiveInteger } from "../options.ts";
-import type { UiOptions } from "./ui.ts";
 
 export const DEFAULT_UI_PORT = 4181;
 
@@ -27,7 +26,7 @@ Examples:
 `;
 
 /** Adds `agentry ui`; the server's modules load only when it runs. */
-export function registerUiCommand(program: Command, { io, result }: CommandDeps): Command {
+export function registerUiCommand(program: Command, deps: CommandDeps): Command {
   return program
     .command("ui")
     .summary("watch every task live in a web page, with transcripts, cancel and messages")
@@ -43,8 +42,5 @@ export function registerUiCommand(program: Command, { io, result }: CommandDeps)
     .addOption(storeOption())
     .addOption(cwdOption())
     .addHelpText("after", UI_HELP)
-    .action(async (options: UiOptions) => {
-      const { uiCommand } = await import("./ui.ts");
-      result.exitCode = await uiCommand(options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./ui.ts")).uiCommand));
 }
