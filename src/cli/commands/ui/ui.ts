@@ -1,5 +1,6 @@
 import { serveUi } from "../../../ui/ui-server.ts";
 import { UsageError } from "../../errors.ts";
+import { stopSignal } from "../../interrupts.ts";
 import type { CliIo } from "../../io.ts";
 import { UI_TOKEN_ENV, uiToken } from "../../serve-token.ts";
 import { withStore } from "../tasks/tasks-store.ts";
@@ -41,17 +42,5 @@ export async function uiCommand(options: UiOptions, io: CliIo): Promise<number> 
     log(`stopping (${signal})`);
     await server.close();
     return 0;
-  });
-}
-
-function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve(signal);
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
   });
 }

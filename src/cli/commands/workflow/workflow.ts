@@ -26,8 +26,8 @@ import type { OutputFormat, Renderer } from "../../render/renderer.ts";
 import { colorEnabled } from "../../render/style.ts";
 import { formatTable } from "../../render/table.ts";
 import { withAgentTree } from "../../render/with-agent-tree.ts";
-import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../../wire/prepare-run.ts";
-import { wireTracing } from "../../wire/wire-tracing.ts";
+import { loadRunSettings, selectSessionAndModel, sharedWiring } from "../../wire/prepare-run.ts";
+import { rootWiring, wireTracedRoot } from "../../wire/start-root.ts";
 import { resolveWorkspace } from "../../workspace.ts";
 
 export interface WorkflowRunOptions {
@@ -63,7 +63,8 @@ export async function workflowRunCommand(
   options: WorkflowRunOptions,
   io: CliIo,
 ): Promise<number> {
-  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
+  const loaded = await loadRunSettings(options, io);
+  const { workspace, settings, limiters } = loaded;
   const script = await scriptToRun(
     reference,
     options,
@@ -82,25 +83,12 @@ export async function workflowRunCommand(
     controller,
     forceExit: () => exitAborted(io.stderr, aborted),
   });
-  // Before the wiring: each child carries the run's trace context to where it runs.
-  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
-    io.stderr.write(`warning: ${message}\n`),
-  );
-  const wired = await wireRoot({
+  const { wired, tracing } = await wireTracedRoot({
+    ...rootWiring(loaded, model, io),
     signal: controller.signal,
-    workspace,
-    settings,
-    rules,
-    definitions: project.agents,
-    instructions,
-    model,
-    io,
-    limiters,
     ...sharedWiring(options),
-    ...(tracing === undefined ? {} : { traceparentFor: tracing.traceparentFor }),
-  }).catch(async (error: unknown) => {
+  }).catch((error: unknown) => {
     disposeInterrupts();
-    await tracing?.close();
     throw error;
   });
   const output = workflowOutput(options.outputFormat, io);
