@@ -8,7 +8,7 @@ import { storeOption } from "../../fleet-flags.ts";
 import type { CliIo } from "../../io.ts";
 import { age, formatTable } from "../../render/table.ts";
 import type { CommandDeps } from "../command-deps.ts";
-import { cwdOption, positiveInteger } from "../options.ts";
+import { cwdOption, positiveInteger, positiveNumberOf } from "../options.ts";
 import { type TaskChanges, taskChanges } from "./task-changes.ts";
 import { DEFAULT_ORPHAN_TIMEOUT_S, type Opened, withStore } from "./tasks-store.ts";
 
@@ -55,12 +55,7 @@ function statusOption(value: string): TaskStatus {
   return upper as TaskStatus;
 }
 
-function seconds(value: string): number {
-  const number = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0))
-    throw new InvalidArgumentError("must be a positive number of seconds.");
-  return number;
-}
+const seconds = positiveNumberOf("a positive number of seconds");
 
 /** Adds `agentry tasks list|show|cancel|wait|prune`; the store and config load only when one runs. */
 export function registerTasksCommand(program: Command, deps: CommandDeps): Command {

@@ -1,7 +1,7 @@
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { storeOption } from "../../fleet-flags.ts";
 import { type CommandDeps, lazyAction } from "../command-deps.ts";
-import { cwdOption, positiveInteger } from "../options.ts";
+import { cwdOption, hostOption, portOption } from "../options.ts";
 
 export const DEFAULT_UI_PORT = 4181;
 
@@ -33,12 +33,8 @@ export function registerUiCommand(program: Command, deps: CommandDeps): Command 
     .description(
       "Serve a web page that shows the workspace's (or the fleet's) tasks as a live tree until interrupted.",
     )
-    .addOption(new Option("--host <address>", "address to listen on").default("127.0.0.1"))
-    .addOption(
-      new Option("--port <n>", "port to listen on (0 picks a free one)")
-        .default(DEFAULT_UI_PORT)
-        .argParser((value) => (value === "0" ? 0 : positiveInteger(value))),
-    )
+    .addOption(hostOption())
+    .addOption(portOption(DEFAULT_UI_PORT))
     .addOption(storeOption())
     .addOption(cwdOption())
     .addHelpText("after", UI_HELP)
