@@ -16,7 +16,7 @@ import {
 import type { WorkflowBudget } from "../../../workflows/workflow-budget.ts";
 import { workflowHost } from "../../../workflows/workflow-runner.ts";
 import { parseWorkflowSource } from "../../../workflows/workflow-source.ts";
-import { checkConfig } from "../../config/check-config.ts";
+import { checkedWorkspace } from "../../config/check-config.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../../exit-codes.ts";
 import { storeUrl } from "../../fleet-flags.ts";
@@ -28,7 +28,6 @@ import { formatTable } from "../../render/table.ts";
 import { withAgentTree } from "../../render/with-agent-tree.ts";
 import { loadRunSettings, selectSessionAndModel, sharedWiring } from "../../wire/prepare-run.ts";
 import { rootWiring, wireTracedRoot } from "../../wire/start-root.ts";
-import { resolveWorkspace } from "../../workspace.ts";
 
 export interface WorkflowRunOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -131,8 +130,7 @@ export async function workflowRunCommand(
 
 /** `agentry workflow list`. */
 export async function workflowListCommand(options: WorkflowListOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
+  const workspace = await checkedWorkspace(options.cwd, io);
   const saved = await listSavedWorkflows(workspace, io.env.HOME || homedir());
   const rows = await Promise.all(
     saved.map(async (workflow) => {
