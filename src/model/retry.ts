@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { failedMessage } from "./errors.ts";
-import { PushModelStream } from "./event-stream.ts";
+import { PushModelStream, pushModel } from "./event-stream.ts";
 import type { AssistantMessage } from "./messages.ts";
 import { carriesContent, type Model, type ModelRequest, type ModelStream } from "./model.ts";
 
@@ -44,14 +44,11 @@ export interface RetryAfterSource {
  */
 export function withRetry(model: Model, options: RetryOptions = {}): Model {
   const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_RETRY.maxRetries);
-  return {
-    id: model.id,
-    stream(request: ModelRequest, signal?: AbortSignal): ModelStream {
-      const out = new PushModelStream();
-      void run(model, request, signal, out, maxRetries, options);
-      return out;
-    },
-  };
+  return pushModel(
+    model.id,
+    () => new PushModelStream(),
+    (request, signal, out) => run(model, request, signal, out, maxRetries, options),
+  );
 }
 
 async function run(
