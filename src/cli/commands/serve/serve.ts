@@ -5,7 +5,7 @@ import { parseTraceParent } from "../../../telemetry/trace-context.ts";
 import { UsageError } from "../../errors.ts";
 import { stopSignal } from "../../interrupts.ts";
 import type { CliIo } from "../../io.ts";
-import { SERVE_TOKEN_ENV, serveToken } from "../../serve-token.ts";
+import { listenerToken, SERVE_TOKEN_ENV } from "../../serve-token.ts";
 import { loadRunSettings, selectSessionAndModel, wireRoot } from "../../wire/prepare-run.ts";
 import { rootWiring } from "../../wire/start-root.ts";
 import { wireTracingSession } from "../../wire/wire-tracing.ts";
@@ -31,7 +31,7 @@ export interface ServeOptions {
  * starts, so a refused address fails at once.
  */
 export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
-  const { token, generated } = serveToken(options.host, io.env);
+  const { token, generated } = listenerToken(options.host, io.env, "serve");
   const loaded = await loadRunSettings(options, io);
   const { workspace, settings, limiters } = loaded;
   const { model } = await selectSessionAndModel(workspace, settings, io, undefined, limiters);

@@ -2,7 +2,7 @@ import { serveUi } from "../../../ui/ui-server.ts";
 import { UsageError } from "../../errors.ts";
 import { stopSignal } from "../../interrupts.ts";
 import type { CliIo } from "../../io.ts";
-import { UI_TOKEN_ENV, uiToken } from "../../serve-token.ts";
+import { listenerToken, UI_TOKEN_ENV } from "../../serve-token.ts";
 import { withStore } from "../tasks/tasks-store.ts";
 
 export interface UiOptions {
@@ -18,7 +18,7 @@ export interface UiOptions {
  * (with the token) on stdout, one line, and what it serves on stderr.
  */
 export async function uiCommand(options: UiOptions, io: CliIo): Promise<number> {
-  const { token, generated } = uiToken(options.host, io.env);
+  const { token, generated } = listenerToken(options.host, io.env, "ui");
   const log = (line: string) => io.stderr.write(`agentry ui: ${line}\n`);
   return withStore(io, options, async (opened) => {
     await opened.sweep();
