@@ -1,3 +1,4 @@
+import { errorMessage } from "../text/error-message.ts";
 import { type CallFeedback, type FeedbackSource, feedbackOf } from "./capacity.ts";
 import { failedMessage } from "./errors.ts";
 import { PushModelStream, pushModel } from "./event-stream.ts";
@@ -52,7 +53,7 @@ async function forward(
   try {
     model = await loading;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     out.end(
       failedMessage({
         model: id,

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { errorMessage } from "../text/error-message.ts";
 import { failedMessage } from "./errors.ts";
 import { PushModelStream, pushModel } from "./event-stream.ts";
 import type { AssistantMessage } from "./messages.ts";
@@ -139,7 +140,7 @@ async function forward(
     }
   } catch (error) {
     // The contract says streams never throw; a broken implementation must still not break ours.
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     return { final: failedMessage({ model: modelId, stopReason: "error", errorMessage: text }), forwarded };
   } finally {
     clearTimeout(timer);

@@ -2,6 +2,7 @@ import type { WorkflowEvent } from "../contracts/workflow-events.ts";
 import type { ProgramChildren } from "../subagents/subagent-runtime.ts";
 import type { TaskRequest } from "../subagents/task-api.ts";
 import { type ChildRunReport, failureReason } from "../subagents/task-result.ts";
+import { errorMessage } from "../text/error-message.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { type AgentCall, callKey, parseAgentCall } from "./agent-options.ts";
 import type { ReplayJournal } from "./replay-journal.ts";
@@ -62,7 +63,7 @@ export class WorkflowAgents {
     const reply = await this.answer(payload).catch(
       (error: unknown): Reply => ({
         ok: false,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       }),
     );
     return JSON.stringify(reply);
@@ -101,7 +102,7 @@ export class WorkflowAgents {
     const result: ChildResult = await this.runChild(call, label, schema, ctx, event).catch(
       (error: unknown) => ({
         ok: false as const,
-        error: `agent "${label}" could not start: ${error instanceof Error ? error.message : String(error)}`,
+        error: `agent "${label}" could not start: ${errorMessage(error)}`,
       }),
     );
     if (!result.ok) {
@@ -158,7 +159,7 @@ function compileSchema(json: Record<string, unknown>): OutputSchema {
   try {
     return compileOutputSchema(json);
   } catch (error) {
-    throw new Error(`agent(prompt, options): ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`agent(prompt, options): ${errorMessage(error)}`);
   }
 }
 

@@ -2,6 +2,7 @@ import type { PermissionMode } from "../../../permissions/gate.ts";
 import { serveA2a } from "../../../remote/a2a-http-server.ts";
 import { ServedRecords } from "../../../remote/served-records.ts";
 import { parseTraceParent } from "../../../telemetry/trace-context.ts";
+import { errorMessage } from "../../../text/error-message.ts";
 import { UsageError } from "../../errors.ts";
 import { stopSignal } from "../../interrupts.ts";
 import type { CliIo } from "../../io.ts";
@@ -68,9 +69,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
       log,
       ...(tracing === undefined ? {} : { trace: (parent) => tracing.tracer(parseTraceParent(parent)) }),
     }).catch((error: unknown) => {
-      throw new UsageError(
-        `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${errorMessage(error)}`);
     });
     log(`serving ${agents.agents.length} agents at ${server.url}/agents/<name>/ (workspace ${workspace})`);
     log(`the card at ${server.url}/.well-known/agent-card.json is ${server.defaultAgent}'s`);

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { runsAt } from "../../../tasks/runs-at.ts";
 import type { TaskRecord } from "../../../tasks/task-record.ts";
 import { isFinished, TASK_STATUSES, type TaskStatus } from "../../../tasks/task-status.ts";
+import { errorMessage } from "../../../text/error-message.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
 import { storeOption } from "../../fleet-flags.ts";
@@ -302,7 +303,7 @@ async function waitTask(
 
 async function find(ws: Opened, id: string): Promise<TaskRecord> {
   const record = await ws.store.get(id).catch((error: unknown) => {
-    throw new UsageError(error instanceof Error ? error.message : String(error), { cause: error });
+    throw new UsageError(errorMessage(error), { cause: error });
   });
   if (!record)
     throw new UsageError(`No task "${id}" in ${ws.where}. List the tasks with: agentry tasks list`);

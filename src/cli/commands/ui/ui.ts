@@ -1,3 +1,4 @@
+import { errorMessage } from "../../../text/error-message.ts";
 import { serveUi } from "../../../ui/ui-server.ts";
 import { UsageError } from "../../errors.ts";
 import { stopSignal } from "../../interrupts.ts";
@@ -31,9 +32,7 @@ export async function uiCommand(options: UiOptions, io: CliIo): Promise<number> 
       sweep: () => opened.sweep(),
       log,
     }).catch((error: unknown) => {
-      throw new UsageError(
-        `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${errorMessage(error)}`);
     });
     log(`showing the tasks of ${opened.where} at ${server.url}`);
     if (generated) log(`the token was generated for this start (set ${UI_TOKEN_ENV} to choose one)`);

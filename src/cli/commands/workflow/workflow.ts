@@ -4,6 +4,7 @@ import type { Outcome } from "../../../contracts/outcome.ts";
 import type { WorkflowEvent, WorkflowOutcome } from "../../../contracts/workflow-events.ts";
 import { emptyUsage } from "../../../model/messages.ts";
 import type { PermissionMode } from "../../../permissions/gate.ts";
+import { errorMessage } from "../../../text/error-message.ts";
 import { planWorkflow, type WorkflowPlan } from "../../../workflows/plan-workflow.ts";
 import { ReplayJournal, type RunHeader } from "../../../workflows/replay-journal.ts";
 import { startWorkflow } from "../../../workflows/run-workflow.ts";
@@ -205,7 +206,7 @@ function parseArgs(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--args must be JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`--args must be JSON: ${errorMessage(error)}`);
   }
 }
 
