@@ -4,7 +4,8 @@
 //   (type-only imports included); no import that does not resolve;
 // - the public-files table → a layer's faces: a module of another layer imports only those files;
 // - the package table → which layers may import which npm packages (others: none);
-// - every module of src/ belongs to a row, and a file past MAX_LINES has a row in the long-files table.
+// - every module of src/ belongs to a row, and a file past MAX_LINES has a row in the long-files table;
+// - no file of src/ but the helper itself spells out `e instanceof Error ? e.message : String(e)`.
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -235,7 +236,9 @@ export async function checkArchitecture(root: string): Promise<string[]> {
       problems.push(
         `layer-unlisted: ${source} is in no layer of ARCHITECTURE.md's table; add a row for its folder`,
       );
-  problems.push(...(await longFileProblems(root, architecture.longFiles)));
+  const files = await sourceFiles(root);
+  problems.push(...longFileProblems(files, architecture.longFiles));
+  problems.push(...longErrorMessages(files));
   return problems;
 }
 
@@ -259,14 +262,29 @@ export async function staleFaces(root: string, architecture: Architecture): Prom
   return problems;
 }
 
-async function longFileProblems(root: string, reasons: ReadonlyMap<string, string>): Promise<string[]> {
-  const problems: string[] = [];
-  const seen = new Set<string>();
+interface SourceFile {
+  /** Relative to the root, `/`-separated: `src/tools/tool.ts`. */
+  path: string;
+  text: string;
+}
+
+async function sourceFiles(root: string): Promise<SourceFile[]> {
   const entries = await readdir(join(root, "src"), { recursive: true, withFileTypes: true });
+  const files: SourceFile[] = [];
   for (const entry of entries) {
     if (!entry.isFile() || !/\.(ts|mts|mjs|js)$/.test(entry.name)) continue;
-    const file = relative(root, join(entry.parentPath, entry.name)).split(sep).join("/");
-    const lines = (await readFile(join(root, file), "utf8")).split("\n").length - 1;
+    const path = relative(root, join(entry.parentPath, entry.name)).split(sep).join("/");
+    files.push({ path, text: await readFile(join(root, path), "utf8") });
+  }
+  // In name order, so that the problems come in the same order on every file system.
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function longFileProblems(files: readonly SourceFile[], reasons: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const { path: file, text } of files) {
+    const lines = text.split("\n").length - 1;
     if (lines <= MAX_LINES) continue;
     seen.add(file);
     if (!reasons.has(file))
@@ -279,6 +297,28 @@ async function longFileProblems(root: string, reasons: ReadonlyMap<string, strin
       problems.push(
         `long-file: ${file} has a row in the long-files table but is not over ${MAX_LINES} lines; remove the row`,
       );
+  return problems;
+}
+
+/** The one file that may spell the long form: the helper everything else calls. */
+export const ERROR_MESSAGE_FILE = "src/text/error-message.ts";
+
+/** `e instanceof Error ? e.message : String(e)`, any name, any spacing, over lines too. */
+const LONG_ERROR_MESSAGE =
+  /([A-Za-z_$][\w$.]*)\s+instanceof\s+Error\s*\?\s*\1\.message\s*:\s*String\(\s*\1\s*\)/g;
+
+/** Every place outside the helper that spells out what `errorMessage()` does (issue 27: the form multiplied). */
+function longErrorMessages(files: readonly SourceFile[]): string[] {
+  const problems: string[] = [];
+  for (const { path, text } of files) {
+    if (path === ERROR_MESSAGE_FILE) continue;
+    for (const match of text.matchAll(LONG_ERROR_MESSAGE)) {
+      const line = text.slice(0, match.index).split("\n").length;
+      problems.push(
+        `error-message: ${path}:${line} spells out \`${match[1]} instanceof Error ? ${match[1]}.message : String(${match[1]})\`; use errorMessage(${match[1]}) from ${ERROR_MESSAGE_FILE}`,
+      );
+    }
+  }
   return problems;
 }
 

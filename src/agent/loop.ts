@@ -10,6 +10,7 @@ import {
   type Usage,
   type UserMessage,
 } from "../model/messages.ts";
+import { errorMessage } from "../text/error-message.ts";
 import type { AgentIdentity } from "../tools/tool.ts";
 import { abortReason } from "./abort.ts";
 import { type AgentConfig, DEFAULT_MAX_TURNS, DEFAULT_TOOL_OUTPUT_LIMIT } from "./config.ts";
@@ -71,7 +72,7 @@ export async function runAgentLoop(
       try {
         await hook.onRunEnd?.({ agent, signal, status: end.status, emit: send });
       } catch (error) {
-        const message = `an onRunEnd hook failed: ${error instanceof Error ? error.message : String(error)}`;
+        const message = `an onRunEnd hook failed: ${errorMessage(error)}`;
         await session.record({ type: "error", message }).catch(() => {});
       }
     }
@@ -237,11 +238,7 @@ export async function runAgentLoop(
   } catch (error) {
     // Hooks and transcript writes can throw; the run still ends with an outcome. agentry's own errors
     // (a full disk) say what happened as they are; anything else is a bug.
-    return fail(
-      isAgentryError(error)
-        ? error.message
-        : `internal error: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    return fail(isAgentryError(error) ? error.message : `internal error: ${errorMessage(error)}`);
   } finally {
     waits.dispose();
     limits.dispose();

@@ -1,5 +1,6 @@
 import { type AssistantMessage, emptyUsage } from "../model/messages.ts";
 import type { Model, ModelEvent, ModelRequest } from "../model/model.ts";
+import { errorMessage } from "../text/error-message.ts";
 import { watchAbort } from "./abort.ts";
 import type { EventBody } from "./emitter.ts";
 
@@ -37,7 +38,7 @@ export async function streamAssistantMessage(
   } catch (error) {
     // The contract says streams never throw; a broken adapter must still not take the loop down.
     if (signal.aborted) return failed(model.id, "aborted", "aborted");
-    return failed(model.id, "error", error instanceof Error ? error.message : String(error));
+    return failed(model.id, "error", errorMessage(error));
   } finally {
     abort.dispose();
   }

@@ -1,4 +1,5 @@
 import { parse } from "yaml";
+import { splitOutsideParentheses } from "../text/split-outside-parentheses.ts";
 
 /**
  * A forgiving reader for front matter that strict YAML rejects. It understands what people actually
@@ -169,23 +170,6 @@ function inlineList(text: string): unknown {
   return splitOutsideParentheses(text.slice(1, -1))
     .map((item) => unquote(item.trim()))
     .filter((item) => item !== "");
-}
-
-/** `Read, Task(explore, plan)` → `Read`, `Task(explore, plan)`: a tool's arguments stay whole. */
-function splitOutsideParentheses(text: string): string[] {
-  const items: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const ch of text) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth = Math.max(0, depth - 1);
-    if (ch === "," && depth === 0) {
-      items.push(current);
-      current = "";
-    } else current += ch;
-  }
-  items.push(current);
-  return items;
 }
 
 function plainScalar(text: string): unknown {

@@ -44,3 +44,16 @@ export function exitAborted(stderr: NodeJS.WritableStream, alreadyReported = fal
   if (!alreadyReported) stderr.write("aborted\n");
   process.exit(EXIT_CODES.aborted);
 }
+
+/** The first SIGINT or SIGTERM of a server that runs until it is stopped (`serve`, `ui`). */
+export function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve(signal);
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}

@@ -10,40 +10,24 @@ export const UI_TOKEN_ENV = "AGENTRY_UI_TOKEN";
 /** Shorter tokens are refused: they can be guessed. */
 const MIN_TOKEN_LENGTH = 16;
 
+/** The servers that take a bearer token: the variable each reads it from, and who is to be given it. */
+const LISTENERS = {
+  serve: { variable: SERVE_TOKEN_ENV, command: "agentry serve", who: "the clients" },
+  ui: { variable: UI_TOKEN_ENV, command: "agentry ui", who: "the people who may see the page" },
+} as const;
+
 /**
- * The bearer token `agentry serve` requires: `AGENTRY_SERVE_TOKEN`, else one generated for this start
- * (printed once, so a client on this machine can use it). Binding an address other than loopback
- * without a token of one's own is refused: a token printed to a terminal is not a secret to share.
+ * The bearer token a server requires (`agentry serve`, `agentry ui`, each its own variable): the
+ * variable's, else one generated for this start (printed once, so a client on this machine can use
+ * it). Binding an address other than loopback without a token of one's own is refused: a token
+ * printed to a terminal is not a secret to share.
  */
-export function serveToken(
+export function listenerToken(
   host: string,
   env: Readonly<Record<string, string | undefined>>,
+  listener: keyof typeof LISTENERS,
 ): { token: string; generated: boolean } {
-  return listenerToken(host, env, {
-    variable: SERVE_TOKEN_ENV,
-    command: "agentry serve",
-    who: "the clients",
-  });
-}
-
-/** The token of `agentry ui`, on the same rules as `agentry serve`'s (its own variable). */
-export function uiToken(
-  host: string,
-  env: Readonly<Record<string, string | undefined>>,
-): { token: string; generated: boolean } {
-  return listenerToken(host, env, {
-    variable: UI_TOKEN_ENV,
-    command: "agentry ui",
-    who: "the people who may see the page",
-  });
-}
-
-function listenerToken(
-  host: string,
-  env: Readonly<Record<string, string | undefined>>,
-  names: { variable: string; command: string; who: string },
-): { token: string; generated: boolean } {
-  const { variable, command, who } = names;
+  const { variable, command, who } = LISTENERS[listener];
   const configured = env[variable];
   if (configured !== undefined && configured !== "") {
     if (configured.length < MIN_TOKEN_LENGTH || /\s/.test(configured))

@@ -1,5 +1,5 @@
-import type { CapacityWaitReason } from "../model/capacity.ts";
 import type { AssistantMessage, ToolResultMessage, Usage, UserMessage } from "../model/messages.ts";
+import type { ModelCallEvent } from "../model/model.ts";
 import type { Outcome } from "./outcome.ts";
 import type { WorkflowEvent } from "./workflow-events.ts";
 
@@ -47,17 +47,8 @@ export type AgentEvent = Base &
         durationMs: number;
       }
     | { type: "tool_results"; message: ToolResultMessage }
-    | { type: "retry"; attempt: number; delayMs: number; error: string }
-    /** The model call waits for its endpoint's capacity (`limit` calls in flight at once); repeated while it waits. */
-    | {
-        type: "capacity_wait";
-        reason: CapacityWaitReason;
-        limit: number;
-        inFlight: number;
-        waiting: number;
-        resumeInMs?: number;
-      }
-    | { type: "capacity_granted"; waitedMs: number; limit: number; inFlight: number }
+    /** A model call retried, or waiting for its endpoint's capacity: the model's own events, passed on. */
+    | ModelCallEvent
     | {
         type: "usage_estimate";
         /**

@@ -25,20 +25,7 @@ export async function preToolUse(
   const { call } = ctx;
   const toolName = claudeToolName(call.name);
   if (!runner.has("PreToolUse", toolName)) return undefined;
-  const answers = await runner.run("PreToolUse", {
-    match: toolName,
-    sessionId: who.sessionId,
-    input: {
-      ...who.extra,
-      tool_name: toolName,
-      tool_input: claudeToolInput(call.name, call.args, runner.workspace),
-      tool_use_id: call.id,
-    },
-    ...(ctx.emit === undefined ? {} : { emit: ctx.emit }),
-    toolCallId: call.id,
-    toolName,
-    signal: ctx.signal,
-  });
+  const answers = await runToolHooks(runner, "PreToolUse", ctx, who, toolName);
   const stop = answers.find((answer) => answer.stop !== undefined)?.stop;
   if (stop !== undefined) {
     ctx.stop?.(stop);
@@ -76,20 +63,8 @@ export async function postToolUse(
   const { call, result } = ctx;
   const toolName = claudeToolName(call.name);
   if (result.isError || !runner.has("PostToolUse", toolName)) return undefined;
-  const answers = await runner.run("PostToolUse", {
-    match: toolName,
-    sessionId: who.sessionId,
-    input: {
-      ...who.extra,
-      tool_name: toolName,
-      tool_input: claudeToolInput(call.name, call.args, runner.workspace),
-      tool_response: claudeToolResponse(call.name, call.args, result.content, runner.workspace),
-      tool_use_id: call.id,
-    },
-    ...(ctx.emit === undefined ? {} : { emit: ctx.emit }),
-    toolCallId: call.id,
-    toolName,
-    signal: ctx.signal,
+  const answers = await runToolHooks(runner, "PostToolUse", ctx, who, toolName, {
+    tool_response: claudeToolResponse(call.name, call.args, result.content, runner.workspace),
   });
   const stop = answers.find((answer) => answer.stop !== undefined)?.stop;
   if (stop !== undefined) ctx.stop?.(stop);
@@ -103,4 +78,31 @@ export async function postToolUse(
 
 function lastUpdate(answers: readonly HookAnswer[]): Record<string, unknown> | undefined {
   return answers.findLast((answer) => answer.updatedInput !== undefined)?.updatedInput;
+}
+
+/** A tool event's hooks, shown the call as Claude Code shows its own (and, after it, its response). */
+function runToolHooks(
+  runner: HookRunner,
+  event: "PreToolUse" | "PostToolUse",
+  ctx: HookContext & { call: ToolCallPart },
+  who: AgentFields,
+  toolName: string,
+  response: { tool_response?: unknown } = {},
+): Promise<HookAnswer[]> {
+  const { call } = ctx;
+  return runner.run(event, {
+    match: toolName,
+    sessionId: who.sessionId,
+    input: {
+      ...who.extra,
+      tool_name: toolName,
+      tool_input: claudeToolInput(call.name, call.args, runner.workspace),
+      ...response,
+      tool_use_id: call.id,
+    },
+    ...(ctx.emit === undefined ? {} : { emit: ctx.emit }),
+    toolCallId: call.id,
+    toolName,
+    signal: ctx.signal,
+  });
 }

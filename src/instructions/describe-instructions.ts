@@ -1,5 +1,5 @@
 import { formatSize } from "../tools/format-size.ts";
-import type { InstructionFile } from "./instruction-file.ts";
+import type { InstructionFile, LoadedInstructions } from "./instruction-file.ts";
 
 /**
  * One line saying what is in the prompt, for `agentry config` and `agentry doctor`:
@@ -16,4 +16,13 @@ export function describeInstructions(files: readonly InstructionFile[]): string 
     return `${top.label} (${formatSize(top.size)}${cut})${count}`;
   });
   return `loaded ${parts.join(", ")}`;
+}
+
+/** The instruction files as `agentry config` and `agentry doctor` report them: the line, each file without its text, the problems. */
+export function instructionsReport(loaded: LoadedInstructions) {
+  return {
+    summary: describeInstructions(loaded.files),
+    files: loaded.files.map(({ text: _text, ...file }) => file),
+    problems: loaded.diagnostics,
+  };
 }

@@ -1,4 +1,5 @@
 import { SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
+import { errorMessage } from "../text/error-message.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import type { ProcessExit } from "./stdio-process-transport.ts";
 
@@ -100,6 +101,6 @@ function causeCode(error: unknown): string | undefined {
 }
 
 function messageOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return message.endsWith(".") ? message : `${message}.`;
 }

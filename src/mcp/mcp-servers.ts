@@ -1,4 +1,5 @@
 import type { Tool as McpToolInfo } from "@modelcontextprotocol/client";
+import { errorMessage } from "../text/error-message.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { McpClientFeatures } from "./client-features.ts";
 import { connectMcpServer, McpConnectError, type McpConnection } from "./mcp-connection.ts";
@@ -107,9 +108,7 @@ export async function openMcpServers(
         return { name, connected };
       } catch (error) {
         const message =
-          error instanceof McpConnectError
-            ? error.message
-            : `could not be started: ${error instanceof Error ? error.message : String(error)}`;
+          error instanceof McpConnectError ? error.message : `could not be started: ${errorMessage(error)}`;
         return { name, failure: { server: name, message } };
       }
     }),

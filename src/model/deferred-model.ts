@@ -1,6 +1,7 @@
+import { errorMessage } from "../text/error-message.ts";
 import { type CallFeedback, type FeedbackSource, feedbackOf } from "./capacity.ts";
 import { failedMessage } from "./errors.ts";
-import { PushModelStream } from "./event-stream.ts";
+import { PushModelStream, pushModel } from "./event-stream.ts";
 import type { Model, ModelRequest, ModelStream } from "./model.ts";
 import { relayStream } from "./relay-stream.ts";
 import type { RetryAfterSource } from "./retry.ts";
@@ -34,14 +35,11 @@ export function deferredModel(id: string, load: () => Promise<Model>): Model {
   const loading = load();
   // Seen by each call; this only keeps a failure nobody has asked for yet from being "unhandled".
   loading.catch(() => {});
-  return {
+  return pushModel(
     id,
-    stream(request: ModelRequest, signal?: AbortSignal): ModelStream {
-      const out = new DeferredStream();
-      void forward(id, loading, request, signal, out);
-      return out;
-    },
-  };
+    () => new DeferredStream(),
+    (request, signal, out) => forward(id, loading, request, signal, out),
+  );
 }
 
 async function forward(
@@ -55,7 +53,7 @@ async function forward(
   try {
     model = await loading;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     out.end(
       failedMessage({
         model: id,

@@ -1,5 +1,5 @@
 import type { AssistantMessage } from "./messages.ts";
-import type { ModelEvent, ModelStream } from "./model.ts";
+import type { Model, ModelEvent, ModelRequest, ModelStream } from "./model.ts";
 
 /**
  * A push-based `ModelStream`: producers `push()` events and finish with `end(message)`.
@@ -60,4 +60,24 @@ export class PushModelStream implements ModelStream {
       if (event.value.type === "done") return;
     }
   }
+}
+
+/**
+ * A model whose every call is a stream that `fill` feeds in the background: the shape of the provider
+ * adapters and of each wrapper around a model (retries, the limiter, a deferred load). `fill` ends the
+ * stream whatever happens, so a call never hangs.
+ */
+export function pushModel<Out extends PushModelStream>(
+  id: string,
+  open: () => Out,
+  fill: (request: ModelRequest, signal: AbortSignal | undefined, out: Out) => Promise<void>,
+): Model {
+  return {
+    id,
+    stream(request: ModelRequest, signal?: AbortSignal): ModelStream {
+      const out = open();
+      void fill(request, signal, out);
+      return out;
+    },
+  };
 }

@@ -50,6 +50,9 @@ export type ModelEvent =
   | { type: "alive" }
   | { type: "done"; message: AssistantMessage };
 
+/** The events of a call's retries and capacity waits, which the loop passes on to the run as they are. */
+export type ModelCallEvent = Extract<ModelEvent, { type: "retry" | "capacity_wait" | "capacity_granted" }>;
+
 /** Whether an event is part of the answer (so a retry would duplicate it), not news about the call. */
 export function carriesContent(event: ModelEvent): boolean {
   return (

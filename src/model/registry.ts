@@ -100,17 +100,12 @@ function adapterFor(
 ): { model: Model; baseUrl: string } {
   switch (ref.provider) {
     case "anthropic": {
-      const apiKey = requireKey(
+      // The host only: the adapter adds /v1.
+      const { apiKey, baseUrl } = hostedEndpoint(
         ref,
-        settings.anthropic?.apiKey,
-        env.ANTHROPIC_API_KEY,
-        "ANTHROPIC_API_KEY",
-        "providers.anthropic.apiKey",
-      );
-      const baseUrl = optionalUrl(
-        settings.anthropic?.baseUrl ?? value(env.ANTHROPIC_BASE_URL),
-        "providers.anthropic.baseUrl or ANTHROPIC_BASE_URL",
-        // The host only: the adapter adds /v1.
+        "anthropic",
+        settings.anthropic,
+        env,
         "https://api.anthropic.com",
       );
       const options = { model: ref.model, apiKey, ...traits, ...(baseUrl ? { baseUrl } : {}) };
@@ -122,16 +117,11 @@ function adapterFor(
       };
     }
     case "openai": {
-      const apiKey = requireKey(
+      const { apiKey, baseUrl } = hostedEndpoint(
         ref,
-        settings.openai?.apiKey,
-        env.OPENAI_API_KEY,
-        "OPENAI_API_KEY",
-        "providers.openai.apiKey",
-      );
-      const baseUrl = optionalUrl(
-        settings.openai?.baseUrl ?? value(env.OPENAI_BASE_URL),
-        "providers.openai.baseUrl or OPENAI_BASE_URL",
+        "openai",
+        settings.openai,
+        env,
         "https://api.openai.com/v1",
       );
       const options = {
@@ -209,18 +199,29 @@ function compatibleModel(options: OpenAICompatibleModelOptions): Model {
   );
 }
 
-function requireKey(
+/**
+ * The API key and base URL of a hosted provider: agentry.json's `providers.<provider>`, else
+ * `<PROVIDER>_API_KEY` and `<PROVIDER>_BASE_URL`. No key is a config error that says where to set one.
+ */
+function hostedEndpoint(
   ref: ModelRef,
-  fromSettings: string | undefined,
-  fromEnv: string | undefined,
-  envVar: string,
-  configKey: string,
-): string {
-  const key = value(fromSettings) ?? value(fromEnv);
-  if (key) return key;
-  throw new ModelConfigError(
-    `No API key for ${ref.id}. Set ${envVar} or ${configKey} in agentry.json, or pick another provider with --model (e.g. ollama:qwen3 for a local model).`,
+  provider: "anthropic" | "openai",
+  configured: { apiKey?: string | undefined; baseUrl?: string | undefined } | undefined,
+  env: Env,
+  exampleUrl: string,
+): { apiKey: string; baseUrl: string | undefined } {
+  const prefix = provider.toUpperCase();
+  const apiKey = value(configured?.apiKey) ?? value(env[`${prefix}_API_KEY`]);
+  if (!apiKey)
+    throw new ModelConfigError(
+      `No API key for ${ref.id}. Set ${prefix}_API_KEY or providers.${provider}.apiKey in agentry.json, or pick another provider with --model (e.g. ollama:qwen3 for a local model).`,
+    );
+  const baseUrl = optionalUrl(
+    configured?.baseUrl ?? value(env[`${prefix}_BASE_URL`]),
+    `providers.${provider}.baseUrl or ${prefix}_BASE_URL`,
+    exampleUrl,
   );
+  return { apiKey, baseUrl };
 }
 
 /** Ollama's own variables: OLLAMA_HOST may be `host:port` without a scheme; we always add `/v1`. */

@@ -1,3 +1,4 @@
+import { errorMessage } from "../text/error-message.ts";
 import { failedMessage } from "./errors.ts";
 import type { PushModelStream } from "./event-stream.ts";
 import type { AssistantMessage } from "./messages.ts";
@@ -20,7 +21,7 @@ export async function relayStream(
     }
     return await inner.result();
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     return failedMessage({ model: modelId, stopReason: "error", errorMessage: text });
   }
 }

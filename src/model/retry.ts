@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { errorMessage } from "../text/error-message.ts";
 import { failedMessage } from "./errors.ts";
-import { PushModelStream } from "./event-stream.ts";
+import { PushModelStream, pushModel } from "./event-stream.ts";
 import type { AssistantMessage } from "./messages.ts";
 import { carriesContent, type Model, type ModelRequest, type ModelStream } from "./model.ts";
 
@@ -44,14 +45,11 @@ export interface RetryAfterSource {
  */
 export function withRetry(model: Model, options: RetryOptions = {}): Model {
   const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_RETRY.maxRetries);
-  return {
-    id: model.id,
-    stream(request: ModelRequest, signal?: AbortSignal): ModelStream {
-      const out = new PushModelStream();
-      void run(model, request, signal, out, maxRetries, options);
-      return out;
-    },
-  };
+  return pushModel(
+    model.id,
+    () => new PushModelStream(),
+    (request, signal, out) => run(model, request, signal, out, maxRetries, options),
+  );
 }
 
 async function run(
@@ -142,7 +140,7 @@ async function forward(
     }
   } catch (error) {
     // The contract says streams never throw; a broken implementation must still not break ours.
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     return { final: failedMessage({ model: modelId, stopReason: "error", errorMessage: text }), forwarded };
   } finally {
     clearTimeout(timer);

@@ -1,7 +1,7 @@
 import type { CallResult, CapacityWait, Permit } from "./adaptive-limiter.ts";
 import { type CallFeedback, type FeedbackSource, feedbackOf } from "./capacity.ts";
 import { failedMessage } from "./errors.ts";
-import { PushModelStream } from "./event-stream.ts";
+import { PushModelStream, pushModel } from "./event-stream.ts";
 import type { AssistantMessage } from "./messages.ts";
 import type { Model, ModelEvent, ModelRequest, ModelStream } from "./model.ts";
 import type { EndpointLimiter } from "./model-limiters.ts";
@@ -46,14 +46,11 @@ export function withLimiter(
   options: LimitedModelOptions = {},
 ): Model {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-  return {
-    id: model.id,
-    stream(request: ModelRequest, signal?: AbortSignal): ModelStream {
-      const out = new LimitedStream();
-      void send(model, limiter, request, signal, out, heartbeatMs);
-      return out;
-    },
-  };
+  return pushModel(
+    model.id,
+    () => new LimitedStream(),
+    (request, signal, out) => send(model, limiter, request, signal, out, heartbeatMs),
+  );
 }
 
 async function send(

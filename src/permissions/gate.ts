@@ -1,4 +1,5 @@
 import { commandPrefix } from "../shell/command-prefix.ts";
+import { errorMessage } from "../text/error-message.ts";
 import { formatDuration } from "../text/format-duration.ts";
 import {
   type AskHandler,
@@ -297,6 +298,6 @@ function unansweredMessage(
   }
   if (answer === "aborted")
     return `The run was cancelled while ${what} (agent ${who}) waited for permission.`;
-  const reason = answer.error instanceof Error ? answer.error.message : String(answer.error);
+  const reason = errorMessage(answer.error);
   return `The permission prompt for ${what} (agent ${who}) failed (${reason}); treated as denied. Do not retry it.`;
 }

@@ -1,4 +1,5 @@
 import { AgentryError } from "../errors/agentry-error.ts";
+import { errorMessage } from "../text/error-message.ts";
 
 /**
  * A remote agent could not be used: unreachable, refused the credentials, failed, answered with
@@ -37,7 +38,7 @@ export class RemoteHttpError extends RemoteAgentError {
  */
 export function describeRemoteFailure(url: string, error: unknown): string {
   if (error instanceof RemoteAgentError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const code = networkCode(error);
   if (code === "ECONNREFUSED")
     return `cannot reach the remote agent at ${url}: connection refused (is it running?)`;

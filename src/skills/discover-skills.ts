@@ -3,6 +3,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type Diagnostic, diagnostic } from "../agents/diagnostics.ts";
 import { parseFrontMatter } from "../agents/front-matter.ts";
+import { splitOutsideParentheses } from "../text/split-outside-parentheses.ts";
 import type { LoadedSkills, Skill, SkillSource } from "./skill.ts";
 
 /** Skill folders, highest precedence first: the project's, then the user's; the first skill of a name wins. */
@@ -164,17 +165,7 @@ function toolList(value: unknown): string[] | undefined {
   }
   if (typeof value !== "string" || value.trim() === "") return undefined;
   // Split on commas and on spaces outside parentheses (`Bash(git diff:*)` keeps its space).
-  const names: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const char of value) {
-    if (char === "(") depth++;
-    if (char === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (char === "," || /\s/.test(char))) {
-      if (current.trim() !== "") names.push(current.trim());
-      current = "";
-    } else current += char;
-  }
-  if (current.trim() !== "") names.push(current.trim());
-  return names;
+  return splitOutsideParentheses(value, (char) => char === "," || /\s/.test(char))
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
 }

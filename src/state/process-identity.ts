@@ -1,5 +1,6 @@
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
+import { orUndefined } from "./or-undefined.ts";
 
 /**
  * Who a process is, precisely enough for another process to tell whether it still runs. A pid alone
@@ -128,17 +129,9 @@ function procStat(pid: number): { state: string; startTime: string } | undefined
 }
 
 function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+  return orUndefined(() => readFileSync(path, "utf8"));
 }
 
 function readLink(path: string): string | undefined {
-  try {
-    return readlinkSync(path);
-  } catch {
-    return undefined;
-  }
+  return orUndefined(() => readlinkSync(path));
 }

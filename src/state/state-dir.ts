@@ -16,6 +16,7 @@ import {
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { AgentryError } from "../errors/agentry-error.ts";
 import { diskFullError } from "./disk-full.ts";
+import { orUndefined } from "./or-undefined.ts";
 
 /** `<workspace>/.agentry`: all of agentry's state in a workspace. */
 export function stateDir(workspace: string): string {
@@ -93,12 +94,8 @@ export function assertStateInside(workspace: string, dir: string): void {
     if (parent === existing) return;
     existing = parent;
   }
-  let real: string | undefined;
-  try {
-    real = realpathSync(existing);
-  } catch {
-    real = undefined; // a dangling link: where it leads cannot be checked
-  }
+  // Undefined for a dangling link: where it leads cannot be checked.
+  const real = orUndefined(() => realpathSync(existing));
   if (real !== undefined && isInside(real, root)) return;
   const link = firstLink(workspace, existing);
   const name = relative(workspace, link ?? existing);
@@ -135,11 +132,7 @@ function firstLink(workspace: string, path: string): string | undefined {
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
+  return orUndefined(() => lstatSync(path));
 }
 
 function isInside(path: string, root: string): boolean {

@@ -3,6 +3,7 @@ import type { CallFeedback, FeedbackSource, RateLimits } from "../model/capacity
 import { PushModelStream } from "../model/event-stream.ts";
 import type { AssistantMessage, ToolCallPart, Usage } from "../model/messages.ts";
 import type { Model, ModelRequest, ModelStream } from "../model/model.ts";
+import { errorMessage } from "../text/error-message.ts";
 
 /** One scripted assistant reply. */
 export interface ScriptedReply {
@@ -130,7 +131,7 @@ async function play(
     stream.end({ role: "assistant", content, stopReason, usage, model });
   } catch (error) {
     if (signal?.aborted) return fail("aborted", "aborted");
-    fail("error", error instanceof Error ? error.message : String(error));
+    fail("error", errorMessage(error));
   }
 }
 

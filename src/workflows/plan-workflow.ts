@@ -1,3 +1,4 @@
+import { errorMessage } from "../text/error-message.ts";
 import { parseAgentCall } from "./agent-options.ts";
 import { runScript } from "./script-sandbox.ts";
 import type { WorkflowSource } from "./workflow-source.ts";
@@ -60,7 +61,7 @@ export async function planWorkflow(source: WorkflowSource, args: unknown): Promi
       { signal: AbortSignal.timeout(30_000), filename: source.origin },
     );
   } catch (error) {
-    stoppedEarly = error instanceof Error ? error.message : String(error);
+    stoppedEarly = errorMessage(error);
   }
   return {
     name: source.meta.name,

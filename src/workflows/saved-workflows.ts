@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, extname, isAbsolute, join, resolve } from "node:path";
+import { errorMessage } from "../text/error-message.ts";
 import { WorkflowInputError } from "./workflow-errors.ts";
 import { parseWorkflowSource, type WorkflowSource } from "./workflow-source.ts";
 
@@ -74,9 +75,7 @@ async function readWorkflow(path: string, typescript: boolean): Promise<LoadedWo
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new WorkflowInputError(
-      `Cannot read the workflow ${path}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new WorkflowInputError(`Cannot read the workflow ${path}: ${errorMessage(error)}`);
   }
   return { source: await parseWorkflowSource(text, path, { typescript }), typescript };
 }

@@ -12,6 +12,7 @@ import type {
   QuickJSRuntime,
   QuickJSWASMModule,
 } from "quickjs-emscripten-core";
+import { errorMessage } from "../text/error-message.ts";
 import {
   BUDGET_FLAG,
   type FromScript,
@@ -63,7 +64,7 @@ async function loadEngine(): Promise<QuickJSWASMModule> {
     const core = await import("quickjs-emscripten-core");
     return await core.newQuickJSWASMModuleFromVariant(import("@jitl/quickjs-wasmfile-release-sync"));
   } catch (error) {
-    post({ type: "unusable", message: error instanceof Error ? error.message : String(error) });
+    post({ type: "unusable", message: errorMessage(error) });
     // Nothing more to do here: the host ends this thread.
     return await new Promise<never>(() => {});
   }

@@ -5,6 +5,7 @@ import type { WorkflowEvent, WorkflowOutcome, WorkflowStatus } from "../contract
 import { emptyUsage, type Usage } from "../model/messages.ts";
 import { currentOwner } from "../tasks/owner.ts";
 import type { TaskStore } from "../tasks/task-store.ts";
+import { errorMessage } from "../text/error-message.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { PhaseNodes, workflowPath } from "./phase-nodes.ts";
 import { ReplayJournal, type RunHeader } from "./replay-journal.ts";
@@ -95,7 +96,7 @@ export async function startWorkflow(
         runId,
         name: source.meta.name,
         status: "failed",
-        error: `internal error: ${error instanceof Error ? error.message : String(error)}`,
+        error: `internal error: ${errorMessage(error)}`,
         agents: { run: 0, replayed: 0, failed: 0 },
         failures: [],
         usage: emptyUsage(),
@@ -236,7 +237,7 @@ async function nestedWorkflow(
     );
     return JSON.stringify({ ok: true, value });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return JSON.stringify({
       ok: false,
       error: `workflow("${name}"): ${message}`,
@@ -251,7 +252,7 @@ function tokensOf(usage: Usage): number {
 
 /** How a run that threw ended: cancelled, over its budget, or failed with the script's error. */
 function failure(thrown: unknown, signal: AbortSignal): { status: WorkflowStatus; error: string } {
-  const message = (value: unknown) => (value instanceof Error ? value.message : String(value));
+  const message = (value: unknown) => errorMessage(value);
   if (signal.aborted) {
     const reason: unknown = signal.reason;
     if (reason instanceof WorkflowCancelled) return { status: "cancelled", error: reason.message };

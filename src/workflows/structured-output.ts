@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { errorMessage } from "../text/error-message.ts";
 
 const INSTRUCTIONS = readFileSync(new URL("./structured-output.md", import.meta.url), "utf8").trim();
 const CORRECTION = readFileSync(new URL("./structured-correction.md", import.meta.url), "utf8").trim();
@@ -15,9 +16,7 @@ export function compileOutputSchema(json: Record<string, unknown>): OutputSchema
   try {
     return { json, validator: z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]) };
   } catch (error) {
-    throw new Error(
-      `its schema is not a JSON Schema agentry can check: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new Error(`its schema is not a JSON Schema agentry can check: ${errorMessage(error)}`);
   }
 }
 
@@ -46,7 +45,7 @@ export function parseOutput(text: string, schema: OutputSchema): Parsed {
     const shown = candidate.length > 200 ? `${candidate.slice(0, 200)}…` : candidate;
     return {
       ok: false,
-      error: `it is not JSON (${error instanceof Error ? error.message : String(error)}): ${JSON.stringify(shown)}`,
+      error: `it is not JSON (${errorMessage(error)}): ${JSON.stringify(shown)}`,
     };
   }
   const checked = schema.validator.safeParse(value);

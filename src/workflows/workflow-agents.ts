@@ -1,6 +1,11 @@
 import type { WorkflowEvent } from "../contracts/workflow-events.ts";
-import type { ChildRunReport, ProgramChildren, TaskRequest } from "../subagents/index.ts";
-import { failureReason } from "../subagents/index.ts";
+import {
+  type ChildRunReport,
+  failureReason,
+  type ProgramChildren,
+  type TaskRequest,
+} from "../subagents/index.ts";
+import { errorMessage } from "../text/error-message.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { type AgentCall, callKey, parseAgentCall } from "./agent-options.ts";
 import type { ReplayJournal } from "./replay-journal.ts";
@@ -61,7 +66,7 @@ export class WorkflowAgents {
     const reply = await this.answer(payload).catch(
       (error: unknown): Reply => ({
         ok: false,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       }),
     );
     return JSON.stringify(reply);
@@ -100,7 +105,7 @@ export class WorkflowAgents {
     const result: ChildResult = await this.runChild(call, label, schema, ctx, event).catch(
       (error: unknown) => ({
         ok: false as const,
-        error: `agent "${label}" could not start: ${error instanceof Error ? error.message : String(error)}`,
+        error: `agent "${label}" could not start: ${errorMessage(error)}`,
       }),
     );
     if (!result.ok) {
@@ -157,7 +162,7 @@ function compileSchema(json: Record<string, unknown>): OutputSchema {
   try {
     return compileOutputSchema(json);
   } catch (error) {
-    throw new Error(`agent(prompt, options): ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`agent(prompt, options): ${errorMessage(error)}`);
   }
 }
 

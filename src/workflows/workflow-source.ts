@@ -1,5 +1,6 @@
 import { stripTypeScriptTypes } from "node:module";
 import { z } from "zod";
+import { errorMessage } from "../text/error-message.ts";
 import { runScript } from "./script-sandbox.ts";
 import { WorkflowScriptError } from "./workflow-errors.ts";
 
@@ -88,7 +89,7 @@ async function evaluateMeta(literal: string, origin: string): Promise<WorkflowMe
     metaLane = read.catch(() => {});
     value = await read;
   } catch (error) {
-    throw unusable(`must be a literal object: ${error instanceof Error ? error.message : String(error)}`);
+    throw unusable(`must be a literal object: ${errorMessage(error)}`);
   }
   const parsed = metaSchema.safeParse(value);
   if (!parsed.success) {
@@ -127,7 +128,7 @@ function stripTypes(text: string, origin: string): string {
     );
   } catch (error) {
     throw new WorkflowScriptError(
-      `${origin}: cannot read it as TypeScript (only erasable types are supported): ${error instanceof Error ? error.message : String(error)}`,
+      `${origin}: cannot read it as TypeScript (only erasable types are supported): ${errorMessage(error)}`,
     );
   }
   const body = stripped.slice(prefix.length, stripped.length - suffix.length);

@@ -122,6 +122,21 @@ describe("the layer check (ARCHITECTURE.md's tables)", () => {
     ]);
   });
 
+  it("fails on the long error-message form anywhere in src/ but the helper, naming the file and line", async () => {
+    const root = await tree({
+      "src/text/error-message.ts":
+        "export function errorMessage(error: unknown): string {\n  return error instanceof Error ? error.message : String(error);\n}\n",
+      "src/tools/tool.ts":
+        "export function describe(e: unknown): string {\n  const what = 'a tool';\n  return what + (e instanceof Error ? e.message : String(e));\n}\n",
+      "src/agent/loop.ts":
+        'import { describe } from "../tools/tool.ts";\nexport const say = (failure: { cause: unknown }) =>\n  describe(failure.cause instanceof Error\n    ? failure.cause.message\n    : String(failure.cause));\n',
+    });
+    expect(await checkArchitecture(root)).toEqual([
+      "error-message: src/agent/loop.ts:3 spells out `failure.cause instanceof Error ? failure.cause.message : String(failure.cause)`; use errorMessage(failure.cause) from src/text/error-message.ts",
+      "error-message: src/tools/tool.ts:3 spells out `e instanceof Error ? e.message : String(e)`; use errorMessage(e) from src/text/error-message.ts",
+    ]);
+  });
+
   it("refuses a layer table it cannot read instead of checking less", () => {
     const typo = ARCHITECTURE.replace("| `src/permissions/` | rules", "| `src/permisions` | rules");
     expect(() => parseArchitecture(typo)).toThrow(ArchitectureTableError);

@@ -181,9 +181,11 @@ describeWith(REDIS, "a fleet recovers: lost locks, a killed parent, no worker, a
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("answer to paused-0");
     // Its first call (answered while it was paused), then the other worker's two: never two at once,
-    // and the paused one asked nothing more once it resumed.
+    // and the paused one asked nothing more once it resumed. (On a machine loaded enough that the first
+    // worker lost its 2 s lock before it even asked, the other worker made all the calls: two.)
     const asked = requestsOf("paused-0");
-    expect(asked).toHaveLength(3);
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(asked.length).toBeLessThanOrEqual(3);
     expect(overlapped(asked)).toBe(false);
     expect((await readFile(runs, "utf8")).trim().split("\n")).toEqual(["ran"]);
     expect(victim?.log()).toMatch(/stopped here: its worker did not renew the job's lock within 2000 ms/);

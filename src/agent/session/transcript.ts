@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import type { OutcomeStatus } from "../../contracts/outcome.ts";
 import { type Message, userText } from "../../model/messages.ts";
 import { sessionsDir } from "../../state/state-dir.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import { type BlobReader, blobReader, loadedForm } from "./transcript-blobs.ts";
 import {
   migrateTranscript,
@@ -195,7 +196,7 @@ export async function listSessions(
     try {
       summaries.push(summarize(await readTranscript(path)));
     } catch (error) {
-      const problem = error instanceof Error ? error.message : String(error);
+      const problem = errorMessage(error);
       const updatedAt = await stat(path).then(
         (info) => info.mtime.toISOString(),
         () => new Date(0).toISOString(),

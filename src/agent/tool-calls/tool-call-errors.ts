@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { isAgentryError } from "../../errors/agentry-error.ts";
 import type { ToolCallPart } from "../../model/messages.ts";
+import { errorMessage } from "../../text/error-message.ts";
 
 /**
  * The error texts the model gets back for a bad tool call. Each says what was wrong and what to do,
@@ -55,7 +56,7 @@ function jsonProblem(raw: string): string {
     JSON.parse(raw);
     return "they are not a JSON object";
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from "../../text/error-message.ts";
 import type { AgentFormat, AgentSourceKind } from "../definition.ts";
 import { loadAgentryAgent } from "./agentry.ts";
 import { loadClaudeAgent } from "./claude.ts";
@@ -19,7 +20,7 @@ export function loadAgentFile(text: string, path: string, options: LoadAgentFile
     return dispatch(text, path, options);
   } catch (error) {
     // A loader bug must not take down discovery of every other agent; it shows up in `agents check`.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return {
       diagnostics: [
         {

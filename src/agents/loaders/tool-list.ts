@@ -1,5 +1,6 @@
 import { rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
 import type { PermissionAction } from "../../permissions/types.ts";
+import { splitOutsideParentheses } from "../../text/split-outside-parentheses.ts";
 import { classifyToolName, type ToolNameKind } from "../../tools/tool-names.ts";
 import type { AgentPermissionConfig, PermissionMap } from "../definition.ts";
 import type { Draft, KeyHandler, LoadContext } from "./load-context.ts";
@@ -300,21 +301,7 @@ function preview(value: unknown): string {
 function splitNames(text: string): string[] {
   const trimmed = text.trim();
   const inner = trimmed.startsWith("[") && trimmed.endsWith("]") ? trimmed.slice(1, -1) : trimmed;
-  const names: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const ch of inner) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth = Math.max(0, depth - 1);
-    if (ch === "," && depth === 0) {
-      names.push(current);
-      current = "";
-    } else {
-      current += ch;
-    }
-  }
-  names.push(current);
-  return names
+  return splitOutsideParentheses(inner)
     .map((n) => n.trim().replace(/^["'[]+|["'\]]+$/g, ""))
     .flatMap((n) => (/\s/.test(n) && !n.includes("(") ? n.split(/\s+/) : [n]))
     .filter((n) => n !== "");

@@ -37,9 +37,10 @@ export function mcpConfigOption(): Option {
   return new Option(
     "--mcp-config <file-or-json>",
     'more MCP servers: a JSON file or string, { "mcpServers": { name: { "command": …, "args": […] } } } as in Claude Code\'s .mcp.json (repeatable)',
-  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  ).argParser(repeatable);
 }
 
+/** A parser of whole positive numbers (a count, a limit): `0`, `1.5` and `ten` are refused. */
 export function positiveInteger(value: string): number {
   const number = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number <= 0) {
@@ -47,6 +48,18 @@ export function positiveInteger(value: string): number {
   }
   return number;
 }
+
+/** A parser of positive numbers, `what` naming them in its error (`a positive number of seconds`). */
+export function positiveNumberOf(what: string): (value: string) => number {
+  return (value) => {
+    const number = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0))
+      throw new InvalidArgumentError(`must be ${what}.`);
+    return number;
+  };
+}
+
+export const positiveNumber = positiveNumberOf("a positive number");
 
 /** `--max-concurrency`, as `run` and `chat` take it. */
 export function maxConcurrencyOption(): Option {
@@ -56,18 +69,24 @@ export function maxConcurrencyOption(): Option {
   ).argParser(positiveInteger);
 }
 
-export function positiveNumber(value: string): number {
-  const number = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0)) {
-    throw new InvalidArgumentError("must be a positive number.");
-  }
-  return number;
-}
-
 /** `--image`, repeatable, as `run` and `chat` take it. */
 export function imageOption(): Option {
   return new Option(
     "--image <path>",
     "an image (PNG, JPEG, GIF, WebP) sent with the prompt (repeatable); chat sends it with the first message",
-  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  ).argParser(repeatable);
 }
+
+/** A repeatable option's values, in the order given. */
+function repeatable(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** `--host`, as the servers (`serve`, `ui`) take it: loopback unless told otherwise. */
+export const hostOption = () => new Option("--host <address>", "address to listen on").default("127.0.0.1");
+
+/** `--port`, as the servers take it, each with its own default; 0 picks a free one. */
+export const portOption = (defaultPort: number) =>
+  new Option("--port <n>", "port to listen on (0 picks a free one)")
+    .default(defaultPort)
+    .argParser((value: string) => (value === "0" ? 0 : positiveInteger(value)));

@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { resolveWorkspace } from "../workspace.ts";
 import { configFilePaths, type Env, SETTINGS_ENV } from "./config-locations.ts";
 import type { Settings } from "./resolve-settings.ts";
 
@@ -20,6 +21,16 @@ export async function loadConfiguredSettings(workspace: string, env: Env): Promi
 /** For commands that use no setting: refuses an invalid config as `run` would, so no command ignores it. */
 export async function checkConfig(workspace: string, env: Env): Promise<void> {
   await loadConfiguredSettings(workspace, env);
+}
+
+/** The workspace (`--cwd`) of a command that uses no setting, its config checked as `run` would. */
+export async function checkedWorkspace(
+  cwdFlag: string | undefined,
+  io: { cwd: string; env: Env },
+): Promise<string> {
+  const workspace = await resolveWorkspace(cwdFlag, io.cwd);
+  await checkConfig(workspace, io.env);
+  return workspace;
 }
 
 /** False only for a path that does not exist: anything else is for the config loader to judge. */

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { errorMessage } from "../../text/error-message.ts";
 import { UsageError } from "../errors.ts";
 import { type Env, PROJECT_CONFIG_FILES, userConfigPath } from "./config-locations.ts";
 import { formatConfigIssues } from "./format-issues.ts";
@@ -65,7 +66,7 @@ export async function loadConfigFile(path: string, label: string): Promise<Confi
     text = await readFile(path, "utf8");
   } catch (error) {
     if (isNodeError(error) && error.code === "ENOENT") return undefined;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new UsageError(`${label}: cannot read the config file: ${reason}`, { cause: error });
   }
   return { label, path, config: parseConfigText(text, label) };
@@ -89,7 +90,7 @@ export function parseJsonText(text: string, label: string): unknown {
   try {
     return JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new UsageError(`${label}: invalid JSON: ${reason}`, { cause: error });
   }
 }

@@ -5,6 +5,7 @@ import { type LoadedAgents, loadAgentDefinitions } from "../../agents/discover.t
 import { confineProjectDefinitions } from "../../agents/project-definitions.ts";
 import { discoverSkills } from "../../skills/discover-skills.ts";
 import type { LoadedSkills } from "../../skills/skill.ts";
+import { resolveWorkspace } from "../workspace.ts";
 import { type ProjectHooks, projectHooks } from "./hook-sources.ts";
 import { type ConfigLayer, type Env, type LoadedConfig, loadConfigFiles } from "./load-config.ts";
 import { readClaudeSettings } from "./peers/claude-settings.ts";
@@ -59,6 +60,23 @@ export interface ReadProjectOptions {
    * apply; called only when the folder is not trusted and something waits for trust. True records it.
    */
   confirmTrust?: (view: ProjectView) => Promise<boolean>;
+}
+
+/**
+ * The workspace (`--cwd`) and its files read with the folder's trust (`--trust-project` lets them widen
+ * this run), for the commands that show them rather than run the agent (`config`, `mcp list`).
+ */
+export async function readWorkspace(
+  options: { cwd?: string; trustProject?: boolean },
+  io: { cwd: string; env: Env },
+): Promise<{ workspace: string; project: ProjectView }> {
+  const workspace = await resolveWorkspace(options.cwd, io.cwd);
+  const project = await readProject({
+    workspace,
+    env: io.env,
+    ...(options.trustProject === undefined ? {} : { trustProject: options.trustProject }),
+  });
+  return { workspace, project };
 }
 
 /** Reads and resolves a workspace's configuration with its trust (see `ProjectView`). */

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ImagePart } from "../../model/messages.ts";
 import { PermissionDeniedError } from "../../permissions/types.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import { listTool } from "../../tools/list/list.ts";
 import { readTool } from "../../tools/read/read.ts";
 import { resolveWorkspacePath, type WorkspacePath } from "../../tools/workspace-path.ts";
@@ -104,8 +105,4 @@ function cutAt(text: string, max: number, folder: boolean): { text: string; cut:
     ? "(Cut here: the listing goes on; list a subfolder to see more.)"
     : `(Cut here to keep the prompt short; read this file from offset=${Number(lastLine ?? 0) + 1} for the rest.)`;
   return { text: `${kept}\n\n${rest}`, cut: true };
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { z } from "zod";
 import type { ReasoningPart } from "../messages.ts";
 import type { Model } from "../model.ts";
-import type { ModelPrice } from "../pricing.ts";
+import type { AdapterOptions } from "./adapter-options.ts";
 import { withCacheBreakpoints } from "./anthropic-cache.ts";
 import { ANTHROPIC_DEFAULT_BASE_URL } from "./endpoints.ts";
 import { httpFetch } from "./http-fetch.ts";
@@ -11,16 +11,10 @@ import { anthropicRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 import type { ReasoningData } from "./stream-assembler.ts";
 
-export interface AnthropicModelOptions {
-  /** The provider's model name, e.g. `claude-sonnet-5-5`. */
-  model: string;
+export interface AnthropicModelOptions extends AdapterOptions {
   apiKey: string;
   /** The host without `/v1` (the meaning of `ANTHROPIC_BASE_URL`). */
   baseUrl?: string;
-  price?: ModelPrice | undefined;
-  /** False for a model that reads no images (`takesImages`): they are sent as a line of text. Default true. */
-  images?: boolean;
-  fetch?: typeof globalThis.fetch;
 }
 
 /** Claude over the Anthropic Messages API, with prompt caching and reasoning signatures round-tripped. */

@@ -1,5 +1,6 @@
 import { APICallError } from "@ai-sdk/provider";
 import { z } from "zod";
+import { errorMessage } from "../../text/error-message.ts";
 import { parseRetryAfter } from "../retry.ts";
 import { incompleteStream } from "./to-finish.ts";
 
@@ -188,7 +189,7 @@ function brief(detail: string): string {
 function chain(error: unknown): string {
   const parts: string[] = [];
   for (let current: unknown = error, depth = 0; current !== undefined && depth < 5; depth++) {
-    const text = current instanceof Error ? current.message : String(current);
+    const text = errorMessage(current);
     if (text && !parts.some((part) => part.includes(text))) parts.push(text);
     current = current instanceof Error ? current.cause : undefined;
   }

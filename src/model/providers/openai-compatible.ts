@@ -1,29 +1,23 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { Model } from "../model.ts";
-import type { ModelPrice } from "../pricing.ts";
+import type { AdapterOptions } from "./adapter-options.ts";
 import type { ErrorHints } from "./describe-error.ts";
 import { httpFetch } from "./http-fetch.ts";
 import { imageOptions } from "./image-fallback.ts";
 import { openaiRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 
-export interface OpenAICompatibleModelOptions {
+export interface OpenAICompatibleModelOptions extends AdapterOptions {
   /** Canonical id, e.g. `ollama:qwen3` or `openai-compatible:openrouter/anthropic/claude-sonnet-5`. */
   id: string;
   /** A short name for messages and the SDK, e.g. `ollama`, `openrouter`. */
   name: string;
-  /** The model name the server expects. */
-  model: string;
   /** Includes `/v1`. */
   baseUrl: string;
   apiKey?: string;
   headers?: Record<string, string>;
-  price?: ModelPrice | undefined;
-  /** False for a model that reads no images (`takesImages`): they are sent as a line of text. Default true. */
-  images?: boolean;
   /** Where the user configures this endpoint, named in error messages. */
   hints: Pick<ErrorHints, "keyHint" | "baseUrlHint">;
-  fetch?: typeof globalThis.fetch;
 }
 
 /** Ollama, vLLM, llama.cpp, LM Studio, OpenRouter…: any server speaking OpenAI Chat Completions. */

@@ -1,6 +1,6 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { Model } from "../model.ts";
-import type { ModelPrice } from "../pricing.ts";
+import type { AdapterOptions } from "./adapter-options.ts";
 import type { ErrorHints } from "./describe-error.ts";
 import { OPENAI_DEFAULT_BASE_URL, type OpenAIApi } from "./endpoints.ts";
 import { httpFetch } from "./http-fetch.ts";
@@ -10,18 +10,12 @@ import { withResponsesOptions } from "./openai-responses-options.ts";
 import { openaiRateLimits } from "./rate-limit-headers.ts";
 import { sdkModel } from "./sdk-model.ts";
 
-export interface OpenAIModelOptions {
-  /** The provider's model name, e.g. `gpt-5.5`. */
-  model: string;
+export interface OpenAIModelOptions extends AdapterOptions {
   apiKey: string;
   /** Includes `/v1` (the meaning of `OPENAI_BASE_URL`). */
   baseUrl?: string;
   /** Default `responses`; `chat` for servers that only mimic Chat Completions. */
   api?: OpenAIApi;
-  price?: ModelPrice | undefined;
-  /** False for a model that reads no images (`takesImages`): they are sent as a line of text. Default true. */
-  images?: boolean;
-  fetch?: typeof globalThis.fetch;
 }
 
 /**

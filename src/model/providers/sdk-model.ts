@@ -9,9 +9,9 @@ import {
 } from "@ai-sdk/provider";
 import type { CallFeedback, FeedbackSource } from "../capacity.ts";
 import { failedMessage } from "../errors.ts";
-import { PushModelStream } from "../event-stream.ts";
+import { PushModelStream, pushModel } from "../event-stream.ts";
 import { type AssistantMessage, emptyUsage } from "../messages.ts";
-import type { Model, ModelRequest, ModelStream } from "../model.ts";
+import type { Model, ModelRequest } from "../model.ts";
 import { type ModelPrice, withCost } from "../pricing.ts";
 import type { RetryAfterSource } from "../retry.ts";
 import { type CallFailure, describeError, type ErrorHints } from "./describe-error.ts";
@@ -83,14 +83,11 @@ class ProviderStream extends PushModelStream implements RetryAfterSource, Feedba
  * packages never retry inside `doStream`; `withRetry` does) and maps its parts to our events.
  */
 export function sdkModel(options: SdkModelOptions): Model {
-  return {
-    id: options.id,
-    stream(request: ModelRequest, signal?: AbortSignal): ModelStream {
-      const out = new ProviderStream();
-      void drive(options, request, signal, out);
-      return out;
-    },
-  };
+  return pushModel(
+    options.id,
+    () => new ProviderStream(),
+    (request, signal, out) => drive(options, request, signal, out),
+  );
 }
 
 async function drive(

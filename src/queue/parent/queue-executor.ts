@@ -2,17 +2,18 @@ import { randomBytes } from "node:crypto";
 import type { Session } from "../../agent/session/session.ts";
 import type { Outcome } from "../../contracts/outcome.ts";
 import { type UserMessage, userMessage } from "../../model/messages.ts";
-import type {
-  Activation,
-  ActivationInput,
-  ActivationRef,
-  ActivationResult,
-  ChildExecutor,
-  ChildWorkspace,
-  FollowInput,
-  LoopChildSpec,
+import {
+  type Activation,
+  type ActivationInput,
+  type ActivationRef,
+  type ActivationResult,
+  activationOutcome,
+  type ChildExecutor,
+  type ChildWorkspace,
+  type FollowInput,
+  type LoopChildSpec,
 } from "../../subagents/placement.ts";
-import { activationOutcome } from "../../subagents/placement.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import { type JobKeys, jobKeys } from "../fleet-keys.ts";
 import { JOB_VERSION, type JobData, type JobResult, type JobWorkspace } from "../job-data.ts";
 import { type CancelReason, type MailboxEntry, pushEntry } from "../mailbox.ts";
@@ -123,7 +124,7 @@ class QueueActivation implements Activation {
         input.onRef?.({ kind: "queue", queue: this.client.queueName, jobId: this.jobId });
       }
     } catch (error) {
-      return { outcome: errorOutcome(messageOf(error), session.id, started) };
+      return { outcome: errorOutcome(errorMessage(error), session.id, started) };
     }
   }
 }
@@ -194,7 +195,7 @@ function followActivation(
       for (const message of result.messages) await local.session.append(message);
       return toActivationResult(result);
     } catch (error) {
-      return { outcome: errorOutcome(messageOf(error), local.session.id, started) };
+      return { outcome: errorOutcome(errorMessage(error), local.session.id, started) };
     }
   })();
   let open = true;
@@ -230,8 +231,4 @@ function toActivationResult(result: JobResult): ActivationResult {
 
 function errorOutcome(error: string, sessionId: string, startedAt: number): Outcome {
   return activationOutcome({ status: "error", error: `queued child: ${error}` }, { sessionId, startedAt });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import { DefaultAgentCardResolver } from "@a2a-js/sdk/client";
+import { errorMessage } from "../../text/error-message.ts";
 import { RemoteAgentError } from "../remote-errors.ts";
 
 /** The well-known place of an agent's card under its URL (A2A v1.0 and v0.3 alike). */
@@ -45,7 +46,7 @@ export async function fetchAgentCard(
     card = resolver.normalizeAgentCard(raw);
   } catch (error) {
     throw new RemoteAgentError(
-      `the agent card at ${where} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      `the agent card at ${where} cannot be read: ${errorMessage(error)}`,
       "system",
       { cause: error },
     );

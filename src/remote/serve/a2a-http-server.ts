@@ -8,6 +8,7 @@ import {
 } from "@a2a-js/sdk/server";
 import type { TraceRun } from "../../contracts/run-tracer.ts";
 import { Semaphore } from "../../subagents/placement.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import { ServedAgentExecutor } from "./served-agent-executor.ts";
 import type { ServedAgents } from "./served-agents.ts";
 import { cardJson, rootCard, servedCard } from "./served-card.ts";
@@ -89,7 +90,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   let base = "";
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      options.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      options.log(`request failed: ${errorMessage(error)}`);
       if (!response.headersSent) sendJson(response, 500, { error: "internal error" });
       else response.destroy();
     });

@@ -12,6 +12,7 @@ import type { Outcome } from "../../contracts/outcome.ts";
 import type { TraceRun } from "../../contracts/run-tracer.ts";
 import type { UserMessage } from "../../model/messages.ts";
 import type { Semaphore } from "../../subagents/placement.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import { formatDuration } from "../../text/format-duration.ts";
 import { isEmptyMessage, textPart, userMessageOf } from "../a2a-parts.ts";
 import { type ForwardedEvent, forwardable, progressMetadata } from "../progress-metadata.ts";
@@ -159,7 +160,7 @@ export class ServedAgentExecutor implements AgentExecutor {
     } catch (error) {
       failure = abort.signal.aborted
         ? undefined
-        : `agentry could not run agent ${agent.name}: ${error instanceof Error ? error.message : String(error)}`;
+        : `agentry could not run agent ${agent.name}: ${errorMessage(error)}`;
     } finally {
       clearInterval(heartbeat);
       release?.();

@@ -1,3 +1,4 @@
+import { errorMessage } from "../../text/error-message.ts";
 import type { ServedAgents, ServedChild } from "./served-agents.ts";
 import type { ServedRecords } from "./served-records.ts";
 
@@ -89,7 +90,7 @@ export class ServedConversations {
       return await this.agents.open(this.agent, { contextId, resume: session });
     } catch (error) {
       throw new ConversationLostError(
-        `the conversation of context ${contextId} (session ${session}) cannot be taken up again: ${error instanceof Error ? error.message : String(error)}. Start a new context.`,
+        `the conversation of context ${contextId} (session ${session}) cannot be taken up again: ${errorMessage(error)}. Start a new context.`,
         { cause: error },
       );
     }

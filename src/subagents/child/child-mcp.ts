@@ -2,6 +2,7 @@ import type { McpServerSet } from "../../mcp/mcp-servers.ts";
 import { expandServerConfig, type McpServerConfig, mcpServerConfigSchema } from "../../mcp/server-config.ts";
 import { visibleTools } from "../../permissions/derive.ts";
 import { wildcardMatch } from "../../permissions/wildcard.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import type { AnyTool } from "../../tools/tool.ts";
 import type { LocalChild } from "./local-child.ts";
 
@@ -37,7 +38,7 @@ export async function openChildMcp(
     try {
       servers[entry.name] = expandServerConfig(entry.name, parsed.data, process.env);
     } catch (error) {
-      warn(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`${label}: ${errorMessage(error)}`);
     }
   }
   if (Object.keys(servers).length === 0) return undefined;

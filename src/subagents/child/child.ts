@@ -5,6 +5,7 @@ import { emptyUsage, type UserMessage } from "../../model/messages.ts";
 import { identityLabel } from "../../state/process-identity.ts";
 import type { ExecutorRef, NewTaskRecord, TaskRecord } from "../../tasks/task-record.ts";
 import type { TaskStore, TaskUpdate } from "../../tasks/task-store.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import { ActivityWriter } from "../report/activity-writer.ts";
 import type { ChildRunReport } from "../report/child-run-report.ts";
 import { finishPatch } from "../report/task-records.ts";
@@ -326,7 +327,7 @@ export class Child implements ChildIdentity {
         `task ${this.taskId}: its record now belongs to process ${identityLabel(after.owner)}, which continued it; this run's outcome is not recorded there.`,
       );
     } catch (error) {
-      warn(`task ${this.taskId}: could not record its outcome: ${messageOf(error)}`);
+      warn(`task ${this.taskId}: could not record its outcome: ${errorMessage(error)}`);
     }
     return false;
   }
@@ -352,7 +353,7 @@ export class Child implements ChildIdentity {
     try {
       await this.records.store.update(this.taskId, patch, options);
     } catch (error) {
-      this.records.warn(`task ${this.taskId}: could not ${what}: ${messageOf(error)}`);
+      this.records.warn(`task ${this.taskId}: could not ${what}: ${errorMessage(error)}`);
     }
   }
 
@@ -372,8 +373,4 @@ export class Child implements ChildIdentity {
       usage: emptyUsage(),
     };
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,6 +3,7 @@ import { runAgentLoop } from "../../agent/loop.ts";
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { Outcome } from "../../contracts/outcome.ts";
 import { addUsage, emptyUsage, type UserMessage, userMessage, userText } from "../../model/messages.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import { openChildMcp } from "../child/child-mcp.ts";
 import type { ChildWorkspace, WorkspaceReport } from "../child/child-workspace.ts";
 import type { LocalChild } from "../child/local-child.ts";
@@ -53,7 +54,7 @@ class InProcessActivation implements Activation {
       outcome = await this.withOwnMcp(input.signal, warn, (config) => this.loop(config, input));
     } catch (error) {
       outcome = activationOutcome(
-        { status: "error", error: `internal error: ${messageOf(error)}` },
+        { status: "error", error: `internal error: ${errorMessage(error)}` },
         { sessionId: this.child.session.id, startedAt: this.startedAt },
       );
     }
@@ -123,11 +124,7 @@ async function finishWorkspace(workspace: ChildWorkspace): Promise<WorkspaceRepo
     return await workspace.finish();
   } catch (error) {
     return {
-      note: `Its ${workspace.mode} workspace at ${workspace.path} could not be cleaned up: ${messageOf(error)}`,
+      note: `Its ${workspace.mode} workspace at ${workspace.path} could not be cleaned up: ${errorMessage(error)}`,
     };
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
 import { abortReason } from "../../agent/abort.ts";
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { ImagePart } from "../../model/messages.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import type { Child } from "../child/child.ts";
 import type { ChildRunReport } from "../report/child-run-report.ts";
 import type { Pulse } from "../tree/pulse.ts";
@@ -77,7 +78,7 @@ export async function runChild(child: Child, request: RunRequest, deps: RunDeps)
       result = await activation.done;
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     result = { outcome: child.endedEarly({ status: "error", error: `internal error: ${message}` }) };
   }
   // The activation's time as its caller saw it: from the call, the wait for a slot included.

@@ -4,6 +4,7 @@ import { TranscriptFormatError } from "../../agent/session/transcript.ts";
 import { isSubagent } from "../../agents/definition.ts";
 import type { Model } from "../../model/model.ts";
 import { isFinished, type TaskRecord } from "../../tasks/task-record.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import { type ToolContext, ToolError } from "../../tools/tool.ts";
 import { Child } from "../child/child.ts";
 import type { ChildSetup } from "../child/child-config.ts";
@@ -124,7 +125,7 @@ function storedModel(deps: SpawnDeps, caller: CallerScope, record: TaskRecord): 
     return deps.createModel(record.model);
   } catch (error) {
     throw new ToolError(
-      `Subagent ${record.taskId} cannot be continued: its model "${record.model}" is not available (${error instanceof Error ? error.message : String(error)}).`,
+      `Subagent ${record.taskId} cannot be continued: its model "${record.model}" is not available (${errorMessage(error)}).`,
     );
   }
 }

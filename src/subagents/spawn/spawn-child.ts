@@ -5,6 +5,7 @@ import { type AgentDefinition, isSubagent } from "../../agents/definition.ts";
 import type { ImagePart } from "../../model/messages.ts";
 import type { Model } from "../../model/model.ts";
 import { canSpawn } from "../../permissions/derive.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import { type ToolContext, ToolError, type ToolResult } from "../../tools/tool.ts";
 import { Child } from "../child/child.ts";
 import { childKind } from "../child/child-spec.ts";
@@ -276,7 +277,7 @@ function resolveFork(definition: AgentDefinition, requested: TaskRequest["fork"]
   try {
     return parseForkMode(requested) ?? definition.fork ?? "none";
   } catch (error) {
-    throw new ToolError(error instanceof Error ? error.message : String(error));
+    throw new ToolError(errorMessage(error));
   }
 }
 
@@ -294,7 +295,7 @@ function resolveModel(
   } catch (error) {
     const source = requested === undefined ? `agent "${definition.name}"'s model` : "model";
     throw new ToolError(
-      `Cannot use ${source} "${id}": ${error instanceof Error ? error.message : String(error)} Omit model to use ${requested === undefined ? "yours" : "the agent's default"}.`,
+      `Cannot use ${source} "${id}": ${errorMessage(error)} Omit model to use ${requested === undefined ? "yours" : "the agent's default"}.`,
     );
   }
 }

@@ -1,6 +1,7 @@
 import type { Hooks } from "../../agent/hooks.ts";
 import { FINISHED_STATUSES, type TaskRecord } from "../../tasks/task-record.ts";
 import type { TaskStore } from "../../tasks/task-store.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import type { AgentIdentity } from "../../tools/tool.ts";
 import { notificationMessage } from "../report/task-view.ts";
 import type { ChildTree } from "../tree/child-tree.ts";
@@ -116,9 +117,7 @@ export async function takeNotifications(
     );
   } catch (error) {
     // A store problem must not end the parent's run; the notification comes at a later call.
-    deps.warn(
-      `could not deliver task notifications: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    deps.warn(`could not deliver task notifications: ${errorMessage(error)}`);
     return [];
   }
 }

@@ -330,7 +330,7 @@ export class SubagentRuntime {
       const report = await sweepOrphans(this.store, { staleAfterMs: this.limits.orphanTimeoutMs });
       for (const error of report.unreadable) warn(`task sweeper skipped a file: ${error.message}`);
     } catch (error) {
-      warn(`task sweeper failed: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`task sweeper failed: ${errorMessage(error)}`);
     }
   }
 

@@ -1,6 +1,7 @@
 import { startHeartbeat } from "../../tasks/heartbeat.ts";
 import type { TaskMessage } from "../../tasks/task-record.ts";
 import type { TaskStore } from "../../tasks/task-store.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import type { SubagentLimits } from "./limits.ts";
 
 export interface TaskControlOptions {
@@ -78,7 +79,7 @@ export class TaskControl {
       store,
       () => this.activeIds,
       limits.heartbeatMs,
-      (error) => warn(`task heartbeat failed: ${error instanceof Error ? error.message : String(error)}`),
+      (error) => warn(`task heartbeat failed: ${errorMessage(error)}`),
     );
     this.timer = setInterval(() => void this.tick(), limits.cancelPollMs);
     this.timer.unref();
@@ -145,7 +146,7 @@ export class TaskControl {
         await sweep();
       }
     } catch (error) {
-      this.options.warn(`task cancel poll failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.warn(`task cancel poll failed: ${errorMessage(error)}`);
     } finally {
       this.polling = false;
     }

@@ -1,5 +1,6 @@
 import { Redis, type RedisOptions } from "ioredis";
 import { AgentryError, isAgentryError } from "../../errors/agentry-error.ts";
+import { errorMessage } from "../../text/error-message.ts";
 
 /** A `redis://` or `rediss://` URL that cannot be used: the person who gave it must fix it. */
 export class RedisUrlError extends AgentryError {
@@ -99,7 +100,7 @@ export function redisOptions(options: RedisConnectOptions): ConnectionOptions {
 }
 
 export function unavailable(target: RedisTarget, cause: unknown): RedisUnavailableError {
-  const detail = cause instanceof Error ? cause.message : String(cause);
+  const detail = errorMessage(cause);
   return new RedisUnavailableError(
     `Cannot reach Redis at ${target.label} (${detail}). Start redis-server there, or point --store, ` +
       "AGENTRY_REDIS_URL or fleet.redis at a running one.",

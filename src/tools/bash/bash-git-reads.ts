@@ -1,6 +1,7 @@
 import { isAbsolute, posix, relative, resolve } from "node:path";
 import { DEFAULT_COMMAND_ENV } from "../../sandbox/command-env.ts";
 import { type GitRead, gitContentReads } from "../../shell/git-reads.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import { isInside } from "../../text/path-inside.ts";
 import type { ExecOptions } from "../operations.ts";
 import { type ToolContext, ToolError } from "../tool.ts";
@@ -117,7 +118,7 @@ async function git(ctx: ToolContext, args: string): Promise<string | undefined> 
     ...(sandbox === undefined ? {} : { sandbox: { policy: sandbox, profile: "read-only" as const } }),
   };
   const result = await ctx.ops.exec(`${SAFE_GIT} ${args} 2>/dev/null`, options).catch((error: unknown) => {
-    throw unlisted(error instanceof Error ? error.message : String(error));
+    throw unlisted(errorMessage(error));
   });
   if (result.timedOut || result.aborted) throw unlisted(`git ${args} did not finish`);
   // 128: not a repository (the command itself will say so).

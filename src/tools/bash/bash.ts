@@ -3,6 +3,7 @@ import { z } from "zod";
 import { bashPermissionPatterns, isReadOnlyBashCommand } from "../../permissions/bash-command.ts";
 import { DEFAULT_COMMAND_ENV } from "../../sandbox/command-env.ts";
 import type { SandboxProfile } from "../../sandbox/policy.ts";
+import { errorMessage } from "../../text/error-message.ts";
 import type { ExecOptions } from "../operations.ts";
 import { defineTool, type ToolContext, ToolError } from "../tool.ts";
 import { checkGitReads } from "./bash-git-reads.ts";
@@ -74,9 +75,7 @@ export function createBashTool(options: BashToolOptions = {}) {
           ...confinement,
         });
       } catch (error) {
-        throw new ToolError(
-          `Could not start the command: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        throw new ToolError(`Could not start the command: ${errorMessage(error)}`);
       }
       const output = result.output.replace(/\s+$/, "");
       const notes = sandboxNotes(result, confinement.sandbox?.profile, sandboxed);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { errorMessage } from "../../text/error-message.ts";
 import { formatSize } from "../format-size.ts";
 import { missingPathError } from "../missing-path.ts";
 import { looksBinary } from "../text-detection.ts";
@@ -27,9 +28,7 @@ export const editTool = defineTool({
     const stat = await ctx.ops.stat(target.absolute);
     const write = async (text: string): Promise<void> => {
       await ctx.ops.writeFile(target.absolute, text).catch((error: unknown) => {
-        throw new ToolError(
-          `Could not write ${target.relative}: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        throw new ToolError(`Could not write ${target.relative}: ${errorMessage(error)}`);
       });
     };
 

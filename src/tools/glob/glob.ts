@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { z } from "zod";
 import { isInside } from "../../text/path-inside.ts";
-import { missingPathError } from "../missing-path.ts";
-import { defineTool, ToolError } from "../tool.ts";
+import { defineReadingTool } from "../reading-tool.ts";
+import { ToolError } from "../tool.ts";
 import { globToRegExp } from "../walk/glob-pattern.ts";
 import { comparePaths, toPosix, walkFiles } from "../walk/walk-files.ts";
-import { placeName, resolveWorkspacePath } from "../workspace-path.ts";
+import { placeName } from "../workspace-path.ts";
 
 export const GLOB_MAX_RESULTS = 1000;
 
@@ -15,20 +15,12 @@ const schema = z.object({
   path: z.string().optional().describe("Directory (default: the workspace)."),
 });
 
-export const globTool = defineTool({
+export const globTool = defineReadingTool({
   name: "glob",
   description: readFileSync(new URL("./glob.md", import.meta.url), "utf8"),
   schema,
-  readOnly: true,
-  async execute(args, ctx) {
-    const dir = await resolveWorkspacePath(ctx, args.path ?? ".");
-    await ctx.ask({
-      permission: "read",
-      patterns: [dir.relative],
-      title: `glob ${args.pattern} in ${dir.relative}`,
-    });
-    const stat = await ctx.ops.stat(dir.absolute);
-    if (stat === undefined) throw await missingPathError(ctx.ops, dir);
+  title: (args, relative) => `glob ${args.pattern} in ${relative}`,
+  async execute(args, ctx, { target: dir, stat }) {
     if (!stat.isDirectory) throw new ToolError(`${dir.relative} is a file; glob searches a directory.`);
 
     let pattern = args.pattern;

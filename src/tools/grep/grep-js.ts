@@ -1,3 +1,4 @@
+import { errorMessage } from "../../text/error-message.ts";
 import type { Operations } from "../operations.ts";
 import { splitLines, startsBinary } from "../text-detection.ts";
 import { ToolError } from "../tool.ts";
@@ -15,7 +16,7 @@ export async function grepWithJs(
     regex = new RegExp(query.pattern, query.ignoreCase ? "i" : "");
   } catch (error) {
     throw new ToolError(
-      `Invalid regular expression ${JSON.stringify(query.pattern)}: ${error instanceof Error ? error.message : String(error)}`,
+      `Invalid regular expression ${JSON.stringify(query.pattern)}: ${errorMessage(error)}`,
     );
   }
   const found: FileMatches[] = [];

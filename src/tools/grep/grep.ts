@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { hasByteEscapes } from "../byte-names.ts";
-import { missingPathError } from "../missing-path.ts";
-import { defineTool, ToolError } from "../tool.ts";
-import { placeName, resolveWorkspacePath } from "../workspace-path.ts";
+import { defineReadingTool } from "../reading-tool.ts";
+import { ToolError } from "../tool.ts";
+import { placeName } from "../workspace-path.ts";
 import { filesToSearch } from "./grep-files.ts";
 import { formatGrepResults } from "./grep-format.ts";
 import { grepWithJs } from "./grep-js.ts";
@@ -24,20 +24,12 @@ const schema = z.object({
   head_limit: z.number().int().min(1).optional().describe("First N results only."),
 });
 
-export const grepTool = defineTool({
+export const grepTool = defineReadingTool({
   name: "grep",
   description: readFileSync(new URL("./grep.md", import.meta.url), "utf8"),
   schema,
-  readOnly: true,
-  async execute(args, ctx) {
-    const target = await resolveWorkspacePath(ctx, args.path ?? ".");
-    await ctx.ask({
-      permission: "read",
-      patterns: [target.relative],
-      title: `grep ${args.pattern} in ${target.relative}`,
-    });
-    const stat = await ctx.ops.stat(target.absolute);
-    if (stat === undefined) throw await missingPathError(ctx.ops, target);
+  title: (args, relative) => `grep ${args.pattern} in ${relative}`,
+  async execute(args, ctx, { target, stat }) {
     const mode = args.output_mode ?? "files_with_matches";
     const query: GrepQuery = {
       pattern: args.pattern,

@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { missingPathError } from "../missing-path.ts";
-import { defineTool, ToolError } from "../tool.ts";
+import { defineReadingTool } from "../reading-tool.ts";
+import { ToolError } from "../tool.ts";
 import { createIgnoreMatcher } from "../walk/ignore-rules.ts";
 import { compareNames, type WalkEntry, walkFiles } from "../walk/walk-files.ts";
-import { resolveWorkspacePath } from "../workspace-path.ts";
 
 export const LIST_MAX_ENTRIES = 1000;
 
@@ -13,16 +12,12 @@ const schema = z.object({
   ignore: z.array(z.string()).optional().describe("Patterns to leave out."),
 });
 
-export const listTool = defineTool({
+export const listTool = defineReadingTool({
   name: "list",
   description: readFileSync(new URL("./list.md", import.meta.url), "utf8"),
   schema,
-  readOnly: true,
-  async execute(args, ctx) {
-    const dir = await resolveWorkspacePath(ctx, args.path ?? ".");
-    await ctx.ask({ permission: "read", patterns: [dir.relative], title: `list ${dir.relative}` });
-    const stat = await ctx.ops.stat(dir.absolute);
-    if (stat === undefined) throw await missingPathError(ctx.ops, dir);
+  title: (_args, relative) => `list ${relative}`,
+  async execute(args, ctx, { target: dir, stat }) {
     if (!stat.isDirectory) throw new ToolError(`${dir.relative} is a file, use read to see its content.`);
 
     const entries: WalkEntry[] = [];

@@ -3,11 +3,10 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { sniffImage } from "../../model/images.ts";
 import { formatSize } from "../format-size.ts";
-import { missingPathError } from "../missing-path.ts";
 import type { Operations } from "../operations.ts";
+import { defineReadingTool } from "../reading-tool.ts";
 import { imageTypeOf, looksBinary, splitLines } from "../text-detection.ts";
-import { defineTool, ToolError } from "../tool.ts";
-import { resolveWorkspacePath } from "../workspace-path.ts";
+import { ToolError } from "../tool.ts";
 import { checkImageSize, fileHead, readImage } from "./read-image.ts";
 import { readLineWindow } from "./read-lines.ts";
 
@@ -22,16 +21,12 @@ const schema = z.object({
   limit: z.number().int().min(1).optional().describe(`Lines to return (default ${READ_DEFAULT_LIMIT}).`),
 });
 
-export const readTool = defineTool({
+export const readTool = defineReadingTool({
   name: "read",
   description: readFileSync(new URL("./read.md", import.meta.url), "utf8"),
   schema,
-  readOnly: true,
-  async execute(args, ctx) {
-    const target = await resolveWorkspacePath(ctx, args.path);
-    await ctx.ask({ permission: "read", patterns: [target.relative], title: `read ${target.relative}` });
-    const stat = await ctx.ops.stat(target.absolute);
-    if (stat === undefined) throw await missingPathError(ctx.ops, target);
+  title: (_args, relative) => `read ${relative}`,
+  async execute(args, ctx, { target, stat }) {
     if (stat.isDirectory)
       throw new ToolError(`${target.relative} is a directory, use list to see its contents.`);
     if (!stat.isFile)

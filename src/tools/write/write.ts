@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { errorMessage } from "../../text/error-message.ts";
 import { formatSize } from "../format-size.ts";
 import { defineTool, ToolError } from "../tool.ts";
 import { resolveWorkspacePath } from "../workspace-path.ts";
@@ -22,9 +23,7 @@ export const writeTool = defineTool({
     }
     const bytes = Buffer.byteLength(args.content, "utf8");
     await ctx.ops.writeFile(target.absolute, args.content).catch((error: unknown) => {
-      throw new ToolError(
-        `Could not write ${target.relative}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new ToolError(`Could not write ${target.relative}: ${errorMessage(error)}`);
     });
     const details = { path: target.relative, bytes, created: before === undefined };
     if (before === undefined)

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import { cwdOption, jsonOption } from "../options.ts";
-import type { AgentsOptions } from "./agents.ts";
 
 const AGENTS_HELP = `
 Formats: agentry and AgentScope front matter (.agentry/agents, subagents/), Claude Code
@@ -17,7 +16,7 @@ Examples:
 `;
 
 /** Adds `agentry agents list|show|check`; definitions are loaded only when one runs. */
-export function registerAgentsCommand(program: Command, { io, result }: CommandDeps): Command {
+export function registerAgentsCommand(program: Command, deps: CommandDeps): Command {
   const agents = program
     .command("agents")
     .summary("list, show and check agent definitions")
@@ -41,10 +40,7 @@ export function registerAgentsCommand(program: Command, { io, result }: CommandD
       .description(
         "List the agents a run can delegate to: name, description, source, mode, model and tools.",
       ),
-  ).action(async (options: AgentsOptions) => {
-    const { agentsListCommand } = await import("./agents.ts");
-    result.exitCode = await agentsListCommand(options, io);
-  });
+  ).action(lazyAction(deps, async () => (await import("./agents.ts")).agentsListCommand));
   common(
     agents
       .command("show")
@@ -53,10 +49,7 @@ export function registerAgentsCommand(program: Command, { io, result }: CommandD
         "Show one agent's normalized definition (tools, permission, model, workspace …) and its prompt.",
       )
       .argument("<name>", "agent name (see: agentry agents list)"),
-  ).action(async (name: string, options: AgentsOptions) => {
-    const { agentsShowCommand } = await import("./agents.ts");
-    result.exitCode = await agentsShowCommand(name, options, io);
-  });
+  ).action(lazyAction(deps, async () => (await import("./agents.ts")).agentsShowCommand));
   common(
     agents
       .command("check")
@@ -68,9 +61,6 @@ export function registerAgentsCommand(program: Command, { io, result }: CommandD
           "card could not be read, 2 on invalid --agents JSON.",
       )
       .option("--online", "also fetch and read the card of every remote (A2A) agent"),
-  ).action(async (options: AgentsOptions) => {
-    const { agentsCheckCommand } = await import("./agents.ts");
-    result.exitCode = await agentsCheckCommand(options, io);
-  });
+  ).action(lazyAction(deps, async () => (await import("./agents.ts")).agentsCheckCommand));
   return agents;
 }

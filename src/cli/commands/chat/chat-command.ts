@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { queueOption, storeOption } from "../../fleet-flags.ts";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import {
   continueOption,
   cwdOption,
@@ -12,7 +12,6 @@ import {
   positiveInteger,
   trustProjectOption,
 } from "../options.ts";
-import type { ChatOptions } from "./chat.ts";
 
 const CHAT_HELP = `
 Type a message and press Enter; every line is a turn of the same conversation, with
@@ -55,7 +54,7 @@ Examples:
 `;
 
 /** Adds `agentry chat` (also `agentry` alone on a terminal); its modules load only when it runs. */
-export function registerChatCommand(program: Command, { io, result }: CommandDeps): Command {
+export function registerChatCommand(program: Command, deps: CommandDeps): Command {
   return program
     .command("chat")
     .summary("talk with the agent, turn after turn (also: agentry alone on a terminal)")
@@ -101,8 +100,5 @@ export function registerChatCommand(program: Command, { io, result }: CommandDep
     .addOption(storeOption())
     .addOption(queueOption())
     .addHelpText("after", CHAT_HELP)
-    .action(async (options: ChatOptions) => {
-      const { chatCommand } = await import("./chat.ts");
-      result.exitCode = await chatCommand(options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./chat.ts")).chatCommand));
 }

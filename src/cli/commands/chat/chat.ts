@@ -12,8 +12,13 @@ import { type Attachment, imageFiles } from "../../prompt-attachments.ts";
 import { colorEnabled } from "../../render/style.ts";
 import { selectModel } from "../../select-model.ts";
 import { chooseSession } from "../../session-choice.ts";
-import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../../wire/prepare-run.ts";
-import { wireTracing } from "../../wire/wire-tracing.ts";
+import {
+  loadRunSettings,
+  type RunSettings,
+  selectSessionAndModel,
+  sharedWiring,
+} from "../../wire/prepare-run.ts";
+import { rootWiring, sessionWiring, wireTracedRoot } from "../../wire/start-root.ts";
 import { runChat } from "./chat-loop.ts";
 import { completeCommand } from "./complete-command.ts";
 import { Conversation } from "./conversation.ts";
@@ -95,17 +100,11 @@ export async function chatCommand(options: ChatOptions, io: CliIo): Promise<numb
 async function chatWith(
   resumed: Session | undefined,
   initial: Model,
-  {
-    workspace,
-    settings,
-    rules,
-    limiters,
-    project,
-    instructions,
-  }: Awaited<ReturnType<typeof loadRunSettings>>,
+  loaded: RunSettings,
   options: ChatOptions & { images: Attachment[] },
   io: CliIo,
 ): Promise<number> {
+  const { workspace, settings, rules, limiters, project } = loaded;
   const model = switchableModel(initial);
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
 
@@ -116,33 +115,13 @@ async function chatWith(
     controller: starting,
     forceExit: () => exitAborted(io.stderr),
   });
-  // Before the wiring: each child carries the run's trace context to where it runs.
-  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
-    io.stderr.write(`warning: ${message}\n`),
-  );
-  const wired = await wireRoot({
+  const { wired, tracing } = await wireTracedRoot({
+    ...rootWiring(loaded, model, io),
     signal: starting.signal,
-    workspace,
-    settings,
-    rules,
-    definitions: project.agents,
-    instructions,
-    model,
-    io,
-    limiters,
     ...(terminal ? { onAsk: terminal.ask, onElicit: terminal.elicit } : {}),
-    ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
-    ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
-    ...(options.hooks === false ? {} : { hooks: project.hooks.hooks }),
-    skills: project.skills.skills,
+    ...sessionWiring(options, project),
     ...sharedWiring(options),
-    ...(tracing === undefined ? {} : { traceparentFor: tracing.traceparentFor }),
-  })
-    .catch(async (error: unknown) => {
-      await tracing?.close();
-      throw error;
-    })
-    .finally(disposeStarting);
+  }).finally(disposeStarting);
   const { config, runtime, compaction, close, mcp, hooks } = wired;
   if (starting.signal.aborted) {
     await close("the interactive session was interrupted before it started");

@@ -1,4 +1,5 @@
 import { type McpPromptInfo, promptArguments } from "../../../mcp/prompts.ts";
+import { errorMessage } from "../../../text/error-message.ts";
 import type { Attachment, McpAccess } from "../../prompt-attachments.ts";
 
 /** The MCP prompt a chat command names (`/mcp__<server>__<prompt>`), if any server offers one. */
@@ -25,6 +26,6 @@ export async function mcpPromptTurn(
     const filled = await mcp.getPrompt(prompt.server, prompt.name, parsed.values, signal);
     return { text: filled.text, attachments: filled.images };
   } catch (error) {
-    return { problem: `/${prompt.command}: ${error instanceof Error ? error.message : String(error)}` };
+    return { problem: `/${prompt.command}: ${errorMessage(error)}` };
   }
 }

@@ -4,6 +4,7 @@ import { truncateToolOutput } from "../../../agent/tool-calls/truncate.ts";
 import { isAgentryError } from "../../../errors/agentry-error.ts";
 import type { UserMessage } from "../../../model/messages.ts";
 import { PermissionDeniedError } from "../../../permissions/types.ts";
+import { errorMessage } from "../../../text/error-message.ts";
 import type { Style } from "../../render/style.ts";
 import { rootToolContext } from "../../root-tool-context.ts";
 
@@ -86,6 +87,6 @@ export function shellMessage(command: string, output: string): UserMessage {
 }
 
 function firstSentence(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return message.split(/(?<=\.) /)[0] ?? message;
 }

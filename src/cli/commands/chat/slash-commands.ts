@@ -1,5 +1,6 @@
 import { spawnableAgents } from "../../../subagents/index.ts";
 import type { TaskRecord } from "../../../tasks/task-record.ts";
+import { errorMessage } from "../../../text/error-message.ts";
 import { oneLine } from "../../../text/summarize-args.ts";
 import { didYouMean } from "../../config/did-you-mean.ts";
 import type { SavedCommand } from "../../custom-commands/saved-command.ts";
@@ -151,7 +152,7 @@ async function switchModel(args: string, context: SlashContext): Promise<SlashOu
     context.model.switchTo(model);
     context.say(`Model: ${model.id} from the next turn on.`);
   } catch (error) {
-    context.say(`Cannot use model "${args}": ${error instanceof Error ? error.message : String(error)}`);
+    context.say(`Cannot use model "${args}": ${errorMessage(error)}`);
   }
   return "continue";
 }

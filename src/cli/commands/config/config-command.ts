@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import { cwdOption, jsonOption, trustProjectOption } from "../options.ts";
-import type { ConfigOptions } from "./config.ts";
 
 const CONFIG_HELP = `
 Each value is shown with where it came from: a flag, an AGENTRY_* variable, a config
@@ -18,7 +17,7 @@ Examples:
 `;
 
 /** Adds `agentry config` (also `agentry config show`). */
-export function registerConfigCommand(program: Command, { io, result }: CommandDeps): Command {
+export function registerConfigCommand(program: Command, deps: CommandDeps): Command {
   const command = program
     .command("config")
     .summary("show the effective settings, where each came from, and what was withheld")
@@ -30,19 +29,13 @@ export function registerConfigCommand(program: Command, { io, result }: CommandD
     .addOption(trustProjectOption())
     .addOption(jsonOption())
     .addHelpText("after", CONFIG_HELP)
-    .action(async (options: ConfigOptions) => {
-      const { configCommand } = await import("./config.ts");
-      result.exitCode = await configCommand(options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./config.ts")).configCommand));
   command
     .command("show")
     .description("the same as agentry config")
     .addOption(cwdOption())
     .addOption(trustProjectOption())
     .addOption(jsonOption())
-    .action(async (options: ConfigOptions) => {
-      const { configCommand } = await import("./config.ts");
-      result.exitCode = await configCommand(options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./config.ts")).configCommand));
   return command;
 }

@@ -1,12 +1,11 @@
-import { describeInstructions } from "../../../instructions/describe-instructions.ts";
+import { instructionsReport } from "../../../instructions/describe-instructions.ts";
 import { describePeerFiles } from "../../config/peers/peer-summary.ts";
 import { settingSources } from "../../config/provenance.ts";
-import { readProject } from "../../config/read-project.ts";
+import { readWorkspace } from "../../config/read-project.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
 import type { CliIo } from "../../io.ts";
 import { loadProjectInstructions } from "../../project-instructions.ts";
 import { formatTable } from "../../render/table.ts";
-import { resolveWorkspace } from "../../workspace.ts";
 
 export interface ConfigOptions {
   cwd?: string;
@@ -15,12 +14,7 @@ export interface ConfigOptions {
 }
 
 export async function configCommand(options: ConfigOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  const project = await readProject({
-    workspace,
-    env: io.env,
-    ...(options.trustProject ? { trustProject: true } : {}),
-  });
+  const { workspace, project } = await readWorkspace(options, io);
   const sources = settingSources(project, io.env);
   const withheld = project.withheld.map(({ value: _value, ...item }) => item);
   const trust = project.trust;
@@ -30,11 +24,7 @@ export async function configCommand(options: ConfigOptions, io: CliIo): Promise<
     trusted: trust.trusted,
     lists: project.settings.instructions,
   });
-  const instructions = {
-    summary: describeInstructions(loaded.files),
-    files: loaded.files.map(({ text: _text, ...file }) => file),
-    problems: loaded.diagnostics,
-  };
+  const instructions = instructionsReport(loaded);
   if (options.json) {
     io.stdout.write(
       `${JSON.stringify({ workspace, trust, files: project.settings.files, peers: describePeerFiles(project.loaded.peers ?? [], project.withheld), settings: sources, withheld, instructions }, null, 2)}\n`,

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { homedir } from "node:os";
 import { relative } from "node:path";
-import { describeInstructions } from "../../../instructions/describe-instructions.ts";
+import { instructionsReport } from "../../../instructions/describe-instructions.ts";
 import { DEFAULT_COMMAND_ENV } from "../../../sandbox/command-env.ts";
 import { detectSandbox } from "../../../sandbox/detect.ts";
 import type { SandboxPolicy } from "../../../sandbox/policy.ts";
@@ -79,11 +79,7 @@ export async function doctorCommand(options: DoctorOptions, io: CliIo): Promise<
     ...(project.trust.by ? { by: project.trust.by } : {}),
     withheld: waiting,
   };
-  const loaded = {
-    summary: describeInstructions(instructions.files),
-    files: instructions.files.map(({ text: _text, ...file }) => file),
-    problems: instructions.diagnostics,
-  };
+  const loaded = instructionsReport(instructions);
   if (options.json) {
     io.stdout.write(
       `${JSON.stringify({ checks, trust, instructions: loaded, profile: policy && profile(policy, workspace), env }, null, 2)}\n`,

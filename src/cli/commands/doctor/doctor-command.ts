@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import { cwdOption, jsonOption } from "../options.ts";
-import type { DoctorOptions } from "./doctor-checks.ts";
 
 const DOCTOR_HELP = `
 It checks node (22.18 or newer), the sandbox (bubblewrap on Linux, Seatbelt on macOS),
@@ -28,8 +27,5 @@ export function registerDoctorCommand(program: Command, deps: CommandDeps): Comm
     .addOption(cwdOption())
     .addOption(jsonOption())
     .addHelpText("after", DOCTOR_HELP)
-    .action(async (options: DoctorOptions) => {
-      const { doctorCommand } = await import("./doctor-checks.ts");
-      deps.result.exitCode = await doctorCommand(options, deps.io);
-    });
+    .action(lazyAction(deps, async () => (await import("./doctor-checks.ts")).doctorCommand));
 }

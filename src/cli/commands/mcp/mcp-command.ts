@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import { cwdOption, jsonOption, mcpConfigOption, trustProjectOption } from "../options.ts";
-import type { McpListOptions } from "./mcp-list.ts";
 
 const MCP_HELP = `
 Servers come from "mcpServers" in the config files and from --mcp-config (Claude Code's
@@ -36,9 +35,6 @@ export function registerMcpCommand(program: Command, deps: CommandDeps): Command
     .addOption(mcpConfigOption())
     .addOption(trustProjectOption())
     .addOption(jsonOption())
-    .action(async (options: McpListOptions) => {
-      const { mcpListCommand } = await import("./mcp-list.ts");
-      deps.result.exitCode = await mcpListCommand(options, deps.io);
-    });
+    .action(lazyAction(deps, async () => (await import("./mcp-list.ts")).mcpListCommand));
   return mcp;
 }

@@ -1,13 +1,12 @@
 import { openMcpServers } from "../../../mcp/mcp-servers.ts";
 import type { McpServerConfig } from "../../../mcp/server-config.ts";
 import { projectWarnings } from "../../config/project-report.ts";
-import { readProject } from "../../config/read-project.ts";
+import { readWorkspace } from "../../config/read-project.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
 import type { CliIo } from "../../io.ts";
 import { loadMcpConfigFlags } from "../../mcp-config-flag.ts";
 import { formatTable } from "../../render/table.ts";
 import { expandServers } from "../../wire/wire-mcp.ts";
-import { resolveWorkspace } from "../../workspace.ts";
 
 export interface McpListOptions {
   cwd?: string;
@@ -37,12 +36,7 @@ interface ServerReport {
  * servers of a project's files that wait for the folder's trust are listed, not started.
  */
 export async function mcpListCommand(options: McpListOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  const project = await readProject({
-    workspace,
-    env: io.env,
-    ...(options.trustProject === undefined ? {} : { trustProject: options.trustProject }),
-  });
+  const { workspace, project } = await readWorkspace(options, io);
   const servers = {
     ...project.settings.mcpServers,
     ...(await loadMcpConfigFlags(options.mcpConfig ?? [], workspace)),

@@ -1,7 +1,7 @@
 import { type Command, Option } from "commander";
 import { queueOption, storeOption } from "../../fleet-flags.ts";
 import { OUTPUT_FORMATS } from "../../render/renderer.ts";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import {
   continueOption,
   cwdOption,
@@ -15,7 +15,6 @@ import {
   resumeOption,
   trustProjectOption,
 } from "../options.ts";
-import type { RunOptions } from "./run.ts";
 
 const RUN_EXAMPLES = `
 Examples:
@@ -43,7 +42,7 @@ Exit codes: 0 completed, 1 error, 2 usage or config error, 3 max turns reached,
 `;
 
 /** Adds `agentry run`; the run's modules (models, tools, the runtime) load only when it runs. */
-export function registerRunCommand(program: Command, { io, result }: CommandDeps): Command {
+export function registerRunCommand(program: Command, deps: CommandDeps): Command {
   return program
     .command("run")
     .summary("run the agent once on a prompt")
@@ -126,8 +125,5 @@ export function registerRunCommand(program: Command, { io, result }: CommandDeps
     .addOption(storeOption())
     .addOption(queueOption())
     .addHelpText("after", RUN_EXAMPLES)
-    .action(async (prompt: string | undefined, options: RunOptions) => {
-      const { runCommand } = await import("./run.ts");
-      result.exitCode = await runCommand(prompt, options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./run.ts")).runCommand));
 }

@@ -3,13 +3,9 @@ import { type TreeBudget, watchTreeBudget } from "../../../agent/limits/tree-bud
 import { runAgent } from "../../../agent/run.ts";
 import { Session } from "../../../agent/session/session.ts";
 import { newSessionId } from "../../../agent/session/session-id.ts";
-import type { LoadedAgents } from "../../../agents/discover.ts";
-import type { HookCommand } from "../../../hooks/hook-settings.ts";
 import { withHookContext } from "../../../hooks/session-events.ts";
-import type { LoadedInstructions } from "../../../instructions/instruction-file.ts";
 import type { Model } from "../../../model/model.ts";
 import type { PermissionMode } from "../../../permissions/gate.ts";
-import type { Skill } from "../../../skills/skill.ts";
 import { endpointCheck } from "../../config/resolve-settings.ts";
 import { commandFiles } from "../../custom-commands/command-files.ts";
 import { expandCommand, rootExpandOptions } from "../../custom-commands/expand-command.ts";
@@ -28,9 +24,14 @@ import type { OutputFormat } from "../../render/renderer.ts";
 import { colorEnabled } from "../../render/style.ts";
 import { createTreeRenderer, resumeTreeAfter } from "../../render/with-agent-tree.ts";
 import { chooseSession } from "../../session-choice.ts";
-import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../../wire/prepare-run.ts";
+import {
+  loadRunSettings,
+  type RunSettings,
+  selectSessionAndModel,
+  sharedWiring,
+} from "../../wire/prepare-run.ts";
+import { rootWiring, sessionWiring, wireTracedRoot } from "../../wire/start-root.ts";
 import type { WiredHooks } from "../../wire/wire-hooks.ts";
-import { wireTracing } from "../../wire/wire-tracing.ts";
 
 export interface RunOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -73,7 +74,8 @@ export async function runCommand(
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
-  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
+  const loaded = await loadRunSettings(options, io);
+  const { workspace, settings, project } = loaded;
   const prompt = await readPrompt(promptArgument, io.stdin, { stderr: io.stderr });
   const images = await imageFiles(options.image ?? [], { workspace, cwd: io.cwd });
   const resume = await chooseSession(workspace, options);
@@ -91,23 +93,22 @@ export async function runCommand(
     fromCommand === undefined || saved === undefined
       ? settings
       : { ...settings, model: { value: fromCommand, source: `/${saved.command.name}` } };
-  const { resumed, model } = await selectSessionAndModel(workspace, modelSettings, io, resume, limiters);
+  const { resumed, model } = await selectSessionAndModel(
+    workspace,
+    modelSettings,
+    io,
+    resume,
+    loaded.limiters,
+  );
   // The session's lock is held from here (a resumed one) or from its creation until the run is over.
   const held: { session: Session | undefined } = { session: resumed };
   try {
     const run = {
+      ...loaded,
       promptArgument,
       prompt,
       images,
-      workspace,
-      settings,
-      rules,
-      limiters,
       model,
-      definitions: project.agents,
-      instructions,
-      hooks: options.hooks === false ? undefined : project.hooks.hooks,
-      skills: project.skills.skills,
       ...(saved === undefined ? {} : { saved }),
     };
     return await runSession(held, run, options, io);
@@ -116,45 +117,24 @@ export async function runCommand(
   }
 }
 
-interface RunContext {
+/** What `loadRunSettings` read, with what `run` added: the prompt, its images, the model. */
+interface RunContext extends RunSettings {
   promptArgument: string | undefined;
   prompt: string;
   /** The `--image` files, as attachments of the prompt. */
   images: Attachment[];
-  workspace: string;
-  settings: Awaited<ReturnType<typeof loadRunSettings>>["settings"];
-  rules: Awaited<ReturnType<typeof loadRunSettings>>["rules"];
-  limiters: Awaited<ReturnType<typeof loadRunSettings>>["limiters"];
   model: Model;
-  definitions: LoadedAgents;
-  instructions: LoadedInstructions;
-  /** The settings files' hooks that apply; undefined: none runs (`--no-hooks`). */
-  hooks: readonly HookCommand[] | undefined;
-  skills: readonly Skill[];
   /** The saved command the prompt runs (`/review security`), with its arguments. */
   saved?: { command: SavedCommand; args: string };
 }
 
 async function runSession(
   held: { session: Session | undefined },
-  {
-    promptArgument,
-    prompt,
-    images,
-    workspace,
-    settings,
-    rules,
-    limiters,
-    model,
-    definitions,
-    instructions,
-    hooks,
-    skills,
-    saved,
-  }: RunContext,
+  run: RunContext,
   options: RunOptions,
   io: CliIo,
 ): Promise<number> {
+  const { promptArgument, prompt, images, workspace, settings, model, saved } = run;
   const renderer = createTreeRenderer(
     options.outputFormat,
     { stdout: io.stdout, stderr: io.stderr, color: colorEnabled(io.stderr, io.env) },
@@ -174,20 +154,9 @@ async function runSession(
     controller,
     forceExit: () => exitAborted(io.stderr, abortReported),
   });
-  // Before the wiring: each child carries the run's trace context to where it runs.
-  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
-    io.stderr.write(`warning: ${message}\n`),
-  );
-  const wired = await wireRoot({
+  const { wired, tracing } = await wireTracedRoot({
+    ...rootWiring(run, model, io),
     signal: controller.signal,
-    workspace,
-    settings,
-    rules,
-    definitions,
-    instructions,
-    model,
-    io,
-    limiters,
     ...(interactive
       ? {
           onAsk: resumeTreeAfter(
@@ -208,16 +177,11 @@ async function runSession(
           ),
         }
       : {}),
-    ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
-    ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
+    ...sessionWiring(options, run.project),
     ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
-    ...(hooks === undefined ? {} : { hooks }),
-    skills,
     ...sharedWiring(options),
-    ...(tracing === undefined ? {} : { traceparentFor: tracing.traceparentFor }),
-  }).catch(async (error: unknown) => {
+  }).catch((error: unknown) => {
     disposeInterrupts();
-    await tracing?.close();
     throw error;
   });
   const { config, close } = wired;

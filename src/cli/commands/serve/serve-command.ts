@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import type { CommandDeps } from "../command-deps.ts";
-import { cwdOption, permissionModeOption, positiveInteger, trustProjectOption } from "../options.ts";
+import { cwdOption, hostOption, permissionModeOption, portOption, trustProjectOption } from "../options.ts";
 import type { ServeOptions } from "./serve.ts";
 
 export const DEFAULT_SERVE_PORT = 4180;
@@ -40,12 +40,8 @@ export function registerServeCommand(program: Command, { io, result }: CommandDe
     .description(
       "Serve the workspace's agents over A2A (JSON-RPC, SSE) until interrupted, one log line per task on stderr.",
     )
-    .addOption(new Option("--host <address>", "address to listen on").default("127.0.0.1"))
-    .addOption(
-      new Option("--port <n>", "port to listen on (0 picks a free one)")
-        .default(DEFAULT_SERVE_PORT)
-        .argParser((value) => (value === "0" ? 0 : positiveInteger(value))),
-    )
+    .addOption(hostOption())
+    .addOption(portOption(DEFAULT_SERVE_PORT))
     .addOption(new Option("-m, --model <id>", "the model of agents that inherit theirs"))
     .addOption(new Option("--agent <name>", "the agent whose card is at the root (default: general-purpose)"))
     .addOption(

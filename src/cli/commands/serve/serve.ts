@@ -2,10 +2,13 @@ import type { PermissionMode } from "../../../permissions/gate.ts";
 import { serveA2a } from "../../../remote/serve/a2a-http-server.ts";
 import { ServedRecords } from "../../../remote/serve/served-records.ts";
 import { parseTraceParent } from "../../../telemetry/trace-context.ts";
+import { errorMessage } from "../../../text/error-message.ts";
 import { UsageError } from "../../errors.ts";
+import { stopSignal } from "../../interrupts.ts";
 import type { CliIo } from "../../io.ts";
-import { SERVE_TOKEN_ENV, serveToken } from "../../serve-token.ts";
+import { listenerToken, SERVE_TOKEN_ENV } from "../../serve-token.ts";
 import { loadRunSettings, selectSessionAndModel, wireRoot } from "../../wire/prepare-run.ts";
+import { rootWiring } from "../../wire/start-root.ts";
 import { wireTracingSession } from "../../wire/wire-tracing.ts";
 import { servedLocalAgents } from "./served-local-agents.ts";
 
@@ -29,19 +32,11 @@ export interface ServeOptions {
  * starts, so a refused address fails at once.
  */
 export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
-  const { token, generated } = serveToken(options.host, io.env);
-  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
+  const { token, generated } = listenerToken(options.host, io.env, "serve");
+  const loaded = await loadRunSettings(options, io);
+  const { workspace, settings, limiters } = loaded;
   const { model } = await selectSessionAndModel(workspace, settings, io, undefined, limiters);
-  const wired = await wireRoot({
-    workspace,
-    settings,
-    rules,
-    definitions: project.agents,
-    instructions,
-    model,
-    io,
-    limiters,
-  });
+  const wired = await wireRoot(rootWiring(loaded, model, io));
   const { createModel } = await import("../../../model/registry.ts");
   const log = (line: string) => io.stderr.write(`agentry serve: ${line}\n`);
   const tracing = await wireTracingSession(io.env, settings.telemetry);
@@ -74,9 +69,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
       log,
       ...(tracing === undefined ? {} : { trace: (parent) => tracing.tracer(parseTraceParent(parent)) }),
     }).catch((error: unknown) => {
-      throw new UsageError(
-        `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${errorMessage(error)}`);
     });
     log(`serving ${agents.agents.length} agents at ${server.url}/agents/<name>/ (workspace ${workspace})`);
     log(`the card at ${server.url}/.well-known/agent-card.json is ${server.defaultAgent}'s`);
@@ -91,16 +84,4 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
     const sent = await tracing?.close();
     if (sent !== undefined && sent !== "sent") log("warning: the last traces could not be sent");
   }
-}
-
-function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve(signal);
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
 }

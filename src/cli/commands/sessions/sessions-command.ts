@@ -1,9 +1,6 @@
 import { type Command, Option } from "commander";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import { cwdOption, jsonOption, positiveInteger } from "../options.ts";
-import type { SessionsOptions } from "./sessions.ts";
-import type { SessionsKeepOptions } from "./sessions-keep.ts";
-import type { SessionsPruneOptions } from "./sessions-prune.ts";
 
 const SESSIONS_HELP = `
 Examples:
@@ -16,7 +13,7 @@ Examples:
 `;
 
 /** Adds `agentry sessions list|show|prune|keep`; transcripts are read only when one runs. */
-export function registerSessionsCommand(program: Command, { io, result }: CommandDeps): Command {
+export function registerSessionsCommand(program: Command, deps: CommandDeps): Command {
   const sessions = program
     .command("sessions")
     .summary("list, show and prune stored sessions")
@@ -34,10 +31,7 @@ export function registerSessionsCommand(program: Command, { io, result }: Comman
     .addOption(new Option("-a, --all", "list the subagents' sessions too (ids starting with sub-)"))
     .addOption(cwdOption())
     .addOption(jsonOption("print the list as a JSON array"))
-    .action(async (options: SessionsOptions) => {
-      const { sessionsListCommand } = await import("./sessions.ts");
-      result.exitCode = await sessionsListCommand(options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./sessions.ts")).sessionsListCommand));
   sessions
     .command("show")
     .summary("show a session's transcript")
@@ -45,10 +39,7 @@ export function registerSessionsCommand(program: Command, { io, result }: Comman
     .argument("<session-id>", "the session id (see: agentry sessions list)")
     .addOption(cwdOption())
     .addOption(jsonOption("print the transcript header and entries as one JSON object (the raw transcript)"))
-    .action(async (id: string, options: SessionsOptions) => {
-      const { sessionsShowCommand } = await import("./sessions.ts");
-      result.exitCode = await sessionsShowCommand(id, options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./sessions.ts")).sessionsShowCommand));
   sessions
     .command("prune")
     .summary("remove old sessions, with their subagents' sessions and records")
@@ -63,10 +54,7 @@ export function registerSessionsCommand(program: Command, { io, result }: Comman
     .option("--dry-run", "print what would be removed, remove nothing")
     .addOption(cwdOption())
     .addOption(jsonOption("print what was removed and left as one JSON object"))
-    .action(async (options: SessionsPruneOptions) => {
-      const { sessionsPruneCommand } = await import("./sessions-prune.ts");
-      result.exitCode = await sessionsPruneCommand(options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./sessions-prune.ts")).sessionsPruneCommand));
   sessions
     .command("keep")
     .summary("keep sessions from every prune")
@@ -74,9 +62,6 @@ export function registerSessionsCommand(program: Command, { io, result }: Comman
     .argument("<session-id...>", "the session ids (see: agentry sessions list)")
     .option("--undo", "let a prune take them again")
     .addOption(cwdOption())
-    .action(async (ids: string[], options: SessionsKeepOptions) => {
-      const { sessionsKeepCommand } = await import("./sessions-keep.ts");
-      result.exitCode = await sessionsKeepCommand(ids, options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./sessions-keep.ts")).sessionsKeepCommand));
   return sessions;
 }

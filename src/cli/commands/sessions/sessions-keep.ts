@@ -3,11 +3,10 @@ import { dirname } from "node:path";
 import { isValidSessionId } from "../../../agent/session/session-id.ts";
 import { ensureStateDir, sessionPath } from "../../../state/state-dir.ts";
 import { writeFileAtomic } from "../../../tasks/workspace/atomic-write.ts";
-import { checkConfig } from "../../config/check-config.ts";
+import { checkedWorkspace } from "../../config/check-config.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
 import type { CliIo } from "../../io.ts";
-import { resolveWorkspace } from "../../workspace.ts";
 import { keptSessionsPath } from "./sessions-retention.ts";
 
 export interface SessionsKeepOptions {
@@ -49,8 +48,7 @@ export async function sessionsKeepCommand(
   options: SessionsKeepOptions,
   io: CliIo,
 ): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
+  const workspace = await checkedWorkspace(options.cwd, io);
   for (const id of ids)
     if (!isValidSessionId(id)) throw new UsageError(`Invalid session id ${JSON.stringify(id)}.`);
   const kept = await keptSessions(workspace);

@@ -6,11 +6,10 @@ import { sessionPath, toolOutputDir } from "../../../state/state-dir.ts";
 import { failOrphans } from "../../../tasks/sweeper.ts";
 import type { TaskRecord } from "../../../tasks/task-record.ts";
 import { WorkspaceTaskStore } from "../../../tasks/workspace/workspace-task-store.ts";
-import { checkConfig, loadConfiguredSettings } from "../../config/check-config.ts";
+import { checkedWorkspace, loadConfiguredSettings } from "../../config/check-config.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
 import type { CliIo } from "../../io.ts";
 import { age, formatTable } from "../../render/table.ts";
-import { resolveWorkspace } from "../../workspace.ts";
 import { DEFAULT_ORPHAN_TIMEOUT_S } from "../tasks/tasks-store.ts";
 import { keptSessions } from "./sessions-keep.ts";
 import { PROTECTION_WORDS, planPrune, type SessionTree, sessionTrees } from "./sessions-prune-plan.ts";
@@ -34,8 +33,7 @@ export interface SessionsPruneOptions {
  * transcript it cannot read (listed as damaged by `sessions list`).
  */
 export async function sessionsPruneCommand(options: SessionsPruneOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
+  const workspace = await checkedWorkspace(options.cwd, io);
   const rules = await pruneRules(options, "sessions", workspace, io.env);
   const kept = await keptSessions(workspace);
   const damaged: DamagedSession[] = [];

@@ -8,7 +8,7 @@ import {
   TranscriptFormatError,
 } from "../../../agent/session/transcript.ts";
 import { sessionPath } from "../../../state/state-dir.ts";
-import { checkConfig } from "../../config/check-config.ts";
+import { checkedWorkspace } from "../../config/check-config.ts";
 import { damagedSessionError } from "../../damaged-session.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
@@ -17,7 +17,6 @@ import { colorEnabled, createStyle } from "../../render/style.ts";
 import { age, formatTable } from "../../render/table.ts";
 import { formatUsage, renderTranscript } from "../../render/transcript-view.ts";
 import { isUsersSession } from "../../session-choice.ts";
-import { resolveWorkspace } from "../../workspace.ts";
 
 export interface SessionsOptions {
   cwd?: string;
@@ -32,8 +31,7 @@ export interface SessionsOptions {
  * damaged, with the reason: it is the user's data, and it must not vanish.
  */
 export async function sessionsListCommand(options: SessionsOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
+  const workspace = await checkedWorkspace(options.cwd, io);
   const damaged: DamagedSession[] = [];
   const listed = await listSessions(workspace, { onDamaged: (file) => damaged.push(file) });
   const sessions = options.all ? listed : listed.filter(isUsersSession);
@@ -62,8 +60,7 @@ function subagentSessions(count: number): string {
 
 /** `agentry sessions show <id>`: one transcript, readable or as JSON. */
 export async function sessionsShowCommand(id: string, options: SessionsOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
+  const workspace = await checkedWorkspace(options.cwd, io);
   if (!isValidSessionId(id)) throw new UsageError(`Invalid session id ${JSON.stringify(id)}.`);
   const path = sessionPath(workspace, id);
   const transcript = await readTranscript(path).catch((error: unknown) => {

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import { cwdOption, jsonOption } from "../options.ts";
-import type { SkillsOptions } from "./skills.ts";
 
 const SKILLS_HELP = `
 A skill is a folder with a SKILL.md (front matter name and description, then instructions) and the
@@ -14,7 +13,7 @@ Examples:
 `;
 
 /** Adds `agentry skills list|show`; skills are read only when one runs. */
-export function registerSkillsCommand(program: Command, { io, result }: CommandDeps): Command {
+export function registerSkillsCommand(program: Command, deps: CommandDeps): Command {
   const skills = program
     .command("skills")
     .summary("list and show the skills the agent can load")
@@ -30,10 +29,7 @@ export function registerSkillsCommand(program: Command, { io, result }: CommandD
     .description("List every skill: name, description, where it was found, and problems reading them.")
     .addOption(cwdOption())
     .addOption(jsonOption())
-    .action(async (options: SkillsOptions) => {
-      const { skillsListCommand } = await import("./skills.ts");
-      result.exitCode = await skillsListCommand(options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./skills.ts")).skillsListCommand));
   skills
     .command("show")
     .summary("show one skill: its fields, files and instructions")
@@ -41,9 +37,6 @@ export function registerSkillsCommand(program: Command, { io, result }: CommandD
     .argument("<name>", "skill name (see: agentry skills list)")
     .addOption(cwdOption())
     .addOption(jsonOption())
-    .action(async (name: string, options: SkillsOptions) => {
-      const { skillsShowCommand } = await import("./skills.ts");
-      result.exitCode = await skillsShowCommand(name, options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./skills.ts")).skillsShowCommand));
   return skills;
 }

@@ -4,12 +4,11 @@ import { join, relative } from "node:path";
 import { formatDiagnostics } from "../../../agents/diagnostics.ts";
 import { discoverSkills, readSkillBody } from "../../../skills/discover-skills.ts";
 import type { Skill } from "../../../skills/skill.ts";
-import { checkConfig } from "../../config/check-config.ts";
+import { checkedWorkspace } from "../../config/check-config.ts";
 import { didYouMean } from "../../config/did-you-mean.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
 import type { CliIo } from "../../io.ts";
-import { resolveWorkspace } from "../../workspace.ts";
 
 export interface SkillsOptions {
   cwd?: string;
@@ -78,8 +77,7 @@ export async function skillsShowCommand(name: string, options: SkillsOptions, io
 }
 
 async function skillsOf(options: SkillsOptions, io: CliIo) {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
+  const workspace = await checkedWorkspace(options.cwd, io);
   return { workspace, loaded: await discoverSkills(workspace, io.env.HOME || homedir()) };
 }
 

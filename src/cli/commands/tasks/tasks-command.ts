@@ -2,13 +2,14 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { runsAt } from "../../../tasks/runs-at.ts";
 import type { TaskRecord } from "../../../tasks/task-record.ts";
 import { isFinished, TASK_STATUSES, type TaskStatus } from "../../../tasks/task-status.ts";
+import { errorMessage } from "../../../text/error-message.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES } from "../../exit-codes.ts";
 import { storeOption } from "../../fleet-flags.ts";
 import type { CliIo } from "../../io.ts";
 import { age, formatTable } from "../../render/table.ts";
 import type { CommandDeps } from "../command-deps.ts";
-import { cwdOption, positiveInteger } from "../options.ts";
+import { cwdOption, positiveInteger, positiveNumberOf } from "../options.ts";
 import { type TaskChanges, taskChanges } from "./task-changes.ts";
 import { DEFAULT_ORPHAN_TIMEOUT_S, type Opened, withStore } from "./tasks-store.ts";
 
@@ -55,12 +56,7 @@ function statusOption(value: string): TaskStatus {
   return upper as TaskStatus;
 }
 
-function seconds(value: string): number {
-  const number = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0))
-    throw new InvalidArgumentError("must be a positive number of seconds.");
-  return number;
-}
+const seconds = positiveNumberOf("a positive number of seconds");
 
 /** Adds `agentry tasks list|show|cancel|wait|prune`; the store and config load only when one runs. */
 export function registerTasksCommand(program: Command, deps: CommandDeps): Command {
@@ -307,7 +303,7 @@ async function waitTask(
 
 async function find(ws: Opened, id: string): Promise<TaskRecord> {
   const record = await ws.store.get(id).catch((error: unknown) => {
-    throw new UsageError(error instanceof Error ? error.message : String(error), { cause: error });
+    throw new UsageError(errorMessage(error), { cause: error });
   });
   if (!record)
     throw new UsageError(`No task "${id}" in ${ws.where}. List the tasks with: agentry tasks list`);

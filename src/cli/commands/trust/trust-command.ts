@@ -1,7 +1,6 @@
 import { type Command, Option } from "commander";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import { jsonOption } from "../options.ts";
-import type { TrustOptions } from "./trust.ts";
 
 const TRUST_HELP = `
 A repository's own files (agentry.json, .agentry/config.json, agent files) narrow what agentry
@@ -26,7 +25,7 @@ Examples:
 `;
 
 /** Adds `agentry trust [dir]`. */
-export function registerTrustCommand(program: Command, { io, result }: CommandDeps): Command {
+export function registerTrustCommand(program: Command, deps: CommandDeps): Command {
   return program
     .command("trust")
     .argument("[dir]", "the folder (default: the current directory)")
@@ -39,8 +38,5 @@ export function registerTrustCommand(program: Command, { io, result }: CommandDe
     .addOption(new Option("--revoke", "stop trusting the folder"))
     .addOption(jsonOption())
     .addHelpText("after", TRUST_HELP)
-    .action(async (dir: string | undefined, options: TrustOptions) => {
-      const { trustCommand } = await import("./trust.ts");
-      result.exitCode = await trustCommand(dir, options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./trust.ts")).trustCommand));
 }

@@ -1,8 +1,7 @@
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { storeOption } from "../../fleet-flags.ts";
-import type { CommandDeps } from "../command-deps.ts";
-import { cwdOption, positiveInteger } from "../options.ts";
-import type { UiOptions } from "./ui.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
+import { cwdOption, hostOption, portOption } from "../options.ts";
 
 export const DEFAULT_UI_PORT = 4181;
 
@@ -27,24 +26,17 @@ Examples:
 `;
 
 /** Adds `agentry ui`; the server's modules load only when it runs. */
-export function registerUiCommand(program: Command, { io, result }: CommandDeps): Command {
+export function registerUiCommand(program: Command, deps: CommandDeps): Command {
   return program
     .command("ui")
     .summary("watch every task live in a web page, with transcripts, cancel and messages")
     .description(
       "Serve a web page that shows the workspace's (or the fleet's) tasks as a live tree until interrupted.",
     )
-    .addOption(new Option("--host <address>", "address to listen on").default("127.0.0.1"))
-    .addOption(
-      new Option("--port <n>", "port to listen on (0 picks a free one)")
-        .default(DEFAULT_UI_PORT)
-        .argParser((value) => (value === "0" ? 0 : positiveInteger(value))),
-    )
+    .addOption(hostOption())
+    .addOption(portOption(DEFAULT_UI_PORT))
     .addOption(storeOption())
     .addOption(cwdOption())
     .addHelpText("after", UI_HELP)
-    .action(async (options: UiOptions) => {
-      const { uiCommand } = await import("./ui.ts");
-      result.exitCode = await uiCommand(options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./ui.ts")).uiCommand));
 }

@@ -1,7 +1,9 @@
+import { errorMessage } from "../../../text/error-message.ts";
 import { serveUi } from "../../../ui/ui-server.ts";
 import { UsageError } from "../../errors.ts";
+import { stopSignal } from "../../interrupts.ts";
 import type { CliIo } from "../../io.ts";
-import { UI_TOKEN_ENV, uiToken } from "../../serve-token.ts";
+import { listenerToken, UI_TOKEN_ENV } from "../../serve-token.ts";
 import { withStore } from "../tasks/tasks-store.ts";
 
 export interface UiOptions {
@@ -17,7 +19,7 @@ export interface UiOptions {
  * (with the token) on stdout, one line, and what it serves on stderr.
  */
 export async function uiCommand(options: UiOptions, io: CliIo): Promise<number> {
-  const { token, generated } = uiToken(options.host, io.env);
+  const { token, generated } = listenerToken(options.host, io.env, "ui");
   const log = (line: string) => io.stderr.write(`agentry ui: ${line}\n`);
   return withStore(io, options, async (opened) => {
     await opened.sweep();
@@ -30,9 +32,7 @@ export async function uiCommand(options: UiOptions, io: CliIo): Promise<number> 
       sweep: () => opened.sweep(),
       log,
     }).catch((error: unknown) => {
-      throw new UsageError(
-        `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${errorMessage(error)}`);
     });
     log(`showing the tasks of ${opened.where} at ${server.url}`);
     if (generated) log(`the token was generated for this start (set ${UI_TOKEN_ENV} to choose one)`);
@@ -41,17 +41,5 @@ export async function uiCommand(options: UiOptions, io: CliIo): Promise<number> 
     log(`stopping (${signal})`);
     await server.close();
     return 0;
-  });
-}
-
-function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve(signal);
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
   });
 }

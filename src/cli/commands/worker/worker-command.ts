@@ -1,8 +1,7 @@
 import { type Command, Option } from "commander";
 import { DEFAULT_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS } from "../../../queue/fleet-keys.ts";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import { cwdOption, positiveInteger, positiveNumber } from "../options.ts";
-import type { WorkerOptions } from "./worker-run.ts";
 
 const WORKER_HELP = `
 A worker takes the subagents that \`agentry run --queue\` puts on the fleet's Redis queue and runs
@@ -84,8 +83,5 @@ export function registerWorkerCommand(program: Command, deps: CommandDeps): Comm
     )
     .addOption(cwdOption())
     .addHelpText("after", WORKER_HELP)
-    .action(async (options: WorkerOptions) => {
-      const { workerCommand } = await import("./worker-run.ts");
-      deps.result.exitCode = await workerCommand(options, deps.io);
-    });
+    .action(lazyAction(deps, async () => (await import("./worker-run.ts")).workerCommand));
 }

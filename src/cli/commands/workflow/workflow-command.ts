@@ -1,7 +1,7 @@
 import { type Command, Option } from "commander";
 import { queueOption, storeOption } from "../../fleet-flags.ts";
 import { OUTPUT_FORMATS } from "../../render/renderer.ts";
-import type { CommandDeps } from "../command-deps.ts";
+import { type CommandDeps, lazyAction } from "../command-deps.ts";
 import {
   cwdOption,
   jsonOption,
@@ -12,7 +12,6 @@ import {
   positiveNumber,
   trustProjectOption,
 } from "../options.ts";
-import type { WorkflowListOptions, WorkflowRunOptions } from "./workflow.ts";
 
 const WORKFLOW_HELP = `
 A workflow is a script that runs many subagents deterministically: agent(prompt, {label,
@@ -39,7 +38,7 @@ Exit codes: 0 completed, 1 the script or an agent failed, 2 usage error, 4 budge
 `;
 
 /** Adds `agentry workflow run|list`; the runtime and the sandbox load only when one runs. */
-export function registerWorkflowCommand(program: Command, { io, result }: CommandDeps): Command {
+export function registerWorkflowCommand(program: Command, deps: CommandDeps): Command {
   const workflow = program
     .command("workflow")
     .summary("run scripts that orchestrate subagents")
@@ -102,19 +101,13 @@ export function registerWorkflowCommand(program: Command, { io, result }: Comman
     .addOption(new Option("--agents <json>", "extra subagents as JSON; they override agent files"))
     .addOption(storeOption())
     .addOption(queueOption())
-    .action(async (reference: string | undefined, options: WorkflowRunOptions) => {
-      const { workflowRunCommand } = await import("./workflow.ts");
-      result.exitCode = await workflowRunCommand(reference, options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./workflow.ts")).workflowRunCommand));
   workflow
     .command("list")
     .summary("list the saved workflows")
     .description("List the saved workflows of the project and your home: name, description, file.")
     .addOption(cwdOption())
     .addOption(jsonOption())
-    .action(async (options: WorkflowListOptions) => {
-      const { workflowListCommand } = await import("./workflow.ts");
-      result.exitCode = await workflowListCommand(options, io);
-    });
+    .action(lazyAction(deps, async () => (await import("./workflow.ts")).workflowListCommand));
   return workflow;
 }

@@ -4,7 +4,7 @@ import type { Outcome } from "../../../contracts/outcome.ts";
 import type { WorkflowEvent, WorkflowOutcome } from "../../../contracts/workflow-events.ts";
 import { emptyUsage } from "../../../model/messages.ts";
 import type { PermissionMode } from "../../../permissions/gate.ts";
-import type { WorkflowBudget } from "../../../workflows/index.ts";
+import { errorMessage } from "../../../text/error-message.ts";
 import {
   type LoadedWorkflow,
   listSavedWorkflows,
@@ -15,10 +15,11 @@ import {
   type RunHeader,
   savedWorkflowLoader,
   startWorkflow,
+  type WorkflowBudget,
   type WorkflowPlan,
   workflowHost,
 } from "../../../workflows/index.ts";
-import { checkConfig } from "../../config/check-config.ts";
+import { checkedWorkspace } from "../../config/check-config.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../../exit-codes.ts";
 import { storeUrl } from "../../fleet-flags.ts";
@@ -28,9 +29,8 @@ import type { OutputFormat, Renderer } from "../../render/renderer.ts";
 import { colorEnabled } from "../../render/style.ts";
 import { formatTable } from "../../render/table.ts";
 import { withAgentTree } from "../../render/with-agent-tree.ts";
-import { loadRunSettings, selectSessionAndModel, sharedWiring, wireRoot } from "../../wire/prepare-run.ts";
-import { wireTracing } from "../../wire/wire-tracing.ts";
-import { resolveWorkspace } from "../../workspace.ts";
+import { loadRunSettings, selectSessionAndModel, sharedWiring } from "../../wire/prepare-run.ts";
+import { rootWiring, wireTracedRoot } from "../../wire/start-root.ts";
 
 export interface WorkflowRunOptions {
   /** `--trust-project`: the project's widening settings apply for this run. */
@@ -65,7 +65,8 @@ export async function workflowRunCommand(
   options: WorkflowRunOptions,
   io: CliIo,
 ): Promise<number> {
-  const { workspace, settings, rules, limiters, project, instructions } = await loadRunSettings(options, io);
+  const loaded = await loadRunSettings(options, io);
+  const { workspace, settings, limiters } = loaded;
   const script = await scriptToRun(
     reference,
     options,
@@ -84,25 +85,12 @@ export async function workflowRunCommand(
     controller,
     forceExit: () => exitAborted(io.stderr, aborted),
   });
-  // Before the wiring: each child carries the run's trace context to where it runs.
-  const tracing = await wireTracing(io.env, settings.telemetry, (message) =>
-    io.stderr.write(`warning: ${message}\n`),
-  );
-  const wired = await wireRoot({
+  const { wired, tracing } = await wireTracedRoot({
+    ...rootWiring(loaded, model, io),
     signal: controller.signal,
-    workspace,
-    settings,
-    rules,
-    definitions: project.agents,
-    instructions,
-    model,
-    io,
-    limiters,
     ...sharedWiring(options),
-    ...(tracing === undefined ? {} : { traceparentFor: tracing.traceparentFor }),
-  }).catch(async (error: unknown) => {
+  }).catch((error: unknown) => {
     disposeInterrupts();
-    await tracing?.close();
     throw error;
   });
   const output = workflowOutput(options.outputFormat, io);
@@ -145,8 +133,7 @@ export async function workflowRunCommand(
 
 /** `agentry workflow list`. */
 export async function workflowListCommand(options: WorkflowListOptions, io: CliIo): Promise<number> {
-  const workspace = await resolveWorkspace(options.cwd, io.cwd);
-  await checkConfig(workspace, io.env);
+  const workspace = await checkedWorkspace(options.cwd, io);
   const saved = await listSavedWorkflows(workspace, io.env.HOME || homedir());
   const rows = await Promise.all(
     saved.map(async (workflow) => {
@@ -221,7 +208,7 @@ function parseArgs(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--args must be JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`--args must be JSON: ${errorMessage(error)}`);
   }
 }
 
