@@ -43,15 +43,17 @@ test("two background children: the parent keeps working and gets each completion
       );
       return { toolCalls: [{ name: "read", args: { path: "a.txt" } }] };
     }
-    if (parentTurn === 3) {
-      setTimeout(slowGate.open, 100);
-      return { text: "my own part is done" };
-    }
+    if (parentTurn === 3) return { text: "my own part is done" };
     return { text: `final: ${notificationsIn(request.messages).length} notifications` };
   });
   const { config, runtime } = rootTree({ workspace: ws, model });
 
-  const run = await runTree(config, "ROOT");
+  // SLOW may finish once the parent ended its own turn, not before, however slow the machine.
+  const run = await runTree(config, "ROOT", {
+    onEvent: (event) => {
+      if (event.type === "turn_end" && event.agentPath.length === 1 && event.turn === 3) slowGate.open();
+    },
+  });
   const parentRequests = model.requests.filter((r) => firstUserText(r.messages) === "ROOT");
   expect(parentRequests).toHaveLength(4);
   // The task calls returned at once with the ids.

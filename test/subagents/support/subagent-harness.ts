@@ -116,7 +116,7 @@ export interface TreeRun {
 export async function runTree(
   config: AgentConfig,
   prompt: string,
-  options: { history?: Message[]; signal?: AbortSignal } = {},
+  options: { history?: Message[]; signal?: AbortSignal; onEvent?: (event: AgentEvent) => void } = {},
 ): Promise<TreeRun> {
   const session = await Session.create({
     workspace: config.workspace,
@@ -127,7 +127,15 @@ export async function runTree(
   for (const message of options.history ?? []) await session.append(message);
   await session.append(userText(prompt));
   const events: AgentEvent[] = [];
-  const outcome = await runAgentLoop(config, session, (event) => events.push(event), options.signal);
+  const outcome = await runAgentLoop(
+    config,
+    session,
+    (event) => {
+      events.push(event);
+      options.onEvent?.(event);
+    },
+    options.signal,
+  );
   return {
     outcome,
     events,
