@@ -1,5 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { machineTimeScale, parseTimeScale, resolveTimeScale, TIME_SCALE_ENV } from "./time-scale.ts";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { describe, expect, it, onTestFinished } from "vitest";
+import {
+  machineLoad,
+  machineTimeScale,
+  parseTimeScale,
+  resolveTimeScale,
+  TIME_SCALE_ENV,
+} from "./time-scale.ts";
 
 describe("the suite's time scale", () => {
   it("is 1 on an idle machine and grows with twice the load per core, rounded up to a tenth", () => {
@@ -20,8 +28,23 @@ describe("the suite's time scale", () => {
     expect(resolveTimeScale({ [TIME_SCALE_ENV]: "3" })).toEqual({ scale: 3, source: `${TIME_SCALE_ENV}=3` });
     expect(resolveTimeScale({ [TIME_SCALE_ENV]: "0.5" }).scale).toBe(0.5);
     expect(resolveTimeScale({}).source).toMatch(
-      /^load average \d+\.\d\d on \d+ cores; set AGENTRY_TEST_TIME_SCALE to choose$/,
+      /^(threads ready to run|load average) \d+\.\d\d on \d+ cores; set AGENTRY_TEST_TIME_SCALE to choose$/,
     );
+  });
+
+  it("reads the load of now when the minute's average lags: two busy processes count as two threads ready to run", async () => {
+    const hogs = [0, 1].map(() =>
+      spawn(process.execPath, ["-e", "process.stdout.write('busy\\n'); for (;;);"], {
+        stdio: ["ignore", "pipe", "ignore"],
+      }),
+    );
+    onTestFinished(() => {
+      for (const hog of hogs) hog.kill("SIGKILL");
+    });
+    await Promise.all(hogs.map((hog) => once(hog.stdout, "data")));
+    // Each sample sees both hogs ready (or running); the load average, when it is the one taken, is
+    // larger still; other work of the machine only adds to either.
+    expect(machineLoad().load).toBeGreaterThanOrEqual(process.platform === "linux" ? 2 : 0);
   });
 
   it("refuses a value that is not a positive number, saying what it must be", () => {
