@@ -11,7 +11,11 @@ import base from "./vitest.config.ts";
  */
 const tests = process.env.AGENTRY_MUTATE_TESTS?.split(",").filter((glob) => glob !== "");
 
+// One project of the target's files: the suite's projects (unit and heavy) each name their own files,
+// which would run every test of the suite against every mutant.
+const { projects: _suiteProjects, ...suite } = base.test ?? {};
+
 export default defineConfig({
   ...base,
-  test: { ...base.test, isolate: true, ...(tests === undefined ? {} : { include: tests }) },
+  test: { ...suite, isolate: true, ...(tests === undefined ? {} : { include: tests }) },
 });

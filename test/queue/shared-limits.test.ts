@@ -6,6 +6,7 @@ import { shareLimits } from "../../src/queue/fleet-limits.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import { scaled } from "../support/time-scale.ts";
 
 // Issue 25: model rate limits were per process — ten workers on one key each learned the provider's
 // limit alone. With a store, each endpoint's limit is kept on the fleet's Redis and every machine's
@@ -40,53 +41,69 @@ describeWith(REDIS, "model limits shared through the fleet's Redis", () => {
 
   async function provider() {
     // A provider that takes 4 requests at once and refuses the rest (retry-after: 1 s). Its answers take
-    // long enough that a burst of 12 all reach it while the first 4 are answered.
-    const server = await startModelServer({ text: "ok", delayMs: 1_000 }, { capacity: { maxInFlight: 4 } });
+    // long enough that a burst of 12 all reach it while the first 4 are answered, on a loaded machine
+    // too (scaled: at load 10 a burst of 12 took over a second to leave).
+    const server = await startModelServer(
+      { text: "ok", delayMs: scaled(1_000) },
+      { capacity: { maxInFlight: 4 } },
+    );
     closers.push(() => server.close());
     return server;
   }
 
-  it("a second machine holds to the limit the first learned: it is refused far less than the first", async () => {
-    const redis = await startRedisServer();
-    closers.push(() => redis.stop());
-    const server = await provider();
-    const [first, second] = [await machine(server, redis), await machine(server, redis)];
+  it(
+    "a second machine holds to the limit the first learned: it is refused far less than the first",
+    async () => {
+      const redis = await startRedisServer();
+      closers.push(() => redis.stop());
+      const server = await provider();
+      const [first, second] = [await machine(server, redis), await machine(server, redis)];
 
-    expect(await first.all(12)).toEqual(Array(12).fill("stop"));
-    const refusedFirst = server.capacity?.refusals.length ?? 0;
-    expect(await second.all(12)).toEqual(Array(12).fill("stop"));
-    const refusedSecond = (server.capacity?.refusals.length ?? 0) - refusedFirst;
+      expect(await first.all(12)).toEqual(Array(12).fill("stop"));
+      const refusedFirst = server.capacity?.refusals.length ?? 0;
+      expect(await second.all(12)).toEqual(Array(12).fill("stop"));
+      const refusedSecond = (server.capacity?.refusals.length ?? 0) - refusedFirst;
 
-    // The first burst: 12 sent at a limit of 16, 8 refused, and the shared limit halved at least (to 8).
-    expect(refusedFirst).toBeGreaterThanOrEqual(8);
-    // The second machine starts from that limit, not from 16: at most 8 sent at once, 4 of them refused.
-    expect(refusedSecond).toBeLessThanOrEqual(4);
-    expect(second.limiters.list()[0]?.state.limit).toBeLessThanOrEqual(8);
-  }, 60_000);
+      // The first burst: 12 sent at a limit of 16, 8 refused, and the shared limit halved at least (to 8).
+      expect(refusedFirst).toBeGreaterThanOrEqual(8);
+      // The second machine starts from that limit, not from 16: at most 8 sent at once, 4 of them refused.
+      expect(refusedSecond).toBeLessThanOrEqual(4);
+      expect(second.limiters.list()[0]?.state.limit).toBeLessThanOrEqual(8);
+    },
+    scaled(60_000),
+  );
 
-  it("without the store, the second machine learns alone: it is refused as often as the first", async () => {
-    const redis = await startRedisServer();
-    closers.push(() => redis.stop());
-    const server = await provider();
-    const [first, second] = [await machine(server, redis, true), await machine(server, redis, true)];
+  it(
+    "without the store, the second machine learns alone: it is refused as often as the first",
+    async () => {
+      const redis = await startRedisServer();
+      closers.push(() => redis.stop());
+      const server = await provider();
+      const [first, second] = [await machine(server, redis, true), await machine(server, redis, true)];
 
-    await first.all(12);
-    const refusedFirst = server.capacity?.refusals.length ?? 0;
-    await second.all(12);
-    const refusedSecond = (server.capacity?.refusals.length ?? 0) - refusedFirst;
+      await first.all(12);
+      const refusedFirst = server.capacity?.refusals.length ?? 0;
+      await second.all(12);
+      const refusedSecond = (server.capacity?.refusals.length ?? 0) - refusedFirst;
 
-    expect(refusedSecond).toBeGreaterThanOrEqual(8);
-    expect(second.limiters.list()[0]?.state.limit).toBeLessThanOrEqual(8);
-  }, 60_000);
+      expect(refusedSecond).toBeGreaterThanOrEqual(8);
+      expect(second.limiters.list()[0]?.state.limit).toBeLessThanOrEqual(8);
+    },
+    scaled(60_000),
+  );
 
-  it("while the fleet's Redis does not answer, a machine limits its own calls and they go on", async () => {
-    const redis = await startRedisServer();
-    closers.push(() => redis.stop());
-    const server = await provider();
-    const alone = await machine(server, redis);
+  it(
+    "while the fleet's Redis does not answer, a machine limits its own calls and they go on",
+    async () => {
+      const redis = await startRedisServer();
+      closers.push(() => redis.stop());
+      const server = await provider();
+      const alone = await machine(server, redis);
 
-    await redis.kill();
+      await redis.kill();
 
-    expect(await alone.all(3)).toEqual(["stop", "stop", "stop"]);
-  }, 60_000);
+      expect(await alone.all(3)).toEqual(["stop", "stop", "stop"]);
+    },
+    scaled(60_000),
+  );
 });
