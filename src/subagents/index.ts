@@ -3,7 +3,7 @@
 // child somewhere else (a queue worker, an A2A server) builds on `placement.ts`.
 
 export type { ChildHooksFactory, ChildInstructions, TraceparentFor } from "./child/child-config.ts";
-export { isSpawnTool } from "./child/child-tools.ts";
+export { isSpawnTool } from "./child/child-config.ts";
 export { type ForkMode, forkHistory } from "./child/fork.ts";
 export type { ChildRunReport } from "./report/child-run-report.ts";
 export { failureReason } from "./report/task-result.ts";

@@ -3,7 +3,7 @@ import type { AgentDefinition } from "../../src/agents/definition.ts";
 import { confineProjectDefinitions } from "../../src/agents/project-definitions.ts";
 import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
 import { evaluate } from "../../src/permissions/evaluate.ts";
-import { childRules } from "../../src/subagents/child/child-rules.ts";
+import { childRules } from "../../src/subagents/child/child-config.ts";
 
 const project = (overrides: Partial<AgentDefinition>): AgentDefinition => ({
   name: "x",

@@ -3,7 +3,7 @@ import type { AgentDefinition } from "../../src/agents/definition.ts";
 import { AgentPermissionError } from "../../src/agents/definition-rules.ts";
 import { evaluate } from "../../src/permissions/evaluate.ts";
 import type { Ruleset } from "../../src/permissions/types.ts";
-import { childRules } from "../../src/subagents/child/child-rules.ts";
+import { childRules } from "../../src/subagents/child/child-config.ts";
 
 const base: Ruleset = [
   { permission: "edit", pattern: "*", action: "ask" },

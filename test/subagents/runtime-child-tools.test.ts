@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AgentDefinition } from "../../src/agents/definition.ts";
 import { DEFAULT_RULES } from "../../src/permissions/defaults.ts";
 import type { Ruleset } from "../../src/permissions/types.ts";
-import { childTools } from "../../src/subagents/child/child-tools.ts";
+import { childTools } from "../../src/subagents/child/child-config.ts";
 import { builtinTools } from "../../src/tools/builtin.ts";
 import { type AnyTool, defineTool } from "../../src/tools/tool.ts";
 

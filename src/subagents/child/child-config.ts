@@ -2,15 +2,17 @@ import { readFileSync } from "node:fs";
 import type { CompactionOptions } from "../../agent/compaction/compaction.ts";
 import type { Hooks } from "../../agent/hooks.ts";
 import type { AgentDefinition } from "../../agents/definition.ts";
+import { definitionRules } from "../../agents/definition-rules.ts";
 import type { Model } from "../../model/model.ts";
+import { deriveChildRules, visibleTools } from "../../permissions/derive.ts";
+import { confineProjectRules } from "../../permissions/project-rules.ts";
 import type { Ruleset } from "../../permissions/types.ts";
+import { wildcardMatch } from "../../permissions/wildcard.ts";
 import type { AnyTool } from "../../tools/tool.ts";
 import type { SpawnKit } from "../spawn/spawn-kit.ts";
 import type { CallerScope } from "../tree/caller-scope.ts";
 import type { SubagentLimits } from "../tree/limits.ts";
-import { childRules } from "./child-rules.ts";
-import { CHILD_SPEC_VERSION, type ChildSpec, childKind, type LoopChildSpec } from "./child-spec.ts";
-import { childTools } from "./child-tools.ts";
+import { CHILD_SPEC_VERSION, type ChildSpec, type LoopChildSpec } from "./child-spec.ts";
 
 /** The id of a tree counted in its own process only (no child of it runs elsewhere). */
 const LOCAL_TREE = "local";
@@ -86,6 +88,15 @@ export interface ChildSetup {
 }
 
 /**
+ * The kind of child a definition makes: `remote` for an agent with a `url` (it runs on its A2A agent,
+ * with that agent's own model and history), `loop` for any other. The one place in `src/subagents/`
+ * where a definition's `url` decides anything: the rest asks the kind, and a placement takes a spec by it.
+ */
+export function childKind(definition: Pick<AgentDefinition, "url">): ChildSpec["kind"] {
+  return definition.url === undefined ? "loop" : "remote";
+}
+
+/**
  * Describes a child once, for wherever it will run (`ChildSpec`): a remote agent (a definition with
  * `url`) by where it is and its limits; any other by its definition as resolved, its rules, the names
  * of its tools, the inputs of its sandbox, its limits and model (`describeLoopChild`).
@@ -157,6 +168,89 @@ export function describeLoopChild(
       ...(workspace?.path === undefined ? {} : { path: workspace.path }),
     },
   };
+}
+
+/**
+ * A child's rules: the run's base rules (defaults and config, i.e. the root's), then its definition's
+ * (`definitionRules`), then every deny of its parent — so a definition may settle what the config
+ * leaves to ask, but no deny anywhere above it can be lifted. Allows of intermediate agents are not
+ * inherited. A project file's definition is the repository's word: its rules only narrow unless the
+ * user trusts the folder, and never allow leaving the sandbox or the workspace (`confineProjectRules`).
+ * Throws `AgentPermissionError` when the definition's `permission` is unreadable.
+ */
+export function childRules(baseRules: Ruleset, parentRules: Ruleset, definition: AgentDefinition): Ruleset {
+  const own = definitionRules(definition);
+  const rules =
+    definition.source.kind === "project"
+      ? confineProjectRules(own, baseRules, definition.source.trusted === true).rules
+      : own;
+  return deriveChildRules(parentRules, [...baseRules, ...rules]);
+}
+
+/** Tools that start or steer subagents; a child only gets them below the depth limit. */
+export function isSpawnTool(name: string): boolean {
+  return name === "task" || name.startsWith("task_");
+}
+
+export interface ChildToolsOptions {
+  definition: AgentDefinition;
+  /** The caller's tools: what a definition without `tools` inherits. */
+  parentTools: readonly AnyTool[];
+  /** What a definition's `tools` list picks from. */
+  baseTools: readonly AnyTool[];
+  /** The child's permission rules: tools they deny with `*` are hidden. */
+  rules: Ruleset;
+  /** Whether the child is below the depth limit. */
+  mayNest: boolean;
+}
+
+export interface ChildToolSet {
+  /** The child's tools, spawn tools excluded. */
+  tools: AnyTool[];
+  /** Whether to add the child's own `task` tool. */
+  spawn: boolean;
+}
+
+/**
+ * A child's tools: its definition's `tools` picked from the base tools (absent = its parent's tools;
+ * `[]` = none; `*` patterns such as `mcp__github__*` match several, and each server named in its
+ * `mcpServers` adds that server's tools), minus `disallowedTools`, minus tools its rules hide. The parent's own spawn tools are
+ * never inherited as they are (they are bound to the parent); `spawn` says whether the child gets
+ * its own.
+ */
+export function childTools(options: ChildToolsOptions): ChildToolSet {
+  const { definition, rules } = options;
+  const listed = definition.tools;
+  const disallowed = definition.disallowedTools ?? [];
+  const allowed = (name: string) => !disallowed.some((pattern) => wildcardMatch(pattern, name));
+
+  let picked: AnyTool[];
+  if (listed === undefined) {
+    picked = options.parentTools.filter((tool) => !isSpawnTool(tool.name));
+  } else {
+    const wanted = [...listed, ...(definition.mcpServers ?? []).map((server) => `mcp__${server.name}__*`)];
+    const pool = unique([...options.baseTools, ...options.parentTools]);
+    picked = pool.filter(
+      (tool) => !isSpawnTool(tool.name) && wanted.some((pattern) => wildcardMatch(pattern, tool.name)),
+    );
+  }
+  const tools = visibleTools(
+    picked.filter((tool) => allowed(tool.name)),
+    rules,
+  );
+  const wantsSpawn = listed === undefined || listed.includes("task");
+  const spawn =
+    options.mayNest && wantsSpawn && allowed("task") && visibleTools([{ name: "task" }], rules).length > 0;
+  return { tools, spawn };
+}
+
+function unique(tools: AnyTool[]): AnyTool[] {
+  const seen = new Set<string>();
+  return tools.filter((tool) => {
+    if (seen.has(tool.name)) return false;
+    seen.add(tool.name);
+    return true;
+  });
 }
 
 /**

@@ -14,9 +14,14 @@ import type { Operations } from "../../tools/operations.ts";
 import type { AnyTool } from "../../tools/tool.ts";
 import type { SpawnKit } from "../spawn/spawn-kit.ts";
 import type { CallerScope } from "../tree/caller-scope.ts";
-import { type BuildDeps, type ChildSetup, childSystemPrompt, describeLoopChild } from "./child-config.ts";
+import {
+  type BuildDeps,
+  type ChildSetup,
+  childSystemPrompt,
+  describeLoopChild,
+  isSpawnTool,
+} from "./child-config.ts";
 import type { LoopChildSpec } from "./child-spec.ts";
-import { isSpawnTool } from "./child-tools.ts";
 import { type ChildWorkspace, prepareChildWorkspace, workspaceOptions } from "./child-workspace.ts";
 import type { LocalChild } from "./local-child.ts";
 

@@ -1,7 +1,7 @@
 import { isAbsolute, normalize } from "node:path";
 import { z } from "zod";
 import { isValidSessionId } from "../../agent/session/session-id.ts";
-import { AGENT_NAME_PATTERN, type AgentDefinition, WORKSPACE_MODES } from "../../agents/definition.ts";
+import { AGENT_NAME_PATTERN, WORKSPACE_MODES } from "../../agents/definition.ts";
 import { PERMISSION_MODES } from "../../permissions/modes.ts";
 import type { Ruleset } from "../../permissions/types.ts";
 import { parseAllowedHosts } from "../../sandbox/network-hosts.ts";
@@ -168,12 +168,3 @@ export const childSpecSchema = z.discriminatedUnion("kind", [loopChildSpecSchema
 export type LoopChildSpec = Omit<z.infer<typeof loopChildSpecSchema>, "rules"> & { rules: Ruleset };
 export type RemoteChildSpec = z.infer<typeof remoteChildSpecSchema>;
 export type ChildSpec = LoopChildSpec | RemoteChildSpec;
-
-/**
- * The kind of child a definition makes: `remote` for an agent with a `url` (it runs on its A2A agent,
- * with that agent's own model and history), `loop` for any other. The one place in `src/subagents/`
- * where a definition's `url` decides anything: the rest asks the kind, and a placement takes a spec by it.
- */
-export function childKind(definition: Pick<AgentDefinition, "url">): ChildSpec["kind"] {
-  return definition.url === undefined ? "loop" : "remote";
-}

@@ -8,7 +8,7 @@ import type { TaskStore, TaskUpdate } from "../../tasks/task-store.ts";
 import { errorMessage } from "../../text/error-message.ts";
 import { ActivityWriter } from "../report/activity-writer.ts";
 import type { ChildRunReport } from "../report/child-run-report.ts";
-import { finishPatch } from "../report/task-records.ts";
+import { finishPatch } from "../report/task-result.ts";
 import { activationOutcome } from "../run/activation-kit.ts";
 import type { Activation, ChildExecutor } from "../run/executor.ts";
 import {

@@ -5,13 +5,16 @@ import type { ExecutorRef } from "../../tasks/task-record.ts";
 import { ToolError } from "../../tools/tool.ts";
 import type { ChildIdentity } from "../child/child.ts";
 import { type BuildDeps, type ChildSetup, describeChild } from "../child/child-config.ts";
+import { childFromSpec, inProcessHost } from "../child/child-from-spec.ts";
 import type { ChildSpec, LoopChildSpec } from "../child/child-spec.ts";
+import { prepareChildWorkspace, workspaceOptions } from "../child/child-workspace.ts";
 import type { CallerScope } from "../tree/caller-scope.ts";
 import type { ChildExecutor } from "./executor.ts";
+import { inProcessExecutor } from "./in-process-executor.ts";
 
 /**
  * Where a child runs. A tree has an ordered list of placements — a remote agent's (`src/remote/`), a
- * queue of workers (`src/queue/`), this process (`local-placement.ts`, always last) — and each child
+ * queue of workers (`src/queue/`), this process (`localPlacement`, always last) — and each child
  * runs where the first that takes its spec puts it (`choosePlacement`). The tree keeps the child's
  * state, record and (for a loop child) transcript wherever it runs.
  */
@@ -120,4 +123,44 @@ export async function placeChild(
     ...(placed.session === undefined ? {} : { session: placed.session }),
     discard: placed.discard,
   };
+}
+
+/**
+ * This process: a loop child is made from its spec under its caller (`inProcessHost`) in its own
+ * workspace (`shared`, `isolated` or a `worktree` here), and run by the in-process executor. Every tree
+ * ends its placements with it.
+ */
+export function localPlacement(
+  deps: Pick<BuildDeps, "baseTools" | "spawnKitFor" | "compaction" | "warn">,
+): ChildPlacement {
+  return {
+    kind: "local",
+    takes: (spec) => spec.kind === "loop",
+    async open(opening: ChildOpening): Promise<PlacedChild> {
+      const { spec, model } = loopChild(opening);
+      const workspace = await prepareChildWorkspace(workspaceOptions(spec));
+      const local = await childFromSpec(
+        spec,
+        inProcessHost(deps, opening.caller, model, opening.definition),
+        workspace,
+        () => opening.session(spec),
+      );
+      return {
+        executor: inProcessExecutor(local, deps.warn),
+        model: spec.model,
+        session: local.session,
+        discard: async () => {
+          await local.workspace.finish();
+        },
+      };
+    },
+  };
+}
+
+/** The spec and model of a child a loop placement took (the runtime opens a loop child with its model). */
+export function loopChild(opening: ChildOpening): { spec: LoopChildSpec; model: Model } {
+  const { spec, model } = opening;
+  if (spec.kind !== "loop" || model === undefined)
+    throw new Error(`agent "${spec.agent.name}" is not a child this placement runs`);
+  return { spec, model };
 }

@@ -8,7 +8,7 @@ import { canSpawn } from "../../permissions/derive.ts";
 import { errorMessage } from "../../text/error-message.ts";
 import { type ToolContext, ToolError, type ToolResult } from "../../tools/tool.ts";
 import { Child } from "../child/child.ts";
-import { childKind } from "../child/child-spec.ts";
+import { childKind } from "../child/child-config.ts";
 import { type ForkMode, forkHistory, parseForkMode } from "../child/fork.ts";
 import type { ChildRunReport } from "../report/child-run-report.ts";
 import { type OpenedChild, placeChild } from "../run/child-placement.ts";

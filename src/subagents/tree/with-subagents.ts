@@ -1,7 +1,7 @@
 import { compactionHooks } from "../../agent/compaction/compaction-hooks.ts";
 import type { AgentConfig } from "../../agent/config.ts";
 import { visibleTools } from "../../permissions/derive.ts";
-import { isSpawnTool } from "../child/child-tools.ts";
+import { isSpawnTool } from "../child/child-config.ts";
 import { spawnableAgents } from "../spawn/spawnable-agents.ts";
 import type { CallerScope } from "./caller-scope.ts";
 import { type SubagentOptions, SubagentRuntime } from "./subagent-runtime.ts";

@@ -11,7 +11,7 @@ import { loadOpenCodeConfig } from "../../../src/agents/loaders/opencode-config.
 import { loadOpenCodeLevel } from "../../../src/agents/loaders/opencode-level.ts";
 import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
-import { childTools } from "../../../src/subagents/child/child-tools.ts";
+import { childTools } from "../../../src/subagents/child/child-config.ts";
 import { type AnyTool, defineTool } from "../../../src/tools/tool.ts";
 import { scaled } from "../../support/time-scale.ts";
 import { type FuzzFile, generateAgentFile } from "./generate-agent-file.ts";
