@@ -28,7 +28,7 @@ export const DEFAULT_STALLED_INTERVAL_MS = 2_000;
  * - `result` — the job's result, kept by the worker that produced it while it held the job's lock, so
  *   a result outlives a job that ended otherwise (its lock lost just after, the job removed, a parent
  *   that died): a later attempt completes with it instead of running the child again, and a parent
- *   finds it there (`job-result.ts`).
+ *   finds it there (`job-data.ts`).
  */
 export interface JobKeys {
   mailbox: string;

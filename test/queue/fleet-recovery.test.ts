@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { jobKeys } from "../../src/queue/fleet-keys.ts";
-import { keepResult } from "../../src/queue/job-result.ts";
+import { keepResult } from "../../src/queue/job-data.ts";
 import { FleetClient } from "../../src/queue/parent/fleet-client.ts";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";
 import {

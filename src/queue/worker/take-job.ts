@@ -2,8 +2,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Job, UnrecoverableError, WaitingError } from "bullmq";
 import type { FleetKey } from "../fleet-key.ts";
 import { jobKeys } from "../fleet-keys.ts";
-import { type JobData, type JobResult, jobDataSchema, problemOf } from "../job-data.ts";
-import { keepResult, keptResult } from "../job-result.ts";
+import {
+  type JobData,
+  type JobResult,
+  jobDataSchema,
+  keepResult,
+  keptResult,
+  problemOf,
+} from "../job-data.ts";
 import { JobLock } from "./job-lock.ts";
 import { type JobChildren, type JobConnections, runQueuedChild } from "./run-queued-child.ts";
 import type { WorkerRuntime } from "./worker-host.ts";
@@ -28,7 +34,7 @@ export interface TakeJobDeps {
 
 /**
  * One job, as BullMQ hands it to this worker (`token`: its lock). Refused unless signed (with a fleet
- * key) and well-formed; completed at once with the result an earlier attempt kept (`job-result.ts`),
+ * key) and well-formed; completed at once with the result an earlier attempt kept (`keptResult`),
  * so a produced result is never produced twice or lost; else its child runs under the job's lock. A
  * result is returned only when it was kept while the lock held. A worker that lost the lock gives the
  * job back (`WaitingError`): nothing of its run is recorded, and the attempt that holds it goes on.
