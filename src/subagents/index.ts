@@ -16,6 +16,6 @@ export {
   SubagentLimitsConfigError,
   subagentLimitsSchema,
 } from "./tree/limits.ts";
-export { type ProgramChildren, type SubagentOptions, SubagentRuntime } from "./tree/subagent-runtime.ts";
-export type { TaskRequest } from "./tree/task-api.ts";
+export { type SubagentOptions, SubagentRuntime } from "./tree/subagent-runtime.ts";
+export type { ProgramChildren, TaskRequest } from "./tree/task-api.ts";
 export { attachSubagents, withSubagents } from "./tree/with-subagents.ts";

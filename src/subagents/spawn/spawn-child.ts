@@ -14,8 +14,8 @@ import type { ChildRunReport } from "../report/child-run-report.ts";
 import { type OpenedChild, placeChild } from "../run/child-placement.ts";
 import { runChild } from "../run/run-child.ts";
 import type { CallerScope } from "../tree/caller-scope.ts";
-import type { TaskRequest } from "../tree/task-api.ts";
-import { ownChild } from "./own-child.ts";
+import type { ProgramChildren, TaskRequest } from "../tree/task-api.ts";
+import { ownChild, refuseAtDepthLimit } from "./own-child.ts";
 import type { SpawnDeps } from "./spawn-deps.ts";
 import { DEFAULT_SUBAGENT_TYPE, spawnableAgents } from "./spawnable-agents.ts";
 import { awaitChild, startedInBackground } from "./sync-wait.ts";
@@ -91,11 +91,22 @@ async function startChild(
 }
 
 /**
- * Runs a new child for a program rather than a model (a workflow's `agent()`): the child `task`
- * would start, but its caller waits for its outcome however long it takes (no promotion to the
- * background) and gets the report itself.
+ * The children of `caller` as a program rather than a model (a workflow's `agent()`) runs them: the
+ * child `task` would start — the caller's rules, sandbox and limits, its record, its events in the
+ * caller's stream, refused past the depth limit — but the caller waits for its outcome however long it
+ * takes (no promotion to the background) and gets the report itself.
  */
-export async function runChildToEnd(
+export function programChildren(deps: SpawnDeps, caller: CallerScope): ProgramChildren {
+  return {
+    runToEnd: (request, ctx) => {
+      refuseAtDepthLimit(deps.build.limits.maxDepth, ctx);
+      return runChildToEnd(deps, caller, request, ctx);
+    },
+    continueToEnd: (taskId, prompt, ctx) => continueToEnd(deps, caller, taskId, prompt, ctx),
+  };
+}
+
+async function runChildToEnd(
   deps: SpawnDeps,
   caller: CallerScope,
   request: TaskRequest,
@@ -106,7 +117,7 @@ export async function runChildToEnd(
 }
 
 /** Continues a child the caller ran to its end (a workflow's corrective turn), and waits for its next end. */
-export async function continueToEnd(
+async function continueToEnd(
   deps: SpawnDeps,
   caller: CallerScope,
   taskId: string,

@@ -13,16 +13,14 @@ import type { TaskMessage } from "../../tasks/task-record.ts";
 import type { TaskStore } from "../../tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../../tasks/workspace/workspace-task-store.ts";
 import { errorMessage } from "../../text/error-message.ts";
-import type { AnyTool, ToolContext } from "../../tools/tool.ts";
+import type { AnyTool } from "../../tools/tool.ts";
 import type { Child, ChildRecordKeeping } from "../child/child.ts";
 import type { ChildHooksFactory, ChildInstructions, TraceparentFor } from "../child/child-config.ts";
-import type { ChildRunReport } from "../report/child-run-report.ts";
 import { type ChildPlacement, localPlacement } from "../run/child-placement.ts";
 import type { RunDeps } from "../run/run-child.ts";
 import { Semaphore } from "../run/semaphore.ts";
 import { adoptChildren } from "../spawn/adopt-children.ts";
-import { refuseAtDepthLimit } from "../spawn/own-child.ts";
-import { continueToEnd, runChildToEnd } from "../spawn/spawn-child.ts";
+import { programChildren } from "../spawn/spawn-child.ts";
 import type { SpawnDeps } from "../spawn/spawn-deps.ts";
 import { createSpawnKit, type SpawnKit } from "../spawn/spawn-kit.ts";
 import { spawnerHooks } from "../spawn/spawner-hooks.ts";
@@ -31,7 +29,7 @@ import { ChildTree } from "./child-tree.ts";
 import type { DescendantCount } from "./descendant-count.ts";
 import { resolveLimits, type SubagentLimits } from "./limits.ts";
 import { Pulse } from "./pulse.ts";
-import type { TaskApi, TaskRequest } from "./task-api.ts";
+import type { ProgramChildren, TaskApi } from "./task-api.ts";
 import { TaskControl } from "./task-control.ts";
 import { treeTaskApi } from "./tree-task-api.ts";
 
@@ -93,12 +91,6 @@ export interface SubagentOptions {
    * spans then join this run's trace. Default: none.
    */
   traceparentFor?: TraceparentFor;
-}
-
-/** How a program rather than a model (a workflow) runs children: each to its end, no promotion. */
-export interface ProgramChildren {
-  runToEnd(request: TaskRequest, ctx: ToolContext): Promise<ChildRunReport>;
-  continueToEnd(taskId: string, prompt: string, ctx: ToolContext): Promise<ChildRunReport>;
 }
 
 /**
@@ -236,32 +228,9 @@ export class SubagentRuntime {
     return this.slots.queued;
   }
 
-  /**
-   * Runs one child for a program rather than a model (a workflow's `agent()`): the child `task` would
-   * start — the caller's rules, sandbox and limits, its record, its events in the caller's stream —
-   * but the caller waits for its end however long it takes and gets the report.
-   */
-  runToEnd(caller: CallerScope, request: TaskRequest, ctx: ToolContext): Promise<ChildRunReport> {
-    refuseAtDepthLimit(this.limits.maxDepth, ctx);
-    return runChildToEnd(this.spawn, caller, request, ctx);
-  }
-
-  /** `runToEnd` and `continueToEnd` for the children of `caller`: what a program (a workflow) starts them with. */
+  /** The children of `caller` as a program (a workflow) starts them: each to its end (`programChildren`). */
   childrenOf(caller: CallerScope): ProgramChildren {
-    return {
-      runToEnd: (request, ctx) => this.runToEnd(caller, request, ctx),
-      continueToEnd: (taskId, prompt, ctx) => this.continueToEnd(caller, taskId, prompt, ctx),
-    };
-  }
-
-  /** Continues a child `runToEnd` ran (its history kept) with `prompt`, and waits for its next end. */
-  continueToEnd(
-    caller: CallerScope,
-    taskId: string,
-    prompt: string,
-    ctx: ToolContext,
-  ): Promise<ChildRunReport> {
-    return continueToEnd(this.spawn, caller, taskId, prompt, ctx);
+    return programChildren(this.spawn, caller);
   }
 
   child(taskId: string): Child | undefined {

@@ -4,6 +4,7 @@ import type { Ruleset } from "../../permissions/types.ts";
 import type { TaskRecord, TaskStatus } from "../../tasks/task-record.ts";
 import type { ToolContext, ToolResult } from "../../tools/tool.ts";
 import type { ForkMode } from "../child/fork.ts";
+import type { ChildRunReport } from "../report/child-run-report.ts";
 import type { CallerScope } from "./caller-scope.ts";
 
 /**
@@ -33,6 +34,16 @@ export interface TaskApi {
   markDelivered(taskIds: readonly string[]): Promise<void>;
   /** Stops a task and its descendants, here or through the process that runs it. */
   cancel(record: TaskRecord): Promise<CancelReport>;
+}
+
+/**
+ * How a program rather than a model (a workflow's `agent()`) runs the children of one caller: each to
+ * its end, however long it takes (no promotion to the background), with the report (`programChildren`).
+ */
+export interface ProgramChildren {
+  runToEnd(request: TaskRequest, ctx: ToolContext): Promise<ChildRunReport>;
+  /** Continues a child `runToEnd` ran (its history kept) with `prompt`, and waits for its next end. */
+  continueToEnd(taskId: string, prompt: string, ctx: ToolContext): Promise<ChildRunReport>;
 }
 
 export interface TaskRequest {
