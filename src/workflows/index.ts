@@ -4,7 +4,7 @@
 
 export { planWorkflow, type WorkflowPlan } from "./plan-workflow.ts";
 export { ReplayJournal, type RunHeader } from "./replay-journal.ts";
-export { type RunWorkflowOptions, runWorkflow, withWorkflows, workflowHost } from "./run-workflow.ts";
+export { type RunWorkflowOptions, runWorkflow, workflowHost } from "./run-workflow.ts";
 export {
   type LoadedWorkflow,
   listSavedWorkflows,
@@ -21,3 +21,4 @@ export {
 export type { WorkflowBudget } from "./workflow-budget.ts";
 export { WorkflowInputError, WorkflowSandboxError, WorkflowScriptError } from "./workflow-errors.ts";
 export { parseWorkflowSource, type WorkflowMeta, type WorkflowSource } from "./workflow-source.ts";
+export { withWorkflows } from "./workflow-tool.ts";

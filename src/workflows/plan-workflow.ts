@@ -1,6 +1,6 @@
 import { errorMessage } from "../text/error-message.ts";
-import { parseAgentCall } from "./agent-options.ts";
 import { runScript } from "./script-sandbox.ts";
+import { parseAgentCall } from "./workflow-agents.ts";
 import type { WorkflowSource } from "./workflow-source.ts";
 
 /** What a workflow would do, found without a model: its phases and how many agents it starts. */

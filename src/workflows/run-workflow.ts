@@ -9,7 +9,6 @@ import { savedWorkflowLoader } from "./saved-workflows.ts";
 import { type StartWorkflowOptions, startWorkflow, type WorkflowHost } from "./start-workflow.ts";
 import type { WorkflowBudget } from "./workflow-budget.ts";
 import { parseWorkflowSource, type WorkflowSource } from "./workflow-source.ts";
-import { createWorkflowKit } from "./workflow-tool.ts";
 
 export interface RunWorkflowOptions {
   /** The script's text (parsed here), or a parsed source. */
@@ -88,19 +87,34 @@ export function workflowHost(
     sessionId: run.sessionId ?? newSessionId({ prefix: "wfroot" }),
     depth: config.depth ?? 0,
   };
+  const context: WorkflowHost["context"] = {
+    workspace: config.workspace,
+    ops: config.ops,
+    ...(config.commands === undefined ? {} : { commands: config.commands }),
+    ask: (request) => runtime.gate(request, { path: agent.path.length > 0 ? agent.path : ["workflow"] }),
+    progress: () => {},
+    emit: run.emit,
+    agent,
+  };
+  return runtimeHost(runtime, scope, context, run.signal);
+}
+
+/**
+ * The one place a workflow's host is made over a subagent runtime (`workflowHost`, the `workflow`
+ * tool): its agents are children of `scope` in the runtime's tree, started straight through
+ * `programChildren` (`childrenOf`); its run's record and journal go to the runtime's store.
+ */
+export function runtimeHost(
+  runtime: SubagentRuntime,
+  scope: CallerScope,
+  context: WorkflowHost["context"],
+  signal?: AbortSignal,
+): WorkflowHost {
   return {
     children: runtime.childrenOf(scope),
     store: runtime.store,
-    context: {
-      workspace: config.workspace,
-      ops: config.ops,
-      ...(config.commands === undefined ? {} : { commands: config.commands }),
-      ask: (request) => runtime.gate(request, { path: agent.path.length > 0 ? agent.path : ["workflow"] }),
-      progress: () => {},
-      emit: run.emit,
-      agent,
-    },
-    ...(run.signal === undefined ? {} : { signal: run.signal }),
+    context,
+    ...(signal === undefined ? {} : { signal }),
   };
 }
 
@@ -115,13 +129,4 @@ export function callerScopeOf(config: AgentConfig, runtime: SubagentRuntime): Ca
     ...(config.toolOutputLimit === undefined ? {} : { toolOutputLimit: config.toolOutputLimit }),
     ...(config.redact === undefined ? {} : { redact: config.redact }),
   };
-}
-
-/**
- * Gives a root agent the opt-in `workflow` tool: its workflows' agents are its children in `runtime`'s
- * tree. The tool's hooks go first, so a run it waits for at turn end is notified by the spawner's.
- */
-export function withWorkflows(config: AgentConfig, runtime: SubagentRuntime, homeDir: string): AgentConfig {
-  const kit = createWorkflowKit({ runtime, scope: callerScopeOf(config, runtime), homeDir });
-  return { ...config, tools: [...config.tools, kit.tool], hooks: [kit.hooks, ...(config.hooks ?? [])] };
 }

@@ -1,3 +1,7 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { WORKSPACE_MODES } from "../agents/definition.ts";
 import type { WorkflowEvent } from "../contracts/workflow-events.ts";
 import {
   type ChildRunReport,
@@ -7,16 +11,12 @@ import {
 } from "../subagents/index.ts";
 import { errorMessage } from "../text/error-message.ts";
 import type { ToolContext } from "../tools/tool.ts";
-import { type AgentCall, callKey, parseAgentCall } from "./agent-options.ts";
 import type { ReplayJournal } from "./replay-journal.ts";
-import {
-  compileOutputSchema,
-  correctionMessage,
-  type OutputSchema,
-  parseOutput,
-  withOutputInstructions,
-} from "./structured-output.ts";
+import { isPosition } from "./replay-position.ts";
 import { AgentCapReached } from "./workflow-budget.ts";
+
+const INSTRUCTIONS = readFileSync(new URL("./structured-output.md", import.meta.url), "utf8").trim();
+const CORRECTION = readFileSync(new URL("./structured-correction.md", import.meta.url), "utf8").trim();
 
 /** How a workflow starts its agents: children of its caller, through the subagent runtime of its tree. */
 export type WorkflowChildren = ProgramChildren;
@@ -183,4 +183,142 @@ function taskOf(result: { taskId?: string }): { taskId?: string } {
 function summary(prompt: string): string {
   const line = prompt.trim().split("\n")[0] ?? "";
   return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+}
+
+/**
+ * The options of `agent(prompt, options)`. Claude Code's keys (`label`, `phase`, `schema`, `model`,
+ * `subagent_type`) and ours (`agent`, `tools`, `workspace`); other keys are ignored, so a script
+ * written for a newer version still runs.
+ */
+const agentOptionsSchema = z.looseObject({
+  label: z.string().min(1).optional(),
+  phase: z.string().min(1).optional(),
+  agent: z.string().min(1).optional(),
+  subagent_type: z.string().min(1).optional(),
+  agentType: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  tools: z.array(z.string().min(1)).optional(),
+  workspace: z.enum(WORKSPACE_MODES).optional(),
+  schema: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** One `agent()` call, its options checked. */
+export interface AgentCall {
+  /** Its replay position, from the sandbox's prelude (see replay-position.ts). */
+  position: string;
+  prompt: string;
+  label: string | undefined;
+  phase: string | undefined;
+  agentType: string | undefined;
+  model: string | undefined;
+  tools: string[] | undefined;
+  workspace: (typeof WORKSPACE_MODES)[number] | undefined;
+  schema: Record<string, unknown> | undefined;
+}
+
+/** Reads what the script passed (JSON from the sandbox); throws a message the script's error shows. */
+export function parseAgentCall(payload: string): AgentCall {
+  const raw = JSON.parse(payload) as { position?: unknown; prompt?: unknown; options?: unknown };
+  if (typeof raw.prompt !== "string") throw new Error("agent(prompt, options): prompt must be a string");
+  if (typeof raw.position !== "string" || !isPosition(raw.position)) {
+    throw new Error(`internal error: agent() came without a valid replay position (${String(raw.position)})`);
+  }
+  const parsed = agentOptionsSchema.safeParse(raw.options ?? {});
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.map(String).join(".")}: ${issue.message}`,
+    );
+    throw new Error(`agent(prompt, options): invalid options — ${problems.join("; ")}`);
+  }
+  const options = parsed.data;
+  return {
+    position: raw.position,
+    prompt: raw.prompt,
+    label: options.label,
+    phase: options.phase,
+    agentType: options.agent ?? options.subagent_type ?? options.agentType,
+    model: options.model,
+    tools: options.tools,
+    workspace: options.workspace,
+    schema: options.schema,
+  };
+}
+
+/**
+ * What decides whether a finished call may be replayed: everything that changes what the child is
+ * asked or how its answer is checked. The label and phase only change how it is shown.
+ */
+export function callKey(call: AgentCall): string {
+  const { prompt, agentType, model, tools, workspace, schema } = call;
+  return createHash("sha256")
+    .update(stableJson({ prompt, agentType, model, tools, workspace, schema }))
+    .digest("hex")
+    .slice(0, 32);
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** A JSON Schema of `agent()`'s `schema` option, compiled once per call. */
+export interface OutputSchema {
+  readonly json: Record<string, unknown>;
+  readonly validator: z.ZodType;
+}
+
+/** Compiles a JSON Schema; throws with the reason when it is not one we can check. */
+export function compileOutputSchema(json: Record<string, unknown>): OutputSchema {
+  try {
+    return { json, validator: z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]) };
+  } catch (error) {
+    throw new Error(`its schema is not a JSON Schema agentry can check: ${errorMessage(error)}`);
+  }
+}
+
+/** The prompt with what the child's final reply must look like. */
+export function withOutputInstructions(prompt: string, schema: OutputSchema): string {
+  return `${prompt}\n\n${INSTRUCTIONS.replace("{{schema}}", JSON.stringify(schema.json, null, 2))}`;
+}
+
+/** The corrective turn's message, after a reply that did not validate. */
+export function correctionMessage(error: string): string {
+  return CORRECTION.replace("{{error}}", error);
+}
+
+export type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
+
+/**
+ * The child's final text as the schema's value: the whole text, or the JSON inside a Markdown fence
+ * (models add one despite being told not to), validated.
+ */
+export function parseOutput(text: string, schema: OutputSchema): Parsed {
+  const candidate = unfenced(text.trim());
+  let value: unknown;
+  try {
+    value = JSON.parse(candidate);
+  } catch (error) {
+    const shown = candidate.length > 200 ? `${candidate.slice(0, 200)}…` : candidate;
+    return {
+      ok: false,
+      error: `it is not JSON (${errorMessage(error)}): ${JSON.stringify(shown)}`,
+    };
+  }
+  const checked = schema.validator.safeParse(value);
+  if (checked.success) return { ok: true, value };
+  const problems = checked.error.issues.map(
+    (issue) => `${issue.path.map(String).join(".") || "(the value)"}: ${issue.message}`,
+  );
+  return { ok: false, error: `it does not match the schema: ${problems.join("; ")}` };
+}
+
+function unfenced(text: string): string {
+  const fenced = /^```[a-zA-Z]*\s*\n([\s\S]*?)\n```$/.exec(text);
+  return fenced?.[1]?.trim() ?? text;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import type { AgentConfig } from "../agent/config.ts";
 import type { Hooks } from "../agent/hooks.ts";
 import type { WorkflowOutcome } from "../contracts/workflow-events.ts";
 import { isAgentryError } from "../errors/agentry-error.ts";
@@ -8,6 +9,7 @@ import type { RunJournals } from "../tasks/task-store.ts";
 import { type AnyTool, type Tool, type ToolContext, ToolError } from "../tools/tool.ts";
 import { planWorkflow, type WorkflowPlan } from "./plan-workflow.ts";
 import { ReplayJournal } from "./replay-journal.ts";
+import { callerScopeOf, runtimeHost } from "./run-workflow.ts";
 import { type LoadedWorkflow, loadWorkflow, savedWorkflowLoader } from "./saved-workflows.ts";
 import { type StartedWorkflow, startWorkflow } from "./start-workflow.ts";
 import { parseWorkflowSource } from "./workflow-source.ts";
@@ -55,6 +57,15 @@ export interface WorkflowKit {
 }
 
 /**
+ * Gives a root agent the opt-in `workflow` tool: its workflows' agents are its children in `runtime`'s
+ * tree. The tool's hooks go first, so a run it waits for at turn end is notified by the spawner's.
+ */
+export function withWorkflows(config: AgentConfig, runtime: SubagentRuntime, homeDir: string): AgentConfig {
+  const kit = createWorkflowKit({ runtime, scope: callerScopeOf(config, runtime), homeDir });
+  return { ...config, tools: [...config.tools, kit.tool], hooks: [kit.hooks, ...(config.hooks ?? [])] };
+}
+
+/**
  * The opt-in `workflow` tool (the user or config enables orchestration). Its runs are the agent's
  * background tasks: a record under the agent's session, its result as a notification. When the agent
  * ends its turn with a run still going, the hooks wait for it (the notification then gives the agent
@@ -72,12 +83,7 @@ export function createWorkflowKit(deps: WorkflowToolDeps): WorkflowKit {
         const plan = await planWorkflow(loaded.source, input.args ?? null);
         return { content: planText(plan), details: { plan } };
       }
-      const host = {
-        children: deps.runtime.childrenOf(deps.scope),
-        store: deps.runtime.store,
-        context: ctx,
-      };
-      const run = await startWorkflow(host, {
+      const run = await startWorkflow(runtimeHost(deps.runtime, deps.scope, ctx), {
         source: loaded.source,
         typescript: loaded.typescript,
         args: input.args ?? null,

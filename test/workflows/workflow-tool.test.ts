@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "vitest";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { scriptedModel } from "../../src/testing/scripted-model.ts";
-import { withWorkflows } from "../../src/workflows/run-workflow.ts";
+import { withWorkflows } from "../../src/workflows/workflow-tool.ts";
 import {
   CHILD_MARK,
   firstUserText,
