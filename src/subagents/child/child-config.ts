@@ -1,3 +1,6 @@
+// A child described once, for wherever it runs: its kind, its rules, the names of its tools, its
+// `ChildSpec` (`describeChild`), and its system prompt.
+
 import { readFileSync } from "node:fs";
 import type { CompactionOptions } from "../../agent/compaction/compaction.ts";
 import type { Hooks } from "../../agent/hooks.ts";
