@@ -19,10 +19,22 @@ import { build, type Plugin } from "rolldown";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SRC = join(ROOT, "src");
 
-/** Builds the whole of dist/ into `out` (default: this checkout's dist/), replacing what was there. */
-export async function buildPackage(out = join(ROOT, "dist")): Promise<void> {
+/**
+ * Builds the whole of dist/ into `out` (default: this checkout's dist/), replacing what was there.
+ * `declarations: false` leaves out the `.d.ts` files (tsc, most of the build's time): what the suite's
+ * CLI runs need (test/support/cli-bin.ts).
+ */
+export async function buildPackage(
+  out = join(ROOT, "dist"),
+  options: { declarations?: boolean } = {},
+): Promise<void> {
   await rm(out, { recursive: true, force: true });
-  await Promise.all([buildCli(out), buildLibrary(out), copyPrompts(out), emitDeclarations(out)]);
+  await Promise.all([
+    buildCli(out),
+    buildLibrary(out),
+    copyPrompts(out),
+    ...(options.declarations === false ? [] : [emitDeclarations(out)]),
+  ]);
 }
 
 /** `src/cli/main.ts` → `cli/main.js`, its lazily loaded commands and the dependencies as `cli/chunks/`. */
@@ -162,10 +174,13 @@ function moduleUrls(): Plugin {
 }
 
 /**
- * `import process from "node:process"` (commander, the MCP SDK) becomes the global `process`. Importing
- * the builtin makes Node build its ESM facade, which reads every property of `process`, and computing
- * `process.allowedNodeEnvironmentFlags` alone took ~9 ms of each start. Only the default import is
- * provided: a named import of `node:process` fails the build instead of reading undefined.
+ * `import process from "node:process"` (commander, the MCP SDK) and `require("process")` (yaml's
+ * CommonJS build) become the global `process`. Importing the builtin makes Node build its ESM facade,
+ * which reads every property of `process`, and computing `process.allowedNodeEnvironmentFlags` alone
+ * took ~9 ms of each start. The module is CommonJS, so a `require` gets `process` itself: as an ES
+ * module with a default export, yaml's `require` got `{ default: process }` and every YAML parse of the
+ * bundled CLI failed reading `env.LOG_TOKENS` of undefined (found when the suite began running the
+ * bundle: docs/decisions/0020-suite-runs-the-bundle.md).
  */
 function processGlobal(): Plugin {
   const id = "\0agentry-process-global";
@@ -175,7 +190,7 @@ function processGlobal(): Plugin {
       return source === "node:process" || source === "process" ? id : null;
     },
     load(source) {
-      return source === id ? "export default globalThis.process;\n" : null;
+      return source === id ? "module.exports = globalThis.process;\n" : null;
     },
   };
 }

@@ -202,6 +202,17 @@ process.on("exit", () => process.stderr.write(JSON.stringify(loaded)));
     expect(loaded.filter((url) => url === "node:process" || url === "process")).toEqual([]);
   });
 
+  it("the CLI's bundle reads YAML (an agent file's frontmatter) through yaml's CommonJS build and the global process", async () => {
+    ws = await makeWorkspace({
+      ".agentry/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews one diff\n---\nYou review.\n",
+    });
+    const result = await node([installed.bin, "agents", "check"], ws.dir, ws.env);
+    expect(result.stdout + result.stderr).not.toContain("LOG_TOKENS");
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const listed = await node([installed.bin, "agents", "list"], ws.dir, ws.env);
+    expect(listed.stdout).toMatch(/^reviewer\s+Reviews one diff/m);
+  });
+
   it("the CLI's bundle keeps zod's English messages (the only language it carries)", async () => {
     ws = await makeWorkspace({ "agentry.json": JSON.stringify({ subagents: { maxDepth: -3 } }) });
     const result = await node([installed.bin, "run", "hi"], ws.dir, { ...ws.env, ANTHROPIC_API_KEY: "k" });
