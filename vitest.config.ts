@@ -3,14 +3,17 @@ import { defineConfig } from "vitest/config";
 import { suiteTiming } from "./test/support/suite-timing.ts";
 
 // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where most
-// test time is spent waiting for the processes, servers and timers a test starts. Two workers there
-// halve the run (236 s → 138 s measured) without a failure.
-const workers = Math.max(2, availableParallelism() - 1);
+// test time is spent waiting for the processes, servers and timers a test starts. One worker more than
+// the cores keeps them busy: on 2 cores, 3 workers took the run from 271 s to 199 s (2 workers: the
+// CPUs idle a third of the time; 3: under a tenth).
+const cores = availableParallelism();
+const workers = cores + 1;
 
 // Files that start processes: the CLI, `agentry serve` and workers, Redis, MCP servers, bwrap, a
-// packed package, the benchmarks. One of them uses up to two cores at its peak (a CLI starting while
-// its server answers), so at most half the cores' worth run at once; two on a small machine, where
-// that is every worker. A new file that starts processes belongs here (test/support/README.md).
+// packed package, the benchmarks. They spend most of their time waiting for those processes, yet one
+// of them uses up to two cores at its peak (a CLI starting while its server answers): at most three
+// quarters of the cores' worth run at once, and at least three (every worker on a 2-core machine).
+// A new file that starts processes belongs here (test/support/README.md).
 const heavyFiles = [
   "test/cli/e2e/**/*.test.ts",
   "test/bench/**/*.test.ts",
@@ -44,7 +47,7 @@ const heavyFiles = [
   "test/workflows/runaway-scripts.test.ts",
   "test/workflows/script-determinism.test.ts",
 ];
-const heavyWorkers = Math.min(workers, Math.max(2, Math.floor(availableParallelism() / 2)));
+const heavyWorkers = Math.min(workers, Math.max(3, Math.ceil(cores * 0.75)));
 
 export default defineConfig({
   test: {
@@ -52,6 +55,8 @@ export default defineConfig({
     // run prints; test/support/time-scale.ts.
     ...suiteTiming(),
     setupFiles: ["test/support/settle-imports.ts"],
+    // The CLI the tests start, bundled once for the run (test/support/build-cli.ts).
+    globalSetup: ["test/support/build-cli.ts"],
     pool: "forks",
     // Test files reuse their worker instead of starting one each (~160 ms of spawn and environment per
     // file, ~50 s of a full run on 2 cores). Every test makes its own temp folders, servers and

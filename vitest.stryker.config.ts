@@ -8,6 +8,8 @@ import base from "./vitest.config.ts";
  *   a mutant in a module-level constant on only after its module has loaded, so it can never be killed.
  * - Each test file gets its own module graph again: such a mutant is switched on when its module
  *   loads, and a worker that kept the modules of an earlier run would never load the mutated ones.
+ * - No bundled CLI (the suite's global setup): a mutant is switched on in the test runner only, so the
+ *   CLI a test starts runs the sandbox's sources as they are, and building it for every runner is waste.
  */
 const tests = process.env.AGENTRY_MUTATE_TESTS?.split(",").filter((glob) => glob !== "");
 
@@ -17,5 +19,5 @@ const { projects: _suiteProjects, ...suite } = base.test ?? {};
 
 export default defineConfig({
   ...base,
-  test: { ...suite, isolate: true, ...(tests === undefined ? {} : { include: tests }) },
+  test: { ...suite, isolate: true, globalSetup: [], ...(tests === undefined ? {} : { include: tests }) },
 });

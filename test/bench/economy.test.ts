@@ -1,10 +1,10 @@
-import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
 import { measureEconomy } from "../../bench/economy.ts";
+import { cliBin } from "../support/cli-bin.ts";
 import { scaled } from "../support/time-scale.ts";
 import { expectWellFormed, rowNamed } from "./support.ts";
 
-const CHECKOUT_BIN = fileURLToPath(new URL("../../bin/agentry.js", import.meta.url));
+const CHECKOUT_BIN = cliBin();
 
 test(
   "the economy benchmark runs the delegation workload through agentry run and reads tokens, cache, RSS and time",

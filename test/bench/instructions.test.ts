@@ -1,9 +1,9 @@
-import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
 import { measureInstructions } from "../../bench/instructions.ts";
+import { cliBin } from "../support/cli-bin.ts";
 import { expectWellFormed, rowNamed } from "./support.ts";
 
-const CHECKOUT_BIN = fileURLToPath(new URL("../../bin/agentry.js", import.meta.url));
+const CHECKOUT_BIN = cliBin();
 
 test("an AGENTS.md costs each fixed part about its own size and no cache read; without one the economy goals hold", async () => {
   const rows = await measureInstructions({ runs: 1, bin: CHECKOUT_BIN });

@@ -1,14 +1,12 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { cliBin } from "../../support/cli-bin.ts";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
 import { isRunning, processesRunning, waitFor } from "../../support/processes.ts";
 import { finished, makeWorkspace, spawnCli, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
-
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 
 let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
@@ -101,7 +99,7 @@ describe("signals in agentry chat", () => {
 
 /** `agentry chat` with its stdin left open (spawnCli would close it), once it waits at its prompt. */
 async function startAtPrompt(workspace: TestWorkspace, model: ModelServer) {
-  const child = spawn(process.execPath, [BIN, "chat"], {
+  const child = spawn(process.execPath, [cliBin(), "chat"], {
     cwd: workspace.dir,
     env: { ...workspace.env, ...providerEnv(model, "anthropic") },
     stdio: ["pipe", "pipe", "pipe"],

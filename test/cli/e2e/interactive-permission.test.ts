@@ -1,12 +1,11 @@
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
+import { cliBin } from "../../support/cli-bin.ts";
 import { commandPath, describeWith, SCRIPT } from "../../support/components.ts";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
 import { makeWorkspace, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
 
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 /** util-linux `script`, which gives agentry a pseudo-terminal. */
 const SCRIPT_PATH = commandPath(SCRIPT) ?? "script";
 const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
@@ -21,7 +20,7 @@ afterEach(async () => {
 
 /** Runs the CLI on a pseudo-terminal (util-linux `script`), answering each permission prompt in turn. */
 function runOnTerminal(args: string[], env: Record<string, string>, cwd: string, answers: string[]) {
-  const command = [process.execPath, BIN, ...args].map(quote).join(" ");
+  const command = [process.execPath, cliBin(), ...args].map(quote).join(" ");
   const child = spawn(SCRIPT_PATH, ["-qec", command, "/dev/null"], {
     cwd,
     env,

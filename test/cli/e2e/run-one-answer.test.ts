@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { cliBin } from "../../support/cli-bin.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
 import { finished, makeWorkspace } from "../support/cli-process.ts";
 import { bodyText, providerEnv } from "../support/provider-env.ts";
@@ -12,8 +12,6 @@ import { bodyText, providerEnv } from "../support/provider-env.ts";
  * once the child's notification came, a second one glued to it. Piped or redirected, stdout now gets the
  * run's final answer alone; on a terminal the text still streams (docs/cli.md).
  */
-
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -71,11 +69,15 @@ describe("agentry run with a background child, stdout in a file", () => {
 
     const out = join(ws.dir, "..", "out.txt");
     const file = await open(out, "w");
-    const child = spawn(process.execPath, [BIN, "run", "--permission-mode", "bypass", "Count the TODOs"], {
-      cwd: ws.dir,
-      env: { ...ws.env, ...providerEnv(server, "anthropic") },
-      stdio: ["ignore", file.fd, "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [cliBin(), "run", "--permission-mode", "bypass", "Count the TODOs"],
+      {
+        cwd: ws.dir,
+        env: { ...ws.env, ...providerEnv(server, "anthropic") },
+        stdio: ["ignore", file.fd, "pipe"],
+      },
+    );
     const result = await finished(child);
     await file.close();
 

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { wireMessages, wireTexts } from "../../subagents/support/subagent-harness.ts";
+import { cliBin } from "../../support/cli-bin.ts";
 import { BUBBLEWRAP, describeWith } from "../../support/components.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
 import { waitFor } from "../../support/processes.ts";
@@ -13,8 +13,6 @@ import { providerEnv } from "../support/provider-env.ts";
 // One process at a time continues a session: a second `--resume` while the first runs is refused
 // with exit 2 and a message naming the holder, instead of interleaving one transcript. The lock goes
 // with the run; one left by a killed process does not block the next resume.
-
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 
 let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
@@ -79,7 +77,7 @@ describe("a session is continued by one process at a time", () => {
 
   it("an open chat holds its session; a run --resume meanwhile is refused", async () => {
     const { env, sessionId, lockPath, dir } = await oneSession();
-    const chat = spawn(process.execPath, [BIN, "chat", "--resume", sessionId], {
+    const chat = spawn(process.execPath, [cliBin(), "chat", "--resume", sessionId], {
       cwd: dir,
       env,
       stdio: ["pipe", "pipe", "pipe"],
@@ -127,7 +125,7 @@ describe("a session is continued by one process at a time", () => {
         "--proc",
         "/proc",
         process.execPath,
-        BIN,
+        cliBin(),
       ];
       const chat = spawn("bwrap", [...argv, "chat", "--resume", sessionId], {
         cwd: dir,

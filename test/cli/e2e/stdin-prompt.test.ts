@@ -1,12 +1,10 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
+import { cliBin } from "../../support/cli-bin.ts";
 import { startModelServer } from "../../support/model-server.ts";
 import { finished, makeWorkspace, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
-
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 
 let ws: TestWorkspace | undefined;
 afterEach(async () => {
@@ -20,7 +18,7 @@ it("`run -` with a directory as stdin says so, instead of calling the prompt emp
   // What `agentry run - < some-folder` gives the process: fd 0 open on a directory.
   const directory = openSync(ws.dir, "r");
   try {
-    const child = spawn(process.execPath, [BIN, "run", "-"], {
+    const child = spawn(process.execPath, [cliBin(), "run", "-"], {
       cwd: ws.dir,
       env: { ...ws.env, ...providerEnv(server, "anthropic") },
       stdio: [directory, "pipe", "pipe"],

@@ -1,11 +1,9 @@
 import { execFileSync, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { cliBin } from "../../support/cli-bin.ts";
 import { type ModelServer, startModelServer } from "../../support/model-server.ts";
 import { finished, makeWorkspace, runCli, type TestWorkspace } from "../support/cli-process.ts";
 import { providerEnv } from "../support/provider-env.ts";
-
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 
 let ws: TestWorkspace | undefined;
 let server: ModelServer | undefined;
@@ -85,7 +83,7 @@ describe("a prompt with piped stdin, as claude -p takes it", () => {
 
   it("does not hang on a stdin that stays open and silent: it says so and runs with the prompt", async () => {
     const { server, ws, env } = await setup();
-    const child = spawn(process.execPath, [BIN, "run", "hello"], {
+    const child = spawn(process.execPath, [cliBin(), "run", "hello"], {
       cwd: ws.dir,
       env,
       stdio: ["pipe", "pipe", "pipe"],

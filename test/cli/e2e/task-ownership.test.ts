@@ -2,10 +2,10 @@ import { type ChildProcess, execFile } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TaskRecord } from "../../../src/tasks/task-record.ts";
 import { wireMessages, wireTexts } from "../../subagents/support/subagent-harness.ts";
+import { cliBin } from "../../support/cli-bin.ts";
 import { BUBBLEWRAP, describeWith } from "../../support/components.ts";
 import { type ModelServer, type RecordedRequest, startModelServer } from "../../support/model-server.ts";
 import { waitFor } from "../../support/processes.ts";
@@ -25,7 +25,6 @@ import { providerEnv } from "../support/provider-env.ts";
 // verdict is right to make (silent and out of sight) but the owner comes back, it records the real
 // result, and its run ends with the child's answer — never with "waiting for my subagents".
 
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 // Scaled with the heartbeat: a live owner on a loaded machine must not look silent.
 const ORPHAN_TIMEOUT_MS = scaled(1_000);
 const HEARTBEAT_MS = scaled(100);
@@ -119,7 +118,7 @@ function storedTask(): TaskRecord | undefined {
 
 /** `agentry tasks list --json` (which sweeps orphans), optionally inside a new pid namespace. */
 function tasksList(env: Record<string, string>, otherNamespace: boolean): Promise<TaskRecord[]> {
-  const command = [process.execPath, BIN, "tasks", "list", "--json", "--cwd", ws!.dir];
+  const command = [process.execPath, cliBin(), "tasks", "list", "--json", "--cwd", ws!.dir];
   const argv = otherNamespace
     ? ["bwrap", "--dev-bind", "/", "/", "--unshare-pid", "--die-with-parent", "--proc", "/proc", ...command]
     : command;

@@ -1,10 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { cliBin } from "../../support/cli-bin.ts";
 import { tempDir } from "../../support/temp-dir.ts";
-
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 
 /** A temp project directory plus a temp HOME, so no real user config or keys leak into a test. */
 export interface TestWorkspace {
@@ -99,7 +97,7 @@ export interface CliOptions {
 
 /** Starts `node bin/agentry.js …` (the real CLI) as a child process. */
 export function spawnCli(args: string[], options: CliOptions): ChildProcess {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [cliBin(), ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ["pipe", "pipe", "pipe"],

@@ -1,10 +1,9 @@
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
+import { cliBin } from "../../support/cli-bin.ts";
 import { commandPath, SCRIPT } from "../../support/components.ts";
 import { scaled } from "../../support/time-scale.ts";
 
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 /** util-linux `script`, which gives agentry a pseudo-terminal. */
 const SCRIPT_PATH = commandPath(SCRIPT) ?? "script";
 const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
@@ -21,7 +20,7 @@ export interface Terminal {
 
 /** Starts `agentry <args>` on a pseudo-terminal (util-linux `script`); use inside `describeWith(SCRIPT, …)`. */
 export function onTerminal(args: string[], env: Record<string, string>, cwd: string): Terminal {
-  const command = [process.execPath, BIN, ...args].map(quote).join(" ");
+  const command = [process.execPath, cliBin(), ...args].map(quote).join(" ");
   const child = spawn(SCRIPT_PATH, ["-qec", command, "/dev/null"], {
     cwd,
     env,

@@ -1,8 +1,6 @@
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { cliBin } from "../../support/cli-bin.ts";
 import { scaled } from "../../support/time-scale.ts";
-
-const BIN = fileURLToPath(new URL("../../../bin/agentry.js", import.meta.url));
 
 export interface CliRun {
   code: number;
@@ -15,7 +13,7 @@ export function runTasksCli(args: string[], cwd: string): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN, ...args],
+      [cliBin(), ...args],
       { cwd, env: { ...process.env, NO_COLOR: "1" }, timeout: scaled(30_000) },
       (error, stdout, stderr) => {
         const code = error && typeof error.code === "number" ? error.code : error ? 1 : 0;
