@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
-import { symlink } from "node:fs/promises";
+import { lstat, symlink } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { onTestFinished } from "vitest";
 
 /**
@@ -28,6 +29,27 @@ export async function keepSwapping(folder: string, target: string): Promise<Chil
   const present = () => existsSync(folder) || existsSync(`${folder}.real`);
   if (!Array.from({ length: 20 }).some(present)) throw new Error(`${folder} went missing`);
   return child;
+}
+
+/**
+ * Stops the swapper (SIGSTOP) at a moment `folder` is the real folder, so a test can show a tool works
+ * on it at all: on a loaded machine a slow tool (a ripgrep process each call) may lose every race, and
+ * "it never read outside" would then hold without the tool having read anything. The swapper stays
+ * stopped; the test's end kills it.
+ */
+export async function pauseAtRealFolder(swapper: ChildProcess, folder: string): Promise<void> {
+  for (let tries = 0; tries < 1000; tries++) {
+    swapper.kill("SIGSTOP");
+    // A stopped process is seen stopped at once by the next system call: its rename is done or not.
+    const real = await lstat(folder).then(
+      (stats) => stats.isDirectory(),
+      () => false,
+    );
+    if (real) return;
+    swapper.kill("SIGCONT");
+    await sleep(1);
+  }
+  throw new Error(`${folder} was never the real folder in 1,000 looks`);
 }
 
 // A tool may create \`folder\` while it is briefly absent; the swapper removes such a folder and goes on.
