@@ -20,6 +20,12 @@ export interface StartupOptions extends BenchArgs {
   variants?: boolean;
   /** Runs of the import probe (default 5). */
   probeRuns?: number;
+  /**
+   * The `bin/agentry.js` of a package already built from this checkout, laid out as installed (the
+   * suite's bundle: test/support/build-cli.ts), instead of packing one: the suite's test of this
+   * benchmark checks its rows, and `test/package/` tests the packing.
+   */
+  packageBin?: string;
 }
 
 const FIGURE = "start-up";
@@ -54,12 +60,13 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Row[
     // bin/agentry.js turns the compile cache on; the variable only gives each variant its own folder.
     const cached = (name: string) => ({ ...env, NODE_COMPILE_CACHE: join(dir, `compile-cache-${name}`) });
     const uncached = { ...env, NODE_DISABLE_COMPILE_CACHE: "1" };
-    installed = await installPacked();
+    if (options.packageBin === undefined) installed = await installPacked();
+    const packageBin = options.packageBin ?? installed?.bin ?? "";
 
     const variants: Variant[] = [
       {
         label: PACKAGE,
-        bin: installed.bin,
+        bin: packageBin,
         env: cached("package"),
         goals: { version: { max: 60 }, run: { max: 120 } }, // issue 13
         note: "what users run: `npm pack` of this checkout extracted into a project's node_modules/; its bin/agentry.js imports dist/cli/main.js (rolldown bundle, dependencies included) with the compile cache on. Spawn → exit for --version; spawn → the request arriving at the test model server for run (empty project and HOME). One untimed round first.",
@@ -68,7 +75,7 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Row[
     if (withVariants)
       variants.push({
         label: `${PACKAGE}, compile cache off`,
-        bin: installed.bin,
+        bin: packageBin,
         env: uncached,
         note: "informative: the same package with NODE_DISABLE_COMPILE_CACHE=1, as on a first start.",
       });
