@@ -1,18 +1,20 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { suiteTiming } from "./test/support/suite-timing.ts";
+import { chooseRunTimeScale } from "./test/support/time-scale.ts";
 
 // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where most
-// test time is spent waiting for the processes, servers and timers a test starts. One worker more than
-// the cores keeps them busy: on 2 cores, 3 workers took the run from 271 s to 199 s (2 workers: the
-// CPUs idle a third of the time; 3: under a tenth).
+// test time is spent waiting for the processes, servers and timers a test starts. On a quiet machine
+// one worker more than the cores keeps them busy: on 2 cores, 3 workers took the run from 271 s to
+// 199 s (2 workers: the CPUs idled 43 % of the run). On a machine already busy (a time scale above 1)
+// the extra worker only adds to the load: as many workers as cores, and at least two.
 const cores = availableParallelism();
-const workers = cores + 1;
+const workers = chooseRunTimeScale().scale > 1 ? Math.max(2, cores) : cores + 1;
 
 // Files that start processes: the CLI, `agentry serve` and workers, Redis, MCP servers, bwrap, a
 // packed package, the benchmarks. They spend most of their time waiting for those processes, yet one
 // of them uses up to two cores at its peak (a CLI starting while its server answers): at most three
-// quarters of the cores' worth run at once, and at least three (every worker on a 2-core machine).
+// quarters of the cores' worth run at once, and at least three (every worker of a 2-core machine).
 // A new file that starts processes belongs here (test/support/README.md).
 const heavyFiles = [
   "test/cli/e2e/**/*.test.ts",

@@ -22,6 +22,11 @@ export interface TaskStoreOptions extends BenchArgs {
   files?: number;
   /** Cancel measurements (default 5: each waits up to one cancel poll). */
   cancelRuns?: number;
+  /**
+   * The `bin/agentry.js` of a package already built from this checkout, laid out as installed (the
+   * suite's bundle: test/support/build-cli.ts), instead of packing one.
+   */
+  packageBin?: string;
 }
 
 const FIGURE = "task store";
@@ -39,7 +44,7 @@ export async function measureTaskStore(options: TaskStoreOptions = {}): Promise<
   try {
     const records = await writeTaskFixture(dir, total, files);
     await sleep(200); // past the read cache's racy window, as in a long-lived store
-    rows.push(...(await listRows(dir, total, runs)));
+    rows.push(...(await listRows(dir, total, runs, options.packageBin)));
     rows.push(...(await inProcessRows(dir, records.at(-1)!.taskId, runs)));
   } finally {
     await remove();
@@ -64,9 +69,15 @@ export async function measureTaskStore(options: TaskStoreOptions = {}): Promise<
  * `agentry tasks list` in a new process, as the installed package runs it (the goal) and as this
  * checkout runs it from its sources, and the store's list() alone in a new process (its share).
  */
-async function listRows(workspace: string, total: number, runs: number): Promise<Row[]> {
+async function listRows(
+  workspace: string,
+  total: number,
+  runs: number,
+  packageBin: string | undefined,
+): Promise<Row[]> {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: workspace, NO_COLOR: "1" };
-  const installed = await installPacked();
+  const installed =
+    packageBin === undefined ? await installPacked() : { bin: packageBin, remove: async () => {} };
   try {
     const list = (bin: string) => async () =>
       expectSuccess(await runNode([bin, "tasks", "list", "-C", workspace], { env }), "agentry tasks list").ms;

@@ -23,6 +23,8 @@ export interface WorkerKillOptions extends BenchArgs {
   /** Children run at once under load, over two workers (default 8), and how long each takes (default 8 s). */
   loadedChildren?: number;
   loadedChildMs?: number;
+  /** stress-ng's CPU workers per core while they run (default 4; the suite's test of this file: 1). */
+  loadPerCore?: number;
 }
 
 const FIGURE = "worker kill (BullMQ)";
@@ -72,7 +74,7 @@ export async function measureWorkerKill(options: WorkerKillOptions = {}): Promis
         : [
             row(
               FIGURE,
-              `children that lost their lock at CPU load ${LOAD}× the cores`,
+              `children that lost their lock at CPU load ${stalls.load / availableParallelism()}× the cores`,
               "children",
               stalls.samples,
               {
@@ -101,7 +103,7 @@ async function falseStalls(
 ): Promise<{ samples: number[]; children: number; childMs: number; load: number }> {
   const children = options.loadedChildren ?? 8;
   const childMs = options.loadedChildMs ?? 8_000;
-  const load = LOAD * availableParallelism();
+  const load = (options.loadPerCore ?? LOAD) * availableParallelism();
   const workers = [
     await startBenchWorker(url, queue, 4, `sleep:${childMs}`),
     await startBenchWorker(url, queue, 4, `sleep:${childMs}`),
