@@ -6,10 +6,11 @@ import { chooseRunTimeScale } from "./test/support/time-scale.ts";
 // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where most
 // test time is spent waiting for the processes, servers and timers a test starts. On a quiet machine
 // one worker more than the cores keeps them busy: on 2 cores, 3 workers took the run from 271 s to
-// 199 s (2 workers: the CPUs idled 43 % of the run). On a machine already busy (a time scale above 1)
-// the extra worker only adds to the load: as many workers as cores, and at least two.
+// 199 s (2 workers: the CPUs idled 43 % of the run). On a machine already busy (a time scale of 2 or
+// more: ready threads for half the cores or more) the extra worker only adds to the load: as many
+// workers as cores, and at least two.
 const cores = availableParallelism();
-const workers = chooseRunTimeScale().scale > 1 ? Math.max(2, cores) : cores + 1;
+const workers = chooseRunTimeScale().scale >= 2 ? Math.max(2, cores) : cores + 1;
 
 // Files that start processes: the CLI, `agentry serve` and workers, Redis, MCP servers, bwrap, a
 // packed package, the benchmarks. They spend most of their time waiting for those processes, yet one
