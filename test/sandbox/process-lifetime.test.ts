@@ -6,6 +6,7 @@ import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { isRunning, pidFrom, processesRunning, until, waitFor } from "../support/processes.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { sandboxBackend } from "./support.ts";
+import { describeWatchdogs, watchdogsOf } from "./watchdog-report.ts";
 
 // Acceptance of issue 8: when agentry dies (kill -9) or its terminal goes (SIGHUP) while a subagent
 // runs `sleep 300` and a backgrounded `sleep 300 &`, no process of the run is left 2 s later.
@@ -72,9 +73,13 @@ for (const sandbox of [true, false]) {
   describe.skipIf(sandbox && available.skip !== undefined)(`a subagent's commands ${label}`, () => {
     it("end when agentry is killed with SIGKILL, the backgrounded one too", async () => {
       const { child, done } = await startRun(sandbox);
+      const watchdogs = child.pid === undefined ? [] : watchdogsOf(child.pid);
       child.kill("SIGKILL");
       await done;
-      expect(await until(() => left().length === 0, GONE_WITHIN_MS), `left: ${left().join(", ")}`).toBe(true);
+      expect(
+        await until(() => left().length === 0, GONE_WITHIN_MS),
+        `left: ${left().join(", ")}; ${describeWatchdogs(watchdogs)}`,
+      ).toBe(true);
     });
 
     it("end when agentry gets SIGHUP, which it handles as SIGTERM", async () => {
