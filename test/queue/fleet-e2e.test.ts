@@ -20,6 +20,7 @@ import { until } from "../support/processes.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import type { ServerReply } from "../support/server-reply.ts";
 import { scaled } from "../support/time-scale.ts";
+import { startWorkerProcess } from "./support/fleet-harness.ts";
 
 // A fleet on one machine: a Redis of the test's own, a parent `agentry run --queue`, two `agentry
 // worker` processes each started in its own folder (their own config, as on other machines), and a
@@ -98,29 +99,13 @@ describeWith(REDIS, "a fleet: agentry run --queue, agentry worker, agentry tasks
     childPrompts = [];
   }
 
-  async function startWorker(name: string, ...more: string[]): Promise<Worker> {
-    const home = join(ws.dir, "..", name);
-    await mkdir(home, { recursive: true });
-    const args = [
-      "worker",
-      "--queue",
-      queue,
-      "--concurrency",
-      "4",
-      "--lock-timeout",
-      String(LOCK_S),
-      ...more,
-    ];
-    const process = spawnCli(args, { cwd: home, env: { ...env, HOME: home } });
-    let log = "";
-    process.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      log += chunk;
-    });
-    const worker = { process, exit: finished(process), log: () => log };
-    workers.push(worker);
-    expect(await until(() => log.includes("takes jobs"), 20_000)).toBe(true);
-    return worker;
-  }
+  const startWorker = (name: string, ...more: string[]): Promise<Worker> =>
+    startWorkerProcess(
+      join(ws.dir, "..", name),
+      ["--queue", queue, "--concurrency", "4", "--lock-timeout", String(LOCK_S), ...more],
+      env,
+      workers,
+    );
 
   const parent = (prompt: string, ...more: string[]) =>
     spawnCli(["run", "--queue", queue, "--permission-mode", "bypass", ...more, prompt], { cwd: ws.dir, env });

@@ -1,7 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import type { TaskRecord } from "../../src/tasks/task-record.ts";
@@ -20,6 +19,7 @@ import { type ModelServer, type RecordedRequest, startModelServer } from "../sup
 import { until } from "../support/processes.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import type { ServerReply } from "../support/server-reply.ts";
+import { startWorkerProcess } from "./support/fleet-harness.ts";
 
 // Children of queued children: a parent `agentry run --queue` whose children run on `agentry worker`
 // processes and start children of their own there. The tree's limits come from the parent's config
@@ -129,20 +129,13 @@ describeWith(
       await ws.write("agentry.json", JSON.stringify({ permission: { edit: { "narrow-*": "deny" } } }));
     }
 
-    async function startWorker(name: string, concurrency: number): Promise<Worker> {
-      const home = join(ws.dir, "..", name);
-      await mkdir(home, { recursive: true });
-      const args = ["worker", "--queue", queue, "--concurrency", String(concurrency), "--lock-timeout", "2"];
-      const process = spawnCli(args, { cwd: home, env: { ...env, HOME: home } });
-      let log = "";
-      process.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-        log += chunk;
-      });
-      const worker = { process, exit: finished(process), log: () => log };
-      workers.push(worker);
-      expect(await until(() => log.includes("takes jobs"), 20_000)).toBe(true);
-      return worker;
-    }
+    const startWorker = (name: string, concurrency: number): Promise<Worker> =>
+      startWorkerProcess(
+        join(ws.dir, "..", name),
+        ["--queue", queue, "--concurrency", String(concurrency), "--lock-timeout", "2"],
+        env,
+        workers,
+      );
 
     const parent = (prompt: string) =>
       finished(

@@ -154,26 +154,8 @@ export function fleetHarness(): FleetHarness {
 
     async startWorker(name, ...more) {
       const home = join(ready(ws, "the workspace").dir, "..", name);
-      await mkdir(home, { recursive: true });
-      const args = [
-        "worker",
-        "--queue",
-        queue,
-        "--lock-timeout",
-        String(LOCK_S),
-        "--stalled-check",
-        "1",
-        ...more,
-      ];
-      const process = spawnCli(args, { cwd: home, env: { ...env, HOME: home } });
-      let log = "";
-      process.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-        log += chunk;
-      });
-      const worker = { process, exit: finished(process), log: () => log };
-      workers.push(worker);
-      await waitFor(() => log.includes("takes jobs"), 20_000, `worker ${name} to start`);
-      return worker;
+      const args = ["--queue", queue, "--lock-timeout", String(LOCK_S), "--stalled-check", "1", ...more];
+      return startWorkerProcess(home, args, env, workers);
     },
 
     parent(prompt, ...more) {
@@ -199,6 +181,28 @@ export function fleetHarness(): FleetHarness {
       );
     },
   };
+}
+
+/**
+ * `agentry worker <args>` with `home` (created) as its folder and HOME, added to `workers` (which the
+ * caller ends after its test), once it says it takes jobs.
+ */
+export async function startWorkerProcess(
+  home: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  workers: FleetWorker[],
+): Promise<FleetWorker> {
+  await mkdir(home, { recursive: true });
+  const process = spawnCli(["worker", ...args], { cwd: home, env: { ...env, HOME: home } });
+  let log = "";
+  process.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    log += chunk;
+  });
+  const worker = { process, exit: finished(process), log: () => log };
+  workers.push(worker);
+  await waitFor(() => log.includes("takes jobs"), 20_000, `the worker in ${home} to start`);
+  return worker;
 }
 
 /** Whether two requests of one child were ever open at the model server at once. */
