@@ -42,9 +42,11 @@ describeWith(REDIS, "model limits shared through the fleet's Redis", () => {
   async function provider() {
     // A provider that takes 4 requests at once and refuses the rest (retry-after: 1 s). Its answers take
     // long enough that a burst of 12 all reach it while the first 4 are answered, on a loaded machine
-    // too (scaled: at load 10 a burst of 12 took over a second to leave).
+    // too (scaled: at load 10 a burst of 12 took over a second to leave; and a run that started quiet,
+    // at scale 1, got busy enough that 1 s let one through: 2.5 s). Holding the answers until the burst
+    // has arrived would not depend on time at all; left for a later change.
     const server = await startModelServer(
-      { text: "ok", delayMs: scaled(1_000) },
+      { text: "ok", delayMs: scaled(2_500) },
       { capacity: { maxInFlight: 4 } },
     );
     closers.push(() => server.close());
