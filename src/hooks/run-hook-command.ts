@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { signalProcessGroup } from "../tools/process/process-group.ts";
 import { KILL_GRACE_MS } from "../tools/process/process-run.ts";
 import { processSupervisor } from "../tools/process/process-supervisor.ts";
 import { findShell } from "../tools/process/shell-process.ts";
+import { spawnWatched } from "../tools/process/watched-spawn.ts";
 
 /** What a hook command did. */
 export interface CommandRun {
@@ -40,20 +40,20 @@ const DRAIN_MS = 50;
  */
 export function runHookCommand(command: string, options: CommandOptions): Promise<CommandRun> {
   const started = Date.now();
-  processSupervisor.start();
   return new Promise((resolve) => {
     const shell = findShell();
     // stdin is a socket pair (Node's pipes), which bash takes for a remote login and would read
     // ~/.bashrc for: `--norc` keeps a hook's shell as plain as `bash -c` from a terminal.
     const args = shell.endsWith("bash") ? ["--norc", "-c", command] : ["-c", command];
-    const child = spawn(shell, args, {
+    const child = spawnWatched(shell, args, {
       cwd: options.cwd,
       env: options.env,
-      detached: true,
       stdio: ["pipe", "pipe", "pipe"],
     });
+    const stdin = child.stdin!;
+    const stdout = child.stdout!;
+    const stderr = child.stderr!;
     const pgid = child.pid;
-    if (pgid !== undefined) processSupervisor.watch(pgid);
     const out = { stdout: "", stderr: "" };
     let timedOut = false;
     let aborted = false;
@@ -68,11 +68,11 @@ export function runHookCommand(command: string, options: CommandOptions): Promis
       stream.on("data", (chunk: Buffer) => add(decoder.write(chunk)));
       stream.on("end", () => add(decoder.end()));
     };
-    collect(child.stdout, "stdout");
-    collect(child.stderr, "stderr");
+    collect(stdout, "stdout");
+    collect(stderr, "stderr");
     // A command that never reads its stdin closes the pipe early: that is no failure of the hook.
-    child.stdin.on("error", () => {});
-    child.stdin.end(options.stdin);
+    stdin.on("error", () => {});
+    stdin.end(options.stdin);
 
     const terminate = () => {
       if (killing || pgid === undefined) return;
@@ -97,8 +97,8 @@ export function runHookCommand(command: string, options: CommandOptions): Promis
       settled = true;
       options.signal?.removeEventListener("abort", onAbort);
       for (const timer of timers) clearTimeout(timer);
-      child.stdout.destroy();
-      child.stderr.destroy();
+      stdout.destroy();
+      stderr.destroy();
       if (pgid !== undefined) processSupervisor.release(pgid);
       resolve({
         exitCode: timedOut || aborted ? null : exitCode,

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   type JSONRPCMessage,
@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { isProcessGroupAlive, signalProcessGroup } from "../tools/process/process-group.ts";
 import { processSupervisor } from "../tools/process/process-supervisor.ts";
+import { spawnWatched } from "../tools/process/watched-spawn.ts";
 import { LineTail } from "./line-tail.ts";
 
 /** How long a server gets to exit on its own after its stdin was closed (the MCP shutdown sequence). */
@@ -60,18 +61,14 @@ export class StdioProcessTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child !== undefined) throw new Error("the stdio transport was already started");
-    processSupervisor.start();
-    const child = spawn(this.options.command, this.options.args, {
+    // If agentry dies (even by SIGKILL), the supervisor ends the server's whole process group.
+    const child = spawnWatched(this.options.command, this.options.args, {
       cwd: this.options.cwd,
       env: this.options.env,
       stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-      windowsHide: true,
     });
     this.child = child;
-    // If agentry dies (even by SIGKILL), the supervisor ends the server's whole process group.
     const pgid = child.pid;
-    if (pgid !== undefined) processSupervisor.watch(pgid);
     let markEnded = () => {};
     this.ended = new Promise((resolve) => {
       markEnded = resolve;

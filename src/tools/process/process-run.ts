@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { ExecOptions, ExecResult } from "../operations.ts";
 import { isProcessGroupAlive, signalProcessGroup } from "./process-group.ts";
 import { processSupervisor } from "./process-supervisor.ts";
+import { spawnWatched } from "./watched-spawn.ts";
 
 /** How long a killed process group gets to exit after SIGTERM before SIGKILL. */
 export const KILL_GRACE_MS = 1_000;
@@ -27,16 +27,15 @@ export interface ProcessSpec {
  * call. The process supervisor watches the group meanwhile, in case agentry itself dies.
  */
 export function runProcessGroup(spec: ProcessSpec, options: ExecOptions): Promise<ExecResult> {
-  processSupervisor.start();
   return new Promise((resolve, reject) => {
-    const child = spawn(spec.file, spec.args, {
+    const child = spawnWatched(spec.file, spec.args, {
       cwd: options.cwd,
       env: spec.env,
-      detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    const stdout = child.stdout!;
+    const stderr = child.stderr!;
     const pgid = child.pid;
-    if (pgid !== undefined) processSupervisor.watch(pgid);
     let output = "";
     let capped = false;
     let timedOut = false;
@@ -57,7 +56,7 @@ export function runProcessGroup(spec: ProcessSpec, options: ExecOptions): Promis
       output += text;
       options.onOutput?.(text);
     };
-    for (const stream of [child.stdout, child.stderr]) {
+    for (const stream of [stdout, stderr]) {
       const decoder = new StringDecoder("utf8");
       stream.on("data", (chunk: Buffer) => append(decoder.write(chunk)));
       stream.on("end", () => append(decoder.end()));
@@ -94,8 +93,8 @@ export function runProcessGroup(spec: ProcessSpec, options: ExecOptions): Promis
       if (settled) return;
       settle();
       // A process that left the group may still hold the pipe: it must not keep us (or the event loop) waiting.
-      child.stdout.destroy();
-      child.stderr.destroy();
+      stdout.destroy();
+      stderr.destroy();
       if (pgid !== undefined) processSupervisor.release(pgid);
       resolve({ exitCode, output, timedOut, aborted });
     };
