@@ -5,6 +5,7 @@ import { createModel } from "../../src/model/registry.ts";
 import { shareLimits } from "../../src/queue/fleet-limits.ts";
 import { describeWith, REDIS } from "../support/components.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
+import { until } from "../support/processes.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { scaled } from "../support/time-scale.ts";
 
@@ -39,30 +40,47 @@ describeWith(REDIS, "model limits shared through the fleet's Redis", () => {
     return { limiters, all: (n: number) => Promise.all(Array.from({ length: n }, call)) };
   }
 
+  /**
+   * A provider that takes 4 requests at once and refuses the rest (retry-after: 1 s). It holds each
+   * answer until the whole of the current burst has reached it (the refused requests counted), so that
+   * how many are refused depends on what the client sent at once, never on how fast the machine is: an
+   * answer given early would let a late request of the same burst through.
+   */
   async function provider() {
-    // A provider that takes 4 requests at once and refuses the rest (retry-after: 1 s). Its answers take
-    // long enough that a burst of 12 all reach it while the first 4 are answered, on a loaded machine
-    // too (scaled: at load 10 a burst of 12 took over a second to leave; and a run that started quiet,
-    // at scale 1, got busy enough that 1 s let one through: 2.5 s). Holding the answers until the burst
-    // has arrived would not depend on time at all; left for a later change.
-    const server = await startModelServer(
-      { text: "ok", delayMs: scaled(2_500) },
+    const current = { from: 0, size: () => 0 };
+    const arrived = () => server.requests.length - current.from >= current.size();
+    const server: ModelServer = await startModelServer(
+      async () => {
+        await until(arrived, 30_000);
+        return { text: "ok" };
+      },
       { capacity: { maxInFlight: 4 } },
     );
     closers.push(() => server.close());
-    return server;
+    /** Starts a burst of which `size` requests are sent at once: answers wait until they all arrived. */
+    const startBurst = (size: () => number) => {
+      current.from = server.requests.length;
+      current.size = size;
+    };
+    return { server, burst: startBurst };
   }
+
+  /** What a machine sends at once: its limit for the endpoint (16 until it has one), at most `n`. */
+  const sentAtOnce = (limiters: ModelLimiters, n: number) => () =>
+    Math.min(n, limiters.list()[0]?.state.limit ?? 16);
 
   it(
     "a second machine holds to the limit the first learned: it is refused far less than the first",
     async () => {
       const redis = await startRedisServer();
       closers.push(() => redis.stop());
-      const server = await provider();
+      const { server, burst } = await provider();
       const [first, second] = [await machine(server, redis), await machine(server, redis)];
 
+      burst(sentAtOnce(first.limiters, 12));
       expect(await first.all(12)).toEqual(Array(12).fill("stop"));
       const refusedFirst = server.capacity?.refusals.length ?? 0;
+      burst(sentAtOnce(second.limiters, 12));
       expect(await second.all(12)).toEqual(Array(12).fill("stop"));
       const refusedSecond = (server.capacity?.refusals.length ?? 0) - refusedFirst;
 
@@ -80,11 +98,13 @@ describeWith(REDIS, "model limits shared through the fleet's Redis", () => {
     async () => {
       const redis = await startRedisServer();
       closers.push(() => redis.stop());
-      const server = await provider();
+      const { server, burst } = await provider();
       const [first, second] = [await machine(server, redis, true), await machine(server, redis, true)];
 
+      burst(sentAtOnce(first.limiters, 12));
       await first.all(12);
       const refusedFirst = server.capacity?.refusals.length ?? 0;
+      burst(sentAtOnce(second.limiters, 12));
       await second.all(12);
       const refusedSecond = (server.capacity?.refusals.length ?? 0) - refusedFirst;
 
@@ -99,7 +119,7 @@ describeWith(REDIS, "model limits shared through the fleet's Redis", () => {
     async () => {
       const redis = await startRedisServer();
       closers.push(() => redis.stop());
-      const server = await provider();
+      const { server } = await provider();
       const alone = await machine(server, redis);
 
       await redis.kill();
