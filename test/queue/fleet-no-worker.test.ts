@@ -40,14 +40,16 @@ describeWith(REDIS, "a fleet recovers: no worker left", () => {
 
   it("the last worker killed mid-child, then a new one: the parent says both, and the child's result arrives", async () => {
     await fleet.setUp();
-    // Its second run answers after a while, so the parent sees the new worker while it waits.
-    fleet.child = (prompt, call) =>
-      call === 1
-        ? { text: "never delivered", delayMs: 60_000 }
-        : { text: `answer to ${prompt}`, delayMs: 6_000 };
+    let stderr = "";
+    const back = `a worker takes jobs from queue "${fleet.queue}" again: 1 queued child goes on`;
+    // Its second run answers once the parent has said the new worker is there.
+    fleet.child = async (prompt, call) => {
+      if (call === 1) return { text: "never delivered", delayMs: 60_000 };
+      await waitFor(() => stderr.includes(back), 30_000, "the parent to see the new worker");
+      return { text: `answer to ${prompt}` };
+    };
     const only = await fleet.startWorker("a");
     const run = fleet.parent("delegate 1 as rescued");
-    let stderr = "";
     run.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
@@ -60,9 +62,7 @@ describeWith(REDIS, "a fleet recovers: no worker left", () => {
 
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("answer to rescued-0");
-    expect(stderr, stderr).toContain(
-      `a worker takes jobs from queue "${fleet.queue}" again: 1 queued child goes on`,
-    );
+    expect(stderr, stderr).toContain(back);
     const [record] = await fleet.records();
     expect(record).toMatchObject({ status: "COMPLETED" });
   }, 90_000);

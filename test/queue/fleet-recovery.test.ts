@@ -115,14 +115,22 @@ describeWith(REDIS, "a fleet recovers: a lost lock, a kept result, a killed pare
 
   it("kill -9 of the parent, then --resume: its queued children are followed by their jobs and delivered, none FAILED or run again", async () => {
     await fleet.setUp();
-    fleet.child = (prompt) => ({ text: `answer to ${prompt}`, delayMs: 3_000 });
+    let parentDied = false;
+    // The children answer once their parent is gone: their results outlive it.
+    fleet.child = async (prompt) => {
+      await waitFor(() => parentDied, 30_000, "the parent to be killed");
+      return { text: `answer to ${prompt}` };
+    };
     await fleet.startWorker("a", "--concurrency", "4");
     const first = fleet.parent("delegate 3 as bg in background", "--output-format", "stream-json");
     let out = "";
     first.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
       out += chunk;
     });
-    const exited = finished(first);
+    const exited = finished(first).then((result) => {
+      parentDied = true;
+      return result;
+    });
     await waitFor(
       () => ["bg-0", "bg-1", "bg-2"].every((p) => fleet.calls.has(p)),
       30_000,
