@@ -34,34 +34,63 @@ export interface ProcessSupervisor {
   release(pgid: number): void;
 }
 
-/** Starts the watchdog on first use; one per process is enough (`processSupervisor`). */
+/** How many times a watchdog that died while agentry runs is replaced before the supervisor gives up. */
+const MAX_RESTARTS = 5;
+
+/**
+ * Starts the watchdog on first use; one per process is enough (`processSupervisor`). A watchdog that
+ * dies while agentry runs (killed by someone) is replaced, and told the groups still watched.
+ */
 export function createProcessSupervisor(): ProcessSupervisor {
+  const groups = new Set<number>();
   let watchdog: ChildProcess | undefined;
   let failed = false;
+  let restarts = 0;
+  const tell = (line: string) => {
+    if (!failed) watchdog?.stdin?.write(`${line}\n`);
+  };
   const start = () => {
     if (failed || watchdog !== undefined) return;
+    let current: ChildProcess;
     try {
-      watchdog = spawn("/bin/sh", ["-c", SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+      current = spawn("/bin/sh", ["-c", SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
     } catch {
       failed = true;
       return;
     }
-    const fail = () => {
+    watchdog = current;
+    // Could not start: nothing is watched (there is no sandbox-free way to do better).
+    current.on("error", () => {
       failed = true;
-    };
-    watchdog.on("error", fail);
-    watchdog.stdin?.on("error", fail);
+    });
+    // Its end of the pipe closed: it is gone, and its exit replaces it.
+    current.stdin?.on("error", () => {});
+    current.on("exit", () => {
+      if (watchdog !== current) return;
+      watchdog = undefined;
+      if (failed || restarts >= MAX_RESTARTS) {
+        failed = true;
+        return;
+      }
+      restarts++;
+      start();
+    });
     // It must not keep agentry alive.
-    watchdog.unref();
-  };
-  const send = (line: string) => {
-    start();
-    if (!failed) watchdog?.stdin?.write(`${line}\n`);
+    current.unref();
+    for (const pgid of groups) tell(`+${pgid}`);
   };
   return {
     start,
-    watch: (pgid) => send(`+${pgid}`),
-    release: (pgid) => send(`-${pgid}`),
+    watch: (pgid) => {
+      groups.add(pgid);
+      // A watchdog started now is told every group, this one included.
+      if (watchdog === undefined) start();
+      else tell(`+${pgid}`);
+    },
+    release: (pgid) => {
+      groups.delete(pgid);
+      tell(`-${pgid}`);
+    },
   };
 }
 
