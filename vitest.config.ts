@@ -5,17 +5,18 @@ import { chooseRunTimeScale } from "./test/support/time-scale.ts";
 
 // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where most
 // test time is spent waiting for the processes, servers and timers a test starts. On a quiet machine
-// one worker more than the cores keeps them busy: on 2 cores, 3 workers took the run from 271 s to
-// 199 s (2 workers: the CPUs idled 43 % of the run). On a machine already busy (a time scale of 2 or
-// more: ready threads for half the cores or more) the extra worker only adds to the load: as many
+// two workers more than the cores keep them busy: on 2 cores, 3 workers took the run from 271 s to
+// 199 s (2 workers: the CPUs idled 43 % of the run), and 4 workers from 180 s and 172 s to 167 s and
+// 156 s (two pairs of runs, one after the other). On a machine already busy (a time scale of 2 or
+// more: ready threads for half the cores or more) the extra workers only add to the load: as many
 // workers as cores, and at least two.
 const cores = availableParallelism();
-const workers = chooseRunTimeScale().scale >= 2 ? Math.max(2, cores) : cores + 1;
+const workers = chooseRunTimeScale().scale >= 2 ? Math.max(2, cores) : cores + 2;
 
 // Files that start processes: the CLI, `agentry serve` and workers, Redis, MCP servers, bwrap, a
 // packed package, the benchmarks. They spend most of their time waiting for those processes, yet one
 // of them uses up to two cores at its peak (a CLI starting while its server answers): at most three
-// quarters of the cores' worth run at once, and at least three (every worker of a 2-core machine).
+// quarters of the cores' worth run at once, and at least four (every worker of a 2-core machine).
 // A new file that starts processes belongs here (test/support/README.md).
 const heavyFiles = [
   "test/cli/e2e/**/*.test.ts",
@@ -50,7 +51,7 @@ const heavyFiles = [
   "test/workflows/runaway-scripts.test.ts",
   "test/workflows/script-determinism.test.ts",
 ];
-const heavyWorkers = Math.min(workers, Math.max(3, Math.ceil(cores * 0.75)));
+const heavyWorkers = Math.min(workers, Math.max(4, Math.ceil(cores * 0.75)));
 
 export default defineConfig({
   test: {
