@@ -8,10 +8,14 @@ import base from "./vitest.config.ts";
  *   a mutant in a module-level constant on only after its module has loaded, so it can never be killed.
  * - Each test file gets its own module graph again: such a mutant is switched on when its module
  *   loads, and a worker that kept the modules of an earlier run would never load the mutated ones.
+ * - The files being mutated are loaded before each test file's tests (`AGENTRY_MUTATE_FILES`,
+ *   test/support/mutate-preload.ts): a module src/ loads lazily would otherwise be first evaluated
+ *   inside one test, which Stryker then takes for the only test covering the module's top level.
  * - No bundled CLI (the suite's global setup): a mutant is switched on in the test runner only, so the
  *   CLI a test starts runs the sandbox's sources as they are, and building it for every runner is waste.
  */
 const tests = process.env.AGENTRY_MUTATE_TESTS?.split(",").filter((glob) => glob !== "");
+const preload = process.env.AGENTRY_MUTATE_FILES === undefined ? [] : ["test/support/mutate-preload.ts"];
 
 // One project of the target's files: the suite's projects (unit and heavy) each name their own files,
 // which would run every test of the suite against every mutant.
@@ -19,5 +23,11 @@ const { projects: _suiteProjects, ...suite } = base.test ?? {};
 
 export default defineConfig({
   ...base,
-  test: { ...suite, isolate: true, globalSetup: [], ...(tests === undefined ? {} : { include: tests }) },
+  test: {
+    ...suite,
+    isolate: true,
+    globalSetup: [],
+    setupFiles: [...(suite.setupFiles ?? []), ...preload],
+    ...(tests === undefined ? {} : { include: tests }),
+  },
 });

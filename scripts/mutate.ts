@@ -102,6 +102,8 @@ async function main(): Promise<void> {
     const started = performance.now();
     // vitest.stryker.config.ts reads it, in Stryker's test runner processes (see why there).
     process.env.AGENTRY_MUTATE_TESTS = target.tests.join(",");
+    // test/support/mutate-preload.ts loads them before each test file's tests (see why there).
+    process.env.AGENTRY_MUTATE_FILES = target.mutate.join(",");
     // As in CI, a test whose program (bwrap, redis-server…) is missing fails instead of skipping: a
     // mutant that breaks finding bwrap must fail the sandbox's tests, not skip them.
     process.env.CI = "true";
