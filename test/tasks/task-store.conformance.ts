@@ -173,7 +173,12 @@ export function taskStoreConformance(name: string, makeBackend: () => Promise<Ta
           /cannot be changed/,
         );
         await expect(store.update("t1", { status: "DONE" } as never)).rejects.toThrow(/invalid "status"/);
-        await expect(store.update("t1", { reason: "bored" } as never)).rejects.toThrow(/invalid "reason"/);
+        await expect(store.update("t1", { reason: "bored" } as never)).rejects.toThrow(
+          /^Task t1: invalid "reason": .+\.$/,
+        );
+        await expect(store.update("t1", { usage: { input: "many" } } as never)).rejects.toThrow(
+          /^Task t1: invalid "usage\.input": .+\.$/,
+        );
         await expect(store.update("nope", { status: "RUNNING" })).rejects.toThrow(TaskNotFoundError);
         expect((await store.get("t1"))?.status).toBe("PENDING");
       });
@@ -213,9 +218,54 @@ export function taskStoreConformance(name: string, makeBackend: () => Promise<Ta
         await expect(again).rejects.toThrow(IllegalTransitionError);
       });
 
-      it("refuses to go back from RUNNING to PENDING", async () => {
+      it("refuses to go back from RUNNING to PENDING, with resume too (only a finished task reopens)", async () => {
         await store.update("t1", { status: "RUNNING" });
         await expect(store.update("t1", { status: "PENDING" })).rejects.toThrow(/RUNNING to PENDING/);
+        await expect(store.update("t1", { status: "PENDING" }, { resume: true })).rejects.toThrow(
+          /RUNNING to PENDING/,
+        );
+      });
+
+      it("lets a pending task end at once (it never started) and a running one end each way", async () => {
+        const ends = ["COMPLETED", "FAILED", "CANCELLED"] as const;
+        for (const [index, status] of ends.entries()) {
+          await store.create(newTask(`p${index}`));
+          expect((await store.update(`p${index}`, { status })).status).toBe(status);
+          await store.create(newTask(`r${index}`, { status: "RUNNING" }));
+          expect((await store.update(`r${index}`, { status })).status).toBe(status);
+        }
+      });
+
+      it("takes a patch that repeats the current status as no transition: a finished task keeps taking them", async () => {
+        await store.update("t1", { status: "RUNNING" });
+        await store.update("t1", { status: "COMPLETED", result: "r" });
+        const late = await store.update("t1", { status: "COMPLETED", model: "m" });
+        expect(late).toMatchObject({ status: "COMPLETED", result: "r", model: "m" });
+        // An identity field given as it already is changes nothing either.
+        expect((await store.update("t1", { taskId: "t1", model: "n" } as never)).model).toBe("n");
+      });
+
+      it("keeps a requested cancel and the record's fields across a forward move", async () => {
+        await store.update("t1", { status: "RUNNING", result: "partial" });
+        await store.requestCancel("t1");
+        const cancelled = await store.update("t1", { status: "CANCELLED" });
+        expect(cancelled).toMatchObject({ status: "CANCELLED", cancelRequested: true, result: "partial" });
+      });
+
+      it("reopens a finished task as PENDING with resume", async () => {
+        await store.update("t1", { status: "CANCELLED" });
+        expect((await store.update("t1", { status: "PENDING" }, { resume: true })).status).toBe("PENDING");
+      });
+
+      it("reads a field given as undefined as not given: nothing changes, nothing is stored for it", async () => {
+        await store.update("t1", { status: "RUNNING", result: "kept" });
+        const before = await backend.readRaw("main", "s1");
+        clock += 5000;
+        expect((await store.update("t1", { result: undefined })).updatedAt).toBe(at(0));
+        expect(await backend.readRaw("main", "s1")).toBe(before);
+        const moved = await store.update("t1", { status: "COMPLETED", error: undefined });
+        expect(moved).not.toHaveProperty("error");
+        expect(await store.get("t1")).not.toHaveProperty("error");
       });
 
       it("reopens a finished task with resume, clearing what belonged to the previous run", async () => {
@@ -297,6 +347,9 @@ export function taskStoreConformance(name: string, makeBackend: () => Promise<Ta
       it("refuses an invalid message and throws for an unknown id", async () => {
         await store.create(newTask("t1", { status: "RUNNING" }));
         await expect(store.sendMessage("t1", message("m1", ""))).rejects.toThrow(TaskStoreError);
+        await expect(store.sendMessage("t1", message("m1", ""))).rejects.toThrow(
+          /^Task t1: invalid message "text": .+\.$/,
+        );
         await expect(store.sendMessage("nope", message("m1"))).rejects.toThrow(TaskNotFoundError);
         expect((await store.get("t1"))?.inbox).toBeUndefined();
       });
