@@ -1,11 +1,14 @@
 // npm run mutate: mutation testing (StrykerJS) of the folders where a bug the tests miss is a security
 // or data-loss bug. Not part of `npm test` or CI: it is slow (times in docs/mutation.md).
-//   npm run mutate [-- <target>…] [--concurrency <n>] [--force]
+//   npm run mutate [-- <target>…] [--concurrency <n>] [--force] [--ignore-static]
 // - targets (default all, one after the other): sandbox, permissions, agents-loaders, tasks, child-state;
 // - each target is its own Stryker run on stryker.config.mjs, mutating its files and running only its
 //   test files (vitest's related mode narrows them further to those that import the mutated code);
 // - incremental: each target keeps its results in reports/mutation/<target>.incremental.json, and a
 //   later run retests only the mutants whose code or tests changed (`--force` retests all);
+// - `--ignore-static` leaves out the mutants in code that runs as a module loads (tables, lists,
+//   schemas): each costs a whole run of the target's tests, so a quick run skips them (Stryker reports
+//   them as ignored, outside the score);
 // - prints each target's mutation score (detected / valid mutants, as Stryker counts it) and how long
 //   it took, and writes them to reports/mutation/summary.json. Stryker's own report lists survivors.
 import { mkdir, writeFile } from "node:fs/promises";
@@ -87,7 +90,11 @@ function scoreOf(target: string, results: readonly MutantResult[], seconds: numb
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { concurrency: { type: "string" }, force: { type: "boolean", default: false } },
+    options: {
+      concurrency: { type: "string" },
+      force: { type: "boolean", default: false },
+      "ignore-static": { type: "boolean", default: false },
+    },
   });
   const names = positionals.length > 0 ? positionals : Object.keys(TARGETS);
   const unknown = names.filter((name) => !(name in TARGETS));
@@ -113,6 +120,7 @@ async function main(): Promise<void> {
       incrementalFile: join(REPORTS, `${name}.incremental.json`),
       jsonReporter: { fileName: join(REPORTS, `${name}.json`) },
       force: values.force,
+      ignoreStatic: values["ignore-static"],
       ...(values.concurrency === undefined ? {} : { concurrency: Number(values.concurrency) }),
     }).runMutationTest();
     scores.push(scoreOf(name, results, Math.round((performance.now() - started) / 1000)));
