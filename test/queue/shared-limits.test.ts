@@ -47,20 +47,23 @@ describeWith(REDIS, "model limits shared through the fleet's Redis", () => {
    * answer given early would let a late request of the same burst through.
    */
   async function provider() {
-    const current = { from: 0, size: () => 0 };
-    const arrived = () => server.requests.length - current.from >= current.size();
+    const current = { from: 0, measure: () => 0, size: undefined as number | undefined };
     const server: ModelServer = await startModelServer(
       async () => {
-        await until(arrived, 30_000);
+        // Read at the burst's first answer, before a refusal lowers the client's limit.
+        current.size ??= current.measure();
+        const { from, size } = current;
+        await until(() => server.requests.length - from >= size, 30_000);
         return { text: "ok" };
       },
       { capacity: { maxInFlight: 4 } },
     );
     closers.push(() => server.close());
-    /** Starts a burst of which `size` requests are sent at once: answers wait until they all arrived. */
-    const startBurst = (size: () => number) => {
+    /** Starts a burst: `sentAtOnce` says how many requests the client sends at once. */
+    const startBurst = (sentAtOnce: () => number) => {
       current.from = server.requests.length;
-      current.size = size;
+      current.measure = sentAtOnce;
+      current.size = undefined;
     };
     return { server, burst: startBurst };
   }
