@@ -1,5 +1,5 @@
 import { globSync } from "node:fs";
-import { resolve } from "node:path";
+import { matchesGlob, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 // `npm run mutate` only (vitest.stryker.config.ts): loads the files being mutated before any test of a
@@ -12,8 +12,7 @@ import { pathToFileURL } from "node:url";
 
 const patterns = (process.env.AGENTRY_MUTATE_FILES ?? "").split(",").filter((glob) => glob !== "");
 const excluded = patterns.filter((glob) => glob.startsWith("!")).map((glob) => glob.slice(1));
-const files = globSync(
-  patterns.filter((glob) => !glob.startsWith("!")),
-  { exclude: (file) => excluded.some((glob) => file === glob) },
-).sort();
+const files = globSync(patterns.filter((glob) => !glob.startsWith("!")))
+  .filter((file) => !excluded.some((glob) => matchesGlob(file, glob)))
+  .sort();
 for (const file of files) await import(pathToFileURL(resolve(file)).href);
