@@ -5,6 +5,8 @@ import { type ChildProcess, spawn } from "node:child_process";
  * SIGKILL, which no handler sees), it kills the process groups of the commands still running. It is a
  * tiny shell reading one pipe; agentry holds the other end, which the kernel closes when agentry
  * dies. `+pgid` registers a group, `-pgid` forgets it (the group ended, so its number may be reused).
+ * The groups watched when it starts are its arguments: a watchdog that replaces a dead one knows them
+ * from its first instruction, with no window in which agentry could die before telling it.
  *
  * Inside the OS sandbox bubblewrap's `--die-with-parent` does the same; this covers commands run
  * without it (no sandbox available, or Seatbelt, which has no process namespace) and MCP servers.
@@ -12,6 +14,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 const SCRIPT = `
 trap '' INT TERM HUP
 groups=" "
+for g in "$@"; do groups="$groups$g "; done
 while IFS= read -r line; do
   case "$line" in
     +*) groups="$groups\${line#+} " ;;
@@ -53,7 +56,10 @@ export function createProcessSupervisor(): ProcessSupervisor {
     if (failed || watchdog !== undefined) return;
     let current: ChildProcess;
     try {
-      current = spawn("/bin/sh", ["-c", SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+      current = spawn("/bin/sh", ["-c", SCRIPT, "agentry-watchdog", ...[...groups].map(String)], {
+        detached: true,
+        stdio: ["pipe", "ignore", "ignore"],
+      });
     } catch {
       failed = true;
       return;
@@ -77,13 +83,12 @@ export function createProcessSupervisor(): ProcessSupervisor {
     });
     // It must not keep agentry alive.
     current.unref();
-    for (const pgid of groups) tell(`+${pgid}`);
   };
   return {
     start,
     watch: (pgid) => {
       groups.add(pgid);
-      // A watchdog started now is told every group, this one included.
+      // A watchdog started now gets every group, this one included, as its arguments.
       if (watchdog === undefined) start();
       else tell(`+${pgid}`);
     },
