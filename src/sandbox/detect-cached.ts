@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { release } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { type DetectOptions, detectSandbox, type SandboxSupport } from "./detect.ts";
+import { findExecutable } from "./find-executable.ts";
 
 export interface CachedDetectOptions extends DetectOptions {
   /** The user's state folder for agentry (e.g. `~/.local/state/agentry`); the result is kept there. */
@@ -56,11 +56,7 @@ interface Kept {
 
 /** What the probe's answer depends on, as one string, and the bwrap it is about; undefined when bwrap is not on the PATH. */
 async function probeKey(path: string): Promise<{ key: string; binary: string } | undefined> {
-  const binary = path
-    .split(delimiter)
-    .filter((dir) => dir !== "")
-    .map((dir) => join(dir, "bwrap"))
-    .find((candidate) => existsSync(candidate));
+  const binary = findExecutable("bwrap", process.cwd(), path);
   if (binary === undefined) return undefined;
   const [info, boot, ...settings] = await Promise.all([
     stat(binary),

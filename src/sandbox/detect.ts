@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { findExecutable } from "./find-executable.ts";
 import type { SandboxBackend } from "./policy.ts";
 
 /** What `detectSandbox` found: a backend, or why there is none and how to get one. */
@@ -43,7 +43,7 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
       hint: "Run agentry on Linux (bubblewrap) or macOS (Seatbelt), e.g. in WSL 2 on Windows.",
     };
   }
-  const path = findOnPath("bwrap", options.path ?? process.env.PATH ?? "");
+  const path = findExecutable("bwrap", process.cwd(), options.path ?? process.env.PATH ?? "");
   if (path === undefined)
     return { available: false, reason: "bubblewrap (bwrap) is not installed", hint: LINUX_HINT };
   const base = ["--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc"];
@@ -56,14 +56,6 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
     reason: `bubblewrap cannot create its namespaces here: ${older.error}`,
     hint: LINUX_HINT,
   };
-}
-
-function findOnPath(name: string, path: string): string | undefined {
-  return path
-    .split(delimiter)
-    .filter((dir) => dir !== "")
-    .map((dir) => join(dir, name))
-    .find((candidate) => existsSync(candidate));
 }
 
 function probe(file: string, args: string[]): Promise<{ ok: true } | { ok: false; error: string }> {

@@ -1,7 +1,6 @@
-import { existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
 import { commandEnv } from "../../sandbox/command-env.ts";
 import { confineCommand } from "../../sandbox/confine-command.ts";
+import { findExecutable } from "../../sandbox/find-executable.ts";
 import type { ExecOptions, ExecResult } from "../operations.ts";
 import { runProcessGroup } from "./process-run.ts";
 
@@ -10,11 +9,10 @@ let cachedShell: string | undefined;
 /** bash from PATH (or /bin/bash), else /bin/sh. */
 export function findShell(): string {
   if (cachedShell !== undefined) return cachedShell;
-  const dirs = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
-  const bash = [...dirs.map((dir) => join(dir, "bash")), "/bin/bash"].find((candidate) =>
-    existsSync(candidate),
-  );
-  cachedShell = bash ?? "/bin/sh";
+  cachedShell =
+    findExecutable("bash", process.cwd(), process.env.PATH ?? "") ??
+    findExecutable("/bin/bash", "/", "") ??
+    "/bin/sh";
   return cachedShell;
 }
 

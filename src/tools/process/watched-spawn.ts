@@ -1,6 +1,6 @@
 import { type ChildProcess, type IOType, spawn } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import type { Writable } from "node:stream";
+import { findExecutable } from "../../sandbox/find-executable.ts";
 import { type ProcessSupervisor, processSupervisor } from "./process-supervisor.ts";
 
 /**
@@ -45,34 +45,10 @@ export function spawnWatched(
     ...spawnOptions,
     stdio: [...options.stdio, "pipe"],
   });
-  const gate = child.stdio[3] as NodeJS.WritableStream & { on(event: "error", listener: () => void): void };
+  const gate = child.stdio[3] as Writable;
   // The gate closed early: the child has died already, which its own events report.
   gate.on("error", () => {});
   if (child.pid !== undefined) supervisor.watch(child.pid);
   gate.end("\n");
   return child;
-}
-
-/**
- * Where `exec` would find `file`: itself when it has a slash (against `cwd`), else the first
- * executable regular file of that name on `path`. Undefined when there is none.
- */
-export function findExecutable(file: string, cwd: string, path: string): string | undefined {
-  const candidates = file.includes("/")
-    ? [isAbsolute(file) ? file : resolve(cwd, file)]
-    : path
-        .split(delimiter)
-        .filter((dir) => dir !== "")
-        .map((dir) => resolve(cwd, join(dir, file)));
-  return candidates.find(isExecutableFile);
-}
-
-function isExecutableFile(candidate: string): boolean {
-  try {
-    if (!statSync(candidate).isFile()) return false;
-    accessSync(candidate, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
