@@ -5,8 +5,8 @@ import { testServerConfig } from "../support/mcp-server-process.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { isRunning, pidFrom, processesRunning, until, waitFor } from "../support/processes.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { describeWatchdogs, watchdogsOf } from "../support/watchdogs.ts";
 import { sandboxBackend } from "./support.ts";
-import { describeWatchdogs, watchdogsOf } from "./watchdog-report.ts";
 
 // Acceptance of issue 8: when agentry dies (kill -9) or its terminal goes (SIGHUP) while a subagent
 // runs `sleep 300` and a backgrounded `sleep 300 &`, no process of the run is left 2 s later.

@@ -25,6 +25,9 @@ done
 for g in $groups; do kill -KILL "-$g" 2>/dev/null; done
 `;
 
+/** The watchdog's `$0`: what `ps` shows for it. */
+export const WATCHDOG_NAME = "agentry-watchdog";
+
 export interface ProcessSupervisor {
   /**
    * Starts the watchdog if it is not running yet. Call it before spawning what it will watch: its own
@@ -56,7 +59,7 @@ export function createProcessSupervisor(): ProcessSupervisor {
     if (failed || watchdog !== undefined) return;
     let current: ChildProcess;
     try {
-      current = spawn("/bin/sh", ["-c", SCRIPT, "agentry-watchdog", ...[...groups].map(String)], {
+      current = spawn("/bin/sh", ["-c", SCRIPT, WATCHDOG_NAME, ...[...groups].map(String)], {
         detached: true,
         stdio: ["pipe", "ignore", "ignore"],
       });

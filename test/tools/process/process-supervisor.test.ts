@@ -3,9 +3,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
-import { watchdogsOf } from "../../sandbox/watchdog-report.ts";
 import { processesRunning, until, waitFor } from "../../support/processes.ts";
 import { tempDir } from "../../support/temp-dir.ts";
+import { watchdogsOf } from "../../support/watchdogs.ts";
 
 const WATCHED_SPAWN = fileURLToPath(new URL("../../../src/tools/process/watched-spawn.ts", import.meta.url));
 

@@ -1,13 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { WATCHDOG_NAME } from "../../src/tools/process/process-supervisor.ts";
 
-// What a failed "no process of the run is left" check says about the process supervisor's watchdogs
-// (src/tools/process/process-supervisor.ts), so a failure seen once under load can be told apart: a
-// watchdog still waiting (someone else holds the other end of its stdin) or gone (killed, or it exited
-// without killing the groups). Two whole-suite runs under a CPU hog left a SIGKILLed agentry's
-// commands running; no run in isolation did.
-
-const WATCHDOG_MARK = "trap '' INT TERM HUP";
+// The process supervisor's watchdogs (src/tools/process/process-supervisor.ts) as /proc shows them:
+// found by their name, and described when a "no process of the run is left" check fails, so that a
+// failure seen once under load says whether the watchdog was still waiting (and who held the other
+// end of its stdin) or gone.
 
 function read(path: string): string {
   try {
@@ -22,7 +20,7 @@ export function watchdogsOf(parent: number): number[] {
   const found: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    if (!read(`/proc/${entry}/cmdline`).includes(WATCHDOG_MARK)) continue;
+    if (!read(`/proc/${entry}/cmdline`).split("\0").includes(WATCHDOG_NAME)) continue;
     const ppid = /^PPid:\s+(\d+)$/m.exec(read(`/proc/${entry}/status`))?.[1];
     if (Number(ppid) === parent) found.push(Number(entry));
   }
