@@ -13,6 +13,9 @@ import { scaled } from "../support/time-scale.ts";
 // limit alone. With a store, each endpoint's limit is kept on the fleet's Redis and every machine's
 // calls count against it: what one machine learned, the next holds to from its first call.
 
+/** Each machine's limit of calls at once to an endpoint until it has learned one. */
+const INITIAL_LIMIT = 16;
+
 describeWith(REDIS, "model limits shared through the fleet's Redis", () => {
   const closers: Array<() => Promise<unknown>> = [];
   afterEach(async () => {
@@ -21,7 +24,7 @@ describeWith(REDIS, "model limits shared through the fleet's Redis", () => {
 
   /** One machine: its own limiters, shared through Redis unless `alone`, and its model of the server. */
   async function machine(server: ModelServer, redis: RedisServer, alone = false) {
-    const limiters = new ModelLimiters({ initial: 16 });
+    const limiters = new ModelLimiters({ initial: INITIAL_LIMIT });
     if (!alone) closers.push(await shareLimits(redis.url, limiters));
     const model = createModel(
       "anthropic:claude-sonnet-4-5",
@@ -68,9 +71,9 @@ describeWith(REDIS, "model limits shared through the fleet's Redis", () => {
     return { server, burst: startBurst };
   }
 
-  /** What a machine sends at once: its limit for the endpoint (16 until it has one), at most `n`. */
+  /** What a machine sends at once: its limit for the endpoint (the initial one until it has one), at most `n`. */
   const sentAtOnce = (limiters: ModelLimiters, n: number) => () =>
-    Math.min(n, limiters.list()[0]?.state.limit ?? 16);
+    Math.min(n, limiters.list()[0]?.state.limit ?? INITIAL_LIMIT);
 
   it(
     "a second machine holds to the limit the first learned: it is refused far less than the first",
