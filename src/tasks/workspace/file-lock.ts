@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { link, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { link, lstat, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { diskFullError } from "../../state/disk-full.ts";
 import { currentOwner, ownerLiveness } from "../owner.ts";
-import { LockTimeoutError } from "../task-errors.ts";
+import { LockTimeoutError, TaskStoreError } from "../task-errors.ts";
 
 /**
  * A cross-process lock on one file: `<path>.lock`, holding `{ owner, token, at }`, created by
@@ -111,7 +112,7 @@ interface Holder {
 
 async function inspect(lockPath: string): Promise<Holder | undefined> {
   try {
-    const [info, raw] = await Promise.all([stat(lockPath), readFile(lockPath, "utf8")]);
+    const { info, raw } = await look(lockPath);
     const owner = ownerOf(raw);
     // A lock without a readable owner (written by another tool, or truncated) can only be broken by age.
     return {
@@ -124,6 +125,27 @@ async function inspect(lockPath: string): Promise<Holder | undefined> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
+  }
+}
+
+// Not through a link: a repository can commit a symbolic link as a lock. Followed, a dangling one
+// looked like a lock released at every look (an endless busy retry, deaf to timeoutMs), and a link
+// to /dev/zero or a pipe would be read without end.
+const READ_NOT_THROUGH_LINK = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+
+/** The lock file itself (not what a link there points at) and its content. */
+async function look(path: string): Promise<{ info: Stats; raw: string }> {
+  try {
+    const [info, raw] = await Promise.all([
+      lstat(path),
+      readFile(path, { encoding: "utf8", flag: READ_NOT_THROUGH_LINK }),
+    ]);
+    return { info, raw };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
+    throw new TaskStoreError(`The lock ${path} is a symbolic link, which agentry never makes: remove it.`, {
+      cause: error,
+    });
   }
 }
 
@@ -159,7 +181,7 @@ async function breakLock(lockPath: string, judged: Holder): Promise<void> {
     throw error;
   }
   try {
-    const [info, raw] = await Promise.all([stat(aside), readFile(aside, "utf8")]);
+    const { info, raw } = await look(aside);
     if (info.ino !== judged.ino || raw !== judged.raw) await link(aside, lockPath).catch(() => undefined);
   } finally {
     await rm(aside, { force: true });
