@@ -1,13 +1,16 @@
-import { readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { formatIdentity, localProcess } from "../../src/state/process-identity.ts";
 import { LockTimeoutError } from "../../src/tasks/task-errors.ts";
 import { acquireFileLock, lockPathOf, withFileLock } from "../../src/tasks/workspace/file-lock.ts";
+import { describeNeeding } from "../support/components.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { scaled } from "../support/time-scale.ts";
+import { canMountTmpfs, TMPFS_MISSING, tmpfsDir } from "../support/tmpfs.ts";
 import { deadPid } from "./support/dead-pid.ts";
 
 const lockContent = (owner: string) => JSON.stringify({ owner, token: "t", at: new Date().toISOString() });
@@ -100,3 +103,60 @@ it("fails clearly when the directory does not exist", async () => {
   const path = join(await tempDir(), "missing", "f.json");
   await expect(withFileLock(path, async () => undefined)).rejects.toThrow(/ENOENT/);
 });
+
+it("lets every contender in when many take the lock and let it go at once", async () => {
+  // Each holder lets go at once, so waiters often find the lock gone between their try and their
+  // look at the holder: that is a lock released, to try again, not an error.
+  const path = join(await tempDir(), "f.json");
+  let entered = 0;
+  for (let round = 0; round < 10; round++) {
+    await Promise.all(Array.from({ length: 16 }, () => withFileLock(path, async () => void entered++)));
+  }
+  expect(entered).toBe(10 * 16);
+  expect(await readdir(dirname(path))).toEqual([]);
+});
+
+it("names the holder a lock was taken by, in a waiter's timeout", async () => {
+  const path = join(await tempDir(), "f.json");
+  const release = await acquireFileLock(path, { owner: "build-host:42" });
+  await expect(
+    withFileLock(path, async () => undefined, { timeoutMs: 100, staleMs: 60_000 }),
+  ).rejects.toThrow(`${lockPathOf(path)} (held by build-host:42)`);
+  // The waiter that gave up leaves nothing behind: only the holder's lock is there.
+  expect(await readdir(dirname(path))).toEqual(["f.json.lock"]);
+  await release();
+});
+
+it("reads an owner that is not a string as no owner: live until stale", async () => {
+  const path = join(await tempDir(), "f.json");
+  for (const content of ['{"owner":42}', '{"owner":["host:1"]}', "[]", "42", "null", '"host:1"']) {
+    await writeFile(lockPathOf(path), content);
+    await expect(
+      withFileLock(path, async () => undefined, { timeoutMs: 100, staleMs: 60_000 }),
+      content,
+    ).rejects.toThrow(/held by an unknown process/);
+  }
+});
+
+it("breaks a lock older than 10 s with the default options", async () => {
+  const path = join(await tempDir(), "f.json");
+  await writeFile(lockPathOf(path), lockContent("elsewhere:1"));
+  const old = new Date(Date.now() - 60_000);
+  await utimes(lockPathOf(path), old, old);
+  await expect(withFileLock(path, async () => "entered")).resolves.toBe("entered");
+});
+
+describeNeeding(
+  { present: canMountTmpfs(), what: "a tmpfs mount", missing: TMPFS_MISSING },
+  "a lock on a read-only file system",
+  () => {
+    it("fails with the file system's own error (not the clean-up's)", async () => {
+      const dir = await tmpfsDir("64k");
+      const remounted = spawnSync("mount", ["-o", "remount,ro", dir], { encoding: "utf8" });
+      expect(remounted.status, remounted.stderr).toBe(0);
+      await expect(withFileLock(join(dir, "f.json"), async () => undefined)).rejects.toMatchObject({
+        code: "EROFS",
+      });
+    });
+  },
+);
