@@ -54,9 +54,10 @@ it("sorts what it finds by path, whatever order the folder lists it in", async (
   const workspace = await tempDir();
   const dir = join(agentsDir(workspace), "main", "tasks");
   await mkdir(dir, { recursive: true });
-  // Twenty names: no file system lists them sorted by chance (tmpfs lists the newest first, ext4 by hash).
+  // Twenty names made shuffled: a small folder lists in the order of making (ext4) or its reverse
+  // (tmpfs), a large one by hash, and twenty names do not come out sorted from a hash by chance.
   const names = Array.from({ length: 20 }, (_, i) => `s${String(i).padStart(2, "0")}.json`);
-  for (const name of names) await writeFile(join(dir, name), "{}");
+  for (let i = 0; i < 20; i++) await writeFile(join(dir, names[(i * 7) % 20]!), "{}");
   expect(await findTaskFiles(workspace, {})).toEqual(names.map((name) => join(dir, name)));
 });
 
