@@ -50,15 +50,18 @@ it("finds the task files in scope, sorted, and nothing else of the agents folder
   expect(await findTaskFiles(workspace, { parentAgentId: "zeta", parentSessionId: "s2" })).toEqual([]);
 });
 
-it("sorts what it finds by path, whatever order the folder lists it in", async () => {
+it("sorts what it finds by path, across agent folders too", async () => {
   const workspace = await tempDir();
-  const dir = join(agentsDir(workspace), "main", "tasks");
-  await mkdir(dir, { recursive: true });
-  // Twenty names made shuffled: a small folder lists in the order of making (ext4) or its reverse
-  // (tmpfs), a large one by hash, and twenty names do not come out sorted from a hash by chance.
-  const names = Array.from({ length: 20 }, (_, i) => `s${String(i).padStart(2, "0")}.json`);
-  for (let i = 0; i < 20; i++) await writeFile(join(dir, names[(i * 7) % 20]!), "{}");
-  expect(await findTaskFiles(workspace, {})).toEqual(names.map((name) => join(dir, name)));
+  const made: string[] = [];
+  for (const agent of ["main", "main-b", "main.c"]) {
+    const dir = join(agentsDir(workspace), agent, "tasks");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "s1.json"), "{}");
+    made.push(join(dir, "s1.json"));
+  }
+  // Folders are listed by name (main, main-b, main.c), but by path "main-b/…" and "main.c/…" come
+  // before "main/…" ("-" and "." sort before "/").
+  expect(await findTaskFiles(workspace, {})).toEqual([made[1], made[2], made[0]]);
 });
 
 it("counts folders that do not exist (or are files) as empty, and fails on any other error", async () => {
