@@ -13,6 +13,12 @@ export interface WorkspaceWatchSource {
   load(path: string): Promise<readonly TaskRecord[] | undefined>;
 }
 
+/** The defaults suit a store; tests shorten the rescan to see it, or lengthen it so it cannot hide a missed event. */
+export interface WorkspaceWatchTiming {
+  settleMs?: number;
+  rescanMs?: number;
+}
+
 /** Events of one write (temp file, rename, lock removed) arrive together: look once, after them. */
 const SETTLE_MS = 10;
 /** Where watching a folder is refused (no inotify watches left …), or none exists yet: look this often. */
@@ -41,9 +47,13 @@ export class WorkspaceWatch {
   private again = false;
   /** The system refused a watch: keep looking every second for as long as anyone listens. */
   private refused = false;
+  private readonly settleMs: number;
+  private readonly rescanMs: number;
 
-  constructor(source: WorkspaceWatchSource) {
+  constructor(source: WorkspaceWatchSource, timing: WorkspaceWatchTiming = {}) {
     this.source = source;
+    this.settleMs = timing.settleMs ?? SETTLE_MS;
+    this.rescanMs = timing.rescanMs ?? RESCAN_MS;
   }
 
   add(listener: (change: TaskChange) => void): () => void {
@@ -125,7 +135,7 @@ export class WorkspaceWatch {
         clearInterval(this.rescan);
         this.rescan = undefined;
       }
-    }, RESCAN_MS);
+    }, this.rescanMs);
     this.rescan.unref();
   }
 
@@ -134,7 +144,7 @@ export class WorkspaceWatch {
     this.settle = setTimeout(() => {
       this.settle = undefined;
       void this.scanNow();
-    }, SETTLE_MS);
+    }, this.settleMs);
     this.settle.unref();
   }
 
