@@ -63,7 +63,9 @@ it.each([
   ["watches its folders", true],
   ["looks at a workspace with no .agentry every second", false],
 ])("does not keep a process alive while it %s", async (_, withTasks) => {
-  const workspace = withTasks ? (await workspaceWithTasks("t1")).workspace : await tempDir("agentry-watch-close-");
+  const workspace = withTasks
+    ? (await workspaceWithTasks("t1")).workspace
+    : await tempDir("agentry-watch-close-");
   const store = new URL("../../src/tasks/workspace/workspace-task-store.ts", import.meta.url).href;
   const script = `
     const { WorkspaceTaskStore } = await import(${JSON.stringify(store)});

@@ -22,7 +22,8 @@ export function watchedDirs(dirs: readonly string[]): string[] {
     } catch {
       continue; // closed since the listing
     }
-    for (const match of info.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+)/gm)) inodes.add(BigInt(`0x${match[1]}`));
+    for (const match of info.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+)/gm))
+      inodes.add(BigInt(`0x${match[1]}`));
   }
   return dirs.filter((dir) => inodes.has(statSync(dir, { bigint: true }).ino));
 }
