@@ -6,8 +6,8 @@ import { expect, it } from "vitest";
 import { agentsDir } from "../../src/tasks/workspace/workspace-layout.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { WorkspaceWatch } from "../../src/tasks/workspace/workspace-watch.ts";
-import { scaled } from "../support/time-scale.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { scaled } from "../support/time-scale.ts";
 import { listenTo, NO_RESCAN, ProbedSource, watchedDirs, watching } from "./support/watch-probe.ts";
 import { newTask } from "./task-store.conformance.ts";
 
