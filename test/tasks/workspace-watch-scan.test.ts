@@ -153,3 +153,28 @@ it.each([
     heard.stop();
   }
 });
+
+it.each([
+  ["an agent's folder", "main", NO_RESCAN],
+  // Nothing above agents/ is watched: it is looked at every so often until it is back.
+  ["the whole .agentry", "..", { rescanMs: 20 }],
+])("watches %s again once it was removed and made anew", async (_, gone, timing) => {
+  const { dir, agents, writer, main } = await workspace();
+  await writer.create(newTask("t1"));
+  const source = new ProbedSource(dir);
+  const heard = listenTo(new WorkspaceWatch(source, timing));
+  try {
+    await watching(main);
+    await source.loaded(1);
+    await rm(join(agents, gone), { recursive: true });
+    await heard.hears("t1");
+    await writer.create(newTask("t2"));
+    await heard.hears("t2");
+    await watching(main);
+    await writer.update("t2", { status: "RUNNING" });
+    await heard.hears("t2", 2);
+    expect(heard.ids()).toEqual(["t1", "t2", "t2"]);
+  } finally {
+    heard.stop();
+  }
+});

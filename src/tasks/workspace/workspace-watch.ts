@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { TaskRecord } from "../task-record.ts";
 import type { TaskChange } from "../task-store.ts";
 
@@ -106,11 +106,16 @@ export class WorkspaceWatch {
     if (this.baseline === undefined) return false;
     if (this.watchers.has(dir)) return true;
     try {
-      const watcher = watch(dir, { persistent: false }, () => this.changed());
+      const watcher = watch(dir, { persistent: false }, (_, name) => {
+        // The folder itself went (its own name is reported): this watch hears nothing more, even once
+        // a folder of that name is made again. Dropped, it is watched anew by the look this change
+        // starts, if it is there by then, or by a later one.
+        if (name === basename(dir)) this.unwatch(dir, watcher);
+        this.changed();
+      });
       watcher.on("error", () => {
         this.refused = true;
-        watcher.close();
-        this.watchers.delete(dir);
+        this.unwatch(dir, watcher);
         this.fallBack();
         this.changed();
       });
@@ -123,6 +128,11 @@ export class WorkspaceWatch {
       }
       return false;
     }
+  }
+
+  private unwatch(dir: string, watcher: FSWatcher): void {
+    watcher.close();
+    if (this.watchers.get(dir) === watcher) this.watchers.delete(dir);
   }
 
   private fallBack(): void {
