@@ -116,11 +116,14 @@ it.each([
 });
 
 it("keeps what it failed on as the error's cause: the JSON parser's error, or the schema's issues", async () => {
-  const notJson = await parseTaskFile("{", "f.json").catch((error: unknown) => error as Error);
+  const failure = (text: string) =>
+    parseTaskFile(text, "f.json").then(
+      () => expect.unreachable("it parsed"),
+      (error: unknown) => error as Error,
+    );
+  const notJson = await failure("{");
   expect(notJson.cause).toBeInstanceOf(SyntaxError);
-  const badRecord = await parseTaskFile('{"version":3,"records":[{"taskId":"t1"}]}', "f.json").catch(
-    (error: unknown) => error as Error,
-  );
+  const badRecord = await failure('{"version":3,"records":[{"taskId":"t1"}]}');
   expect(badRecord).toBeInstanceOf(TaskFileError);
   expect((badRecord.cause as { issues?: unknown[] }).issues?.length).toBeGreaterThan(0);
 });
