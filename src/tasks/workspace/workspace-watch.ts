@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { TaskRecord } from "../task-record.ts";
 import type { TaskChange } from "../task-store.ts";
 
@@ -11,6 +11,12 @@ export interface WorkspaceWatchSource {
   files(): Promise<string[]>;
   /** One file's records through the store's cache (`undefined`: gone); throws for an unreadable one. */
   load(path: string): Promise<readonly TaskRecord[] | undefined>;
+}
+
+/** The defaults suit a store; tests shorten the rescan to see it, or lengthen it so it cannot hide a missed event. */
+export interface WorkspaceWatchTiming {
+  settleMs?: number;
+  rescanMs?: number;
 }
 
 /** Events of one write (temp file, rename, lock removed) arrive together: look once, after them. */
@@ -41,9 +47,13 @@ export class WorkspaceWatch {
   private again = false;
   /** The system refused a watch: keep looking every second for as long as anyone listens. */
   private refused = false;
+  private readonly settleMs: number;
+  private readonly rescanMs: number;
 
-  constructor(source: WorkspaceWatchSource) {
+  constructor(source: WorkspaceWatchSource, timing: WorkspaceWatchTiming = {}) {
     this.source = source;
+    this.settleMs = timing.settleMs ?? SETTLE_MS;
+    this.rescanMs = timing.rescanMs ?? RESCAN_MS;
   }
 
   add(listener: (change: TaskChange) => void): () => void {
@@ -96,11 +106,16 @@ export class WorkspaceWatch {
     if (this.baseline === undefined) return false;
     if (this.watchers.has(dir)) return true;
     try {
-      const watcher = watch(dir, { persistent: false }, () => this.changed());
+      const watcher = watch(dir, { persistent: false }, (_, name) => {
+        // The folder itself went (its own name is reported): this watch hears nothing more, even once
+        // a folder of that name is made again. Dropped, it is watched anew by the look this change
+        // starts, if it is there by then, or by a later one.
+        if (name === basename(dir)) this.unwatch(dir, watcher);
+        this.changed();
+      });
       watcher.on("error", () => {
         this.refused = true;
-        watcher.close();
-        this.watchers.delete(dir);
+        this.unwatch(dir, watcher);
         this.fallBack();
         this.changed();
       });
@@ -115,6 +130,11 @@ export class WorkspaceWatch {
     }
   }
 
+  private unwatch(dir: string, watcher: FSWatcher): void {
+    watcher.close();
+    if (this.watchers.get(dir) === watcher) this.watchers.delete(dir);
+  }
+
   private fallBack(): void {
     if (this.rescan !== undefined || this.baseline === undefined) return;
     this.rescan = setInterval(() => {
@@ -125,7 +145,7 @@ export class WorkspaceWatch {
         clearInterval(this.rescan);
         this.rescan = undefined;
       }
-    }, RESCAN_MS);
+    }, this.rescanMs);
     this.rescan.unref();
   }
 
@@ -134,7 +154,7 @@ export class WorkspaceWatch {
     this.settle = setTimeout(() => {
       this.settle = undefined;
       void this.scanNow();
-    }, SETTLE_MS);
+    }, this.settleMs);
     this.settle.unref();
   }
 
