@@ -83,6 +83,20 @@ describeWith(REDIS, "RedisTaskStore: the key layout other processes read, its co
     }
   });
 
+  it("says where its records are without the server's password", async () => {
+    const url = redis.server().url.replace("redis://", "redis://:s3cret@");
+    const store = new RedisTaskStore({
+      client: admin.duplicate(),
+      target: redisTarget(url),
+      prefix: "ops:sessions",
+    });
+    try {
+      expect(store.location).toBe(`${url.replace("s3cret", "***")} (keys ops:sessions:tasks:*)`);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("appends no lines without error, and refuses a run id that could escape its key, naming it", async () => {
     const store = await redis.open();
     await store.journals.append("wf-1", []);

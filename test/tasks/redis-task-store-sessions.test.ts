@@ -166,6 +166,41 @@ describeWith(
       expect(await reader.get("t1")).toBe(read);
     });
 
+    it("finds a task through the index, not by reading every session, and remembers where each task it saw is", async () => {
+      const writer = await redis.open();
+      for (let i = 0; i < 5; i++) await writer.create(newTask(`t${i}`, { parentSessionId: `s${i}` }));
+      // INFO commandstats counts every command the server ran, the index lookups (HGET) and scans (SMEMBERS).
+      const calls = async () => {
+        const info = await admin.info("commandstats");
+        const count = (command: string) =>
+          Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+        return { hget: count("hget"), smembers: count("smembers") };
+      };
+      const since = async (before: { hget: number; smembers: number }) => {
+        const after = await calls();
+        return { hget: after.hget - before.hget, smembers: after.smembers - before.smembers };
+      };
+      let before = await calls();
+      expect((await writer.get("t3"))?.taskId).toBe("t3");
+      expect(await since(before)).toEqual({ hget: 0, smembers: 0 });
+
+      const reader = await redis.open();
+      before = await calls();
+      expect((await reader.get("t3"))?.taskId).toBe("t3");
+      expect(await since(before)).toEqual({ hget: 1, smembers: 0 });
+      before = await calls();
+      expect((await reader.get("t3"))?.taskId).toBe("t3");
+      expect(await since(before)).toEqual({ hget: 0, smembers: 0 });
+
+      // Sessions in no index: one list, and then each task's session is known.
+      await admin.del("agentry:tasks:index");
+      const lister = await redis.open();
+      expect(await lister.list()).toHaveLength(5);
+      before = await calls();
+      expect((await lister.get("t1"))?.taskId).toBe("t1");
+      expect(await since(before)).toEqual({ hget: 0, smembers: 0 });
+    });
+
     it("passes on an error reply of a running server (keys another program broke) and writes nothing", async () => {
       const store = await redis.open();
       await admin.set("agentry:tasks:sessions", "not a set");
