@@ -72,7 +72,7 @@ describe("redisTarget: a Redis URL is checked before anything connects", () => {
 });
 
 describe("connectRedis: a server that is not there", () => {
-  it("is a system error naming the server without its password, saying what to do", async () => {
+  it("is a system error naming the server without its password, why, and what to do", async () => {
     const port = await closedPort();
     const error = await connectRedis(redisTarget(`redis://:s3cret@127.0.0.1:${port}/0`), {
       name: "test",
@@ -81,7 +81,7 @@ describe("connectRedis: a server that is not there", () => {
     const { message, name, cause } = error as RedisUnavailableError;
     expect(message).toMatch(
       new RegExp(
-        `^Cannot reach Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port}/0 \\(Connection is closed\\.\\)\\. ` +
+        `^Cannot reach Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port}/0 \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)\\. ` +
           "Start redis-server there, or point --store, AGENTRY_REDIS_URL or fleet\\.redis at a running one\\.$",
       ),
     );
@@ -89,8 +89,7 @@ describe("connectRedis: a server that is not there", () => {
     expect(name).toBe("RedisUnavailableError");
     expect(errorKind(error)).toBe("system");
     // The library's own error is kept for whoever debugs it.
-    expect(cause).toBeInstanceOf(Error);
-    expect((cause as Error).message).toBe("Connection is closed.");
+    expect((cause as NodeJS.ErrnoException).code).toBe("ECONNREFUSED");
   });
 
   it("leaves nothing retrying behind and prints nothing of its own: a process that gave up exits by itself", async () => {
@@ -130,6 +129,38 @@ describeWith(REDIS, "redisCommand and the connection's options, on a real server
     clients.push(client);
     return client;
   };
+
+  it("refuses a wrong or missing password as the URL's fault (the user's to fix), not as a server to start", async () => {
+    const client = await open();
+    const url = server!.url;
+    await client.config("SET", "requirepass", "right");
+    for (const [given, reply] of [
+      [url.replace("redis://", "redis://:wrong@"), "WRONGPASS"],
+      [url, "NOAUTH"],
+    ] as const) {
+      const error = await connectRedis(redisTarget(given), { name: "test" }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RedisUrlError);
+      const { message } = error as RedisUrlError;
+      expect(message).toMatch(
+        new RegExp(
+          `^Redis at ${redisTarget(given).label.replaceAll("*", "\\*")} refused the connection \\(${reply} .*\\)`,
+        ),
+      );
+      expect(message).toMatch(
+        /check the user and password in the URL \(redis:\/\/user:password@host:port\/db\)\.$/,
+      );
+      expect(message).not.toContain("wrong");
+      expect(errorKind(error)).toBe("user");
+    }
+    expect(
+      await connectRedis(redisTarget(url.replace("redis://", "redis://:right@")), { name: "test" }).then(
+        (c) => {
+          clients.push(c);
+          return c.ping();
+        },
+      ),
+    ).toBe("PONG");
+  });
 
   it("passes an error reply of a running server on as it is: it does not say the server is unreachable", async () => {
     const client = await open();
