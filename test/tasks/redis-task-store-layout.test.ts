@@ -145,7 +145,8 @@ describeWith(REDIS, "RedisTaskStore: the key layout other processes read, its co
   it("stops telling a listener that stopped, and keeps telling the others", async () => {
     const store = await redis.open();
     const writer = await redis.open();
-    const [first, second]: TaskChange[][] = [[], []];
+    const first: TaskChange[] = [];
+    const second: TaskChange[] = [];
     const stopFirst = await watching(store, writer, first);
     store.watch((change) => second.push(change));
     stopFirst();
