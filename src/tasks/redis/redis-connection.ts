@@ -64,20 +64,34 @@ export interface RedisConnectOptions {
 
 /**
  * Opens a connection and waits until it is ready. Redis unreachable at the start is a
- * `RedisUnavailableError` naming the server and what to do, and nothing keeps retrying behind it.
+ * `RedisUnavailableError` naming the server, why and what to do; a password it refuses is a
+ * `RedisUrlError`. Nothing keeps retrying behind either.
  * Later, the client reconnects by itself (backoff up to 2 s) for as long as it is open.
  */
 export async function connectRedis(target: RedisTarget, options: RedisConnectOptions): Promise<Redis> {
   const client = new Redis(target.url, redisOptions(options));
   // ioredis reports every failed (re)connection as an "error" event; without a listener Node would
   // treat it as unhandled. Callers learn of a lost server from their commands and the "close" event.
-  client.on("error", () => {});
+  // The first one says why connecting failed: `connect()` itself only rejects "Connection is closed."
+  let why: unknown;
+  client.on("error", (error: unknown) => {
+    why ??= error;
+  });
   try {
     await client.connect();
     return client;
   } catch (error) {
     client.disconnect();
-    throw unavailable(target, error);
+    const cause = why ?? error;
+    // The server answered and refused (a wrong or missing password): starting one would not help.
+    if (cause instanceof Error && cause.name === "ReplyError") {
+      throw new RedisUrlError(
+        `Redis at ${target.label} refused the connection (${errorMessage(cause)}): check the user and ` +
+          "password in the URL (redis://user:password@host:port/db).",
+        { cause },
+      );
+    }
+    throw unavailable(target, cause);
   }
 }
 
