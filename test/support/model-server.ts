@@ -49,6 +49,8 @@ export interface RecordedRequest {
   /** `performance.now()` when the request arrived and when its response ended or its socket closed. */
   startedAt: number;
   finishedAt?: number;
+  /** The status code the server answered with, once its response has ended. */
+  status?: number;
 }
 
 export interface ModelServerOptions {
@@ -135,6 +137,7 @@ export async function startModelServer(
       requests.push(record);
       res.once("close", () => {
         record.finishedAt = performance.now();
+        record.status = res.statusCode;
         options.onRecord?.(record);
       });
       record.rawBody = await readBody(req);
