@@ -130,24 +130,26 @@ describeWith(REDIS, "redisCommand and the connection's options, on a real server
     return client;
   };
 
-  it("refuses a wrong or missing password as the URL's fault (the user's to fix), not as a server to start", async () => {
+  it("refuses a wrong or missing password, or a database it lacks, as the URL's fault (the user's to fix), not as a server to start", async () => {
     const client = await open();
     const url = server!.url;
     await client.config("SET", "requirepass", "right");
     for (const [given, reply] of [
       [url.replace("redis://", "redis://:wrong@"), "WRONGPASS"],
       [url, "NOAUTH"],
+      // The password right, a database the server does not have (it has 16).
+      [url.replace("redis://", "redis://:right@").replace(/\/0$/, "/99"), "ERR DB index is out of range"],
     ] as const) {
       const error = await connectRedis(redisTarget(given), { name: "test" }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RedisUrlError);
       const { message } = error as RedisUrlError;
       expect(message).toMatch(
         new RegExp(
-          `^Redis at ${redisTarget(given).label.replaceAll("*", "\\*")} refused the connection \\(${reply} .*\\)`,
+          `^Redis at ${redisTarget(given).label.replaceAll("*", "\\*")} refused the connection \\(${reply}.*\\)`,
         ),
       );
       expect(message).toMatch(
-        /check the user and password in the URL \(redis:\/\/user:password@host:port\/db\)\.$/,
+        /check the user, the password and the database number in the URL \(redis:\/\/user:password@host:port\/db\)\.$/,
       );
       expect(message).not.toContain("wrong");
       expect(errorKind(error)).toBe("user");

@@ -42,6 +42,14 @@ export function redisTarget(url: string): RedisTarget {
   return { url, label: redact(parsed) };
 }
 
+function databaseOf(target: RedisTarget): number {
+  return Number(new URL(target.url).pathname.slice(1) || 0);
+}
+
+function isReplyError(error: unknown): error is Error {
+  return error instanceof Error && error.name === "ReplyError";
+}
+
 function redact(url: URL): string {
   if (url.password === "") return url.href;
   const copy = new URL(url.href);
@@ -79,15 +87,21 @@ export async function connectRedis(target: RedisTarget, options: RedisConnectOpt
   });
   try {
     await client.connect();
+    // ioredis selects the URL's database as it connects, but a server that refuses (it has fewer)
+    // only raises an "error" event and leaves the connection on database 0: another fleet's data.
+    // Selected again here, the refusal is this call's.
+    const db = databaseOf(target);
+    if (db !== 0) await client.select(db);
     return client;
   } catch (error) {
     client.disconnect();
-    const cause = why ?? error;
-    // The server answered and refused (a wrong or missing password): starting one would not help.
-    if (cause instanceof Error && cause.name === "ReplyError") {
+    const cause = isReplyError(error) ? error : (why ?? error);
+    // The server answered and refused (a wrong or missing password, a database it lacks): starting
+    // one would not help.
+    if (isReplyError(cause)) {
       throw new RedisUrlError(
-        `Redis at ${target.label} refused the connection (${errorMessage(cause)}): check the user and ` +
-          "password in the URL (redis://user:password@host:port/db).",
+        `Redis at ${target.label} refused the connection (${errorMessage(cause)}): check the user, the ` +
+          "password and the database number in the URL (redis://user:password@host:port/db).",
         { cause },
       );
     }
