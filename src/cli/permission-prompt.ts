@@ -52,13 +52,17 @@ export function terminalAsk(options: TerminalAskOptions): AskHandler {
     if (signal.aborted) return "reject";
     options.beforePrompt?.();
     const { input, output } = options;
-    output.write(question(request));
-    const key = await readKey(input, signal, (chunk) => {
+    // Raw mode first (readKey enters it at once), then the question: a Ctrl-C typed as soon as the
+    // question shows must be a key here, not a SIGINT the terminal sends the whole process group (a
+    // wrapping shell or npx would die of it).
+    const reading = readKey(input, signal, (chunk) => {
       const answer = keyAnswer(chunk);
       if (answer === "interrupt") interrupt();
       else if (answer === undefined) output.write(`\n  ${HINT} `);
       return answer === "interrupt" ? undefined : answer;
     });
+    output.write(question(request));
+    const key = await reading;
     if (key === "dismissed") {
       output.write("\n(no longer needed)\n");
       return "reject";

@@ -46,6 +46,30 @@ describe("terminal permission prompt", () => {
       expect(keyAnswer(other), JSON.stringify(other)).toBeUndefined();
   });
 
+  it("is in raw mode before its question shows: a Ctrl-C typed at the question is a key, not a SIGINT", async () => {
+    const t = terminal();
+    const rawWhenWritten: boolean[] = [];
+    const output = new PassThrough();
+    const write = output.write.bind(output);
+    output.write = ((chunk: string) => {
+      rawWhenWritten.push(t.input.isRaw);
+      return write(chunk);
+    }) as typeof output.write;
+    let interrupts = 0;
+    const controller = new AbortController();
+    const answer = terminalAsk({ input: t.input, output, onInterrupt: () => interrupts++ })(
+      request,
+      controller.signal,
+    );
+    await tick();
+    expect(rawWhenWritten).toEqual([true]);
+    t.input.write("\u0003");
+    await tick();
+    expect(interrupts).toBe(1);
+    controller.abort();
+    expect(await answer).toBe("reject");
+  });
+
   it("reads one key in raw mode, hints on other keys, shows the rule 'always' adds", async () => {
     const t = terminal();
     const answer = terminalAsk({ input: t.input, output: t.output })(

@@ -1,6 +1,9 @@
 /** Watches the terminal for Ctrl-C while a turn runs. */
 export interface InterruptKey {
-  /** Gives stdin back (normal mode, paused), e.g. while a permission prompt reads a line. */
+  /**
+   * Gives stdin back (paused, still raw), e.g. while a permission prompt reads a key: the terminal
+   * stays raw in between, so no Ctrl-C can turn into a SIGINT for the process group there.
+   */
   pause(): void;
   /** Takes stdin again after `pause()`; a no-op once stopped. */
   resume(): void;
@@ -41,15 +44,16 @@ export function watchInterruptKey(input: NodeJS.ReadableStream, onInterrupt: () 
     attached = false;
     input.off("data", onData);
     input.pause();
-    if (canGoRaw(input)) input.setRawMode(false);
   };
   attach();
   return {
     pause: detach,
     resume: attach,
     stop() {
+      if (stopped) return;
       detach();
       stopped = true;
+      if (canGoRaw(input)) input.setRawMode(false);
     },
   };
 }
