@@ -6,6 +6,7 @@ import { expect, it } from "vitest";
 import { agentsDir } from "../../src/tasks/workspace/workspace-layout.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
 import { WorkspaceWatch } from "../../src/tasks/workspace/workspace-watch.ts";
+import { waitFor } from "../support/processes.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { scaled } from "../support/time-scale.ts";
 import { listenTo, NO_RESCAN, ProbedSource, watchedDirs, watching } from "./support/watch-probe.ts";
@@ -48,6 +49,30 @@ it("holds watches only while someone listens, and a new listener starts afresh",
   expect(second.ids()).toEqual(["t2"]);
   second.stop();
   expect(watchedDirs(dirs)).toEqual([]);
+});
+
+it("tells new listeners nothing of a look begun for listeners that have all gone", async () => {
+  const { workspace, writer, dirs } = await workspaceWithTasks("t1", "t2");
+  const source = new ProbedSource(workspace);
+  const watch = new WorkspaceWatch(source, NO_RESCAN);
+  const first = listenTo(watch);
+  await watching(dirs);
+  await source.loaded(1);
+  source.hold();
+  await writer.update("t1", { status: "RUNNING" });
+  await source.held(); // the look this write started waits in its load
+  first.stop();
+
+  const loads = source.loads;
+  const second = listenTo(watch); // its first look waits in its load too, behind the old one
+  await waitFor(() => source.waiting === 2, scaled(10_000), "both looks held");
+  source.release(); // the old look goes on first
+  await source.loaded(loads + 2);
+  await writer.update("t2", { status: "RUNNING" });
+  await second.hears("t2");
+  // Not t1 and t2 as news from the old look (it found nothing known, closing had cleared it).
+  expect(second.ids()).toEqual(["t2"]);
+  second.stop();
 });
 
 it("leaves no watch behind when it closes before its folder listing came back", async () => {

@@ -47,6 +47,8 @@ export class WorkspaceWatch {
   private again = false;
   /** The system refused a watch: keep looking every second for as long as anyone listens. */
   private refused = false;
+  /** Counts closes: a look still under way when its listeners went is dropped (see scan). */
+  private generation = 0;
   private readonly settleMs: number;
   private readonly rescanMs: number;
 
@@ -66,6 +68,7 @@ export class WorkspaceWatch {
   }
 
   close(): void {
+    this.generation++;
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
     clearTimeout(this.settle);
@@ -181,7 +184,11 @@ export class WorkspaceWatch {
 
   /** Compares every file with what it held; `report`: tell the listeners which ids changed. */
   private async scan(report: boolean): Promise<void> {
+    // A look begun for listeners that have all gone since belongs to none: closing cleared what the
+    // files held, so it would take every record for news and tell the next listeners.
+    const generation = this.generation;
     const files = await this.source.files();
+    if (generation !== this.generation) return;
     const changed: string[] = [];
     for (const file of files) {
       let records: readonly TaskRecord[] | undefined;
@@ -190,6 +197,7 @@ export class WorkspaceWatch {
       } catch {
         continue; // an unreadable file keeps what it held; the store reports it to whoever reads it
       }
+      if (generation !== this.generation) return;
       if (this.loaded.has(file) && this.loaded.get(file) === records) continue;
       this.loaded.set(file, records);
       const before = this.known.get(file);

@@ -42,8 +42,9 @@ export class ProbedSource implements WorkspaceWatchSource {
   overlapped = false;
   private readonly workspace: string;
   private readonly cache = new TaskFileCache();
+  /** Loads that have read their file and wait for `release()`. */
+  waiting = 0;
   private gate: { opened: Promise<void>; open: () => void } | undefined;
-  private waiting = 0;
 
   constructor(workspace: string) {
     this.workspace = workspace;
