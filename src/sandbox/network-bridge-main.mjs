@@ -73,10 +73,14 @@ server.on("error", (error) => fail(125, `cannot listen on 127.0.0.1:${portText}:
 server.listen(Number(portText), "127.0.0.1", run);
 
 function run() {
-  const child = spawn(file, args, { stdio: "inherit" });
+  // The handlers come first: the command may be running (and seen running) before spawn returns to
+  // this line, and a signal that found no handler yet killed the bridge and left the command running
+  // on, orphaned. A signal's handler runs after this function, when `child` is set.
+  let child;
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
     process.on(signal, () => child.kill(signal));
   }
+  child = spawn(file, args, { stdio: "inherit" });
   child.on("error", (error) => {
     fail(error.code === "ENOENT" ? 127 : 126, `cannot run ${file}: ${error.message}`);
   });
