@@ -65,7 +65,7 @@ it("tells new listeners nothing of a look begun for listeners that have all gone
 
   const loads = source.loads;
   const second = listenTo(watch); // its first look waits in its load too, behind the old one
-  await waitFor(() => source.waiting === 2, scaled(10_000), "both looks held");
+  await waitFor(() => source.waiting === 2, 10_000, "both looks held");
   source.release(); // the old look goes on first
   await source.loaded(loads + 2);
   await writer.update("t2", { status: "RUNNING" });

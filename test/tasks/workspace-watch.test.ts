@@ -1,26 +1,10 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { TaskChange } from "../../src/tasks/task-store.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
-import { waitFor } from "../support/processes.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { listenTo } from "./support/watch-probe.ts";
 import { newTask } from "./task-store.conformance.ts";
-
-/** What one watcher heard, and a wait for an id among it (bounds only catch a hang). */
-function listen(store: WorkspaceTaskStore) {
-  const heard: TaskChange[] = [];
-  const stop = store.watch((change) => heard.push(change));
-  const ids = () => heard.flatMap((change) => (change.kind === "changed" ? change.taskIds : []));
-  return {
-    heard,
-    stop,
-    ids,
-    /** Resolves once `id` was heard `times` times in all. */
-    hears: (id: string, times = 1) =>
-      waitFor(() => ids().filter((seen) => seen === id).length >= times, 10_000),
-  };
-}
 
 describe("WorkspaceTaskStore.watch", () => {
   it("hears the writes of another store on the workspace, by the ids whose records changed", async () => {
@@ -28,7 +12,7 @@ describe("WorkspaceTaskStore.watch", () => {
     await mkdir(join(workspace, ".agentry/agents"), { recursive: true });
     const watcher = new WorkspaceTaskStore({ workspace });
     const writer = new WorkspaceTaskStore({ workspace });
-    const heard = listen(watcher);
+    const heard = listenTo(watcher);
     try {
       await writer.create(newTask("t1", { status: "RUNNING" }));
       await heard.hears("t1");
@@ -53,7 +37,7 @@ describe("WorkspaceTaskStore.watch", () => {
   it("hears a workspace that had no .agentry when the watch began", async () => {
     const workspace = await tempDir("agentry-watch-");
     const watcher = new WorkspaceTaskStore({ workspace });
-    const heard = listen(watcher);
+    const heard = listenTo(watcher);
     try {
       await new WorkspaceTaskStore({ workspace }).create(newTask("first"));
       await heard.hears("first");
@@ -67,8 +51,8 @@ describe("WorkspaceTaskStore.watch", () => {
     await mkdir(join(workspace, ".agentry/agents"), { recursive: true });
     const watcher = new WorkspaceTaskStore({ workspace });
     const writer = new WorkspaceTaskStore({ workspace });
-    const kept = listen(watcher);
-    const left = listen(watcher);
+    const kept = listenTo(watcher);
+    const left = listenTo(watcher);
     left.stop();
     try {
       await writer.create(newTask("t1"));

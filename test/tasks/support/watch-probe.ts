@@ -3,6 +3,7 @@ import { TaskFileCache } from "../../../src/tasks/stored/task-file-cache.ts";
 import type { TaskRecord } from "../../../src/tasks/task-record.ts";
 import type { TaskChange } from "../../../src/tasks/task-store.ts";
 import { agentsDir, findTaskFiles } from "../../../src/tasks/workspace/workspace-layout.ts";
+import type { WorkspaceTaskStore } from "../../../src/tasks/workspace/workspace-task-store.ts";
 import type { WorkspaceWatch, WorkspaceWatchSource } from "../../../src/tasks/workspace/workspace-watch.ts";
 import { waitFor } from "../../support/processes.ts";
 
@@ -93,10 +94,16 @@ export class ProbedSource implements WorkspaceWatchSource {
   }
 }
 
-/** One listener of a watch: what it heard, and a wait for an id among it (the bound only catches a hang). */
-export function listenTo(watch: WorkspaceWatch) {
+/**
+ * One listener of a watch, or of a store's `watch`: what it heard, and a wait for an id among it (the
+ * bound only catches a hang).
+ */
+export function listenTo(watched: Pick<WorkspaceWatch, "add"> | Pick<WorkspaceTaskStore, "watch">) {
   const heard: TaskChange[] = [];
-  const stop = watch.add((change) => heard.push(change));
+  const listener = (change: TaskChange) => {
+    heard.push(change);
+  };
+  const stop = "add" in watched ? watched.add(listener) : watched.watch(listener);
   const ids = () => heard.flatMap((change) => (change.kind === "changed" ? change.taskIds : []));
   return {
     heard,
