@@ -43,6 +43,13 @@ export async function tmpfsDir(size: string): Promise<string> {
   return dir;
 }
 
+/** Makes the tmpfs at `dir` (from `tmpfsDir`) read-only: every write there fails with EROFS. */
+export function remountReadOnly(dir: string): void {
+  const remounted = spawnSync("mount", ["-o", "remount,ro", dir], { encoding: "utf8" });
+  if (remounted.status !== 0)
+    throw new Error(`mount -o remount,ro ${dir} failed: ${remounted.stderr.trim()}`);
+}
+
 /** Fills the file system of `dir` to the last byte with a file there (written until ENOSPC). */
 export function fillDisk(dir: string): void {
   spawnSync("sh", ["-c", `cat /dev/zero > "${join(dir, "filler")}"`], { stdio: "ignore" });

@@ -1,12 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { readdirSync, readlinkSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { writeFileAtomic } from "../../src/tasks/workspace/atomic-write.ts";
 import { describeNeeding } from "../support/components.ts";
+import { openedHere } from "../support/open-descriptors.ts";
 import { tempDir } from "../support/temp-dir.ts";
-import { canMountTmpfs, TMPFS_MISSING, tmpfsDir } from "../support/tmpfs.ts";
+import { canMountTmpfs, remountReadOnly, TMPFS_MISSING, tmpfsDir } from "../support/tmpfs.ts";
 
 it("creates or replaces the file and leaves no temp file", async () => {
   const dir = await tempDir();
@@ -47,24 +46,9 @@ describeNeeding(
     it("fails with the file system's own error (not the clean-up's), leaving the file as it was", async () => {
       const dir = await tmpfsDir("64k");
       await writeFile(join(dir, "f.json"), "old");
-      const remounted = spawnSync("mount", ["-o", "remount,ro", dir], { encoding: "utf8" });
-      expect(remounted.status, remounted.stderr).toBe(0);
+      remountReadOnly(dir);
       await expect(writeFileAtomic(join(dir, "f.json"), "new")).rejects.toMatchObject({ code: "EROFS" });
       expect(await readFile(join(dir, "f.json"), "utf8")).toBe("old");
     });
   },
 );
-
-/** The paths of `paths` that a descriptor of this process refers to (Linux: /proc/self/fd). */
-function openedHere(paths: string[]): string[] {
-  const open: string[] = [];
-  for (const fd of readdirSync("/proc/self/fd")) {
-    try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      if (paths.includes(target)) open.push(target);
-    } catch {
-      // Closed while we looked.
-    }
-  }
-  return open;
-}

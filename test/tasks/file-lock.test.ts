@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,7 +9,7 @@ import { acquireFileLock, lockPathOf, withFileLock } from "../../src/tasks/works
 import { describeNeeding } from "../support/components.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { scaled } from "../support/time-scale.ts";
-import { canMountTmpfs, TMPFS_MISSING, tmpfsDir } from "../support/tmpfs.ts";
+import { canMountTmpfs, remountReadOnly, TMPFS_MISSING, tmpfsDir } from "../support/tmpfs.ts";
 import { deadPid } from "./support/dead-pid.ts";
 
 const lockContent = (owner: string) => JSON.stringify({ owner, token: "t", at: new Date().toISOString() });
@@ -152,8 +151,7 @@ describeNeeding(
   () => {
     it("fails with the file system's own error (not the clean-up's)", async () => {
       const dir = await tmpfsDir("64k");
-      const remounted = spawnSync("mount", ["-o", "remount,ro", dir], { encoding: "utf8" });
-      expect(remounted.status, remounted.stderr).toBe(0);
+      remountReadOnly(dir);
       await expect(withFileLock(join(dir, "f.json"), async () => undefined)).rejects.toMatchObject({
         code: "EROFS",
       });

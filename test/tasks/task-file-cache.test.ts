@@ -1,4 +1,3 @@
-import { readdirSync, readlinkSync } from "node:fs";
 import { mkdir, readFile, rename, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, expect, it } from "vitest";
@@ -6,6 +5,7 @@ import { parseTaskFile } from "../../src/tasks/stored/task-file.ts";
 import { TaskFileCache } from "../../src/tasks/stored/task-file-cache.ts";
 import { TaskFileError } from "../../src/tasks/task-errors.ts";
 import { WorkspaceTaskStore } from "../../src/tasks/workspace/workspace-task-store.ts";
+import { openedHere } from "../support/open-descriptors.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { newTask } from "./task-store.conformance.ts";
 
@@ -65,17 +65,6 @@ it("says a file that is not there is not there, and forgets it", async () => {
   expect(await cache.load(path, { sync: true })).toBeUndefined();
 });
 
-/** Descriptors this process holds open on `file`. */
-function openOn(file: string): number {
-  return readdirSync("/proc/self/fd").filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === file;
-    } catch {
-      return false; // closed since the listing
-    }
-  }).length;
-}
-
 it.each([
   ["just written (read again each time)", false],
   ["old (trusted by its stat)", true],
@@ -89,7 +78,7 @@ it.each([
   // The watch tells an unchanged file by this: the same array, not an equal one.
   expect(await cache.load(path)).toBe(first);
   expect(await cache.load(path, { sync: true })).toBe(first);
-  expect(openOn(path)).toBe(0);
+  expect(openedHere([path])).toEqual([]);
 });
 
 it("says a file it had cached as old is gone once it was removed", async () => {
