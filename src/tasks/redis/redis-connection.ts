@@ -19,6 +19,8 @@ export interface RedisTarget {
   url: string;
   /** The URL with any password replaced by `***`, for messages and logs. */
   label: string;
+  /** The database the URL names (0 when it names none). */
+  db: number;
 }
 
 /** Checks a URL before anything connects: `redis[s]://[user:password@]host[:port][/db]`. */
@@ -39,11 +41,7 @@ export function redisTarget(url: string): RedisTarget {
   if (db !== "" && !/^\d+$/.test(db)) {
     throw new RedisUrlError(`The Redis URL ${redact(parsed)} names database "${db}"; use a number (/0).`);
   }
-  return { url, label: redact(parsed) };
-}
-
-function databaseOf(target: RedisTarget): number {
-  return Number(new URL(target.url).pathname.slice(1) || 0);
+  return { url, label: redact(parsed), db: Number(db || 0) };
 }
 
 function isReplyError(error: unknown): error is Error {
@@ -90,8 +88,7 @@ export async function connectRedis(target: RedisTarget, options: RedisConnectOpt
     // ioredis selects the URL's database as it connects, but a server that refuses (it has fewer)
     // only raises an "error" event and leaves the connection on database 0: another fleet's data.
     // Selected again here, the refusal is this call's.
-    const db = databaseOf(target);
-    if (db !== 0) await client.select(db);
+    if (target.db !== 0) await client.select(target.db);
     return client;
   } catch (error) {
     client.disconnect();
