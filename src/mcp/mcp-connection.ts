@@ -10,6 +10,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { DEFAULT_INHERITED_ENV_VARS } from "@modelcontextprotocol/client/stdio";
 import { AgentryError } from "../errors/agentry-error.ts";
+import { inArrivalOrder } from "./arrival-order.ts";
 import type { McpClientFeatures } from "./client-features.ts";
 import { elicitationFields, NO_ONE_TO_ASK } from "./elicitation.ts";
 import { describeConnectFailure, describeError, describeExit, stderrNote } from "./failure-messages.ts";
@@ -69,7 +70,7 @@ export async function connectMcpServer(
   config: McpServerConfig,
   options: ConnectOptions,
 ): Promise<ConnectedServer> {
-  const transport = await createTransport(config, options);
+  const transport = inArrivalOrder(await createTransport(config, options));
   const client = createClient(server, options);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);

@@ -10,8 +10,11 @@
  * --exit-file <path>         write "exited" there when it ends by itself (a signal's default action writes nothing)
  * --extra-tool <name>        also register a tool of that name (returns its name); may be repeated
  * --mutable-tools            also add_tool and remove_tool, which change the tool list (list_changed)
+ * --burst                    also the steps tool, and all it writes in one turn of the event loop goes
+ *                            out in one write: its reader gets it in one chunk, as on a loaded machine
  */
 import { writeFileSync } from "node:fs";
+import { Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { createTestMcpServer } from "./mcp-server.ts";
 
@@ -43,6 +46,7 @@ if (args.includes("--hang-on-start")) {
   const server = createTestMcpServer({
     extraTools,
     mutableTools: args.includes("--mutable-tools"),
+    stepsTool: args.includes("--burst"),
     onCallDone: () => {
       if (!exitAfterCall) return;
       exitAfterCall = false;
@@ -53,5 +57,23 @@ if (args.includes("--hang-on-start")) {
       }, 50);
     },
   });
-  await server.connect(new StdioServerTransport());
+  const stdout = args.includes("--burst") ? oneWritePerTurn() : process.stdout;
+  await server.connect(new StdioServerTransport(process.stdin, stdout));
+}
+
+/** A stdout that holds what is written until the event loop turns, then writes it all at once. */
+function oneWritePerTurn(): Writable {
+  let held: Buffer[] = [];
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      if (held.length === 0) {
+        setImmediate(() => {
+          process.stdout.write(Buffer.concat(held));
+          held = [];
+        });
+      }
+      held.push(chunk);
+      callback();
+    },
+  });
 }

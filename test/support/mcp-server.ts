@@ -18,6 +18,8 @@ export interface TestMcpServerOptions {
    * the server sends `notifications/tools/list_changed` (for list-change tests).
    */
   mutableTools?: boolean;
+  /** Also `steps` ({ count }): reports progress 1/count … count/count, then answers, with no wait between. */
+  stepsTool?: boolean;
 }
 
 /**
@@ -149,6 +151,24 @@ export function createTestMcpServer(options: TestMcpServerOptions = {}): McpServ
         added.get(name)?.remove();
         added.delete(name);
         return done("remove_tool", { content: [{ type: "text", text: `removed ${name}` }] });
+      },
+    );
+  }
+
+  if (options.stepsTool) {
+    server.registerTool(
+      "steps",
+      {
+        description: "Reports each step's progress, then answers.",
+        inputSchema: z.object({ count: z.number() }),
+      },
+      async ({ count }, ctx) => {
+        const progressToken = ctx.mcpReq._meta?.progressToken;
+        for (let step = 1; step <= count && progressToken !== undefined; step++) {
+          const params = { progressToken, progress: step, total: count };
+          await ctx.mcpReq.notify({ method: "notifications/progress", params });
+        }
+        return done("steps", { content: [{ type: "text", text: `${count} steps done` }] });
       },
     );
   }
