@@ -11,7 +11,7 @@
 //   them as ignored, outside the score);
 // - prints each target's mutation score (detected / valid mutants, as Stryker counts it) and how long
 //   it took, and writes them to reports/mutation/summary.json. Stryker's own report lists survivors.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -64,6 +64,11 @@ interface Score {
   noCoverage: number;
   /** Mutants that did not compile or crashed the runner: not valid, so not in the score. */
   errors: number;
+  /**
+   * "Survivors" for which not one test ran (a runner that broke, or such a result reused by an
+   * incremental run): counted as survived by Stryker, but nothing was measured. Rerun with --force.
+   */
+  ranNoTest: number;
   seconds: number;
 }
 
@@ -83,8 +88,13 @@ function scoreOf(target: string, results: readonly MutantResult[], seconds: numb
     survived,
     noCoverage,
     errors: count("CompileError", "RuntimeError"),
+    ranNoTest: ranNoTest(results).length,
     seconds,
   };
+}
+
+function ranNoTest(results: readonly MutantResult[]): MutantResult[] {
+  return results.filter((result) => result.status === "Survived" && result.testsCompleted === 0);
 }
 
 async function main(): Promise<void> {
@@ -114,6 +124,8 @@ async function main(): Promise<void> {
     // As in CI, a test whose program (bwrap, redis-server…) is missing fails instead of skipping: a
     // mutant that breaks finding bwrap must fail the sandbox's tests, not skip them.
     process.env.CI = "true";
+    // A run stopped part-way leaves its sandbox behind, and the next run's test runners crash on it.
+    await rm(join(ROOT, ".stryker-tmp"), { recursive: true, force: true });
     const results = await new Stryker({
       configFile: join(ROOT, "stryker.config.mjs"),
       mutate: target.mutate,
@@ -124,6 +136,14 @@ async function main(): Promise<void> {
       ...(values.concurrency === undefined ? {} : { concurrency: Number(values.concurrency) }),
     }).runMutationTest();
     scores.push(scoreOf(name, results, Math.round((performance.now() - started) / 1000)));
+    const unmeasured = ranNoTest(results);
+    if (unmeasured.length > 0) {
+      console.warn(
+        `\n${name}: ${unmeasured.length} mutants "survived" without one test running, so nothing was measured ` +
+          `(first: ${unmeasured[0]?.fileName}:${unmeasured[0]?.location.start.line}). ` +
+          `Rerun with: npm run mutate -- ${name} --force`,
+      );
+    }
   }
   await writeFile(join(REPORTS, "summary.json"), `${JSON.stringify(scores, null, 2)}\n`);
   console.log("\ntarget          score   killed  timeout  survived  no cov  errors  time");
