@@ -12,7 +12,7 @@
 // - prints each target's mutation score (detected / valid mutants, as Stryker counts it) and how long
 //   it took, and writes them to reports/mutation/summary.json. Stryker's own report lists survivors.
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, matchesGlob, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { MutantResult } from "@stryker-mutator/api/core";
@@ -93,6 +93,19 @@ function scoreOf(target: string, results: readonly MutantResult[], seconds: numb
   };
 }
 
+/**
+ * Whether a result is of a file the target mutates. An incremental file keeps the results of files a
+ * target no longer mutates (or never should have), and Stryker reports them again with the new ones.
+ */
+function inTarget(target: Target, result: MutantResult): boolean {
+  const file = relative(ROOT, resolve(ROOT, result.fileName));
+  const excluded = target.mutate.filter((glob) => glob.startsWith("!")).map((glob) => glob.slice(1));
+  const included = target.mutate.filter((glob) => !glob.startsWith("!"));
+  return (
+    included.some((glob) => matchesGlob(file, glob)) && !excluded.some((glob) => matchesGlob(file, glob))
+  );
+}
+
 function ranNoTest(results: readonly MutantResult[]): MutantResult[] {
   return results.filter((result) => result.status === "Survived" && result.testsCompleted === 0);
 }
@@ -126,7 +139,7 @@ async function main(): Promise<void> {
     process.env.CI = "true";
     // A run stopped part-way leaves its sandbox behind, and the next run's test runners crash on it.
     await rm(join(ROOT, ".stryker-tmp"), { recursive: true, force: true });
-    const results = await new Stryker({
+    const reported = await new Stryker({
       configFile: join(ROOT, "stryker.config.mjs"),
       mutate: target.mutate,
       incrementalFile: join(REPORTS, `${name}.incremental.json`),
@@ -135,6 +148,13 @@ async function main(): Promise<void> {
       ignoreStatic: values["ignore-static"],
       ...(values.concurrency === undefined ? {} : { concurrency: Number(values.concurrency) }),
     }).runMutationTest();
+    const results = reported.filter((result) => inTarget(target, result));
+    if (results.length < reported.length) {
+      console.warn(
+        `\n${name}: ${reported.length - results.length} results of files the target does not mutate ` +
+          "(kept by its incremental file from an earlier run) are left out of its score.",
+      );
+    }
     scores.push(scoreOf(name, results, Math.round((performance.now() - started) / 1000)));
     const unmeasured = ranNoTest(results);
     if (unmeasured.length > 0) {
