@@ -136,6 +136,19 @@ describe.skipIf(found.skip !== undefined)(`a confined command ${found.skip ?? ""
     }
   });
 
+  it("runs when agentry's PATH has relative folders (., src): only absolute folders under /tmp are shown", async () => {
+    const fx = await sandboxFixture();
+    const saved = process.env.PATH;
+    process.env.PATH = [".", "src", saved].join(delimiter);
+    try {
+      const result = await run(fx, "echo ran; echo x > probe && cat probe");
+      expect(result.output).toBe("ran\nx\n");
+      expect(result.exitCode).toBe(0);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
   it("cannot keep a protected folder it made under folders that did not exist: the first of them is removed", async () => {
     const fx = await sandboxFixture();
     const rules: Ruleset = [
