@@ -64,8 +64,16 @@ export async function confineCommand(
       : [policy.workspace]),
   ];
   const { files: hiddenFiles, dirs: hiddenDirs } = await classifyExisting(hidden);
-  const readOnly = effective === "workspace-write" ? await splitExisting(policy.readOnlyPaths) : undefined;
+  // A git folder gone since the policy was made is watched like a protected path: the command may not
+  // make a .git of its own there (with hooks or an fsmonitor the user's git would run).
   const gitDirs = effective === "workspace-write" ? policy.gitDirs.filter((path) => existsSync(path)) : [];
+  const goneGitDirs = policy.gitDirs.filter(
+    (path) => !gitDirs.includes(path) && policy.writableRoots.some((root) => path.startsWith(`${root}/`)),
+  );
+  const readOnly =
+    effective === "workspace-write"
+      ? await splitExisting([...policy.readOnlyPaths, ...goneGitDirs])
+      : undefined;
   const confinement: Confinement = {
     profile: effective,
     cwd,

@@ -61,10 +61,13 @@ describe("the variables a command inherits", () => {
       EMPTY: "",
       GONE: undefined,
     };
-    expect(commandEnv(env, ["PATH", "LC_*", "EMPTY", "GONE"])).toEqual({
+    expect(
+      commandEnv({ ...env, XDG_DATA_HOME: "/d" }, ["PATH", "LC_*", "XDG_*", "EMPTY", "GONE"]),
+    ).toStrictEqual({
       PATH: "/bin",
       LC_ALL: "C",
       LC_NUMERIC: "C",
+      XDG_DATA_HOME: "/d",
       EMPTY: "",
     });
   });

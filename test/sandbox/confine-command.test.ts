@@ -7,6 +7,7 @@ import type { PermissionMode } from "../../src/permissions/modes.ts";
 import type { Ruleset } from "../../src/permissions/types.ts";
 import { DEFAULT_COMMAND_ENV } from "../../src/sandbox/command-env.ts";
 import { confineCommand } from "../../src/sandbox/confine-command.ts";
+import type { NetworkGateway } from "../../src/sandbox/network-gateway.ts";
 import {
   DEFAULT_SANDBOX_SETTINGS,
   type SandboxBackend,
@@ -41,13 +42,23 @@ async function policyOf(fx: SandboxFixture, options: Run = {}): Promise<SandboxP
 }
 
 async function run(fx: SandboxFixture, command: string, options: Run = {}) {
+  return runUnder(fx, command, await policyOf(fx, options), options.profile);
+}
+
+/** Runs `command` under a policy made beforehand (an agent's is made once, for all its commands). */
+async function runUnder(
+  fx: SandboxFixture,
+  command: string,
+  policy: SandboxPolicy,
+  profile: SandboxProfile = "workspace-write",
+) {
   return nodeOperations.exec(command, {
     cwd: fx.workspace,
     signal: new AbortController().signal,
     timeoutMs: 20_000,
     inheritEnv: DEFAULT_COMMAND_ENV,
     env: { HOME: fx.home },
-    sandbox: { policy: await policyOf(fx, options), profile: options.profile ?? "workspace-write" },
+    sandbox: { policy, profile },
   });
 }
 
@@ -125,6 +136,19 @@ describe.skipIf(found.skip !== undefined)(`a confined command ${found.skip ?? ""
     }
   });
 
+  it("runs when agentry's PATH has relative folders (., src): only absolute folders under /tmp are shown", async () => {
+    const fx = await sandboxFixture();
+    const saved = process.env.PATH;
+    process.env.PATH = [".", "src", saved].join(delimiter);
+    try {
+      const result = await run(fx, "echo ran; echo x > probe && cat probe");
+      expect(result.output).toBe("ran\nx\n");
+      expect(result.exitCode).toBe(0);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
   it("cannot keep a protected folder it made under folders that did not exist: the first of them is removed", async () => {
     const fx = await sandboxFixture();
     const rules: Ruleset = [
@@ -137,6 +161,59 @@ describe.skipIf(found.skip !== undefined)(`a confined command ${found.skip ?? ""
     expect(result.output).toContain("made");
     expect(result.removedPaths).toEqual(["generated"]);
     expect(existsSync(join(fx.workspace, "generated"))).toBe(false);
+  });
+
+  it("keeps every git folder read-only, and still runs, when one of them cannot be staged", async () => {
+    const fx = await sandboxFixture();
+    const policy = await policyOf(fx);
+    // A git folder that cannot be listed (here: a file in its place) cannot get a view.
+    const broken: SandboxPolicy = {
+      ...policy,
+      gitDirs: [...policy.gitDirs, join(fx.workspace, "src", "a.ts")],
+    };
+    const result = await runUnder(
+      fx,
+      "echo x > .git/objects/probe; echo y > src/a.ts; git -c user.email=t@t -c user.name=t commit -qam c; echo ran",
+      broken,
+    );
+    expect(result.output).toContain("ran");
+    expect(result.exitCode).toBe(0);
+    expect(existsSync(join(fx.workspace, ".git", "objects", "probe"))).toBe(false);
+    expect(await readFile(join(fx.workspace, "src", "a.ts"), "utf8")).toContain("export const a");
+  });
+
+  it("cannot make a .git of its own where the repository's was removed after its policy was made", async () => {
+    const fx = await sandboxFixture();
+    const policy = await policyOf(fx);
+    await rm(join(fx.workspace, ".git"), { recursive: true, force: true });
+    const result = await runUnder(fx, "git init -q && echo made", policy);
+    expect(result.output).toContain("made");
+    expect(result.removedPaths).toEqual([".git"]);
+    expect(existsSync(join(fx.workspace, ".git"))).toBe(false);
+  });
+
+  it("runs where a denied folder and a denied folder in it are both hidden", async () => {
+    const fx = await sandboxFixture();
+    await mkdir(join(fx.home, "notes", "sub"), { recursive: true });
+    await writeFile(join(fx.home, "notes", "sub", "a.txt"), "notes-secret-31b7");
+    const result = await run(fx, 'cat "$HOME/notes/sub/a.txt"; ls "$HOME/notes"; echo ran', {
+      settings: { denyRead: ["~/notes", "~/notes/sub"] },
+    });
+    expect(result.output).toContain("ran");
+    expect(result.output).not.toContain("notes-secret-31b7");
+    expect(result.output).not.toMatch(/^sub$/m);
+  });
+
+  it("fails with the proxy's error when the proxy for its allowed hosts cannot start", async () => {
+    const fx = await sandboxFixture();
+    const policy = await policyOf(fx, { settings: { allowedHosts: ["example.com"] } });
+    const network: NetworkGateway = {
+      proxyFor: () => Promise.reject(new Error("proxy cannot start")),
+      close: async () => {},
+    };
+    await expect(
+      confineCommand(policy, "workspace-write", ["true"], fx.workspace, { network }),
+    ).rejects.toThrow("proxy cannot start");
   });
 
   it("on macOS gets a private temp folder of its own, removed after it", async () => {

@@ -61,6 +61,24 @@ describeWith(BUBBLEWRAP, "detectSandboxCached", () => {
     expect(await probes()).toBeGreaterThan(runs);
   });
 
+  it("probes again, without failing, when the entry is JSON of another shape (null where an object goes)", async () => {
+    await wrapper("real");
+    await detect();
+    const file = join(stateDir, "sandbox-probe.json");
+    const kept = JSON.parse(await readFile(file, "utf8"));
+    const shapes = [
+      null,
+      { ...kept, support: null },
+      { ...kept, support: { ...kept.support, backend: null } },
+    ];
+    for (const shape of shapes) {
+      const runs = await probes();
+      await writeFile(file, JSON.stringify(shape));
+      expect(await detect()).toMatchObject({ available: true, backend: { path: join(bin, "bwrap") } });
+      expect(await probes()).toBeGreaterThan(runs);
+    }
+  });
+
   it("probes again when the entry was kept on another boot", async () => {
     await wrapper("real");
     await detect();

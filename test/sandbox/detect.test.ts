@@ -82,4 +82,10 @@ describeWith(BUBBLEWRAP, "detectSandbox on Linux probes bubblewrap by running it
       /^bubblewrap cannot create its namespaces here: Command failed: .*bwrap/,
     );
   });
+
+  it("a bwrap that never answers is given up on: unavailable, not a start that hangs", async () => {
+    const bin = await fakeBwrap("exec sleep 600");
+    const found = await detectSandbox({ platform: "linux", path: bin });
+    expect(found.available).toBe(false);
+  }, 60_000);
 });

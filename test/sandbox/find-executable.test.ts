@@ -32,4 +32,11 @@ describe("findExecutable", () => {
     // Not searched on the path: only where it says.
     expect(findExecutable("bin/run", "/", dir)).toBeUndefined();
   });
+
+  it("never takes an empty entry of the path for the working folder (a program planted there is not run)", async () => {
+    await writeFile(join(dir, "tool"), "#!/bin/sh\n");
+    await chmod(join(dir, "tool"), 0o755);
+    for (const path of ["", ":", "/nowhere::/also-nowhere", "/nowhere:"])
+      expect(findExecutable("tool", dir, path)).toBeUndefined();
+  });
 });

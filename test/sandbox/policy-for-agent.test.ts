@@ -297,3 +297,94 @@ describe("hidden paths", () => {
       expect(policy.hiddenPaths).not.toContain(shown);
   });
 });
+
+describe("edges of a policy's paths", () => {
+  const settings = DEFAULT_SANDBOX_SETTINGS;
+
+  it("bypass in a linked worktree writes both its git folders; bypass outside any repository writes just the workspace", async () => {
+    const fx = await sandboxFixture();
+    const worktree = join(fx.base, "wt");
+    execFileSync("git", ["worktree", "add", "-q", "-b", "child", worktree], { cwd: fx.workspace });
+    const common = join(fx.workspace, ".git");
+    const linked = await policyForAgent({
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "bypass",
+      workspace: worktree,
+      settings,
+      home: fx.home,
+    });
+    expect(linked.writableRoots).toEqual([
+      worktree,
+      join(common, "worktrees", "wt"),
+      join(common, "objects"),
+      join(common, "refs"),
+      join(common, "logs"),
+    ]);
+    expect(linked.gitDirs).toEqual([]);
+
+    const plain = await policyForAgent({
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "bypass",
+      workspace: fx.outside,
+      settings,
+      home: fx.home,
+    });
+    expect(plain.writableRoots).toEqual([fx.outside]);
+    expect(plain.readOnlyPaths).toEqual([]);
+  });
+
+  it("a folder the config makes writable leaves the workspace's protected paths read-only", async () => {
+    const fx = await sandboxFixture();
+    const policy = await policyForAgent({
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "accept-edits",
+      workspace: fx.workspace,
+      settings: { ...settings, allowWrite: ["~/cache"] },
+      home: fx.home,
+    });
+    expect(policy.writableRoots).toEqual([fx.workspace, join(fx.home, "cache")]);
+    expect(policy.readOnlyPaths).toContain(join(fx.workspace, ".agentry"));
+  });
+
+  it("a child whose workspace is a folder its parent may not edit gets it read-only", async () => {
+    const fx = await sandboxFixture();
+    const vendor = join(fx.workspace, "vendor");
+    await mkdir(vendor);
+    const parent = await policyForAgent({
+      backend,
+      rules: [...DEFAULT_RULES, { permission: "edit", pattern: "vendor/**", action: "deny" }],
+      mode: "accept-edits",
+      workspace: fx.workspace,
+      settings,
+      home: fx.home,
+    });
+    const child = await policyForChild({
+      rules: DEFAULT_RULES,
+      mode: "accept-edits",
+      workspace: vendor,
+      parent,
+    });
+    expect(child.writableRoots).toEqual([vendor]);
+    expect(child.readOnlyPaths).toContain(vendor);
+  });
+
+  it("a repository beside the workspace whose name starts like it is still outside it (read-only, visible)", async () => {
+    const fx = await sandboxFixture();
+    // `ws/.git` starts with the text of `w`, the worktree's path, but is not under it.
+    const worktree = join(fx.base, "w");
+    execFileSync("git", ["worktree", "add", "-q", "-b", "child", worktree], { cwd: fx.workspace });
+    const policy = await policyForAgent({
+      backend,
+      rules: DEFAULT_RULES,
+      mode: "accept-edits",
+      workspace: worktree,
+      settings,
+      home: fx.home,
+    });
+    const common = join(fx.workspace, ".git");
+    expect(policy.readableRoots).toEqual([common, join(common, "worktrees", "w")]);
+  });
+});

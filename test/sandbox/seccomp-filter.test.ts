@@ -1,5 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
-import { unixSocketFilter } from "../../src/sandbox/seccomp-filter.ts";
+import { unixSocketFilter, unixSocketFilterFile } from "../../src/sandbox/seccomp-filter.ts";
 
 // The filter's program run by a small classic-BPF interpreter over `struct seccomp_data`, for both
 // architectures (the sandboxed runs in unix-sockets.test.ts exercise this machine's only).
@@ -45,20 +49,24 @@ describe.each([
   ["x64", 0xc000003e, { socket: 41, socketpair: 53, connect: 42, read: 0 }],
   ["arm64", 0xc00000b7, { socket: 198, socketpair: 199, connect: 203, read: 63 }],
 ] as const)("the seccomp filter on %s", (arch, audit, nr) => {
-  const program = unixSocketFilter(arch) as Buffer;
+  // Built inside each test, so that a bug in building it fails that test (not only the file's collection).
+  const filter = () => unixSocketFilter(arch) as Buffer;
 
   it("refuses socket(AF_UNIX) and allows every other family", () => {
+    const program = filter();
     expect(evaluate(program, { arch: audit, nr: nr.socket, arg0: 1 })).toBe(EPERM);
     for (const family of [2, 10, 16, 17])
       expect(evaluate(program, { arch: audit, nr: nr.socket, arg0: family })).toBe(ALLOW);
   });
 
   it("allows socketpair, connect and everything else", () => {
+    const program = filter();
     for (const call of [nr.socketpair, nr.connect, nr.read])
       expect(evaluate(program, { arch: audit, nr: call, arg0: 1 })).toBe(ALLOW);
   });
 
   it("refuses io_uring (ENOSYS) and any call through another architecture's entry", () => {
+    const program = filter();
     for (const call of [425, 426, 427]) expect(evaluate(program, { arch: audit, nr: call })).toBe(ENOSYS);
     expect(evaluate(program, { arch: 0x40000003, nr: 102, arg0: 1 })).toBe(EPERM);
   });
@@ -68,4 +76,24 @@ it("x32 calls on x86-64 are refused; an architecture without known numbers gets 
   const program = unixSocketFilter("x64") as Buffer;
   expect(evaluate(program, { arch: 0xc000003e, nr: 0x40000000 + 41, arg0: 1 })).toBe(EPERM);
   expect(unixSocketFilter("s390x")).toBeUndefined();
+});
+
+describe("the filter's file", () => {
+  it("holds the filter, readable by this user only, one file for every command of the process", async () => {
+    const file = unixSocketFilterFile() as string;
+    expect(await readFile(file)).toEqual(unixSocketFilter());
+    expect((await stat(file)).mode & 0o777).toBe(0o400);
+    expect((await stat(dirname(file))).mode & 0o777).toBe(0o700);
+    expect(unixSocketFilterFile()).toBe(file);
+  });
+
+  it("is removed with its folder when the process exits", () => {
+    const module = new URL("../../src/sandbox/seccomp-filter.ts", import.meta.url).href;
+    const script = `import { unixSocketFilterFile } from ${JSON.stringify(module)}; console.log(unixSocketFilterFile());`;
+    const file = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    }).trim();
+    expect(file).toMatch(/no-unix-sockets\.bpf$/);
+    expect(existsSync(dirname(file))).toBe(false);
+  });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -82,5 +83,23 @@ describe("the workspace files a command must not read", () => {
     await files(ws, ["notes.md"]);
     expect(await paths(stricter, 3_999)).toEqual([".env", "b/.env", "notes.md"]);
     expect(await paths(readRules, 4_000)).toEqual([".env", "b/.env"]);
+  });
+
+  it("are all of the workspace when a folder in it cannot be listed", async () => {
+    const ws = await tempDir("agentry-unreadable-");
+    await files(ws, [".env"]);
+    // A folder deeper than the longest path the system takes cannot be listed by its path (EACCES does
+    // the same for a user, but these tests may run as root). Grown from the top by renames, whose paths
+    // stay short; removed by rm, which walks it relative to each folder.
+    const name = "d".repeat(250);
+    const deep = `mkdir t && for i in $(seq 20); do mkdir n && mv t n/${name} && mv n t || exit 1; done && mv t ${name}`;
+    execFileSync("sh", ["-c", deep], { cwd: ws });
+    try {
+      const found = await new UnreadableFileFinder().find(ws, readRules);
+      expect(found.kind).toBe("everything");
+      expect(found.kind === "everything" && found.reason).toMatch(/^cannot list d+(\/d+)* \(ENAMETOOLONG/);
+    } finally {
+      execFileSync("rm", ["-rf", join(ws, name)]);
+    }
   });
 });
