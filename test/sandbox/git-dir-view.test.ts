@@ -223,6 +223,16 @@ describe("finish: the command's index and submodules", () => {
     expect(git(work, "status", "--porcelain")).toBe("");
   });
 
+  it("when the repository's own index cannot be read, the command's is not put back either (fail closed)", async () => {
+    const { gitDir } = await repository();
+    await writeFile(join(gitDir, "index"), "not an index");
+    const { view, finish } = await stageGitDir(gitDir);
+    gitWithIndex(gitDir, join(view.staging, "index"), "", "read-tree", "HEAD");
+
+    expect(await finish()).toEqual(["index"]);
+    expect(await read(join(gitDir, "index"))).toBe("not an index");
+  });
+
   it("an index that moves an existing submodule to other commits (a conflict on it) goes back", async () => {
     const { work, gitDir } = await withSubmodule();
     const { view, finish } = await stageGitDir(gitDir);
@@ -261,6 +271,25 @@ describe("finish: the command's index and submodules", () => {
 
     expect(await finish()).toEqual(["index"]);
     expect(git(work, "ls-files", "--stage", "sub2")).toBe("");
+  });
+
+  it("in a repository with no index yet, an index that adds a submodule is not put back", async () => {
+    const work = await tempDir("agentry-view-repo-");
+    git(work, "init", "-q");
+    const gitDir = join(work, ".git");
+    const { view, finish } = await stageGitDir(gitDir);
+    gitWithIndex(
+      gitDir,
+      join(view.staging, "index"),
+      "",
+      "update-index",
+      "--add",
+      "--cacheinfo",
+      `160000,${"4".repeat(40)},sub`,
+    );
+
+    expect(await finish()).toEqual(["index"]);
+    expect(existsSync(join(gitDir, "index"))).toBe(false);
   });
 
   it("reading the indexes runs no fsmonitor of the repository's config", async () => {
