@@ -155,7 +155,6 @@ describe("finish: what goes back into the repository's .git", () => {
     expect(await read(join(gitDir, "HEAD"))).toBe(head);
     expect(await read(join(gitDir, "ORIG_HEAD"))).toBe(`${"b".repeat(40)}\n`);
     expect(existsSync(join(gitDir, "FETCH_HEAD"))).toBe(false);
-    await rm(secret);
   });
 
   it("a file the repository changed meanwhile keeps the repository's version and is reported; one the command left alone is not", async () => {
