@@ -1,8 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findGitLayout } from "../../src/sandbox/git-layout.ts";
+import {
+  findGitLayout,
+  type GitLayout,
+  gitLayoutProblem,
+  sameGitLayout,
+} from "../../src/sandbox/git-layout.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const git = (cwd: string, ...args: string[]) =>
@@ -79,3 +84,80 @@ describe("findGitLayout: where a workspace's git data is", () => {
     expect(await findGitLayout(plain)).toBeUndefined();
   });
 });
+
+describe("findGitLayout: pointers git cannot follow", () => {
+  it("a .git file naming a folder that does not exist: that folder, as git would look for it", async () => {
+    const { base, worktree } = await repoWithWorktree();
+    const missing = join(base, "gone", "worktrees", "wt");
+    await writeFile(join(worktree, ".git"), `gitdir: ${missing}\n`);
+    expect(await findGitLayout(worktree)).toEqual({
+      top: worktree,
+      gitDir: missing,
+      commonDir: missing,
+      linked: true,
+    });
+  });
+
+  it("a .git file too large to read: no layout", async () => {
+    const { worktree } = await repoWithWorktree();
+    // Sparse: 3 GB on paper, nothing on disk; Node refuses to read a file over 2 GB whole.
+    await truncate(join(worktree, ".git"), 3 * 1024 ** 3);
+    expect(await findGitLayout(worktree)).toBeUndefined();
+  });
+});
+
+describe("gitLayoutProblem: a layout git did not make", () => {
+  it("a main .git or a linked worktree as git makes them: no problem", async () => {
+    const { repo, worktree } = await repoWithWorktree();
+    for (const dir of [repo, worktree]) expect(gitLayoutProblem(await layoutOf(dir))).toBeUndefined();
+  });
+
+  it("a commondir in a main .git: named, with where it sends git", async () => {
+    const { base, repo } = await repoWithWorktree();
+    await mkdir(join(base, "ev"));
+    await writeFile(join(repo, ".git", "commondir"), "../../ev\n");
+    const problem = gitLayoutProblem(await layoutOf(repo));
+    expect(problem).toContain(join(repo, ".git", "commondir"));
+    expect(problem).toContain(`sends git to ${join(base, "ev")}`);
+  });
+
+  it("a .git file pointing at a folder that is not under .git/worktrees, even with the usual commondir", async () => {
+    const { repo, worktree } = await repoWithWorktree();
+    const elsewhere = join(repo, ".git", "elsewhere", "wt");
+    await mkdir(elsewhere, { recursive: true });
+    await writeFile(join(elsewhere, "commondir"), "../..\n");
+    await writeFile(join(worktree, ".git"), `gitdir: ${elsewhere}\n`);
+    const layout = await layoutOf(worktree);
+    expect(layout.commonDir).toBe(join(repo, ".git"));
+    const problem = gitLayoutProblem(layout);
+    expect(problem).toContain(`${join(worktree, ".git")} points at ${elsewhere}`);
+  });
+
+  it("a worktree's commondir sending git to another folder: named, with the repository it should be", async () => {
+    const { base, repo, worktree } = await repoWithWorktree();
+    await mkdir(join(base, "ev"));
+    const commondir = join(repo, ".git", "worktrees", "wt", "commondir");
+    await writeFile(commondir, `${join(base, "ev")}\n`);
+    const problem = gitLayoutProblem(await layoutOf(worktree));
+    expect(problem).toContain(`${commondir} sends git to ${join(base, "ev")}`);
+    expect(problem).toContain(`instead of its repository ${join(repo, ".git")}`);
+  });
+});
+
+describe("sameGitLayout", () => {
+  it("the same folders: same; any one of them different: not", async () => {
+    const { repo, worktree } = await repoWithWorktree();
+    const layout = await layoutOf(worktree);
+    expect(sameGitLayout(layout, { ...layout })).toBe(true);
+    expect(sameGitLayout(layout, { ...layout, top: repo })).toBe(false);
+    expect(sameGitLayout(layout, { ...layout, gitDir: join(repo, ".git") })).toBe(false);
+    expect(sameGitLayout(layout, { ...layout, commonDir: layout.gitDir })).toBe(false);
+    expect(sameGitLayout(layout, { ...layout, linked: false })).toBe(false);
+  });
+});
+
+async function layoutOf(dir: string): Promise<GitLayout> {
+  const layout = await findGitLayout(dir);
+  if (layout === undefined) throw new Error(`${dir} is in no repository`);
+  return layout;
+}
