@@ -73,7 +73,7 @@ describe("the network gateway of a process", () => {
       `import { createNetworkGateway } from ${JSON.stringify(GATEWAY)};`,
       "const net = createNetworkGateway();",
       "const folders = [];",
-      "for (let i = 0; i < 12; i++) folders.push((await net.proxyFor([`h${i}.example`])).socketDir);",
+      "for (let i = 0; i < 12; i++) folders.push((await net.proxyFor(['h' + i + '.example'])).socketDir);",
       "console.log(JSON.stringify(folders));",
       "process.exit(0);",
     ].join("\n");
