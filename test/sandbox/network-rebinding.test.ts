@@ -71,8 +71,12 @@ describe.skipIf(!sandbox.ok)(title, () => {
     const socketPath = await proxyWithHosts(["*.rebind.test"]);
     const answer = await proxyRequest(socketPath, `http://api.rebind.test:${server.port}/`);
     expect(answer.status).toBe(403);
-    expect(answer.body).toContain("api.rebind.test is not allowed: it resolves to 127.0.0.2 (loopback)");
-    expect(answer.body).toContain('add "api.rebind.test" or the address to sandbox.network.allowedHosts');
+    expect(answer.body).toBe(
+      "agentry sandbox: network access to api.rebind.test is not allowed: it resolves to 127.0.0.2 (loopback), " +
+        "and loopback, link-local and private addresses are reachable only when the host or the address is " +
+        'listed on its own, not through a "*." pattern.\nTo allow it, add "api.rebind.test" or the address to ' +
+        "sandbox.network.allowedHosts in the agentry config.\n",
+    );
 
     const metadata = await proxyRequest(socketPath, "http://metadata.rebind.test/latest/meta-data/");
     expect(metadata.status).toBe(403);
