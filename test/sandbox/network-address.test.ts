@@ -29,4 +29,10 @@ describe("addressKind", () => {
   ])("%s is %s", (address, kind) => {
     expect(addressKind(address)).toBe(kind);
   });
+
+  it("throws on what is not an IP address, rather than calling it public", () => {
+    for (const host of ["example.com", "localhost", ""]) {
+      expect(() => addressKind(host)).toThrow(`not an IP address: ${host}`);
+    }
+  });
 });

@@ -13,6 +13,12 @@ const allows = (entries: string[], host: string) => {
 };
 
 describe("sandbox.network.allowedHosts", () => {
+  it("reads an entry with spaces around it as the entry", () => {
+    expect(allows([" registry.npmjs.org "], "registry.npmjs.org")).toBe(true);
+    expect(allows(["\t*.github.com\n"], "api.github.com")).toBe(true);
+    expect(parseAllowedHosts([" 10.0.0.7 "])).toEqual([{ kind: "address", address: "10.0.0.7" }]);
+  });
+
   it("matches an exact name, case-insensitively and with or without a trailing dot", () => {
     expect(allows(["registry.npmjs.org"], "registry.npmjs.org")).toBe(true);
     expect(allows(["Registry.NPMJS.org"], "registry.npmjs.org.")).toBe(true);
@@ -52,9 +58,13 @@ describe("sandbox.network.allowedHosts", () => {
       "a.*.com",
       "",
       "user@host",
+      "a^b.example",
+      "a<b.example",
     ]) {
       expect(() => parseAllowedHosts([entry]), entry).toThrow(/sandbox\.network\.allowedHosts/);
     }
+    for (const entry of [".", "*.."])
+      expect(() => parseAllowedHosts([entry]), entry).toThrow(/not a host name/);
     for (const entry of ["*.127.0.0.1", "*.0.0.1"])
       expect(() => parseAllowedHosts([entry])).toThrow(/not a host name/);
   });
@@ -86,6 +96,10 @@ describe("narrowHosts: an agent's own allowedHosts under its parent's", () => {
   it("a pattern is kept under an equal or wider pattern of the parent, and gives the parent's entries under it otherwise", () => {
     expect(narrowHosts(["*.a.example"], ["*.b.a.example", "*.xa.example"])).toEqual(["*.b.a.example"]);
     expect(narrowHosts(["a.example", "x.example"], ["*.a.example"])).toEqual([]);
+    expect(narrowHosts([" db.a.example ", " *.api.a.example "], ["*.a.example"])).toEqual([
+      "db.a.example",
+      "*.api.a.example",
+    ]);
     expect(narrowHosts(["*.api.a.example", "*.x.example", "db.a.example"], ["*.a.example"])).toEqual([
       "*.api.a.example",
       "db.a.example",

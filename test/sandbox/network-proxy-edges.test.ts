@@ -1,7 +1,7 @@
 // The network proxy at its edges: what it makes of a malformed CONNECT or port, how its answers read,
 // and that connections end together — a client gone ends its upstream, an upstream gone ends its
 // client, and close() returns even while a client is half-way through a request.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -131,6 +131,30 @@ describe("the network proxy's answers", () => {
       "the network proxy's socket path is too long for a Unix socket",
     );
   });
+
+  it("listens on a socket path of 107 bytes, the longest Linux takes, and refuses one of 108", async () => {
+    // The socket's name, proxy-<8 hex digits>.sock, and its slash take 20 bytes.
+    const folderOf = async (pathBytes: number) => {
+      const folder = join(socketDir, "d".repeat(pathBytes - 20 - socketDir.length - 1));
+      await mkdir(folder, { recursive: true });
+      return folder;
+    };
+    const longest = await startNetworkProxy({ allowedHosts: [], socketDir: await folderOf(107) });
+    proxies.push(longest);
+    expect(Buffer.byteLength(longest.socketPath)).toBe(107);
+    expect((await proxyRequest(longest.socketPath, "http://example.org/")).status).toBe(403);
+    await expect(startNetworkProxy({ allowedHosts: [], socketDir: await folderOf(108) })).rejects.toThrow(
+      "too long for a Unix socket",
+    );
+  });
+
+  it("a socket folder that does not exist is an error from startNetworkProxy, not a crash", async () => {
+    // ENOENT on Linux; gVisor says EACCES.
+    const missing = join(socketDir, "missing");
+    await expect(startNetworkProxy({ allowedHosts: [], socketDir: missing })).rejects.toThrow(
+      new RegExp(`^listen E[A-Z]+: .* ${missing}/proxy-[0-9a-f]{8}\\.sock$`),
+    );
+  });
 });
 
 describe("the network proxy's connections end together", () => {
@@ -211,6 +235,27 @@ describe("the network proxy's connections end together", () => {
     client.write(`GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
     await readUntil(client, "ten bytes!");
     await closed(client);
+  });
+
+  it("an upstream that resets after its answer began, while the request body still flows, ends the client; the proxy goes on", async () => {
+    const upstream: Socket[] = [];
+    const port = await tcpServer((socket) => {
+      upstream.push(socket);
+      socket.once("data", () => socket.write("HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nten bytes!"));
+    });
+    const proxy = await proxyAllowing("127.0.0.1");
+    const client = connect({ path: proxy.socketPath });
+    client.on("error", () => {});
+    client.write(
+      `POST http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        "Transfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n",
+    );
+    await readUntil(client, "ten bytes!");
+    (upstream[0] as Socket).resetAndDestroy();
+    await closed(client);
+
+    const after = await proxyRequest(proxy.socketPath, `http://127.0.0.1:${await unusedPort()}/`);
+    expect(after.status).toBe(502);
   });
 
   it("a client gone mid-answer ends the request to the server", async () => {

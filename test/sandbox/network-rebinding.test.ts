@@ -22,6 +22,9 @@ const HOSTS = [
   "127.0.0.1 localhost",
   "127.0.0.2 api.rebind.test db.rebind.test",
   "169.254.169.254 metadata.rebind.test",
+  // TEST-NET-1: not local, so a pattern admits it (the proxy runs without a network for it: no packet leaves).
+  "192.0.2.1 www.rebind.test",
+  "::ffff:127.0.0.2 mapped.rebind.test",
 ].join("\n");
 
 if (!sandbox.ok && process.env.CI === "true") {
@@ -47,8 +50,9 @@ describe.skipIf(!sandbox.ok)(title, () => {
   });
 
   /** Starts the proxy in its own process, seeing the test's /etc/hosts; resolves to its socket path. */
-  function proxyWithHosts(allowedHosts: string[]): Promise<string> {
-    const flags = ["--unshare-user", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  function proxyWithHosts(allowedHosts: string[], { network = true } = {}): Promise<string> {
+    const flags = ["--unshare-user", ...(network ? [] : ["--unshare-net"]), "--ro-bind", "/", "/"];
+    flags.push("--dev", "/dev", "--proc", "/proc");
     const binds = ["--bind", dir, dir, "--ro-bind", join(dir, "hosts"), "/etc/hosts", "--die-with-parent"];
     const argv = [...flags, ...binds, "--", process.execPath, PROXY_MAIN, dir, JSON.stringify(allowedHosts)];
     const child = spawn("bwrap", argv, { stdio: ["ignore", "pipe", "inherit"] });
@@ -67,8 +71,12 @@ describe.skipIf(!sandbox.ok)(title, () => {
     const socketPath = await proxyWithHosts(["*.rebind.test"]);
     const answer = await proxyRequest(socketPath, `http://api.rebind.test:${server.port}/`);
     expect(answer.status).toBe(403);
-    expect(answer.body).toContain("api.rebind.test is not allowed: it resolves to 127.0.0.2 (loopback)");
-    expect(answer.body).toContain('add "api.rebind.test" or the address to sandbox.network.allowedHosts');
+    expect(answer.body).toBe(
+      "agentry sandbox: network access to api.rebind.test is not allowed: it resolves to 127.0.0.2 (loopback), " +
+        "and loopback, link-local and private addresses are reachable only when the host or the address is " +
+        'listed on its own, not through a "*." pattern.\nTo allow it, add "api.rebind.test" or the address to ' +
+        "sandbox.network.allowedHosts in the agentry config.\n",
+    );
 
     const metadata = await proxyRequest(socketPath, "http://metadata.rebind.test/latest/meta-data/");
     expect(metadata.status).toBe(403);
@@ -97,5 +105,19 @@ describe.skipIf(!sandbox.ok)(title, () => {
       `db.rebind.test:${server.port}`,
       `api.rebind.test:${server.port}`,
     ]);
+  });
+
+  it("a public address is reached through a pattern alone", async () => {
+    // Without a network the connection fails at once: what counts is that it was tried, not refused.
+    const socketPath = await proxyWithHosts(["*.rebind.test"], { network: false });
+    const answer = await proxyRequest(socketPath, "http://www.rebind.test/");
+    expect(answer.status).toBe(502);
+    expect(answer.body).toContain("agentry sandbox proxy: cannot connect to www.rebind.test:80 (192.0.2.1: ");
+  });
+
+  it("an IPv4-mapped address a name resolves to is listed by any spelling of it", async () => {
+    const socketPath = await proxyWithHosts(["*.rebind.test", "::ffff:7f00:2"]);
+    const answer = await proxyRequest(socketPath, `http://mapped.rebind.test:${server.port}/mapped`);
+    expect(answer).toMatchObject({ status: 200, body: "hello from /mapped" });
   });
 });
