@@ -75,9 +75,9 @@ function connectTo(address: string, port: number, signal: AbortSignal): Promise<
     const timer = setTimeout(timeout, CONNECT_TIMEOUT_MS);
     socket.once("connect", () => {
       clearTimeout(timer);
-      socket.removeListener("error", fail);
       done(socket);
     });
+    // Left on after the connect (it settles nothing then): an error before the caller listens is handled.
     socket.once("error", (error) => {
       clearTimeout(timer);
       fail(error);
