@@ -53,6 +53,18 @@ async function mount(view: GitDirView): Promise<void> {
 
 const read = (path: string) => readFile(path, "utf8");
 
+/** The command's git adds a submodule (a gitlink) at `path` to its copy of the index. */
+const addGitlink = (gitDir: string, view: GitDirView, path: string) =>
+  gitWithIndex(
+    gitDir,
+    join(view.staging, "index"),
+    "",
+    "update-index",
+    "--add",
+    "--cacheinfo",
+    `160000,${"4".repeat(40)},${path}`,
+  );
+
 // Staging folders go to TMPDIR: a fresh one per test shows what is made and left there.
 let staged: string;
 let savedTmp: string | undefined;
@@ -258,15 +270,7 @@ describe("finish: the command's index and submodules", () => {
   it("an index that adds a second submodule is not put back", async () => {
     const { work, gitDir } = await withSubmodule();
     const { view, finish } = await stageGitDir(gitDir);
-    gitWithIndex(
-      gitDir,
-      join(view.staging, "index"),
-      "",
-      "update-index",
-      "--add",
-      "--cacheinfo",
-      `160000,${"4".repeat(40)},sub2`,
-    );
+    addGitlink(gitDir, view, "sub2");
 
     expect(await finish()).toEqual(["index"]);
     expect(git(work, "ls-files", "--stage", "sub2")).toBe("");
@@ -277,15 +281,7 @@ describe("finish: the command's index and submodules", () => {
     git(work, "init", "-q");
     const gitDir = join(work, ".git");
     const { view, finish } = await stageGitDir(gitDir);
-    gitWithIndex(
-      gitDir,
-      join(view.staging, "index"),
-      "",
-      "update-index",
-      "--add",
-      "--cacheinfo",
-      `160000,${"4".repeat(40)},sub`,
-    );
+    addGitlink(gitDir, view, "sub");
 
     expect(await finish()).toEqual(["index"]);
     expect(existsSync(join(gitDir, "index"))).toBe(false);
