@@ -56,6 +56,41 @@ describe("Codex agent roles (.toml)", () => {
     expect(loadCodexAgent(text, "/p/.codex/agents/local.toml").definition?.model).toBe("ollama:qwen3");
   });
 
+  it("reads a bare model as OpenAI's when model_provider is not a name", () => {
+    const text = 'description = "d"\ndeveloper_instructions = "p"\nmodel = "gpt-5"\nmodel_provider = 3\n';
+    expect(loadCodexAgent(text, "/p/.codex/agents/x.toml").definition?.model).toBe("openai:gpt-5");
+  });
+
+  it("loads a role with a [tools] table of web_search and view_image, saying agentry has neither tool", () => {
+    const text =
+      'name = "x"\ndescription = "d"\ndeveloper_instructions = "p"\n[tools]\nweb_search = true\nview_image = false\n';
+    const { definition, diagnostics } = loadCodexAgent(text, "/p/.codex/agents/x.toml");
+    expect(definition?.name).toBe("x");
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        severity: "info",
+        message: "tools: agentry has no web search or image viewer tool",
+        action: "ignored key tools",
+      }),
+    ]);
+  });
+
+  it.each([
+    ["a switch Codex does not have", "[tools]\nweb_search = true\nshell = true\n"],
+    ["not a table", 'tools = "all"\n'],
+  ])("skips a role whose tools is %s", (_, tools) => {
+    const text = `description = "d"\ndeveloper_instructions = "p"\n${tools}`;
+    const { definition, diagnostics } = loadCodexAgent(text, "/p/.codex/agents/x.toml");
+    expect(definition).toBeUndefined();
+    expect(diagnostics.at(-1)).toMatchObject({
+      severity: "error",
+      message: expect.stringContaining(
+        "tools in a Codex role is the [tools] table of web_search and view_image",
+      ),
+      action: "skipped the file",
+    });
+  });
+
   it("fails an unknown sandbox_mode rather than running without the sandbox", () => {
     const text = 'description = "d"\ndeveloper_instructions = "p"\nsandbox_mode = "locked"\n';
     const { definition, diagnostics } = loadCodexAgent(text, "/p/.codex/agents/x.toml");
