@@ -56,6 +56,32 @@ describe("Codex agent roles (.toml)", () => {
     expect(loadCodexAgent(text, "/p/.codex/agents/local.toml").definition?.model).toBe("ollama:qwen3");
   });
 
+  it("names a role file without a name key after its file, and says so", () => {
+    const text = 'description = "d"\ndeveloper_instructions = "p"\n';
+    const { definition, diagnostics } = loadCodexAgent(text, "/p/.codex/agents/tracer.toml");
+    expect(definition?.name).toBe("tracer");
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        severity: "info",
+        message: "no name key",
+        action: 'used the file stem "tracer" as name',
+      }),
+    ]);
+  });
+
+  it("names a role of config.toml by the role, whatever its config_file is called, without a word", () => {
+    const text = 'name = "other"\ndeveloper_instructions = "p"\n';
+    const role = { name: "code_reviewer", description: "Reviews.", declaredIn: "/p/.codex/config.toml" };
+    const { definition, diagnostics } = loadCodexAgent(
+      text,
+      "/p/.codex/agents/reviewer.toml",
+      "project",
+      role,
+    );
+    expect(definition).toMatchObject({ name: "code_reviewer", description: "Reviews.", prompt: "p" });
+    expect(diagnostics).toEqual([]);
+  });
+
   it("reads a bare model as OpenAI's when model_provider is not a name", () => {
     const text = 'description = "d"\ndeveloper_instructions = "p"\nmodel = "gpt-5"\nmodel_provider = 3\n';
     expect(loadCodexAgent(text, "/p/.codex/agents/x.toml").definition?.model).toBe("openai:gpt-5");
