@@ -66,14 +66,13 @@ export async function confineCommand(
   const { files: hiddenFiles, dirs: hiddenDirs } = await classifyExisting(hidden);
   // A git folder gone since the policy was made is watched like a protected path: the command may not
   // make a .git of its own there (with hooks or an fsmonitor the user's git would run).
-  const gitDirs = effective === "workspace-write" ? policy.gitDirs.filter((path) => existsSync(path)) : [];
-  const goneGitDirs = policy.gitDirs.filter(
-    (path) => !gitDirs.includes(path) && policy.writableRoots.some((root) => path.startsWith(`${root}/`)),
-  );
-  const readOnly =
-    effective === "workspace-write"
-      ? await splitExisting([...policy.readOnlyPaths, ...goneGitDirs])
-      : undefined;
+  const writes = effective === "workspace-write";
+  const gitDirs = writes ? policy.gitDirs.filter((path) => existsSync(path)) : [];
+  const goneGitDirs = (): string[] =>
+    policy.gitDirs.filter(
+      (path) => !gitDirs.includes(path) && policy.writableRoots.some((root) => path.startsWith(`${root}/`)),
+    );
+  const readOnly = writes ? await splitExisting([...policy.readOnlyPaths, ...goneGitDirs()]) : undefined;
   const confinement: Confinement = {
     profile: effective,
     cwd,
