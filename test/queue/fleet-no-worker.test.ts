@@ -1,7 +1,6 @@
 import { expect, it } from "vitest";
 import { finished } from "../cli/support/cli-process.ts";
 import { describeWith, REDIS } from "../support/components.ts";
-import { waitFor } from "../support/processes.ts";
 import { fleetHarness } from "./support/fleet-harness.ts";
 
 // What a fleet does when its parts fail, with real processes (test/queue/support/fleet-harness.ts).
@@ -21,9 +20,9 @@ describeWith(REDIS, "a fleet recovers: no worker left", () => {
       stderr += chunk;
     });
     const exited = finished(run);
-    await waitFor(() => fleet.calls.has("orphan-0"), 20_000, "the child's model call");
+    await fleet.waitFor(() => fleet.calls.has("orphan-0"), 20_000, "the child's model call");
     only.process.kill("SIGKILL");
-    await waitFor(() => stderr.includes("no worker is taking jobs"), 30_000, "the parent to say so");
+    await fleet.waitFor(() => stderr.includes("no worker is taking jobs"), 30_000, "the parent to say so");
     const result = await exited;
 
     expect(result.code, result.stderr).toBe(0);
@@ -45,7 +44,7 @@ describeWith(REDIS, "a fleet recovers: no worker left", () => {
     // Its second run answers once the parent has said the new worker is there.
     fleet.child = async (prompt, call) => {
       if (call === 1) return { text: "never delivered", delayMs: 60_000 };
-      await waitFor(() => stderr.includes(back), 30_000, "the parent to see the new worker");
+      await fleet.waitFor(() => stderr.includes(back), 30_000, "the parent to see the new worker");
       return { text: `answer to ${prompt}` };
     };
     const only = await fleet.startWorker("a");
@@ -54,9 +53,9 @@ describeWith(REDIS, "a fleet recovers: no worker left", () => {
       stderr += chunk;
     });
     const exited = finished(run);
-    await waitFor(() => fleet.calls.has("rescued-0"), 20_000, "the child's model call");
+    await fleet.waitFor(() => fleet.calls.has("rescued-0"), 20_000, "the child's model call");
     only.process.kill("SIGKILL");
-    await waitFor(() => stderr.includes("no worker is taking jobs"), 30_000, "the parent to say so");
+    await fleet.waitFor(() => stderr.includes("no worker is taking jobs"), 30_000, "the parent to say so");
     await fleet.startWorker("b");
     const result = await exited;
 

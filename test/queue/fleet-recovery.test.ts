@@ -6,7 +6,6 @@ import { keepResult } from "../../src/queue/job-data.ts";
 import { FleetClient } from "../../src/queue/parent/fleet-client.ts";
 import { finished } from "../cli/support/cli-process.ts";
 import { describeWith, REDIS } from "../support/components.ts";
-import { waitFor } from "../support/processes.ts";
 import { type FleetWorker, fleetHarness, overlapped } from "./support/fleet-harness.ts";
 
 // What a fleet does when its parts fail, with real processes (test/queue/support/fleet-harness.ts).
@@ -23,7 +22,7 @@ describeWith(REDIS, "a fleet recovers: a lost lock, a kept result, a killed pare
     fleet.child = async (prompt, call, texts) => {
       if (call === 1) {
         // Paused while its model call is answered: the answer waits in its socket, its lock runs out.
-        await waitFor(
+        await fleet.waitFor(
           () => fleet.workers.some((w) => w.log().includes("started (attempt 1)")),
           10_000,
           "a start",
@@ -39,10 +38,18 @@ describeWith(REDIS, "a fleet recovers: a lost lock, a kept result, a killed pare
     const run = finished(fleet.parent("delegate 1 as paused"));
 
     // The other worker took the job once the lock ran out; then the paused one resumes.
-    await waitFor(() => (fleet.calls.get("paused-0") ?? 0) >= 2, 30_000, "the job to start again elsewhere");
+    await fleet.waitFor(
+      () => (fleet.calls.get("paused-0") ?? 0) >= 2,
+      30_000,
+      "the job to start again elsewhere",
+    );
     victim?.process.kill("SIGCONT");
     const result = await run;
-    await waitFor(() => victim?.log().includes("stopped here") === true, 20_000, "the paused worker to stop");
+    await fleet.waitFor(
+      () => victim?.log().includes("stopped here") === true,
+      20_000,
+      "the paused worker to stop",
+    );
 
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("answer to paused-0");
@@ -93,7 +100,7 @@ describeWith(REDIS, "a fleet recovers: a lost lock, a kept result, a killed pare
       try {
         const first = await fleet.startWorker("a", "--attempts", String(attempts));
         const run = finished(fleet.parent(`delegate 1 as kept${attempts}`));
-        await waitFor(() => kept !== undefined, 20_000, "the child's model call");
+        await fleet.waitFor(() => kept !== undefined, 20_000, "the child's model call");
         expect(await kept).toBe(true);
         first.process.kill("SIGKILL");
         const second = await fleet.startWorker("b", "--attempts", String(attempts));
@@ -118,7 +125,7 @@ describeWith(REDIS, "a fleet recovers: a lost lock, a kept result, a killed pare
     let parentDied = false;
     // The children answer once their parent is gone: their results outlive it.
     fleet.child = async (prompt) => {
-      await waitFor(() => parentDied, 30_000, "the parent to be killed");
+      await fleet.waitFor(() => parentDied, 30_000, "the parent to be killed");
       return { text: `answer to ${prompt}` };
     };
     await fleet.startWorker("a", "--concurrency", "4");
@@ -131,7 +138,7 @@ describeWith(REDIS, "a fleet recovers: a lost lock, a kept result, a killed pare
       parentDied = true;
       return result;
     });
-    await waitFor(
+    await fleet.waitFor(
       () => ["bg-0", "bg-1", "bg-2"].every((p) => fleet.calls.has(p)),
       30_000,
       "the three children",

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { finished } from "../cli/support/cli-process.ts";
 import { describeWith, REDIS } from "../support/components.ts";
-import { waitFor } from "../support/processes.ts";
 import { fleetHarness, overlapped } from "./support/fleet-harness.ts";
 
 // What a fleet does when its parts fail, with real processes (test/queue/support/fleet-harness.ts).
@@ -21,7 +20,7 @@ describeWith(REDIS, "a fleet recovers: a Redis restart", () => {
       stderr += chunk;
     });
     const exited = finished(run);
-    await waitFor(
+    await fleet.waitFor(
       () => fleet.calls.has("aof-0") && fleet.calls.has("aof-1"),
       20_000,
       "both children's model calls",
@@ -50,7 +49,7 @@ describeWith(REDIS, "a fleet recovers: a Redis restart", () => {
     fleet.child = () => ({ text: "never delivered", delayMs: 60_000 });
     await fleet.startWorker("a");
     const run = finished(fleet.parent("delegate 1 as forgotten"));
-    await waitFor(() => fleet.calls.has("forgotten-0"), 20_000, "the child's model call");
+    await fleet.waitFor(() => fleet.calls.has("forgotten-0"), 20_000, "the child's model call");
     await fleet.redis.restart();
     const result = await run;
 

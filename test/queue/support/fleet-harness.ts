@@ -56,6 +56,11 @@ export interface FleetHarness {
   records(): Promise<TaskRecord[]>;
   /** The requests the model server got for a child's prompt, in arrival order. */
   requestsOf(prompt: string): RecordedRequest[];
+  /**
+   * `waitFor` whose timeout says where the fleet stood: the children's calls so far, the parent's
+   * stderr and each worker's log (a stuck fleet and a slow one read differently).
+   */
+  waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void>;
 }
 
 /**
@@ -74,6 +79,7 @@ export function fleetHarness(): FleetHarness {
   const workers: FleetWorker[] = [];
   const calls = new Map<string, number>();
   const redisServers: RedisServer[] = [];
+  let parentStderr = "";
   let child: ChildAnswer = () => ({ text: "no answer scripted" });
 
   function answer(request: RecordedRequest): ServerReply | Promise<ServerReply> {
@@ -159,10 +165,15 @@ export function fleetHarness(): FleetHarness {
     },
 
     parent(prompt, ...more) {
-      return spawnCli(["run", "--queue", queue, "--permission-mode", "bypass", ...more, prompt], {
+      const run = spawnCli(["run", "--queue", queue, "--permission-mode", "bypass", ...more, prompt], {
         cwd: ready(ws, "the workspace").dir,
         env,
       });
+      parentStderr = "";
+      run.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+        parentStderr += chunk;
+      });
+      return run;
     },
 
     async records() {
@@ -179,6 +190,20 @@ export function fleetHarness(): FleetHarness {
           !wireToolNames(request.body).includes("task") &&
           wireMessages(request.body).flatMap(wireTexts)[0] === prompt,
       );
+    },
+
+    async waitFor(check, timeoutMs, what) {
+      try {
+        await waitFor(check, timeoutMs, what);
+      } catch (error) {
+        const state = [
+          `the children's model calls so far: ${JSON.stringify(Object.fromEntries(calls))}`,
+          `the model server's requests: ${server?.requests.length ?? 0}`,
+          `the parent's stderr:\n${parentStderr}`,
+          ...workers.map((worker, index) => `worker ${index}'s log:\n${worker.log()}`),
+        ];
+        throw new Error(`${(error as Error).message}\n${state.join("\n")}`);
+      }
     },
   };
 }
