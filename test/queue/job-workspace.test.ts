@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FleetWorkspaceError } from "../../src/queue/fleet-workspace-error.ts";
@@ -50,5 +50,34 @@ describe("a queued child's workspace across machines", () => {
     await rm(join(folder, ".agentry"), { recursive: true });
     await mkdir(join(folder, ".agentry"));
     await expect(workerWorkspace(sent)).rejects.toThrow("is not the parent's folder here");
+  });
+
+  it("children queued at once on a fresh folder all send its one token, and each job is taken", async () => {
+    for (let round = 0; round < 100; round++) {
+      const folder = await tempDir("agentry-job-ws-");
+      const jobs = await Promise.all(Array.from({ length: 8 }, () => sharedJob(folder)));
+
+      expect(new Set(jobs.map((job) => job.workspaceId)).size, `round ${round}`).toBe(1);
+      for (const job of jobs) expect(await workerWorkspace(job), `round ${round}`).toBe(folder);
+      // The drafts the tokens were written in are gone.
+      expect(await readdir(join(folder, ".agentry"))).toEqual([".gitignore", "workspace-id"]);
+    }
+  });
+
+  // The token was once made in place: for a moment its file was there but empty, and a second child
+  // queued at the same time sent that empty token, so the worker refused its job as another folder's.
+  it.each([
+    ["empty (a writer caught between creating it and writing it)", ""],
+    ["too short to be a token", "short\n"],
+  ])("a token file %s is named, with what to do, never sent", async (_, text) => {
+    const folder = await tempDir("agentry-job-ws-");
+    await mkdir(join(folder, ".agentry"));
+    const file = join(folder, ".agentry", "workspace-id");
+    await writeFile(file, text);
+
+    const sent = sharedJob(folder);
+    await expect(sent).rejects.toThrow(FleetWorkspaceError);
+    await expect(sent).rejects.toThrow(`${file} holds no workspace token`);
+    await expect(sent).rejects.toThrow("delete it");
   });
 });

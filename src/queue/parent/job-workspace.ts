@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { link, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureStateDir, stateDir } from "../../state/state-dir.ts";
 import type { ChildWorkspace } from "../../subagents/placement.ts";
@@ -31,13 +31,35 @@ export async function jobWorkspace(
 /** The folder's token (`.agentry/workspace-id`), made on first use. */
 async function workspaceToken(folder: string): Promise<string> {
   const file = join(stateDir(folder), TOKEN_FILE);
-  const existing = await readFile(file, "utf8").catch(() => undefined);
-  if (existing !== undefined && existing.trim().length >= 8) return existing.trim();
+  const existing = await readToken(file);
+  if (existing !== undefined) return existing;
   ensureStateDir(folder, stateDir(folder));
-  const token = randomBytes(12).toString("hex");
-  // `wx`: of two parents making it at once, one wins and both read its token.
-  await writeFile(file, `${token}\n`, { flag: "wx" }).catch(() => {});
-  return (await readFile(file, "utf8")).trim();
+  // Written whole under a name of its own, then linked into place: of two parents (or two children of
+  // one) making it at once, one link wins and the other fails with EEXIST, and no one ever reads a
+  // token half written. Created in place, a second child read the first one's still empty file, and
+  // the worker refused its job as being for another folder.
+  const draft = join(stateDir(folder), `.${TOKEN_FILE}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await writeFile(draft, `${randomBytes(12).toString("hex")}\n`, { flag: "wx" });
+    await link(draft, file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+  } finally {
+    await rm(draft, { force: true });
+  }
+  const token = await readToken(file);
+  if (token === undefined)
+    throw new FleetWorkspaceError(
+      `${file} holds no workspace token (it is shorter than 8 characters): delete it, and agentry makes a new one`,
+    );
+  return token;
+}
+
+/** The token in `file`, or undefined when there is none (no file, or too short to be one). */
+async function readToken(file: string): Promise<string | undefined> {
+  const text = await readFile(file, "utf8").catch(() => undefined);
+  const token = text?.trim();
+  return token !== undefined && token.length >= 8 ? token : undefined;
 }
 
 /**
