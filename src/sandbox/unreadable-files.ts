@@ -29,18 +29,24 @@ interface Walked {
  */
 export class UnreadableFileFinder {
   readonly #walks = new Map<string, Walked>();
+  readonly #maxWalkedEntries: number;
+
+  /** `maxWalkedEntries`: where a walk gives up and hides everything (a test's small folder reaches it). */
+  constructor(maxWalkedEntries = MAX_WALKED_ENTRIES) {
+    this.#maxWalkedEntries = maxWalkedEntries;
+  }
 
   find(workspace: string, readRules: Ruleset, now = Date.now()): Promise<UnreadableFiles> {
     const key = `${workspace}\u0000${JSON.stringify(readRules)}`;
     const cached = this.#walks.get(key);
     if (cached !== undefined && now - cached.at < REUSE_MS) return cached.pending;
-    const pending = walk(workspace, readRules);
+    const pending = walk(workspace, readRules, this.#maxWalkedEntries);
     this.#walks.set(key, { at: now, pending });
     return pending;
   }
 }
 
-async function walk(workspace: string, readRules: Ruleset): Promise<UnreadableFiles> {
+async function walk(workspace: string, readRules: Ruleset, maxEntries: number): Promise<UnreadableFiles> {
   // Nothing to hide when no rule could keep a file back (fast path: one rule reads everything).
   if (!readRules.some((rule) => rule.action !== "allow")) return { kind: "files", paths: [] };
   const found: string[] = [];
@@ -56,8 +62,7 @@ async function walk(workspace: string, readRules: Ruleset): Promise<UnreadableFi
       return { kind: "everything", reason: `cannot list ${relative} (${(error as Error).message})` };
     }
     entries += children.length;
-    if (entries > MAX_WALKED_ENTRIES)
-      return { kind: "everything", reason: `more than ${MAX_WALKED_ENTRIES} files to check` };
+    if (entries > maxEntries) return { kind: "everything", reason: `more than ${maxEntries} files to check` };
     for (const child of children) {
       const path = relative === "" ? child.name : `${relative}/${child.name}`;
       if (child.isDirectory()) {

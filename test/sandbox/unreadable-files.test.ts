@@ -67,6 +67,22 @@ describe("the workspace files a command must not read", () => {
     });
   });
 
+  it("are all of the workspace when it has more entries than a walk may check; node_modules and .git count as one", async () => {
+    const ws = await tempDir("agentry-unreadable-");
+    // Six entries: .env, src, src/a.ts, src/b.ts, node_modules and .git (their files are not walked).
+    const skipped = Array.from({ length: 20 }, (_, i) => [`node_modules/${i}`, `.git/${i}`]).flat();
+    await files(ws, [".env", "src/a.ts", "src/b.ts", ...skipped]);
+
+    const atLimit = await new UnreadableFileFinder(6).find(ws, readRules);
+    expect(atLimit).toEqual({ kind: "files", paths: [".env"] });
+
+    await files(ws, ["src/c.ts"]);
+    expect(await new UnreadableFileFinder(6).find(ws, readRules)).toEqual({
+      kind: "everything",
+      reason: "more than 6 files to check",
+    });
+  });
+
   it("are looked for again after 3 s, or at once for other rules; within 3 s one walk answers", async () => {
     const ws = await tempDir("agentry-unreadable-");
     await files(ws, [".env"]);
