@@ -43,6 +43,7 @@ describe("an agent file's hooks: and skills:", () => {
         severity: "warning",
         message:
           'hooks.Stop[0].hooks[0] is a "prompt" hook (agentry runs "command" hooks only); it does not run',
+        action: "that hook does not run",
       }),
     );
   });
