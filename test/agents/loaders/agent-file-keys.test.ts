@@ -54,6 +54,20 @@ describe("where each diagnostic points", () => {
     ]);
   });
 
+  it("fails an empty description at its line", () => {
+    const { definition, diagnostics } = load('description: ""');
+    expect(definition).toBeUndefined();
+    expect(diagnostics).toEqual([
+      {
+        severity: "error",
+        file: PATH,
+        line: 3,
+        message: "no description: the parent agent picks subagents by their description",
+        action: "skipped the file",
+      },
+    ]);
+  });
+
   it("gives a diagnostic about the whole file no line, even beside a key named `undefined`", () => {
     const text = ["---", "description: d", "undefined: x", "---", "Prompt."].join("\n");
     const { diagnostics } = loadAgentFile(text, PATH, { format: "claude" });

@@ -139,6 +139,7 @@ describe("opencode.jsonc that is refused, with every agent of its level", () => 
     ["a slash that opens no comment", '"description": "d" / not a comment */,'],
     ["a star that opens no comment", '"description": "d" ** not a comment */,'],
     ["an unclosed block comment", '"description": "d", /* the rest'],
+    ["a comment that would join two numbers", '"description": "d", "steps": 1/* and */0,'],
   ])("%s is not JSON", async (_, member) => {
     const { definitions, diagnostics } = await loadConfig(
       `{"agent": {"reviewer": {${member} "prompt": "Review."}}}`,
