@@ -205,6 +205,14 @@ describe("roles of .codex/config.toml", () => {
       ["error", 4, 'role "b"'],
     ]);
   });
+  it("fails a role whose description is blank", async () => {
+    await write(join(project, ".codex/config.toml"), '[agents.helper]\ndescription = "   "\n');
+    const { definitions, summary } = await load();
+    expect(definitions).toEqual([]);
+    expect(summary).toEqual([
+      `error: role "helper" of ${join(project, ".codex/config.toml")}: no description: the parent agent picks subagents by their description → skipped the file`,
+    ]);
+  });
 });
 
 describe(".codex/agents sub-folders", () => {

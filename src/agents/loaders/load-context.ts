@@ -111,9 +111,11 @@ export function applyKeys(
     if (meaning.kind === "restriction") {
       const earlier = restrictedBy.get(meaning.canonical);
       if (earlier !== undefined) {
-        const keys =
-          earlier === key ? `${key} is given twice` : `${earlier} and ${key} both set ${meaning.canonical}`;
-        ctx.fail(`${keys}: it is not clear which limit is meant, so write it once`, key);
+        // Keys of an object are unique: these are two spellings (a key written twice is the parser's error).
+        ctx.fail(
+          `${earlier} and ${key} both set ${meaning.canonical}: it is not clear which limit is meant, so write it once`,
+          key,
+        );
         continue;
       }
       restrictedBy.set(meaning.canonical, key);
@@ -183,8 +185,6 @@ export function fileStem(path: string): string {
 export interface NameOptions {
   /** The name is given by the file's structure (an opencode.json `agent` key, a Codex role table). */
   given?: boolean;
-  /** OpenCode: the file stem is the name and a `name` key is not consulted. */
-  stemIsIdentity?: boolean;
   /** Formats whose files normally carry `name` (Claude, Codex) note when it is missing. */
   nameExpected?: boolean;
 }
@@ -194,10 +194,9 @@ export interface NameOptions {
  * filename-safe are turned into slugs with a warning, because they become path segments later.
  */
 export function resolveName(raw: unknown, path: string, ctx: LoadContext, options: NameOptions = {}): string {
-  const stemIsIdentity = options.stemIsIdentity === true;
   const stem = fileStem(path);
   let candidate = stem;
-  if (raw !== undefined && raw !== null && !stemIsIdentity) {
+  if (raw !== undefined && raw !== null) {
     if (typeof raw === "string" && raw.trim() !== "") candidate = raw.trim();
     else ctx.ignore("name", "not a non-empty string");
   }
@@ -214,7 +213,7 @@ export function resolveName(raw: unknown, path: string, ctx: LoadContext, option
   if (options.given === true) return name;
   if (raw === undefined && options.nameExpected === true) {
     ctx.report("info", "no name key", `used the file stem "${name}" as name`);
-  } else if (name !== stem && !stemIsIdentity) {
+  } else if (name !== stem) {
     ctx.report(
       "info",
       `name "${name}" differs from the file name "${stem}"`,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CARD_DESCRIPTION } from "../../../src/agents/definition.ts";
 import { loadAgentryAgent } from "../../../src/agents/loaders/agentry.ts";
 
 // A remote (A2A) agent's `url` and `headers` come from a repository's agent file: untrusted input.
@@ -59,5 +60,26 @@ describe("a remote agent's headers", () => {
         message: "headers must map header names to strings",
       }),
     ]);
+  });
+});
+
+describe("a remote agent's description", () => {
+  const remote = (...lines: string[]) =>
+    loadAgentryAgent(
+      ["---", "name: far", "url: https://agents.example.com/far", ...lines, "---", ""].join("\n"),
+      PATH,
+    );
+
+  it.each([
+    ["none", []],
+    ["a blank one", ['description: "  "']],
+  ])("is its card's when the file gives %s", (_, lines) => {
+    const { definition, diagnostics } = remote(...lines);
+    expect(diagnostics).toEqual([]);
+    expect(definition?.description).toBe(CARD_DESCRIPTION);
+  });
+
+  it("is the file's when it gives one", () => {
+    expect(remote("description: a remote helper").definition?.description).toBe("a remote helper");
   });
 });

@@ -176,6 +176,18 @@ describe("capabilities (Claude Code plugin agents' metadata)", () => {
     ).toBe("d\n\nCapabilities: design-review, system-architecture.");
   });
 
+  it("leaves out empty entries", () => {
+    expect(access("claude", md("capabilities: review, , security,")).definition.description).toBe(
+      "d\n\nCapabilities: review, security.",
+    );
+  });
+
+  it("adds nothing and says nothing when it is empty", () => {
+    const agent = access("claude", md("capabilities: []"));
+    expect(agent.definition.description).toBe("d");
+    expect(agent.summary).toEqual(['info: no name key → used the file stem "a" as name']);
+  });
+
   it("fails the file when it names tools (it may be meant as a limit) or holds maps", () => {
     expectError("claude", md("capabilities: [Read, Grep]"), /^capabilities names tools \(Read, Grep\)/);
     expectError(
