@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { loadAgentDefinitions } from "../../../src/agents/discover.ts";
+import { tempDir } from "../../support/temp-dir.ts";
 
 /**
  * A repository's opencode.jsonc is untrusted input: agentry reads its comments and trailing commas as
@@ -10,20 +10,12 @@ import { loadAgentDefinitions } from "../../../src/agents/discover.ts";
  * a key twice, pointing at the line.
  */
 
-let root: string;
 let project: string;
 let home: string;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "agentry-jsonc-"));
-  project = join(root, "project");
-  home = join(root, "home");
-  await mkdir(project, { recursive: true });
-  await mkdir(home, { recursive: true });
-});
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true, maxRetries: 3 });
+  project = await tempDir("agentry-jsonc-project-");
+  home = await tempDir("agentry-jsonc-home-");
 });
 
 const configPath = (): string => join(project, "opencode.jsonc");
