@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import type { AgentFormat } from "../../../src/agents/definition.ts";
+import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
+import { summarize } from "../fixtures.ts";
+
+/**
+ * `tools` written as a map of booleans (OpenCode's form, which Claude and agentry files borrow): read
+ * so that it never gives more than it names. Each case checks the tools the agent gets, the tools it
+ * loses, and every diagnostic.
+ */
+
+type Format = Extract<AgentFormat, "claude" | "opencode">;
+
+const PATHS: Record<Format, string> = {
+  claude: "/p/.claude/agents/a.md",
+  opencode: "/p/.opencode/agents/a.md",
+};
+
+function load(format: Format, map: Record<string, unknown>) {
+  const name = format === "opencode" ? [] : ["name: a"];
+  const entries = Object.entries(map).map(([key, value]) => `  ${JSON.stringify(key)}: ${String(value)}`);
+  const text = ["---", "description: d", ...name, "tools:", ...entries, "---", "Prompt."].join("\n");
+  const result = loadAgentFile(text, PATHS[format], { format });
+  return { ...result, summary: summarize(result.diagnostics) };
+}
+
+function loaded(format: Format, map: Record<string, unknown>) {
+  const result = load(format, map);
+  if (result.definition === undefined) throw new Error(`not loaded:\n${result.summary.join("\n")}`);
+  return { ...result, definition: result.definition };
+}
+
+function errors(format: Format, map: Record<string, unknown>): string[] {
+  const { definition, diagnostics } = load(format, map);
+  expect(definition).toBeUndefined();
+  return diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+}
+
+/** What the agent gets: `inherited` for its parent's tools, then what it loses. */
+function reading(format: Format, map: Record<string, unknown>) {
+  const { definition, summary } = loaded(format, map);
+  return {
+    tools: definition.tools ?? "inherited",
+    denied: definition.disallowedTools ?? "none",
+    summary,
+  };
+}
+
+describe("a tools map", () => {
+  it.each(["claude", "opencode"] as const)('in a %s file, "*": false gives only the trues', (format) => {
+    expect(reading(format, { "*": false, Read: true, Write: false })).toEqual({
+      tools: ["read"],
+      denied: ["write"],
+      summary: [],
+    });
+    expect(reading(format, { "*": false, Read: true })).toEqual({
+      tools: ["read"],
+      denied: "none",
+      summary: [],
+    });
+  });
+
+  it.each([
+    ["claude", { "*": true, write: false }],
+    ["claude", { "*": true, read: true, write: false }],
+    ["opencode", { "*": true, read: true, write: false }],
+  ] as const)('in a %s file, "*": true keeps the others but the falses (%o)', (format, map) => {
+    expect(reading(format, map)).toEqual({ tools: "inherited", denied: ["write"], summary: [] });
+  });
+
+  it("turns off MCP tools by name, and what agentry does not have with a note", () => {
+    expect(
+      reading("opencode", { write: false, mcp__github__delete_repository: false, webfetch: false }),
+    ).toEqual({
+      tools: "inherited",
+      denied: ["write", "mcp__github__delete_repository"],
+      summary: ["info: tools turns off webfetch, which agentry does not have → ignored webfetch"],
+    });
+  });
+
+  it("never grants a pattern of tools, even an MCP one", () => {
+    expect(reading("opencode", { "*": false, read: true, "mcp__github__*": true })).toEqual({
+      tools: ["read"],
+      denied: "none",
+      summary: ['warning: tool patterns cannot be granted ("mcp__github__*") → dropped tool mcp__github__*'],
+    });
+  });
+
+  it("gives no tools, saying so, when it enables none that agentry has", () => {
+    expect(reading("opencode", { "*": false, webfetch: true })).toEqual({
+      tools: [],
+      denied: "none",
+      summary: [
+        "info: agentry has no webfetch tool → dropped tool webfetch",
+        "warning: the tools map enables no tool agentry has → gave the agent no tools",
+      ],
+    });
+  });
+
+  it("fails the file for values that are not booleans, naming up to five of them", () => {
+    expect(errors("opencode", { bash: "maybe", edit: "sometimes" })).toEqual([
+      "tools map values must be true or false (bash, edit is not)",
+    ]);
+    const six = Object.fromEntries(["a", "b", "c", "d", "e", "f"].map((key) => [key, 1]));
+    expect(errors("opencode", six)).toEqual([
+      "tools map values must be true or false (a, b, c, d, e is not)",
+    ]);
+  });
+
+  it("reads 256 entries and fails the file at 257", () => {
+    const map = (count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`mcp__s__t${i}`, false]));
+    expect(loaded("opencode", map(256)).definition.disallowedTools).toHaveLength(256);
+    expect(errors("opencode", map(257))).toEqual(["tools has 257 entries; at most 256 are read"]);
+  });
+});
