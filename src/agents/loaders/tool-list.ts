@@ -34,14 +34,13 @@ export function toolsHandler(falseOnlyMaps: FalseOnlyMaps): KeyHandler {
   return (value, draft, ctx, key) => applyTools(value, draft, ctx, key, falseOnlyMaps);
 }
 
-export function applyTools(
+function applyTools(
   value: unknown,
   draft: Draft,
   ctx: LoadContext,
-  key = "tools",
-  falseOnlyMaps: FalseOnlyMaps = "error",
+  key: string,
+  falseOnlyMaps: FalseOnlyMaps,
 ): void {
-  if (value === undefined) return;
   if (isPlainObject(value)) {
     applyToolMap(value, draft, ctx, key, falseOnlyMaps);
     return;
@@ -83,12 +82,7 @@ export function applyTools(
   if (derived !== undefined) draft.limits = [...(draft.limits ?? []), { key, rules: derived }];
 }
 
-export function applyDisallowedTools(
-  value: unknown,
-  draft: Draft,
-  ctx: LoadContext,
-  key = "disallowedTools",
-): void {
+export const applyDisallowedTools: KeyHandler = (value, draft, ctx, key) => {
   const names = readNameList(value, key, ctx, true);
   if (names === undefined) return;
   const removed: string[] = [];
@@ -117,7 +111,7 @@ export function applyDisallowedTools(
     }
   }
   draft.disallowedTools = unique([...(draft.disallowedTools ?? []), ...removed]);
-}
+};
 
 /** The tools a stretch of text names, word by word (`Bash(npm test)` → bash). */
 function toolsNamedIn(text: string): string[] {
