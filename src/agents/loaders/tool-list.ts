@@ -92,8 +92,8 @@ export const applyDisallowedTools: KeyHandler = (value, draft, ctx, key) => {
       // Denying part of a tool is narrower than denying it all; denying it all is the safe reading.
       ctx.report("info", `${key} cannot deny part of a tool ("${entry}")`, `denied all of ${name}`, key);
     }
-    const kind = classifyToolName(name);
-    if (kind.kind === "canonical" || kind.kind === "mcp") removed.push(kind.name);
+    const denied = deniedTool(name);
+    if (denied !== undefined) removed.push(denied);
     else if (/^[\w.*-]*\*[\w.*-]*$/.test(name))
       removed.push(name); // a glob (`*`, `mcp__github__*`)
     else {
@@ -113,14 +113,31 @@ export const applyDisallowedTools: KeyHandler = (value, draft, ctx, key) => {
   draft.disallowedTools = unique([...(draft.disallowedTools ?? []), ...removed]);
 };
 
+/** An MCP tool's whole name; `mcp__github__delete_repository(x, Write` is not one. */
+const MCP_NAME = /^mcp__[\w.-]+$/;
+
+/**
+ * What denying `name` takes away when it names one tool: an agentry tool, an MCP tool, or every tool
+ * of an MCP server named alone (`mcp__github`, as Claude Code's rules read it), which would otherwise
+ * match no tool and deny nothing. Undefined for anything else.
+ */
+function deniedTool(name: string): string | undefined {
+  const kind = classifyToolName(name);
+  if (kind.kind === "canonical") return kind.name;
+  if (kind.kind !== "mcp" || !MCP_NAME.test(kind.name)) return undefined;
+  const server = kind.name.replace(/__$/, "");
+  return server.split("__").length === 2 ? `${server}__*` : kind.name;
+}
+
 /** The tools a stretch of text names, word by word (`Bash(npm test)` → bash). */
 function toolsNamedIn(text: string): string[] {
   // A lone `*` among the words denies everything, as `*` does on its own.
   if (/(^|[\s,[\]"'])\*($|[\s,[\]"'])/.test(text)) return ["*"];
   const names: string[] = [];
-  for (const word of text.split(/[^\w]+/)) {
-    const kind = word === "" ? undefined : classifyToolName(word);
-    if (kind !== undefined && (kind.kind === "canonical" || kind.kind === "mcp")) names.push(kind.name);
+  // An MCP name is one word with its `-` and `.` (`mcp__my-server__drop.all`).
+  for (const word of text.match(/mcp__[\w.-]*\w|\w+/g) ?? []) {
+    const denied = deniedTool(word);
+    if (denied !== undefined) names.push(denied);
   }
   return unique(names);
 }
@@ -186,7 +203,8 @@ function applyToolMap(
         tools.push(kind.name);
       }
     } else if (!enabled) {
-      if (kind.kind === "canonical" || kind.kind === "mcp") disallowed.push(kind.name);
+      const denied = deniedTool(name);
+      if (denied !== undefined) disallowed.push(denied);
       else if (name.includes("*")) disallowed.push(name);
       else
         ctx.report("info", `${key} turns off ${name}, which agentry does not have`, `ignored ${name}`, key);

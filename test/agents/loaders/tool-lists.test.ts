@@ -131,6 +131,15 @@ describe("disallowedTools", () => {
   });
 
   it.each([
+    ["mcp__github", "as Claude Code reads a server's name in its rules"],
+    ["mcp__github__", "written with a trailing separator"],
+  ])("denies every tool of an MCP server named alone, %s", (entry) => {
+    const { definition, summary } = loaded(`disallowedTools: Write, ${entry}`);
+    expect(definition.disallowedTools).toEqual(["write", "mcp__github__*"]);
+    expect(summary).toEqual([]);
+  });
+
+  it.each([
     ["Bash(rm:*)", "Bash"],
     ["Bash (rm:*)", "Bash"],
   ])("denies all of a tool when %s denies part of it, saying so", (entry, tool) => {
@@ -162,6 +171,17 @@ describe("disallowedTools", () => {
       ["write", "mcp__github__delete_repository"],
     ],
     ["a parenthesis before the tool", "(Write) Bash(rm -rf *)", ["write", "bash"]],
+    [
+      "an MCP tool whose arguments are left open",
+      "mcp__github__delete_repository(x, Write",
+      ["mcp__github__delete_repository", "write"],
+    ],
+    ["an MCP server", "Bash(x, mcp__github", ["bash", "mcp__github__*"]],
+    [
+      "an MCP tool with - and . in its name",
+      "Read(mcp__my-server__drop.all",
+      ["read", "mcp__my-server__drop.all"],
+    ],
     ["a lone * at the end", "Bash(rm *", ["*"]],
     ["a lone * in the middle", "Bash(rm * -rf", ["*"]],
     ["a lone * at the start", "* Bash(rm", ["*"]],

@@ -78,6 +78,14 @@ describe("a tools map", () => {
     });
   });
 
+  it("turns off every tool of an MCP server named alone", () => {
+    expect(reading("opencode", { mcp__github: false })).toEqual({
+      tools: "inherited",
+      denied: ["mcp__github__*"],
+      summary: [],
+    });
+  });
+
   it("never grants a pattern of tools, even an MCP one", () => {
     expect(reading("opencode", { "*": false, read: true, "mcp__github__*": true })).toEqual({
       tools: ["read"],
