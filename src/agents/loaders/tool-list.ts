@@ -341,7 +341,8 @@ function rulesFromSpecs(specs: Map<string, string[]>, names: readonly string[]):
       const parts = tool === "task" ? spec.split(",") : [spec];
       for (const part of parts) {
         // `git diff:*` (Claude's prefix form) becomes `git diff *`, which also matches bare `git diff`.
-        const pattern = part.trim().replace(/:\*$/, " *").replace(/^\.\//, "");
+        // A leading `./` stays: the rules read it off paths (`./src/**`), and `./gradlew` is a command.
+        const pattern = part.trim().replace(/:\*$/, " *");
         if (pattern !== "") rules[pattern] = "allow";
       }
     }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { effectiveAccess } from "../../../src/agents/effective-access.ts";
 import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
+import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
+import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
 import { summarize } from "../fixtures.ts";
 
 /**
@@ -246,7 +249,6 @@ describe("arguments of tools become rules", () => {
       "Bash(curl http://localhost:*/health)",
       { bash: { "*": "deny", "curl http://localhost:*/health": "allow" } },
     ],
-    ["a path from ./ is the workspace's", "Edit(./src/**)", { edit: { "*": "deny", "src/**": "allow" } }],
     [
       "an empty agent name in Task(…) allows nothing",
       "Task(explore, plan,)",
@@ -256,5 +258,15 @@ describe("arguments of tools become rules", () => {
     const { definition, summary } = loaded(`tools: ${tools}`);
     expect(definition.permission).toEqual(permission);
     expect(summary).toEqual([]);
+  });
+
+  it("keeps ./ in a command (another program is not allowed by it), and reads a path from ./ as the workspace's", () => {
+    const { definition } = loaded("tools: Bash(./deploy.sh:*), Edit(./src/**)");
+    expect(definition.permission).toMatchObject({ bash: { "*": "deny", "./deploy.sh *": "allow" } });
+    const rules = effectiveAccess(definition).rules;
+    const bash = (command: string) => evaluateRequest(rules, "bash", bashPermissionPatterns(command)).action;
+    expect(bash("deploy.sh --prod")).toBe("deny");
+    expect(evaluate(rules, "edit", "src/a.ts")).toBe("allow");
+    expect(evaluate(rules, "edit", "docs/a.md")).toBe("deny");
   });
 });
