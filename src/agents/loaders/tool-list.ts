@@ -49,7 +49,7 @@ function applyTools(
   if (names === undefined) return;
   if (names.length === 1 && names[0] === "*") return; // explicit "all": same as leaving `tools` out
   if (names.length === 0) {
-    if (value === null || value === "")
+    if (value === null || (typeof value === "string" && value.trim() === ""))
       ctx.report("warning", `${key} is empty`, "gave the agent no tools (remove the key to inherit)", key);
     draft.tools = [];
     return;

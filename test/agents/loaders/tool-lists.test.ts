@@ -46,6 +46,7 @@ describe("tools", () => {
     ["`[]`: no tools, as written", ["tools: []"], [], []],
     ["no value: no tools, with a warning", ["tools:"], [], [EMPTY]],
     ['`""`: no tools, with a warning', ['tools: ""'], [], [EMPTY]],
+    ["a blank string: no tools, with a warning", ['tools: "  "'], [], [EMPTY]],
   ])("reads %s", (_, lines, tools, summary) => {
     const result = loaded(...lines);
     expect(result.definition.tools).toEqual(tools);
