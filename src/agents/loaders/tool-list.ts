@@ -205,7 +205,16 @@ function applyToolMap(
     } else if (!enabled) {
       const denied = deniedTool(name);
       if (denied !== undefined) disallowed.push(denied);
-      else if (name.includes("*")) disallowed.push(name);
+      else if (kind.kind === "unknown" && name.includes("_")) {
+        const pattern = openCodeMcpPattern(name);
+        disallowed.push(...(name.includes("*") ? [name] : []), pattern);
+        ctx.report(
+          "info",
+          `${key} turns off ${name}, OpenCode's name for MCP tools`,
+          `denied ${pattern} (agentry's name for them)`,
+          key,
+        );
+      } else if (name.includes("*")) disallowed.push(name);
       else
         ctx.report("info", `${key} turns off ${name}, which agentry does not have`, `ignored ${name}`, key);
     }
@@ -217,6 +226,16 @@ function applyToolMap(
   }
   if (disallowed.length > 0)
     draft.disallowedTools = unique([...(draft.disallowedTools ?? []), ...disallowed]);
+}
+
+/**
+ * The agentry name of the MCP tools an OpenCode name means. OpenCode names them `<server>_<tool>`
+ * (`github_*` is every tool of the github server), agentry `mcp__<server>__<tool>`, so the name as
+ * written matches none of them. Any `_` may be the one between server and tool: each stands for one
+ * or more characters (`github_delete_repository` → `mcp__github_*delete_*repository`).
+ */
+function openCodeMcpPattern(name: string): string {
+  return `mcp__${name.replace(/_/g, "_*").replace(/\*+/g, "*")}`;
 }
 
 function grantable(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentFormat } from "../../../src/agents/definition.ts";
 import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
+import { wildcardMatch } from "../../../src/permissions/wildcard.ts";
 import { summarize } from "../fixtures.ts";
 
 /**
@@ -69,12 +70,19 @@ describe("a tools map", () => {
   });
 
   it("turns off MCP tools by name, and what agentry does not have with a note", () => {
-    expect(
-      reading("opencode", { write: false, mcp__github__delete_repository: false, webfetch: false }),
-    ).toEqual({
+    const map = {
+      write: false,
+      mcp__github__delete_repository: false,
+      webfetch: false,
+      update_plan: false,
+      context7: false,
+    };
+    expect(reading("opencode", map)).toEqual({
       tools: "inherited",
       denied: ["write", "mcp__github__delete_repository"],
-      summary: ["info: tools turns off webfetch, which agentry does not have → ignored webfetch"],
+      summary: ["webfetch", "update_plan", "context7"].map(
+        (name) => `info: tools turns off ${name}, which agentry does not have → ignored ${name}`,
+      ),
     });
   });
 
@@ -84,6 +92,25 @@ describe("a tools map", () => {
       denied: ["mcp__github__*"],
       summary: [],
     });
+  });
+
+  // OpenCode names an MCP server's tools `<server>_<tool>` (`github_delete_repository`); agentry names
+  // them `mcp__github__delete_repository`, which such a name or glob written as it is never matches.
+  it.each([
+    ["every tool of a server", "github_*", ["github_*", "mcp__github_*"]],
+    ["one tool of a server", "github_delete_repository", ["mcp__github_*delete_*repository"]],
+  ])("turns off %s named the OpenCode way, under agentry's name for it", (_, name, denied) => {
+    const result = reading("opencode", { [name]: false });
+    expect(result).toEqual({
+      tools: "inherited",
+      denied,
+      summary: [
+        `info: tools turns off ${name}, OpenCode's name for MCP tools → denied ${denied.at(-1)} (agentry's name for them)`,
+      ],
+    });
+    const deniedTool = (tool: string) => denied.some((pattern) => wildcardMatch(pattern, tool));
+    expect(deniedTool("mcp__github__delete_repository")).toBe(true);
+    expect(deniedTool("mcp__gitlab__delete_repository")).toBe(false);
   });
 
   it("never grants a pattern of tools, even an MCP one", () => {
