@@ -160,6 +160,7 @@ describe("disallowedTools", () => {
     ["FancyTool", "a name nobody knows"],
     ["github/*", "a pattern no tool name matches"],
     ["*/github", "a pattern no tool name matches"],
+    ["…", "a mark with no word in it"],
   ])("ignores %s (%s) with a note", (entry) => {
     const { definition, summary } = loaded(`disallowedTools: Write, ${entry}`);
     expect(definition.disallowedTools).toEqual(["write"]);
