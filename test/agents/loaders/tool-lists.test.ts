@@ -6,10 +6,10 @@ import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts"
 import { summarize } from "../fixtures.ts";
 
 /**
- * `tools` and `disallowedTools` lists as agent files write them (src/agents/loaders/tool-list.ts): a
- * comma string, a YAML list, a list inside a string, damaged lists, and Claude's argument forms. What
- * the agent may then use is checked exactly, with every diagnostic, so a name let through or a denial
- * dropped shows as a difference.
+ * `tools` and `disallowedTools` lists as agent files write them (src/agents/loaders/tool-list.ts and
+ * tool-name-list.ts): a comma string, a YAML list, a list inside a string, damaged lists, and Claude's
+ * argument forms. What the agent may then use is checked exactly, with every diagnostic, so a name let
+ * through or a denial dropped shows as a difference.
  */
 
 /** Loads a Claude Code agent file whose front matter holds `lines`. */
