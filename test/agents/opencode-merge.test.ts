@@ -124,6 +124,57 @@ describe("an opencode.json agent and a same-named .md agent", () => {
   });
 });
 
+describe("the config's permission under an agent's own, as OpenCode merges them", () => {
+  /** The agent `worker`, loaded under a project opencode.json whose `permission` is `config`. */
+  async function worker(config: unknown, own: string[]) {
+    await write(join(project, "opencode.json"), JSON.stringify({ permission: config }));
+    const front = ["---", "description: Works", "permission:", ...own.map((line) => `  ${line}`), "---"];
+    await write(join(project, ".opencode/agent/worker.md"), [...front, "Work.", ""].join("\n"));
+    const { byName, summary } = await load();
+    if (!byName.has("worker")) throw new Error(`not loaded:\n${summary.join("\n")}`);
+    return powers(byName.get("worker"));
+  }
+
+  it("the agent's rule for a pattern comes after the config's, so it wins where both match", async () => {
+    const agent = await worker({ bash: { "*": "ask", "git *": "allow" } }, ["bash:", '  "*": deny']);
+    expect(agent.bash("git status")).toBe("deny");
+    expect(agent.bash("npm test")).toBe("deny");
+  });
+
+  it("the config's other patterns of that permission stay", async () => {
+    const agent = await worker({ bash: { "*": "deny", "git *": "allow" } }, ["bash:", '  "npm test": allow']);
+    expect(agent.bash("git status")).toBe("allow");
+    expect(agent.bash("npm test")).toBe("allow");
+    expect(agent.bash("rm -rf src")).toBe("deny");
+  });
+
+  it("a bare action and a map of patterns replace each other, key by key", async () => {
+    const allowAll = await worker({ bash: "allow" }, ["bash:", '  "rm *": deny']);
+    expect(allowAll.bash("rm -rf src")).toBe("deny");
+    expect(allowAll.bash("ls")).toBe("ask");
+    const denyAll = await worker({ bash: { "git *": "allow" } }, ["bash: deny"]);
+    expect(denyAll.bash("git status")).toBe("deny");
+  });
+
+  it("a bare action for everything stays first", async () => {
+    const agent = await worker("ask", ["bash:", '  "git *": allow']);
+    expect(agent.bash("git status")).toBe("allow");
+    expect(agent.edit("src/index.ts")).toBe("ask");
+  });
+
+  it("Claude's {allow, ask, deny} lists of both apply, neither replacing the other", async () => {
+    const agent = await worker({ deny: ["Bash(rm:*)"] }, ["deny:", "  - Edit"]);
+    expect(agent.bash("rm -rf src")).toBe("deny");
+    expect(agent.edit("src/index.ts")).toBe("deny");
+  });
+
+  it("a rule list of the agent's applies after the config's map", async () => {
+    const agent = await worker({ edit: "deny" }, ["- { permission: bash, pattern: 'rm *', action: deny }"]);
+    expect(agent.edit("src/index.ts")).toBe("deny");
+    expect(agent.bash("rm -rf src")).toBe("deny");
+  });
+});
+
 describe("OpenCode's explore and plan", () => {
   it("a project explore (entry and file) tunes the read-only built-in instead of replacing it", async () => {
     await write(

@@ -1,11 +1,11 @@
 import { rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
 import type { PermissionAction } from "../../permissions/types.ts";
-import { splitOutsideParentheses } from "../../text/split-outside-parentheses.ts";
 import { classifyToolName, type ToolNameKind } from "../../tools/tool-names.ts";
 import type { AgentPermissionConfig, PermissionMap } from "../definition.ts";
 import type { Draft, KeyHandler, LoadContext } from "./load-context.ts";
 import { readBoolean } from "./restriction-keys.ts";
 import { MAX_TOOL_ENTRIES } from "./size-limits.ts";
+import { readNameList, splitSpec } from "./tool-name-list.ts";
 
 /**
  * Reads `tools` in every shape agent files use — `Read, Grep`, a YAML list, `[]`, an OpenCode boolean
@@ -34,14 +34,13 @@ export function toolsHandler(falseOnlyMaps: FalseOnlyMaps): KeyHandler {
   return (value, draft, ctx, key) => applyTools(value, draft, ctx, key, falseOnlyMaps);
 }
 
-export function applyTools(
+function applyTools(
   value: unknown,
   draft: Draft,
   ctx: LoadContext,
-  key = "tools",
-  falseOnlyMaps: FalseOnlyMaps = "error",
+  key: string,
+  falseOnlyMaps: FalseOnlyMaps,
 ): void {
-  if (value === undefined) return;
   if (isPlainObject(value)) {
     applyToolMap(value, draft, ctx, key, falseOnlyMaps);
     return;
@@ -50,7 +49,7 @@ export function applyTools(
   if (names === undefined) return;
   if (names.length === 1 && names[0] === "*") return; // explicit "all": same as leaving `tools` out
   if (names.length === 0) {
-    if (value === null || value === "")
+    if (value === null || (typeof value === "string" && value.trim() === ""))
       ctx.report("warning", `${key} is empty`, "gave the agent no tools (remove the key to inherit)", key);
     draft.tools = [];
     return;
@@ -83,12 +82,7 @@ export function applyTools(
   if (derived !== undefined) draft.limits = [...(draft.limits ?? []), { key, rules: derived }];
 }
 
-export function applyDisallowedTools(
-  value: unknown,
-  draft: Draft,
-  ctx: LoadContext,
-  key = "disallowedTools",
-): void {
+export const applyDisallowedTools: KeyHandler = (value, draft, ctx, key) => {
   const names = readNameList(value, key, ctx, true);
   if (names === undefined) return;
   const removed: string[] = [];
@@ -98,8 +92,8 @@ export function applyDisallowedTools(
       // Denying part of a tool is narrower than denying it all; denying it all is the safe reading.
       ctx.report("info", `${key} cannot deny part of a tool ("${entry}")`, `denied all of ${name}`, key);
     }
-    const kind = classifyToolName(name);
-    if (kind.kind === "canonical" || kind.kind === "mcp") removed.push(kind.name);
+    const denied = deniedTool(name);
+    if (denied !== undefined) removed.push(denied);
     else if (/^[\w.*-]*\*[\w.*-]*$/.test(name))
       removed.push(name); // a glob (`*`, `mcp__github__*`)
     else {
@@ -117,6 +111,22 @@ export function applyDisallowedTools(
     }
   }
   draft.disallowedTools = unique([...(draft.disallowedTools ?? []), ...removed]);
+};
+
+/** An MCP tool's whole name; `mcp__github__delete_repository(x, Write` is not one. */
+const MCP_NAME = /^mcp__[\w.-]+$/;
+
+/**
+ * What denying `name` takes away when it names one tool: an agentry tool, an MCP tool, or every tool
+ * of an MCP server named alone (`mcp__github`, as Claude Code's rules read it), which would otherwise
+ * match no tool and deny nothing. Undefined for anything else.
+ */
+function deniedTool(name: string): string | undefined {
+  const kind = classifyToolName(name);
+  if (kind.kind === "canonical") return kind.name;
+  if (kind.kind !== "mcp" || !MCP_NAME.test(kind.name)) return undefined;
+  const server = kind.name.replace(/__$/, "");
+  return server.split("__").length === 2 ? `${server}__*` : kind.name;
 }
 
 /** The tools a stretch of text names, word by word (`Bash(npm test)` → bash). */
@@ -124,9 +134,10 @@ function toolsNamedIn(text: string): string[] {
   // A lone `*` among the words denies everything, as `*` does on its own.
   if (/(^|[\s,[\]"'])\*($|[\s,[\]"'])/.test(text)) return ["*"];
   const names: string[] = [];
-  for (const word of text.split(/[^\w]+/)) {
-    const kind = word === "" ? undefined : classifyToolName(word);
-    if (kind !== undefined && (kind.kind === "canonical" || kind.kind === "mcp")) names.push(kind.name);
+  // An MCP name is one word with its `-` and `.` (`mcp__my-server__drop.all`).
+  for (const word of text.match(/mcp__[\w.-]*\w|\w+/g) ?? []) {
+    const denied = deniedTool(word);
+    if (denied !== undefined) names.push(denied);
   }
   return unique(names);
 }
@@ -192,8 +203,18 @@ function applyToolMap(
         tools.push(kind.name);
       }
     } else if (!enabled) {
-      if (kind.kind === "canonical" || kind.kind === "mcp") disallowed.push(kind.name);
-      else if (name.includes("*")) disallowed.push(name);
+      const denied = deniedTool(name);
+      if (denied !== undefined) disallowed.push(denied);
+      else if (kind.kind === "unknown" && name.includes("_")) {
+        const pattern = openCodeMcpPattern(name);
+        disallowed.push(...(name.includes("*") ? [name] : []), pattern);
+        ctx.report(
+          "info",
+          `${key} turns off ${name}, OpenCode's name for MCP tools`,
+          `denied ${pattern} (agentry's name for them)`,
+          key,
+        );
+      } else if (name.includes("*")) disallowed.push(name);
       else
         ctx.report("info", `${key} turns off ${name}, which agentry does not have`, `ignored ${name}`, key);
     }
@@ -205,6 +226,16 @@ function applyToolMap(
   }
   if (disallowed.length > 0)
     draft.disallowedTools = unique([...(draft.disallowedTools ?? []), ...disallowed]);
+}
+
+/**
+ * The agentry name of the MCP tools an OpenCode name means. OpenCode names them `<server>_<tool>`
+ * (`github_*` is every tool of the github server), agentry `mcp__<server>__<tool>`, so the name as
+ * written matches none of them. Any `_` may be the one between server and tool: each stands for one
+ * or more characters (`github_delete_repository` → `mcp__github_*delete_*repository`).
+ */
+function openCodeMcpPattern(name: string): string {
+  return `mcp__${name.replace(/_/g, "_*").replace(/\*+/g, "*")}`;
 }
 
 function grantable(
@@ -220,97 +251,6 @@ function grantable(
     ctx.report("warning", `unknown tool ${kind.name}`, `dropped unknown tool ${entry}`, key);
   }
   return false;
-}
-
-/**
- * `Read, Grep`, `[Read, Grep]`, a YAML list; commas inside `Task(a, b)` do not split. Returns undefined
- * (and fails the file) for a value that is not a list of names — a restriction we cannot read.
- */
-function readNameList(
-  value: unknown,
-  key: string,
-  ctx: LoadContext,
-  widensWhenDropped: boolean,
-): string[] | undefined {
-  if (value === undefined) return undefined;
-  let names: string[];
-  if (value === null) names = [];
-  else if (typeof value === "string") names = splitNames(value);
-  else if (Array.isArray(value)) {
-    names = [];
-    for (const item of rejoinArguments(value)) {
-      if (typeof item === "string") {
-        for (const name of splitNames(item)) names.push(name);
-      } else if (widensWhenDropped) {
-        // Dropping an entry of a deny list would give the agent the tool it was meant to lose.
-        ctx.fail(`${key} holds something that is not a tool name (${preview(item)})`, key);
-        return undefined;
-      } else {
-        ctx.report("warning", `${key} holds a non-name (${preview(item)})`, "ignored that entry", key);
-      }
-      if (names.length > MAX_TOOL_ENTRIES) break;
-    }
-  } else {
-    ctx.fail(`${key} must be a comma-separated string or a list of tool names`, key);
-    return undefined;
-  }
-  if (names.length > MAX_TOOL_ENTRIES) {
-    ctx.fail(
-      `${key} lists more than ${MAX_TOOL_ENTRIES} tools; agentry reads at most ${MAX_TOOL_ENTRIES}`,
-      key,
-    );
-    return undefined;
-  }
-  return names;
-}
-
-/**
- * YAML's flow lists split `[Read, Task(explore, plan)]` at every comma: `Task(explore`, `plan)`. The
- * pieces of one tool's arguments are joined back, as its author wrote them.
- */
-function rejoinArguments(items: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  let open: string | undefined;
-  for (const item of items) {
-    if (open !== undefined && typeof item === "string") {
-      open = `${open}, ${item.trim()}`;
-      if (depthOf(open) <= 0) {
-        out.push(open);
-        open = undefined;
-      }
-    } else if (typeof item === "string" && depthOf(item) > 0) open = item.trim();
-    else {
-      if (open !== undefined) out.push(open);
-      open = undefined;
-      out.push(item);
-    }
-  }
-  if (open !== undefined) out.push(open);
-  return out;
-}
-
-function depthOf(text: string): number {
-  return (text.match(/\(/g)?.length ?? 0) - (text.match(/\)/g)?.length ?? 0);
-}
-
-function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
-}
-
-function splitNames(text: string): string[] {
-  const trimmed = text.trim();
-  const inner = trimmed.startsWith("[") && trimmed.endsWith("]") ? trimmed.slice(1, -1) : trimmed;
-  return splitOutsideParentheses(inner)
-    .map((n) => n.trim().replace(/^["'[]+|["'\]]+$/g, ""))
-    .flatMap((n) => (/\s/.test(n) && !n.includes("(") ? n.split(/\s+/) : [n]))
-    .filter((n) => n !== "");
-}
-
-function splitSpec(entry: string): { name: string; spec?: string } {
-  const match = /^([^()]+)\((.*)\)$/.exec(entry.trim());
-  if (match === null) return { name: entry.trim() };
-  return { name: (match[1] ?? "").trim(), spec: (match[2] ?? "").trim() };
 }
 
 /** Claude's `Bash(npm run test:*)` means the prefix `npm run test`; `Task(a, b)` lists callable agents. */
@@ -329,7 +269,8 @@ function rulesFromSpecs(specs: Map<string, string[]>, names: readonly string[]):
       const parts = tool === "task" ? spec.split(",") : [spec];
       for (const part of parts) {
         // `git diff:*` (Claude's prefix form) becomes `git diff *`, which also matches bare `git diff`.
-        const pattern = part.trim().replace(/:\*$/, " *").replace(/^\.\//, "");
+        // A leading `./` stays: the rules read it off paths (`./src/**`), and `./gradlew` is a command.
+        const pattern = part.trim().replace(/:\*$/, " *");
         if (pattern !== "") rules[pattern] = "allow";
       }
     }

@@ -25,10 +25,10 @@ describe("OpenCode agent files", () => {
     });
   });
 
-  it("treats a boolean tools map as 'inherit, minus the falses' and keeps MCP globs", () => {
+  it("treats a boolean tools map as 'inherit, minus the falses', MCP globs under agentry's names too", () => {
     const { definition, summary } = load("reviewer.md");
     expect(definition).not.toHaveProperty("tools");
-    expect(definition?.disallowedTools).toEqual(["write", "edit", "mymcp_*"]);
+    expect(definition?.disallowedTools).toEqual(["write", "edit", "mymcp_*", "mcp__mymcp_*"]);
     expect(summary).toContain(
       "info: tools turns off webfetch, which agentry does not have → ignored webfetch",
     );
