@@ -110,7 +110,8 @@ export function parseToml(text: string, ctx: LoadContext): Record<string, unknow
 
 /** TOML has no position API; top-level `key =` lines before the first table header are enough. */
 function topLevelKeyLines(text: string): Record<string, number> {
-  const lines: Record<string, number> = {};
+  // No prototype: a key named `toString` or `constructor` must not find Object's.
+  const lines: Record<string, number> = Object.create(null);
   for (const [index, line] of text.split(/\r?\n/).entries()) {
     if (/^\s*\[/.test(line)) {
       const table = /^\s*\[+\s*([\w-]+)/.exec(line)?.[1];

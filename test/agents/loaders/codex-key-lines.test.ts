@@ -49,6 +49,7 @@ describe("the line a Codex role's diagnostic points at", () => {
       "approval_policy",
       4,
     ],
+    ["a key named like a method every object has", 'toString = "a"\n', "toString", 4],
   ])("is %s", (_, rest, key, line) => {
     expect(lineOf(roleFile(rest), key)).toBe(line);
   });
