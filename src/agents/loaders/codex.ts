@@ -75,7 +75,7 @@ export function loadCodexAgent(
   role?: CodexRole,
 ): LoadResult {
   const subject = role === undefined ? undefined : `role "${role.name}" of ${role.declaredIn}`;
-  const ctx = new LoadContext(path, topLevelKeyLines(text), [], subject);
+  const ctx = new LoadContext(path, keyLines(text), [], subject);
   const data = parseToml(text, ctx);
   if (data === undefined) return { diagnostics: ctx.diagnostics };
   const provider = typeof data.model_provider === "string" ? data.model_provider : "openai";
@@ -108,18 +108,48 @@ export function parseToml(text: string, ctx: LoadContext): Record<string, unknow
   }
 }
 
-/** TOML has no position API; top-level `key =` lines before the first table header are enough. */
-function topLevelKeyLines(text: string): Record<string, number> {
+/** A string that may go on past its line. */
+type MultilineQuote = '"""' | "'''";
+const QUOTES = ['"""', "'''", '"', "'"] as const;
+
+/**
+ * The line of each key and table named at the start of a line (`key =`, `dotted.key =`, `[table]`,
+ * `[[array.of.tables]]`); the first, when a name comes again, since top-level keys come before any
+ * table. TOML has no position API. The lines inside a multi-line string are left out: a prompt that
+ * quotes `model = …` or `[tools]` is not where those are set.
+ */
+function keyLines(text: string): Record<string, number> {
   // No prototype: a key named `toString` or `constructor` must not find Object's.
   const lines: Record<string, number> = Object.create(null);
+  let open: MultilineQuote | undefined;
   for (const [index, line] of text.split(/\r?\n/).entries()) {
-    if (/^\s*\[/.test(line)) {
-      const table = /^\s*\[+\s*([\w-]+)/.exec(line)?.[1];
-      if (table !== undefined && lines[table] === undefined) lines[table] = index + 1;
-      continue;
-    }
-    const key = /^\s*([\w-]+)\s*=/.exec(line)?.[1];
-    if (key !== undefined && lines[key] === undefined) lines[key] = index + 1;
+    const inString = open !== undefined;
+    open = openAtEnd(line, open);
+    if (inString) continue;
+    const name = /^\s*(?:\[+\s*)?([\w-]+)\s*[=.\]]/.exec(line)?.[1];
+    if (name !== undefined) lines[name] ??= index + 1;
   }
   return lines;
+}
+
+/** The multi-line string still open at the end of `line`, given the one open at its start. */
+function openAtEnd(line: string, open: MultilineQuote | undefined): MultilineQuote | undefined {
+  let quote: (typeof QUOTES)[number] | undefined = open;
+  let i = 0;
+  while (i < line.length) {
+    if (quote === undefined) {
+      if (line[i] === "#") break;
+      quote = QUOTES.find((q) => line.startsWith(q, i));
+      i += quote?.length ?? 1;
+    } else if (quote[0] === '"' && line[i] === "\\") {
+      i += 2; // an escape: `\"` does not end a basic string
+    } else if (line.startsWith(quote, i)) {
+      i += quote.length;
+      quote = undefined;
+    } else {
+      i += 1;
+    }
+  }
+  // A one-line string ends with its line (or the file is not TOML, which the parser says).
+  return quote === '"""' || quote === "'''" ? quote : undefined;
 }

@@ -50,7 +50,104 @@ describe("the line a Codex role's diagnostic points at", () => {
       4,
     ],
     ["a key named like a method every object has", 'toString = "a"\n', "toString", 4],
+    ["a key named undefined, not a line that names nothing", "\nundefined = 1\n", "undefined", 5],
   ])("is %s", (_, rest, key, line) => {
     expect(lineOf(roleFile(rest), key)).toBe(line);
+  });
+});
+
+describe("a prompt that quotes TOML", () => {
+  /** A role file whose developer_instructions, from line 3, is `prompt`, and whose lines after it are `rest`. */
+  function promptFirst(prompt: string, rest: string): string {
+    return `name = "reviewer"\ndescription = "Reviews diffs."\ndeveloper_instructions = ${prompt}\n${rest}`;
+  }
+
+  const NICKNAMES = 'nickname_candidates = ["Atlas"]\n';
+
+  it.each([
+    [
+      "a key, not its line quoted in a multi-line prompt",
+      ['"""', "To set nicknames, write", 'nickname_candidates = ["A"]', '"""'],
+      NICKNAMES,
+      "nickname_candidates",
+      7,
+    ],
+    [
+      "a table, not its header quoted in a multi-line prompt",
+      ['"""', "Leave the", "[tools]", "table alone.", '"""'],
+      "[tools]\nweb_search = true\n",
+      "tools",
+      8,
+    ],
+    [
+      "a key, not its line quoted in a multi-line literal prompt",
+      ["'''", "nickname_candidates = ['A']", "'''"],
+      NICKNAMES,
+      "nickname_candidates",
+      6,
+    ],
+    [
+      'a key, not its line quoted after an escaped \\""" that does not end the prompt',
+      ['"""', 'Write \\""" around long text, as in', 'nickname_candidates = ["A"]', '"""'],
+      NICKNAMES,
+      "nickname_candidates",
+      7,
+    ],
+    [
+      "a key after a prompt that ends in an escaped backslash",
+      ['"""', 'Paths end in \\\\"""'],
+      NICKNAMES,
+      "nickname_candidates",
+      5,
+    ],
+    [
+      "a key after a literal prompt, where a backslash escapes nothing",
+      ["'''", "Paths end in \\'''"],
+      NICKNAMES,
+      "nickname_candidates",
+      5,
+    ],
+    [
+      "a key after a prompt that ends in a quote",
+      ['"""', 'Say "done""""'],
+      NICKNAMES,
+      "nickname_candidates",
+      5,
+    ],
+    [
+      "a key after a multi-line string written on one line",
+      ['"""Review the diff."""'],
+      NICKNAMES,
+      "nickname_candidates",
+      4,
+    ],
+    [
+      'a key after a one-line literal string that holds """',
+      ['\'Quote long text with """.\''],
+      NICKNAMES,
+      "nickname_candidates",
+      4,
+    ],
+    [
+      'a key after a one-line string with escaped quotes, a # and """',
+      ['"Say \\"hi\\" # then \\"\\"\\"."'],
+      NICKNAMES,
+      "nickname_candidates",
+      4,
+    ],
+    [
+      'a key after a comment that holds """',
+      ['"Review the diff." # long prompts go in """ blocks'],
+      NICKNAMES,
+      "nickname_candidates",
+      4,
+    ],
+  ])("points at %s", (_, prompt, rest, key, line) => {
+    expect(lineOf(promptFirst(prompt.join("\n"), rest), key)).toBe(line);
+  });
+
+  it("points at a dotted key's first name", () => {
+    const text = promptFirst('"p"', "sandbox_workspace_write.network_access = true\n");
+    expect(lineOf(text, "sandbox_workspace_write")).toBe(4);
   });
 });
