@@ -24,7 +24,7 @@ const CODEX_TOOL_SWITCHES = new Set(["web_search", "view_image"]);
 function handlers(defaultProvider: string): Record<string, KeyHandler> {
   return {
     ...restrictionHandlers("error"),
-    name: () => {}, // read by resolveName
+    name: () => {}, // read by resolveName; a role of config.toml is named by its table instead
     description: f.description,
     developer_instructions: (value, draft, ctx, key) => {
       if (typeof value === "string") draft.prompt = value.trim();
@@ -80,15 +80,12 @@ export function loadCodexAgent(
   if (data === undefined) return { diagnostics: ctx.diagnostics };
   const provider = typeof data.model_provider === "string" ? data.model_provider : "openai";
   const draft: Draft = { mode: "subagent", prompt: "", source: { kind, format: "codex", path } };
-  if (role === undefined) {
-    draft.name = resolveName(data.name, path, ctx, { nameExpected: true });
-    applyKeys(data, handlers(provider), draft, ctx);
-    return finish(draft, ctx);
-  }
-  draft.name = resolveName(role.name, path, ctx, { given: true });
-  const keys = Object.fromEntries(Object.entries(data).filter(([key]) => key !== "name"));
-  applyKeys(keys, handlers(provider), draft, ctx);
-  if (role.description !== undefined) draft.description = role.description;
+  draft.name =
+    role === undefined
+      ? resolveName(data.name, path, ctx, { nameExpected: true })
+      : resolveName(role.name, path, ctx, { given: true });
+  applyKeys(data, handlers(provider), draft, ctx);
+  if (role?.description !== undefined) draft.description = role.description;
   return finish(draft, ctx);
 }
 
