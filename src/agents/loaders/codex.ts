@@ -34,10 +34,7 @@ function handlers(defaultProvider: string): Record<string, KeyHandler> {
     model_provider: () => {}, // folded into model
     mcp_servers: f.mcpServers,
     tools: (value, _draft, ctx, key) => {
-      const unknown = isPlainObject(value)
-        ? Object.keys(value).filter((k) => !CODEX_TOOL_SWITCHES.has(k))
-        : [];
-      if (!isPlainObject(value) || unknown.length > 0) {
+      if (!isPlainObject(value) || Object.keys(value).some((k) => !CODEX_TOOL_SWITCHES.has(k))) {
         return ctx.fail(`${key} in a Codex role is the [tools] table of web_search and view_image`, key);
       }
       ctx.ignore(key, "agentry has no web search or image viewer tool", "info");

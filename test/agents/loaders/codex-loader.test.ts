@@ -191,6 +191,7 @@ describe("Codex agent roles (.toml)", () => {
   it.each([
     ["a switch Codex does not have", "[tools]\nweb_search = true\nshell = true\n"],
     ["not a table", 'tools = "all"\n'],
+    ["a switch rather than a table", "tools = true\n"],
   ])("skips a role whose tools is %s", (_, tools) => {
     const text = `description = "d"\ndeveloper_instructions = "p"\n${tools}`;
     const { definition, diagnostics } = loadCodexAgent(text, "/p/.codex/agents/x.toml");
