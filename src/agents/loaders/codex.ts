@@ -24,7 +24,7 @@ const CODEX_TOOL_SWITCHES = new Set(["web_search", "view_image"]);
 function handlers(defaultProvider: string): Record<string, KeyHandler> {
   return {
     ...restrictionHandlers("error"),
-    name: () => {}, // read by resolveName
+    name: () => {}, // read by resolveName; a role of config.toml is named by its table instead
     description: f.description,
     developer_instructions: (value, draft, ctx, key) => {
       if (typeof value === "string") draft.prompt = value.trim();
@@ -34,10 +34,7 @@ function handlers(defaultProvider: string): Record<string, KeyHandler> {
     model_provider: () => {}, // folded into model
     mcp_servers: f.mcpServers,
     tools: (value, _draft, ctx, key) => {
-      const unknown = isPlainObject(value)
-        ? Object.keys(value).filter((k) => !CODEX_TOOL_SWITCHES.has(k))
-        : [];
-      if (!isPlainObject(value) || unknown.length > 0) {
+      if (!isPlainObject(value) || Object.keys(value).some((k) => !CODEX_TOOL_SWITCHES.has(k))) {
         return ctx.fail(`${key} in a Codex role is the [tools] table of web_search and view_image`, key);
       }
       ctx.ignore(key, "agentry has no web search or image viewer tool", "info");
@@ -75,20 +72,17 @@ export function loadCodexAgent(
   role?: CodexRole,
 ): LoadResult {
   const subject = role === undefined ? undefined : `role "${role.name}" of ${role.declaredIn}`;
-  const ctx = new LoadContext(path, topLevelKeyLines(text), [], subject);
+  const ctx = new LoadContext(path, keyLines(text), [], subject);
   const data = parseToml(text, ctx);
   if (data === undefined) return { diagnostics: ctx.diagnostics };
   const provider = typeof data.model_provider === "string" ? data.model_provider : "openai";
   const draft: Draft = { mode: "subagent", prompt: "", source: { kind, format: "codex", path } };
-  if (role === undefined) {
-    draft.name = resolveName(data.name, path, ctx, { nameExpected: true });
-    applyKeys(data, handlers(provider), draft, ctx);
-    return finish(draft, ctx);
-  }
-  draft.name = resolveName(role.name, path, ctx, { given: true });
-  const keys = Object.fromEntries(Object.entries(data).filter(([key]) => key !== "name"));
-  applyKeys(keys, handlers(provider), draft, ctx);
-  if (role.description !== undefined) draft.description = role.description;
+  draft.name =
+    role === undefined
+      ? resolveName(data.name, path, ctx, { nameExpected: true })
+      : resolveName(role.name, path, ctx, { given: true });
+  applyKeys(data, handlers(provider), draft, ctx);
+  if (role?.description !== undefined) draft.description = role.description;
   return finish(draft, ctx);
 }
 
@@ -108,17 +102,48 @@ export function parseToml(text: string, ctx: LoadContext): Record<string, unknow
   }
 }
 
-/** TOML has no position API; top-level `key =` lines before the first table header are enough. */
-function topLevelKeyLines(text: string): Record<string, number> {
-  const lines: Record<string, number> = {};
+/** A string that may go on past its line. */
+type MultilineQuote = '"""' | "'''";
+const QUOTES = ['"""', "'''", '"', "'"] as const;
+
+/**
+ * The line of each key and table named at the start of a line (`key =`, `dotted.key =`, `[table]`,
+ * `[[array.of.tables]]`); the first, when a name comes again, since top-level keys come before any
+ * table. TOML has no position API. The lines inside a multi-line string are left out: a prompt that
+ * quotes `model = …` or `[tools]` is not where those are set.
+ */
+function keyLines(text: string): Record<string, number> {
+  // No prototype: a key named `toString` or `constructor` must not find Object's.
+  const lines: Record<string, number> = Object.create(null);
+  let open: MultilineQuote | undefined;
   for (const [index, line] of text.split(/\r?\n/).entries()) {
-    if (/^\s*\[/.test(line)) {
-      const table = /^\s*\[+\s*([\w-]+)/.exec(line)?.[1];
-      if (table !== undefined && lines[table] === undefined) lines[table] = index + 1;
-      continue;
-    }
-    const key = /^\s*([\w-]+)\s*=/.exec(line)?.[1];
-    if (key !== undefined && lines[key] === undefined) lines[key] = index + 1;
+    const inString = open !== undefined;
+    open = openAtEnd(line, open);
+    if (inString) continue;
+    const name = /^\s*(?:\[+\s*)?([\w-]+)\s*[=.\]]/.exec(line)?.[1];
+    if (name !== undefined) lines[name] ??= index + 1;
   }
   return lines;
+}
+
+/** The multi-line string still open at the end of `line`, given the one open at its start. */
+function openAtEnd(line: string, open: MultilineQuote | undefined): MultilineQuote | undefined {
+  let quote: (typeof QUOTES)[number] | undefined = open;
+  let i = 0;
+  while (i < line.length) {
+    if (quote === undefined) {
+      if (line[i] === "#") break;
+      quote = QUOTES.find((q) => line.startsWith(q, i));
+      i += quote?.length ?? 1;
+    } else if (quote[0] === '"' && line[i] === "\\") {
+      i += 2; // an escape: `\"` does not end a basic string
+    } else if (line.startsWith(quote, i)) {
+      i += quote.length;
+      quote = undefined;
+    } else {
+      i += 1;
+    }
+  }
+  // A one-line string ends with its line (or the file is not TOML, which the parser says).
+  return quote === '"""' || quote === "'''" ? quote : undefined;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadCodexAgent } from "../../../src/agents/loaders/codex.ts";
+import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
 import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
 import { rulesetFromConfig } from "../../../src/permissions/ruleset-from-config.ts";
@@ -33,6 +34,24 @@ describe("Codex agent roles (.toml)", () => {
     expect(bash("git log -3")).toBe("allow");
     expect(bash("rm -rf src")).toBe("deny");
     expect(evaluate(rules, "edit", "src/a.ts")).toBe("deny");
+  });
+
+  it("says what is wrong with bad TOML in one line, the parser's first, without echoing the file", () => {
+    // A key written twice is a TOML error; the parser's message goes on with a frame of the file's
+    // lines, which for a 1 MiB one-line file would be the whole file.
+    const text =
+      'name = "x"\ndescription = "d"\nmodel = "o3"\ndeveloper_instructions = "p"\nmodel = "o4-mini"\n';
+    const { definition, diagnostics } = loadAgentFile(text, "/p/.codex/agents/x.toml", { format: "codex" });
+    expect(definition).toBeUndefined();
+    expect(diagnostics).toEqual([
+      {
+        severity: "error",
+        file: "/p/.codex/agents/x.toml",
+        line: 5,
+        message: "invalid TOML: Invalid TOML document: trying to redefine an already defined table or value",
+        action: "skipped the file",
+      },
+    ]);
   });
 
   it("reports bad TOML as an error with its line and skips the file", () => {
@@ -82,6 +101,74 @@ describe("Codex agent roles (.toml)", () => {
     expect(diagnostics).toEqual([]);
   });
 
+  it("keeps the role file's description when the role of config.toml gives none", () => {
+    const text = 'description = "Reviews diffs."\ndeveloper_instructions = "p"\n';
+    const role = { name: "code_reviewer", declaredIn: "/p/.codex/config.toml" };
+    const { definition, diagnostics } = loadCodexAgent(text, "/p/.codex/agents/r.toml", "project", role);
+    expect(definition).toMatchObject({ name: "code_reviewer", description: "Reviews diffs." });
+    expect(diagnostics).toEqual([]);
+  });
+
+  it("loads a role whose developer_instructions is not a string without a prompt, saying so at its line", () => {
+    const text = 'name = "x"\ndescription = "d"\ndeveloper_instructions = ["Review.", "Be brief."]\n';
+    const path = "/p/.codex/agents/x.toml";
+    const { definition, diagnostics } = loadAgentFile(text, path, { format: "codex" });
+    expect(definition?.prompt).toBe("");
+    expect(diagnostics).toEqual([
+      {
+        severity: "warning",
+        file: path,
+        line: 3,
+        message: "developer_instructions: not a string",
+        action: "ignored key developer_instructions",
+      },
+      {
+        severity: "warning",
+        file: path,
+        message: "empty prompt",
+        action: "the agent runs with only the harness preamble",
+      },
+    ]);
+  });
+
+  it.each([
+    [
+      "sandbox_workspace_write",
+      "[sandbox_workspace_write]\nnetwork_access = true\n",
+      "it tunes workspace-write, which is not a limit in agentry; the agent's commands follow its permission rules",
+    ],
+    [
+      "model_reasoning_summary",
+      'model_reasoning_summary = "concise"\n',
+      "reasoning summaries are set per model in config",
+    ],
+    ["model_verbosity", 'model_verbosity = "low"\n', "verbosity is set per model in config"],
+    [
+      "nickname_candidates",
+      'nickname_candidates = ["Atlas", "Delta"]\n',
+      "agentry names children <agent>-<n>",
+    ],
+    [
+      "approval_policy",
+      'approval_policy = "never"\n',
+      "approvals follow agentry's permission rules and --permission-mode",
+    ],
+    ["web_search", 'web_search = "live"\n', "agentry has no web search tool"],
+    [
+      "skills",
+      '[[skills.config]]\npath = "/home/me/.codex/skills/deploy/SKILL.md"\nenabled = false\n',
+      "agentry has no skills yet",
+    ],
+  ])("loads a role with %s, noting at its line why agentry does without it", (key, setting, why) => {
+    const text = `name = "x"\ndescription = "d"\ndeveloper_instructions = "p"\n${setting}`;
+    const path = "/p/.codex/agents/x.toml";
+    const { definition, diagnostics } = loadAgentFile(text, path, { format: "codex" });
+    expect(definition?.name).toBe("x");
+    expect(diagnostics).toEqual([
+      { severity: "info", file: path, line: 4, message: `${key}: ${why}`, action: `ignored key ${key}` },
+    ]);
+  });
+
   it("reads a bare model as OpenAI's when model_provider is not a name", () => {
     const text = 'description = "d"\ndeveloper_instructions = "p"\nmodel = "gpt-5"\nmodel_provider = 3\n';
     expect(loadCodexAgent(text, "/p/.codex/agents/x.toml").definition?.model).toBe("openai:gpt-5");
@@ -104,6 +191,7 @@ describe("Codex agent roles (.toml)", () => {
   it.each([
     ["a switch Codex does not have", "[tools]\nweb_search = true\nshell = true\n"],
     ["not a table", 'tools = "all"\n'],
+    ["a switch rather than a table", "tools = true\n"],
   ])("skips a role whose tools is %s", (_, tools) => {
     const text = `description = "d"\ndeveloper_instructions = "p"\n${tools}`;
     const { definition, diagnostics } = loadCodexAgent(text, "/p/.codex/agents/x.toml");
