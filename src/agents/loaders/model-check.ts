@@ -21,7 +21,7 @@ export function modelProblem(id: string): { message: string; action: string } | 
   }
   if (CATALOGUED.has(provider) && priceOf(id) === undefined) {
     return {
-      message: `model "${id}" is not a ${provider} model agentry knows`,
+      message: `model "${id}" is not among the ${provider} models agentry knows`,
       action: `kept it; the agent fails at its first call if ${provider} has no such model (an alias such as sonnet or opus always works)`,
     };
   }

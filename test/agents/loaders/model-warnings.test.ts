@@ -33,7 +33,7 @@ describe("load-time model warnings", () => {
     expect(modelWarnings("claude", md("claude-3-opus-20240229"))).toEqual({
       model: "anthropic:claude-3-opus-20240229",
       warnings: [
-        'warning: model "anthropic:claude-3-opus-20240229" is not a anthropic model agentry knows → kept it; the agent fails at its first call if anthropic has no such model (an alias such as sonnet or opus always works)',
+        'warning: model "anthropic:claude-3-opus-20240229" is not among the anthropic models agentry knows → kept it; the agent fails at its first call if anthropic has no such model (an alias such as sonnet or opus always works)',
       ],
     });
     expect(modelWarnings("opencode", md("openai/gpt-3.5-turbo")).warnings).toHaveLength(1);
