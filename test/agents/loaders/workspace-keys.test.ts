@@ -61,6 +61,25 @@ describe("workspace", () => {
     });
   });
 
+  it("warns about a key it does not know in the map, at the workspace line, and keeps the rest", () => {
+    expect(load("workspace: { mode: shared, size: big, colour: red }")).toMatchObject({
+      workspace: { mode: "shared" },
+      said: [
+        "warning (line 3): workspace.size, workspace.colour: unknown key → ignored workspace.size, workspace.colour",
+      ],
+    });
+  });
+
+  it.each([
+    ["a limit", "workspace: { mode: isolated, readOnly: true }", "readOnly"],
+    ["a network list", "workspace: { mode: isolated, network: [] }", "network"],
+    ["a tool switched off", "workspace: { mode: isolated, write: false }", "write"],
+  ])("fails the file for %s put inside the map rather than dropping it", (_behaviour, line, inner) => {
+    expect(load(line).said).toEqual([
+      `error (line 3): workspace.${inner} looks like it limits the agent, but a workspace holds only mode and path; ignoring it could give the agent more than the file allows (make it a key of its own, or remove it) → skipped the file`,
+    ]);
+  });
+
   it("takes the prompt from AGENTS.md in the path's folder, beside the file without a project folder", () => {
     expect(load("workspace: { path: desk }", "agentscope", "/p/subagents/w.md").promptFile).toBe(
       "/p/subagents/desk/AGENTS.md",
