@@ -8,7 +8,7 @@ import {
   type WorkspaceMode,
 } from "../definition.ts";
 import type { Draft, KeyHandler } from "./load-context.ts";
-import { type RestrictionKey, readBoolean } from "./restriction-keys.ts";
+import { isRestrictive, type RestrictionKey, readBoolean } from "./restriction-keys.ts";
 import {
   applyDisallowedTools,
   type FalseOnlyMaps,
@@ -89,7 +89,18 @@ export const workspace: KeyHandler = (value, draft, ctx, key) => {
     return ctx.fail(`${key}.path must be a folder path`, key);
   }
   const extra = Object.keys(spec).filter((k) => k !== "mode" && k !== "path");
-  if (extra.length > 0) ctx.ignore(`${key}.${extra.join(", ")}`, "unknown key");
+  // `workspace: { mode: isolated, readOnly: true }`: a limit put in the wrong place is still a limit.
+  const limit = extra.find(isRestrictive);
+  if (limit !== undefined) {
+    return ctx.fail(
+      `${key}.${limit} looks like it limits the agent, but a workspace holds only mode and path; ignoring it could give the agent more than the file allows (make it a key of its own, or remove it)`,
+      key,
+    );
+  }
+  if (extra.length > 0) {
+    const names = extra.map((k) => `${key}.${k}`).join(", ");
+    ctx.report("warning", `${names}: unknown key`, `ignored ${names}`, key);
+  }
   draft.workspace =
     typeof spec.path === "string"
       ? { mode: mode as WorkspaceMode, path: spec.path.trim() }

@@ -171,7 +171,6 @@ export function mentionsRestriction(written: string): boolean {
   if (item !== undefined && classifyToolName(item).kind !== "unknown") return true;
   return line.split(/[^A-Za-z_-]+/).some((word) => {
     const normalized = normalizeKey(word);
-    if (normalized === "") return false;
     return SPELLINGS[normalized] !== undefined || RESTRICTIVE_WORDS.some((w) => normalized.includes(w));
   });
 }
