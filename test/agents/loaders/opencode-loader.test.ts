@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
 import { loadOpenCodeAgent } from "../../../src/agents/loaders/opencode.ts";
 import { rulesetFromConfig } from "../../../src/permissions/ruleset-from-config.ts";
 import { readFixture, summarize } from "../fixtures.ts";
@@ -79,5 +80,69 @@ describe("OpenCode agent files", () => {
     const { definition, diagnostics } = loadOpenCodeAgent(text, "/p/.opencode/agent/odd.md");
     expect(definition).toBeUndefined();
     expect(diagnostics[0]?.message).toContain("tools map values must be true or false");
+  });
+});
+
+describe("OpenCode agent files that are not loaded", () => {
+  const path = "/p/.opencode/agent/helper.md";
+  const load = (text: string) => loadAgentFile(text, path, { format: "opencode" });
+
+  it("fails a file without front matter, saying what it needs", () => {
+    const { definition, diagnostics } = load("You help.\n");
+    expect(definition).toBeUndefined();
+    expect(diagnostics).toEqual([
+      {
+        severity: "error",
+        file: path,
+        message: "no front matter: an agent file starts with a `---` block holding at least a description",
+        action: "skipped the file",
+      },
+    ]);
+  });
+
+  it("stops at a front matter error: the keys after it are not read", () => {
+    const text =
+      "---\ndescription: d\npermission:\n  bash: deny\npermission:\n  edit: deny\nfoo: bar\n---\nX.\n";
+    const { definition, diagnostics } = load(text);
+    expect(definition).toBeUndefined();
+    expect(summarize(diagnostics)).toEqual([
+      "warning: front matter is not valid YAML: Map keys must be unique → read it with the lenient parser",
+      "error: key permission appears twice, and permission limits what the agent may do → skipped the file",
+    ]);
+  });
+
+  it("skips a disabled file at its disable line, without reading its other keys", () => {
+    const text = "---\ndescription: d\npermission:\n  bash: sometimes\nfoo: bar\ndisable: true\n---\nX.\n";
+    const { definition, diagnostics } = load(text);
+    expect(definition).toBeUndefined();
+    expect(diagnostics).toEqual([
+      {
+        severity: "info",
+        file: path,
+        line: 6,
+        message: "the agent is disabled (disable: true)",
+        action: "skipped the file",
+      },
+    ]);
+  });
+});
+
+describe("the name key of an OpenCode agent file", () => {
+  const path = "/p/.opencode/agent/helper.md";
+  it.each([
+    ["the file's own name is not reported", "helper", []],
+    ["the file's own name with space around it is not reported", '" helper "', []],
+    [
+      "another name is ignored with an info",
+      "other",
+      ['info: OpenCode names an agent after its file → ignored name "other"'],
+    ],
+    ["a name that is not text is ignored", "42", []],
+  ])("%s", (_, name, expected) => {
+    const { definition, diagnostics } = loadAgentFile(`---\nname: ${name}\ndescription: d\n---\nX.\n`, path, {
+      format: "opencode",
+    });
+    expect(definition?.name).toBe("helper");
+    expect(summarize(diagnostics)).toEqual(expected);
   });
 });
