@@ -54,7 +54,10 @@ export interface LevelAgents {
   diagnostics: Diagnostic[];
 }
 
-/** OpenCode's own primary and helper agents: an entry of that name tunes OpenCode's, it is no agent here. */
+/**
+ * OpenCode's own primary and helper agents: an entry or agent file of that name without a description
+ * tunes OpenCode's (its model, its prompt), it is no agent here.
+ */
 const OPENCODE_OWN = new Set(["build", "general", "title", "summary", "compaction"]);
 
 /**
@@ -169,7 +172,7 @@ function loadAgent(name: string, parts: Parts, at: LevelContext): LoadResult {
   const builtin = SHARED_BUILTINS.has(name)
     ? builtinAgents().find((agent) => agent.name === name)
     : undefined;
-  if (markdown === undefined && OPENCODE_OWN.has(name) && data.description === undefined) {
+  if (OPENCODE_OWN.has(name) && data.description === undefined) {
     ctx.disable(`configures OpenCode's built-in agent ${name}, not an agent of its own`);
     return finish({}, ctx);
   }

@@ -111,6 +111,17 @@ describe("OpenCode agent files that are not loaded", () => {
     ]);
   });
 
+  it("skips a file that tunes OpenCode's own build agent (no description), as it skips such an entry", () => {
+    const text = "---\nmodel: anthropic/claude-haiku-4-5\n---\n";
+    const { definition, diagnostics } = loadAgentFile(text, "/p/.opencode/agent/build.md", {
+      format: "opencode",
+    });
+    expect(definition).toBeUndefined();
+    expect(summarize(diagnostics)).toEqual([
+      "info: configures OpenCode's built-in agent build, not an agent of its own → skipped the file",
+    ]);
+  });
+
   it("skips a disabled file at its disable line, without reading its other keys", () => {
     const text = "---\ndescription: d\npermission:\n  bash: sometimes\nfoo: bar\ndisable: true\n---\nX.\n";
     const { definition, diagnostics } = load(text);
