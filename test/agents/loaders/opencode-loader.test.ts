@@ -111,6 +111,14 @@ describe("OpenCode agent files that are not loaded", () => {
     ]);
   });
 
+  it("fails a file without a description", () => {
+    const { definition, diagnostics } = load("---\nmode: subagent\n---\nX.\n");
+    expect(definition).toBeUndefined();
+    expect(summarize(diagnostics)).toEqual([
+      "error: no description: the parent agent picks subagents by their description → skipped the file",
+    ]);
+  });
+
   it("skips a file that tunes OpenCode's own build agent (no description), as it skips such an entry", () => {
     const text = "---\nmodel: anthropic/claude-haiku-4-5\n---\n";
     const { definition, diagnostics } = loadAgentFile(text, "/p/.opencode/agent/build.md", {
