@@ -261,6 +261,27 @@ describe("agents that share a name with OpenCode's own", () => {
   });
 });
 
+describe("the name key of an entry", () => {
+  it.each([
+    ["is not reported when it is the entry's key", "reviewer", []],
+    [
+      "is ignored with an info when it is another name",
+      "other",
+      [
+        'info: agent "reviewer": OpenCode names an agent after its file or its key under agent → ignored name "other"',
+      ],
+    ],
+  ])("%s", async (_, name, expected) => {
+    await write(
+      join(project, "opencode.json"),
+      json({ agent: { reviewer: { name, description: "Reviews", prompt: "Review." } } }),
+    );
+    const { byName, summary } = await load();
+    expect(byName.get("reviewer")?.name).toBe("reviewer");
+    expect(summary).toEqual(expected);
+  });
+});
+
 describe("the line of an entry's problem", () => {
   const bad = '{ "description": "Reviews", "permission": { "bash": "sometimes" } }';
   it.each([

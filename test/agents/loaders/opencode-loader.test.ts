@@ -49,7 +49,9 @@ describe("OpenCode agent files", () => {
     expect(definition?.tools).toEqual(["read", "grep"]);
     expect(definition?.maxTurns).toBe(5);
     expect(definition?.mode).toBe("all");
-    expect(summary).toContain('info: OpenCode names an agent after its file → ignored name "something-else"');
+    expect(summary).toContain(
+      'info: OpenCode names an agent after its file or its key under agent → ignored name "something-else"',
+    );
     expect(summary).toContain("info: agentry has no webfetch tool → dropped tool webfetch");
   });
 
@@ -154,7 +156,7 @@ describe("the name key of an OpenCode agent file", () => {
     [
       "another name is ignored with an info",
       "other",
-      ['info: OpenCode names an agent after its file → ignored name "other"'],
+      ['info: OpenCode names an agent after its file or its key under agent → ignored name "other"'],
     ],
     ["a name that is not text is ignored", "42", []],
   ])("%s", (_, name, expected) => {
