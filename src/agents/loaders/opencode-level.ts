@@ -296,8 +296,11 @@ function readPrompt(
     draft.prompt = prompt.trim();
     return undefined;
   }
-  if (ref.startsWith("~/")) return homeDir === undefined ? undefined : join(homeDir, ref.slice(2));
-  return isAbsolute(ref) ? ref : join(dirname(from), ref);
+  if (!ref.startsWith("~/")) return isAbsolute(ref) ? ref : join(dirname(from), ref);
+  if (homeDir !== undefined) return join(homeDir, ref.slice(2));
+  const why = "is in the home folder, which is not known when a file is loaded on its own";
+  ctx.ignore("prompt", `${prompt.trim()} ${why}`);
+  return undefined;
 }
 
 /** JSON has no positions to ask for: the line of each agent's `"name":` after `"agent"` is close enough. */

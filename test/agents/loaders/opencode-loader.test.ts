@@ -148,6 +148,36 @@ describe("OpenCode agent files that are not loaded", () => {
   });
 });
 
+describe("the prompt key of an OpenCode agent file loaded on its own", () => {
+  it("{file:~/…} is not read, with a warning saying why: loadAgentFile does not know the home folder", () => {
+    const path = "/p/.opencode/agent/helper.md";
+    const text = "---\ndescription: d\nprompt: '{file:~/prompts/helper.md}'\n---\n";
+    const { definition, diagnostics, promptFile } = loadAgentFile(text, path, { format: "opencode" });
+    expect(definition?.prompt).toBe("");
+    expect(promptFile).toBeUndefined();
+    expect(diagnostics).toEqual([
+      {
+        severity: "warning",
+        file: path,
+        line: 3,
+        message:
+          "prompt: {file:~/prompts/helper.md} is in the home folder, which is not known when a file is loaded on its own",
+        action: "ignored key prompt",
+      },
+      expect.objectContaining({ message: "empty prompt" }),
+    ]);
+  });
+
+  it.each([
+    ["relative to the file", "./prompts/helper.md", "/p/.opencode/agent/prompts/helper.md"],
+    ["absolute", "/p/prompts/helper.md", "/p/prompts/helper.md"],
+  ])("{file:…} %s is handed back to the caller to read", (_, ref, expected) => {
+    const text = `---\ndescription: d\nprompt: '{file:${ref}}'\n---\n`;
+    const { promptFile } = loadAgentFile(text, "/p/.opencode/agent/helper.md", { format: "opencode" });
+    expect(promptFile).toBe(expected);
+  });
+});
+
 describe("the name key of an OpenCode agent file", () => {
   const path = "/p/.opencode/agent/helper.md";
   it.each([
