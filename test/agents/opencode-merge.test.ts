@@ -177,3 +177,57 @@ describe("a definition that replaces a read-only built-in with a wider agent", (
     );
   });
 });
+
+describe("the configs' permission and tools, spelled another way", () => {
+  it("merge under an agent's own spelling (permissions, allowed-tools) instead of failing it for two keys it does not have", async () => {
+    await write(
+      join(project, "opencode.json"),
+      JSON.stringify({ permission: { edit: "deny" }, tools: { write: false } }),
+    );
+    await write(
+      join(project, ".opencode/agent/writer.md"),
+      '---\ndescription: Writes\npermissions:\n  bash:\n    "*": deny\n    "git *": allow\nallowed-tools: Read, Grep, Bash\n---\nWrite.\n',
+    );
+    const { byName, diagnostics } = await load();
+    expect(hasErrors(diagnostics)).toBe(false);
+    const agent = powers(byName.get("writer"));
+    expect(agent.tools).toEqual(["read", "grep", "bash"]);
+    expect(agent.readOnly).toBe(true);
+    expect(agent.bash("git status")).toBe("allow");
+    expect(agent.bash("rm -rf build")).toBe("deny");
+  });
+
+  it("a config's permissions (plural) applies to the level's agents as its permission does", async () => {
+    await write(join(project, "opencode.json"), JSON.stringify({ permissions: { edit: "deny" } }));
+    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    const { byName, summary } = await load();
+    expect(powers(byName.get("writer")).readOnly).toBe(true);
+    expect(summary).toEqual([]);
+  });
+
+  it("OpenCode V2's permissions rules, which agentry cannot read, keep the level's agents from loading", async () => {
+    await write(
+      join(project, "opencode.jsonc"),
+      JSON.stringify({ permissions: [{ action: "shell", resource: "*", effect: "deny" }] }),
+    );
+    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    const { byName, diagnostics } = await load();
+    expect(byName.has("writer")).toBe(false);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ severity: "error", file: join(project, ".opencode/agent/writer.md") }),
+    ]);
+  });
+
+  it("a config that sets permission and permissions is an error that keeps the level's agents from loading", async () => {
+    await write(
+      join(project, "opencode.json"),
+      JSON.stringify({ permission: { edit: "deny" }, permissions: { edit: "allow" } }),
+    );
+    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    const { byName, summary } = await load();
+    expect(byName.has("writer")).toBe(false);
+    expect(summary[0]).toBe(
+      "error: permission and permissions both set permission: it is not clear which limit is meant, so write it once → skipped its agents",
+    );
+  });
+});

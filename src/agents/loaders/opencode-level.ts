@@ -20,7 +20,7 @@ import {
   resolveName,
 } from "./load-context.ts";
 import { OPENCODE_HANDLERS } from "./opencode-keys.ts";
-import { readBoolean } from "./restriction-keys.ts";
+import { type RestrictionKey, readBoolean, restrictionOf } from "./restriction-keys.ts";
 import { isPlainObject, mergePermission } from "./tool-list.ts";
 
 /** A file's path and text. */
@@ -94,14 +94,15 @@ export function loadOpenCodeLevel(level: OpenCodeLevel): LevelAgents {
       continue;
     }
     if (!isPlainObject(data)) continue;
-    base = withConfigBase(base, data);
-    if (data.agent === undefined) continue;
-    if (!isPlainObject(data.agent)) {
-      const message = "agent must map agent names to definitions";
+    const next = withConfigBase(base, data);
+    if (typeof next === "string" || (data.agent !== undefined && !isPlainObject(data.agent))) {
+      const message = typeof next === "string" ? next : "agent must map agent names to definitions";
       diagnostics.push(diagnostic("error", config.path, message, "skipped its agents"));
       unreadable.push(config.path);
       continue;
     }
+    base = next;
+    if (!isPlainObject(data.agent)) continue;
     const lines = entryLines(config.text, Object.keys(data.agent));
     for (const [name, value] of Object.entries(data.agent)) {
       const earlier = entries.get(name)?.value;
@@ -227,36 +228,60 @@ export function mergeDeep(
   return merged;
 }
 
-/** The `permission` and `tools` of the level's configs so far, with this config's after them. */
-function withConfigBase(base: Base, config: Record<string, unknown>): Base {
+/**
+ * The `permission` and `tools` of the level's configs so far, with this config's after them (under any
+ * spelling: OpenCode V2 writes `permissions`), or why they cannot be read.
+ */
+function withConfigBase(base: Base, config: Record<string, unknown>): Base | string {
+  const tools = keyFor(config, "tools");
+  const permission = keyFor(config, "permission");
+  if ("problem" in tools) return tools.problem;
+  if ("problem" in permission) return permission.problem;
   const next: Base = { ...base };
-  if (config.tools !== undefined) {
+  const ownTools = config[tools.key];
+  if (ownTools !== undefined) {
     next.tools =
-      isPlainObject(base.tools) && isPlainObject(config.tools)
-        ? { ...base.tools, ...config.tools }
-        : config.tools;
+      isPlainObject(base.tools) && isPlainObject(ownTools) ? { ...base.tools, ...ownTools } : ownTools;
   }
-  if (config.permission !== undefined) {
+  const ownPermission = config[permission.key];
+  if (ownPermission !== undefined) {
     next.permission =
-      base.permission === undefined ? config.permission : mergeOrKeepBoth(base.permission, config.permission);
+      base.permission === undefined ? ownPermission : mergeOrKeepBoth(base.permission, ownPermission);
   }
   return next;
 }
 
-/** The configs' `tools` map under the agent's, their `permission` rules before the agent's. */
+/**
+ * The configs' `tools` map under the agent's, their `permission` rules before the agent's, under the
+ * key the agent writes them with (`permissions`, `allowed-tools` …). An agent that writes one of them
+ * twice fails in `applyKeys`, which names both keys.
+ */
 function withBase(data: Record<string, unknown>, base: Base): Record<string, unknown> {
   const merged = { ...data };
-  if (base.tools !== undefined) {
-    merged.tools =
-      isPlainObject(base.tools) && isPlainObject(data.tools)
-        ? { ...base.tools, ...data.tools }
-        : (data.tools ?? base.tools);
+  const tools = keyFor(data, "tools");
+  const permission = keyFor(data, "permission");
+  if (base.tools !== undefined && "key" in tools) {
+    const own = data[tools.key];
+    merged[tools.key] =
+      isPlainObject(base.tools) && isPlainObject(own) ? { ...base.tools, ...own } : (own ?? base.tools);
   }
-  if (base.permission !== undefined) {
-    merged.permission =
-      data.permission === undefined ? base.permission : mergeOrKeepBoth(base.permission, data.permission);
+  if (base.permission !== undefined && "key" in permission) {
+    const own = data[permission.key];
+    merged[permission.key] = own === undefined ? base.permission : mergeOrKeepBoth(base.permission, own);
   }
   return merged;
+}
+
+/** The key `data` writes a restriction under, its canonical name when none; a problem when two. */
+function keyFor(
+  data: Record<string, unknown>,
+  canonical: RestrictionKey,
+): { key: string } | { problem: string } {
+  const keys = Object.keys(data).filter((key) => restrictionOf(key) === canonical);
+  if (keys.length < 2) return { key: keys[0] ?? canonical };
+  return {
+    problem: `${keys.join(" and ")} both set ${canonical}: it is not clear which limit is meant, so write it once`,
+  };
 }
 
 /** Two readable permissions merge; otherwise the unreadable one goes on, and its handler fails the agent. */
