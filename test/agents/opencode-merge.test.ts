@@ -213,9 +213,11 @@ describe("the configs' permission and tools, spelled another way", () => {
     await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
     const { byName, diagnostics } = await load();
     expect(byName.has("writer")).toBe(false);
-    expect(diagnostics).toEqual([
-      expect.objectContaining({ severity: "error", file: join(project, ".opencode/agent/writer.md") }),
+    expect(diagnostics.map((d) => [d.severity, d.file, d.action])).toEqual([
+      ["error", join(project, "opencode.jsonc"), "skipped its agents"],
+      ["error", join(project, ".opencode/agent/writer.md"), "skipped the file"],
     ]);
+    expect(diagnostics[0]?.message).toMatch(/^permissions\[0\]\.permission: is required;/);
   });
 
   it("a config that sets permission and permissions is an error that keeps the level's agents from loading", async () => {

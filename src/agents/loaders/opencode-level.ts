@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join } from "node:path";
-import { rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
+import { PermissionConfigError, rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
 import { builtinAgents } from "../builtin-agents.ts";
 import {
   type AgentDefinition,
@@ -74,7 +74,8 @@ interface ConfigEntry {
 
 interface Base {
   tools?: unknown;
-  permission?: unknown;
+  /** Always readable: a config whose permission cannot be read keeps the level's agents from loading. */
+  permission?: AgentPermissionConfig;
 }
 
 /** Loads one level's OpenCode agents, merged as OpenCode merges them. Pure; never throws. */
@@ -245,8 +246,10 @@ function withConfigBase(base: Base, config: Record<string, unknown>): Base | str
   }
   const ownPermission = config[permission.key];
   if (ownPermission !== undefined) {
+    const read = readPermission(ownPermission, permission.key);
+    if (!read.ok) return read.problem;
     next.permission =
-      base.permission === undefined ? ownPermission : mergeOrKeepBoth(base.permission, ownPermission);
+      base.permission === undefined ? read.value : mergePermission(base.permission, read.value);
   }
   return next;
 }
@@ -266,8 +269,7 @@ function withBase(data: Record<string, unknown>, base: Base): Record<string, unk
       isPlainObject(base.tools) && isPlainObject(own) ? { ...base.tools, ...own } : (own ?? base.tools);
   }
   if (base.permission !== undefined && "key" in permission) {
-    const own = data[permission.key];
-    merged[permission.key] = own === undefined ? base.permission : mergeOrKeepBoth(base.permission, own);
+    merged[permission.key] = underBase(base.permission, data[permission.key], permission.key);
   }
   return merged;
 }
@@ -284,24 +286,28 @@ function keyFor(
   };
 }
 
-/** Two readable permissions merge; otherwise the unreadable one goes on, and its handler fails the agent. */
-function mergeOrKeepBoth(base: unknown, own: unknown): unknown {
-  const baseRules = readablePermission(base);
-  const ownRules = readablePermission(own);
-  if (baseRules === undefined) return base;
-  if (ownRules === undefined) return own;
-  return mergePermission(baseRules, ownRules);
+/** The configs' rules, then the agent's; an agent's own that cannot be read goes on, and its handler fails the agent. */
+function underBase(base: AgentPermissionConfig, own: unknown, key: string): unknown {
+  if (own === undefined) return base;
+  const read = readPermission(own, key);
+  return read.ok ? mergePermission(base, read.value) : own;
 }
 
-/** The value when the permission handler would accept it (strictly: no extra keys in a rule). */
-function readablePermission(value: unknown): AgentPermissionConfig | undefined {
+/** The value when the permission handler would accept it (strictly: no extra keys in a rule), else why not. */
+function readPermission(
+  value: unknown,
+  key: string,
+): { ok: true; value: AgentPermissionConfig } | { ok: false; problem: string } {
   try {
-    rulesetFromConfig(value);
-  } catch {
-    return undefined;
+    rulesetFromConfig(value, key);
+  } catch (error) {
+    if (!(error instanceof PermissionConfigError)) throw error;
+    return { ok: false, problem: error.issues.join("; ") };
   }
   const parsed = AgentPermissionConfigSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, problem: `${key} is not a rule list, an action or a permission map` };
 }
 
 /** `prompt` as text, or `{file:./prompts/x.md}` relative to the file that gave it (discovery reads it). */

@@ -201,44 +201,57 @@ describe("the configs' own permission and tools", () => {
 
   // A rule's extra key may be a condition that narrows it: read without it, the rule would grant more.
   const RULE_WITH_CONDITION = [{ permission: "bash", pattern: "*", action: "allow", when: "never" }];
-  it.each([
-    ["the config's", RULE_WITH_CONDITION, { edit: "deny" }],
-    ["the agent's", { edit: "deny" }, RULE_WITH_CONDITION],
-  ])(
-    "a rule of %s permission with a key agentry does not know fails the agent instead of merging without it",
-    async (_, configRules, agentRules) => {
-      await write(
-        join(project, "opencode.json"),
-        json({
-          permission: configRules,
-          agent: { reviewer: { description: "Reviews", permission: agentRules } },
-        }),
-      );
-      const { definitions, diagnostics } = await load();
-      expect(definitions).toEqual([]);
-      expect(diagnostics).toEqual([
-        expect.objectContaining({
-          severity: "error",
-          message: 'agent "reviewer": permission[0].when: unknown key (expected permission, pattern, action)',
-        }),
-      ]);
-    },
-  );
 
-  it("a Claude-style rule that cannot be read fails the agent rather than the whole discovery", async () => {
+  it("an agent's rule with a key agentry does not know fails the agent instead of merging without it", async () => {
     await write(
       join(project, "opencode.json"),
       json({
-        permission: { allow: ["Bash(git diff"] },
-        agent: { reviewer: { description: "Reviews", permission: { edit: "deny" } } },
+        permission: { edit: "deny" },
+        agent: { reviewer: { description: "Reviews", permission: RULE_WITH_CONDITION } },
       }),
     );
     const { definitions, summary } = await load();
     expect(definitions).toEqual([]);
     expect(summary).toEqual([
-      `error: agent "reviewer": permission.allow[0]: cannot read rule "Bash(git diff" (expected Tool or Tool(specifier)) → skipped the file`,
+      'error: agent "reviewer": permission[0].when: unknown key (expected permission, pattern, action) → skipped the file',
     ]);
   });
+
+  it.each([
+    [
+      "a rule with a key agentry does not know",
+      RULE_WITH_CONDITION,
+      "permission[0].when: unknown key (expected permission, pattern, action)",
+    ],
+    [
+      "a Claude-style rule it cannot read",
+      { allow: ["Bash(git diff"] },
+      'permission.allow[0]: cannot read rule "Bash(git diff" (expected Tool or Tool(specifier))',
+    ],
+    [
+      "an empty pattern",
+      { bash: { "": "deny" } },
+      "permission is not a rule list, an action or a permission map",
+    ],
+  ])(
+    "a config's permission holding %s is an error that keeps the level's agents from loading",
+    async (_, rules, problem) => {
+      await write(
+        join(project, "opencode.json"),
+        json({
+          permission: rules,
+          agent: { reviewer: { description: "Reviews", permission: { edit: "deny" } } },
+        }),
+      );
+      await writer();
+      const { definitions, summary } = await load();
+      expect(definitions).toEqual([]);
+      expect(summary).toEqual([
+        `error: ${problem} → skipped its agents`,
+        `error: ${join(project, "opencode.json")} could not be read: as in OpenCode, its permission, tools and any agent entry named "writer" apply to this agent, so it is not loaded without them → skipped the file`,
+      ]);
+    },
+  );
 });
 
 describe("agents that share a name with OpenCode's own", () => {
