@@ -201,6 +201,7 @@ describe("the configs' permission and tools, spelled another way", () => {
     await write(join(project, "opencode.json"), JSON.stringify({ permissions: { edit: "deny" } }));
     await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
     const { byName, summary } = await load();
+    expect(byName.get("writer")?.permission).toEqual({ edit: "deny" });
     expect(powers(byName.get("writer")).readOnly).toBe(true);
     expect(summary).toEqual([]);
   });
@@ -220,16 +221,39 @@ describe("the configs' permission and tools, spelled another way", () => {
     expect(diagnostics[0]?.message).toMatch(/^permissions\[0\]\.permission: is required;/);
   });
 
-  it("a config that sets permission and permissions is an error that keeps the level's agents from loading", async () => {
+  it.each([
+    [
+      { permission: { edit: "deny" }, permissions: { edit: "allow" } },
+      "permission and permissions both set permission",
+    ],
+    [{ tools: { bash: false }, allowed_tools: ["read", "bash"] }, "tools and allowed_tools both set tools"],
+  ])(
+    "a config that writes one twice (%j) is an error that keeps the level's agents from loading",
+    async (config, both) => {
+      await write(join(project, "opencode.json"), JSON.stringify(config));
+      await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+      const { byName, summary } = await load();
+      expect(byName.has("writer")).toBe(false);
+      expect(summary[0]).toBe(
+        `error: ${both}: it is not clear which limit is meant, so write it once → skipped its agents`,
+      );
+    },
+  );
+
+  it("an agent that writes one twice fails, naming its own two keys", async () => {
     await write(
       join(project, "opencode.json"),
-      JSON.stringify({ permission: { edit: "deny" }, permissions: { edit: "allow" } }),
+      JSON.stringify({ permission: { edit: "deny" }, tools: { bash: false } }),
     );
-    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    await write(
+      join(project, ".opencode/agent/writer.md"),
+      "---\ndescription: Writes\ntools:\n  grep: false\nallowed-tools: Read\npermission:\n  bash: deny\npermissions:\n  bash: ask\n---\nWrite.\n",
+    );
     const { byName, summary } = await load();
     expect(byName.has("writer")).toBe(false);
-    expect(summary[0]).toBe(
-      "error: permission and permissions both set permission: it is not clear which limit is meant, so write it once → skipped its agents",
-    );
+    expect(summary).toEqual([
+      "error: tools and allowed-tools both set tools: it is not clear which limit is meant, so write it once → skipped the file",
+      "error: permission and permissions both set permission: it is not clear which limit is meant, so write it once → skipped the file",
+    ]);
   });
 });

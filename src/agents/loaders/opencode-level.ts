@@ -330,7 +330,7 @@ function readPrompt(
   if (!ref.startsWith("~/")) return isAbsolute(ref) ? ref : join(dirname(from), ref);
   if (homeDir !== undefined) return join(homeDir, ref.slice(2));
   const why = "is in the home folder, which is not known when a file is loaded on its own";
-  ctx.ignore("prompt", `${prompt.trim()} ${why}`);
+  ctx.ignore("prompt", `${ref} ${why}`);
   return undefined;
 }
 

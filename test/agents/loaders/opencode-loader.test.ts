@@ -161,7 +161,7 @@ describe("the prompt key of an OpenCode agent file loaded on its own", () => {
         file: path,
         line: 3,
         message:
-          "prompt: {file:~/prompts/helper.md} is in the home folder, which is not known when a file is loaded on its own",
+          "prompt: ~/prompts/helper.md is in the home folder, which is not known when a file is loaded on its own",
         action: "ignored key prompt",
       },
       expect.objectContaining({ message: "empty prompt" }),
