@@ -5,21 +5,22 @@ import type { Diagnostic } from "./diagnostics.ts";
 import type { LoadResult } from "./loaders/load-context.ts";
 import type { OpenCodeFile } from "./loaders/opencode-level.ts";
 
-/** A config file of another harness that declares agents among its other settings. */
+/**
+ * A config file of another harness that declares agents among its other settings. OpenCode's
+ * opencode.json(c) is read with its level's agent folders instead (`loadOpenCodeSources`).
+ */
 export interface AgentConfigFile {
   file: string;
-  format: "opencode-config" | "codex-config";
+  format: "codex-config";
   kind: AgentSourceKind;
   /** Prompt files are read only under this folder (the project, or the home folder). */
   baseDir: string;
-  /** Resolves `~/` in OpenCode's `{file:~/…}`. */
-  homeDir: string;
 }
 
 /**
- * The agents of one config file: the `agent` entries of an opencode.json(c), or the `[agents.<name>]`
- * roles of a Codex config.toml with their `config_file`s. `roleFiles` are the real paths of those role
- * files, which the `.codex/agents/` folder then does not load a second time. A missing file is no agents.
+ * The agents of one config file: the `[agents.<name>]` roles of a Codex config.toml with their
+ * `config_file`s. `roleFiles` are the real paths of those role files, which the `.codex/agents/` folder
+ * then does not load a second time. A missing file is no agents.
  */
 export async function loadConfigAgents(
   source: AgentConfigFile,
@@ -29,15 +30,7 @@ export async function loadConfigAgents(
     const missing = /ENOENT|ENOTDIR/.test(text.message);
     return { loaded: missing ? [] : [{ file: source.file, diagnostics: [text] }], roleFiles: [] };
   }
-  return source.format === "opencode-config"
-    ? { loaded: await openCodeAgents(text, source), roleFiles: [] }
-    : codexRoles(text, source);
-}
-
-async function openCodeAgents(text: string, source: AgentConfigFile): Promise<LoadedFile[]> {
-  const { loadOpenCodeConfig } = await import("./loaders/opencode-config.ts");
-  const { agents, diagnostics } = loadOpenCodeConfig(text, source.file, source.kind, source.homeDir);
-  return withPromptFiles(agents, diagnostics, source.baseDir);
+  return codexRoles(text, source);
 }
 
 /**

@@ -99,7 +99,6 @@ function sourcesUnder(
         format: place.format,
         kind,
         baseDir: root,
-        homeDir,
       };
     }
     return {

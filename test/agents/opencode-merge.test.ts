@@ -228,3 +228,83 @@ describe("a definition that replaces a read-only built-in with a wider agent", (
     );
   });
 });
+
+describe("the configs' permission and tools, spelled another way", () => {
+  it("merge under an agent's own spelling (permissions, allowed-tools) instead of failing it for two keys it does not have", async () => {
+    await write(
+      join(project, "opencode.json"),
+      JSON.stringify({ permission: { edit: "deny" }, tools: { write: false } }),
+    );
+    await write(
+      join(project, ".opencode/agent/writer.md"),
+      '---\ndescription: Writes\npermissions:\n  bash:\n    "*": deny\n    "git *": allow\nallowed-tools: Read, Grep, Bash\n---\nWrite.\n',
+    );
+    const { byName, diagnostics } = await load();
+    expect(hasErrors(diagnostics)).toBe(false);
+    const agent = powers(byName.get("writer"));
+    expect(agent.tools).toEqual(["read", "grep", "bash"]);
+    expect(agent.readOnly).toBe(true);
+    expect(agent.bash("git status")).toBe("allow");
+    expect(agent.bash("rm -rf build")).toBe("deny");
+  });
+
+  it("a config's permissions (plural) applies to the level's agents as its permission does", async () => {
+    await write(join(project, "opencode.json"), JSON.stringify({ permissions: { edit: "deny" } }));
+    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    const { byName, summary } = await load();
+    expect(byName.get("writer")?.permission).toEqual({ edit: "deny" });
+    expect(powers(byName.get("writer")).readOnly).toBe(true);
+    expect(summary).toEqual([]);
+  });
+
+  it("OpenCode V2's permissions rules, which agentry cannot read, keep the level's agents from loading", async () => {
+    await write(
+      join(project, "opencode.jsonc"),
+      JSON.stringify({ permissions: [{ action: "shell", resource: "*", effect: "deny" }] }),
+    );
+    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    const { byName, diagnostics } = await load();
+    expect(byName.has("writer")).toBe(false);
+    expect(diagnostics.map((d) => [d.severity, d.file, d.action])).toEqual([
+      ["error", join(project, "opencode.jsonc"), "skipped its agents"],
+      ["error", join(project, ".opencode/agent/writer.md"), "skipped the file"],
+    ]);
+    expect(diagnostics[0]?.message).toMatch(/^permissions\[0\]\.permission: is required;/);
+  });
+
+  it.each([
+    [
+      { permission: { edit: "deny" }, permissions: { edit: "allow" } },
+      "permission and permissions both set permission",
+    ],
+    [{ tools: { bash: false }, allowed_tools: ["read", "bash"] }, "tools and allowed_tools both set tools"],
+  ])(
+    "a config that writes one twice (%j) is an error that keeps the level's agents from loading",
+    async (config, both) => {
+      await write(join(project, "opencode.json"), JSON.stringify(config));
+      await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+      const { byName, summary } = await load();
+      expect(byName.has("writer")).toBe(false);
+      expect(summary[0]).toBe(
+        `error: ${both}: it is not clear which limit is meant, so write it once → skipped its agents`,
+      );
+    },
+  );
+
+  it("an agent that writes one twice fails, naming its own two keys", async () => {
+    await write(
+      join(project, "opencode.json"),
+      JSON.stringify({ permission: { edit: "deny" }, tools: { bash: false } }),
+    );
+    await write(
+      join(project, ".opencode/agent/writer.md"),
+      "---\ndescription: Writes\ntools:\n  grep: false\nallowed-tools: Read\npermission:\n  bash: deny\npermissions:\n  bash: ask\n---\nWrite.\n",
+    );
+    const { byName, summary } = await load();
+    expect(byName.has("writer")).toBe(false);
+    expect(summary).toEqual([
+      "error: tools and allowed-tools both set tools: it is not clear which limit is meant, so write it once → skipped the file",
+      "error: permission and permissions both set permission: it is not clear which limit is meant, so write it once → skipped the file",
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 import * as f from "./fields.ts";
-import { fileStem, type KeyHandler } from "./load-context.ts";
+import type { KeyHandler } from "./load-context.ts";
 import { restrictionHandlers } from "./policy-fields.ts";
 
 /**
@@ -18,9 +18,10 @@ export const OPENCODE_HANDLERS: Readonly<Record<string, KeyHandler>> = {
   steps: f.maxTurns,
   maxSteps: f.maxTurns,
   color: f.color,
-  name: (value, _draft, ctx, key) => {
-    if (typeof value === "string" && value.trim() !== fileStem(ctx.file)) {
-      ctx.report("info", `OpenCode names an agent after its file`, `ignored ${key} "${value}"`, key);
+  name: (value, draft, ctx, key) => {
+    if (typeof value === "string" && value.trim() !== draft.name) {
+      const message = "OpenCode names an agent after its file or its key under agent";
+      ctx.report("info", message, `ignored ${key} "${value}"`, key);
     }
   },
   top_p: f.unsupported("sampling options are set per model in config"),

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join } from "node:path";
-import { rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
+import { PermissionConfigError, rulesetFromConfig } from "../../permissions/ruleset-from-config.ts";
 import { builtinAgents } from "../builtin-agents.ts";
 import {
   type AgentDefinition,
@@ -20,7 +20,7 @@ import {
   resolveName,
 } from "./load-context.ts";
 import { OPENCODE_HANDLERS } from "./opencode-keys.ts";
-import { readBoolean } from "./restriction-keys.ts";
+import { type RestrictionKey, readBoolean, restrictionOf } from "./restriction-keys.ts";
 import { isPlainObject, mergePermission } from "./tool-list.ts";
 
 /** A file's path and text. */
@@ -54,7 +54,10 @@ export interface LevelAgents {
   diagnostics: Diagnostic[];
 }
 
-/** OpenCode's own primary and helper agents: an entry of that name tunes OpenCode's, it is no agent here. */
+/**
+ * OpenCode's own primary and helper agents: an entry or agent file of that name without a description
+ * tunes OpenCode's (its model, its prompt), it is no agent here.
+ */
 const OPENCODE_OWN = new Set(["build", "general", "title", "summary", "compaction"]);
 
 /**
@@ -71,7 +74,8 @@ interface ConfigEntry {
 
 interface Base {
   tools?: unknown;
-  permission?: unknown;
+  /** Always readable: a config whose permission cannot be read keeps the level's agents from loading. */
+  permission?: AgentPermissionConfig;
 }
 
 /** Loads one level's OpenCode agents, merged as OpenCode merges them. Pure; never throws. */
@@ -91,14 +95,15 @@ export function loadOpenCodeLevel(level: OpenCodeLevel): LevelAgents {
       continue;
     }
     if (!isPlainObject(data)) continue;
-    base = withConfigBase(base, data);
-    if (data.agent === undefined) continue;
-    if (!isPlainObject(data.agent)) {
-      const message = "agent must map agent names to definitions";
+    const next = withConfigBase(base, data);
+    if (typeof next === "string" || (data.agent !== undefined && !isPlainObject(data.agent))) {
+      const message = typeof next === "string" ? next : "agent must map agent names to definitions";
       diagnostics.push(diagnostic("error", config.path, message, "skipped its agents"));
       unreadable.push(config.path);
       continue;
     }
+    base = next;
+    if (!isPlainObject(data.agent)) continue;
     const lines = entryLines(config.text, Object.keys(data.agent));
     for (const [name, value] of Object.entries(data.agent)) {
       const earlier = entries.get(name)?.value;
@@ -169,7 +174,7 @@ function loadAgent(name: string, parts: Parts, at: LevelContext): LoadResult {
   const builtin = SHARED_BUILTINS.has(name)
     ? builtinAgents().find((agent) => agent.name === name)
     : undefined;
-  if (markdown === undefined && OPENCODE_OWN.has(name) && data.description === undefined) {
+  if (OPENCODE_OWN.has(name) && data.description === undefined) {
     ctx.disable(`configures OpenCode's built-in agent ${name}, not an agent of its own`);
     return finish({}, ctx);
   }
@@ -224,56 +229,85 @@ export function mergeDeep(
   return merged;
 }
 
-/** The `permission` and `tools` of the level's configs so far, with this config's after them. */
-function withConfigBase(base: Base, config: Record<string, unknown>): Base {
+/**
+ * The `permission` and `tools` of the level's configs so far, with this config's after them (under any
+ * spelling: OpenCode V2 writes `permissions`), or why they cannot be read.
+ */
+function withConfigBase(base: Base, config: Record<string, unknown>): Base | string {
+  const tools = keyFor(config, "tools");
+  const permission = keyFor(config, "permission");
+  if ("problem" in tools) return tools.problem;
+  if ("problem" in permission) return permission.problem;
   const next: Base = { ...base };
-  if (config.tools !== undefined) {
+  const ownTools = config[tools.key];
+  if (ownTools !== undefined) {
     next.tools =
-      isPlainObject(base.tools) && isPlainObject(config.tools)
-        ? { ...base.tools, ...config.tools }
-        : config.tools;
+      isPlainObject(base.tools) && isPlainObject(ownTools) ? { ...base.tools, ...ownTools } : ownTools;
   }
-  if (config.permission !== undefined) {
+  const ownPermission = config[permission.key];
+  if (ownPermission !== undefined) {
+    const read = readPermission(ownPermission, permission.key);
+    if (!read.ok) return read.problem;
     next.permission =
-      base.permission === undefined ? config.permission : mergeOrKeepBoth(base.permission, config.permission);
+      base.permission === undefined ? read.value : mergePermission(base.permission, read.value);
   }
   return next;
 }
 
-/** The configs' `tools` map under the agent's, their `permission` rules before the agent's. */
+/**
+ * The configs' `tools` map under the agent's, their `permission` rules before the agent's, under the
+ * key the agent writes them with (`permissions`, `allowed-tools` …). An agent that writes one of them
+ * twice fails in `applyKeys`, which names both keys.
+ */
 function withBase(data: Record<string, unknown>, base: Base): Record<string, unknown> {
   const merged = { ...data };
-  if (base.tools !== undefined) {
-    merged.tools =
-      isPlainObject(base.tools) && isPlainObject(data.tools)
-        ? { ...base.tools, ...data.tools }
-        : (data.tools ?? base.tools);
+  const tools = keyFor(data, "tools");
+  const permission = keyFor(data, "permission");
+  if (base.tools !== undefined && "key" in tools) {
+    const own = data[tools.key];
+    merged[tools.key] =
+      isPlainObject(base.tools) && isPlainObject(own) ? { ...base.tools, ...own } : (own ?? base.tools);
   }
-  if (base.permission !== undefined) {
-    merged.permission =
-      data.permission === undefined ? base.permission : mergeOrKeepBoth(base.permission, data.permission);
+  if (base.permission !== undefined && "key" in permission) {
+    merged[permission.key] = underBase(base.permission, data[permission.key], permission.key);
   }
   return merged;
 }
 
-/** Two readable permissions merge; otherwise the unreadable one goes on, and its handler fails the agent. */
-function mergeOrKeepBoth(base: unknown, own: unknown): unknown {
-  const baseRules = readablePermission(base);
-  const ownRules = readablePermission(own);
-  if (baseRules === undefined) return base;
-  if (ownRules === undefined) return own;
-  return mergePermission(baseRules, ownRules);
+/** The key `data` writes a restriction under, its canonical name when none; a problem when two. */
+function keyFor(
+  data: Record<string, unknown>,
+  canonical: RestrictionKey,
+): { key: string } | { problem: string } {
+  const keys = Object.keys(data).filter((key) => restrictionOf(key) === canonical);
+  if (keys.length < 2) return { key: keys[0] ?? canonical };
+  return {
+    problem: `${keys.join(" and ")} both set ${canonical}: it is not clear which limit is meant, so write it once`,
+  };
 }
 
-/** The value when the permission handler would accept it (strictly: no extra keys in a rule). */
-function readablePermission(value: unknown): AgentPermissionConfig | undefined {
+/** The configs' rules, then the agent's; an agent's own that cannot be read goes on, and its handler fails the agent. */
+function underBase(base: AgentPermissionConfig, own: unknown, key: string): unknown {
+  if (own === undefined) return base;
+  const read = readPermission(own, key);
+  return read.ok ? mergePermission(base, read.value) : own;
+}
+
+/** The value when the permission handler would accept it (strictly: no extra keys in a rule), else why not. */
+function readPermission(
+  value: unknown,
+  key: string,
+): { ok: true; value: AgentPermissionConfig } | { ok: false; problem: string } {
   try {
-    rulesetFromConfig(value);
-  } catch {
-    return undefined;
+    rulesetFromConfig(value, key);
+  } catch (error) {
+    if (!(error instanceof PermissionConfigError)) throw error;
+    return { ok: false, problem: error.issues.join("; ") };
   }
   const parsed = AgentPermissionConfigSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, problem: `${key} is not a rule list, an action or a permission map` };
 }
 
 /** `prompt` as text, or `{file:./prompts/x.md}` relative to the file that gave it (discovery reads it). */
@@ -293,8 +327,11 @@ function readPrompt(
     draft.prompt = prompt.trim();
     return undefined;
   }
-  if (ref.startsWith("~/")) return homeDir === undefined ? undefined : join(homeDir, ref.slice(2));
-  return isAbsolute(ref) ? ref : join(dirname(from), ref);
+  if (!ref.startsWith("~/")) return isAbsolute(ref) ? ref : join(dirname(from), ref);
+  if (homeDir !== undefined) return join(homeDir, ref.slice(2));
+  const why = "is in the home folder, which is not known when a file is loaded on its own";
+  ctx.ignore("prompt", `${ref} ${why}`);
+  return undefined;
 }
 
 /** JSON has no positions to ask for: the line of each agent's `"name":` after `"agent"` is close enough. */

@@ -7,7 +7,6 @@ import { loadCodexAgent } from "../../../src/agents/loaders/codex.ts";
 import { codexConfigRoles } from "../../../src/agents/loaders/codex-config.ts";
 import { loadAgentFile } from "../../../src/agents/loaders/load-agent-file.ts";
 import type { LoadResult } from "../../../src/agents/loaders/load-context.ts";
-import { loadOpenCodeConfig } from "../../../src/agents/loaders/opencode-config.ts";
 import { loadOpenCodeLevel } from "../../../src/agents/loaders/opencode-level.ts";
 import { bashPermissionPatterns } from "../../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../../src/permissions/evaluate.ts";
@@ -44,7 +43,11 @@ const PARENT_TOOLS: AnyTool[] = POOL.filter((name) => name !== "task").map((name
 function load(file: FuzzFile): Array<{ name: string; result: LoadResult }> {
   switch (file.format) {
     case "opencode-config": {
-      const { agents } = loadOpenCodeConfig(file.text, "/p/opencode.json");
+      const { agents } = loadOpenCodeLevel({
+        kind: "project",
+        configs: [{ path: "/p/opencode.json", text: file.text }],
+        markdown: [],
+      });
       return agents.map((result) => ({ name: result.definition?.name ?? "", result }));
     }
     case "codex-config": {

@@ -364,19 +364,27 @@ function parseOpenCodeJson(text: string): unknown {
   return data;
 }
 
-/** One agent's keys with the config's `tools` under them and its `permission` before them. */
+/**
+ * One agent's keys with the config's `tools` under them and its `permission` before them, under the
+ * key the agent writes them with (`allowed-tools`, `permissions` …).
+ */
 function readOpenCodeAgent(agent: Record<string, unknown>, config: Record<string, unknown>): Reading {
   const merged: Record<string, unknown> = { ...agent };
+  const spelling = (group: Group): string =>
+    Object.keys(agent).find((key) => groupOf(key, "other") === group) ?? group;
+  const toolsKey = spelling("tools");
+  const permissionKey = spelling("permission");
   if (config.tools !== undefined)
-    merged.tools =
-      isObject(config.tools) && isObject(agent.tools)
-        ? { ...config.tools, ...agent.tools }
-        : (agent.tools ?? config.tools);
+    merged[toolsKey] =
+      isObject(config.tools) && isObject(agent[toolsKey])
+        ? { ...config.tools, ...(agent[toolsKey] as Record<string, unknown>) }
+        : (agent[toolsKey] ?? config.tools);
   let base: Rule[] = [];
   if (config.permission !== undefined) {
-    if (isOpenCodeMap(config.permission) && isOpenCodeMap(agent.permission))
-      merged.permission = mergeMaps(config.permission, agent.permission);
-    else if (agent.permission === undefined) merged.permission = config.permission;
+    const own = agent[permissionKey];
+    if (isOpenCodeMap(config.permission) && isOpenCodeMap(own))
+      merged[permissionKey] = mergeMaps(config.permission, own);
+    else if (own === undefined) merged[permissionKey] = config.permission;
     else {
       // Not two maps: the file's rules, then the agent's (the last matching rule wins).
       const rules = readPermission(config.permission);
