@@ -3,6 +3,7 @@ import { type Diagnostic, diagnostic } from "./diagnostics.ts";
 import { type LenientProblem, parseLenientYaml } from "./lenient-yaml.ts";
 import { isRestrictive, mentionsRestriction } from "./loaders/restriction-keys.ts";
 import { MAX_FRONT_MATTER_CHARS } from "./loaders/size-limits.ts";
+import { holdsLoop } from "./yaml-loop.ts";
 
 /** A Markdown file split into its front matter keys and its body. */
 export interface FrontMatter {
@@ -82,6 +83,7 @@ export function parseFrontMatter(text: string, file: string): FrontMatter {
     );
     return { present: true, data: strict.data, keyLines: strict.keyLines, body, diagnostics };
   }
+  if (strict.final === true) return unreadable(file, `front matter: ${strict.reason}`, strict.line);
 
   const lenient = parseLenientYaml(yamlLines, 2);
   const diagnostics = [
@@ -166,7 +168,7 @@ function swallowedRestrictions(
 
 type StrictResult =
   | { ok: true; data: Record<string, unknown>; keyLines: Record<string, number> }
-  | { ok: false; reason: string; line: number };
+  | { ok: false; reason: string; line: number; final?: true };
 
 function parseStrict(source: string, firstLine: number): StrictResult {
   const lineCounter = new LineCounter();
@@ -187,6 +189,14 @@ function parseStrict(source: string, firstLine: number): StrictResult {
     // An alias without its anchor (`tools: *x`) or an alias bomb is only found while converting.
     return { ok: false, reason: (error as Error).message, line: firstLine };
   }
+  if (holdsLoop(data))
+    return {
+      ok: false,
+      reason: "an alias names the value it is inside (a loop), which no key can hold: write that value out",
+      line: firstLine,
+      // The lenient reader would only guess at what the anchors meant.
+      final: true,
+    };
   const keyLines: Record<string, number> = {};
   for (const pair of doc.contents.items) {
     if (isScalar(pair.key) && pair.key.range) {

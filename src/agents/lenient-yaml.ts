@@ -1,5 +1,6 @@
 import { parse } from "yaml";
 import { splitOutsideParentheses } from "../text/split-outside-parentheses.ts";
+import { holdsLoop } from "./yaml-loop.ts";
 
 /**
  * A forgiving reader for front matter that strict YAML rejects. It understands what people actually
@@ -187,7 +188,8 @@ function unquote(text: string): string {
 function tryYaml(source: string): unknown {
   try {
     // Unique keys: of `edit: deny` and `edit: allow` in one block, keeping the last could widen.
-    return parse(source, { uniqueKeys: true, logLevel: "error" }) as unknown;
+    const value = parse(source, { uniqueKeys: true, logLevel: "error" }) as unknown;
+    return holdsLoop(value) ? undefined : value;
   } catch {
     return undefined;
   }
