@@ -1,13 +1,10 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { hasErrors } from "../../src/agents/diagnostics.ts";
-import { loadAgentDefinitions } from "../../src/agents/discover.ts";
 import { effectiveAccess } from "../../src/agents/effective-access.ts";
 import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
 import { evaluate, evaluateRequest } from "../../src/permissions/evaluate.ts";
-import { tempDir } from "../support/temp-dir.ts";
-import { summarize } from "./fixtures.ts";
+import { agentFolders } from "./agent-folders.ts";
 
 /**
  * Issue 21: OpenCode reads an opencode.json `agent` entry and a same-named `.opencode/agent/<name>.md`
@@ -16,27 +13,9 @@ import { summarize } from "./fixtures.ts";
  * read-only built-in with a full-tools agent while `agents check` reported nothing wrong.
  */
 
-let project: string;
-let home: string;
-
-beforeEach(async () => {
-  const root = await tempDir("agentry-opencode-merge-");
-  project = join(root, "project");
-  home = join(root, "home");
-  await mkdir(project, { recursive: true });
-  await mkdir(home, { recursive: true });
-});
-
-async function write(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
-}
-
-async function load() {
-  const loaded = await loadAgentDefinitions({ projectDir: project, homeDir: home });
-  const byName = new Map(loaded.definitions.map((d) => [d.name, d]));
-  return { ...loaded, byName, summary: summarize(loaded.diagnostics) };
-}
+const folders = agentFolders("agentry-opencode-merge-");
+const { write } = folders;
+const load = () => folders.load({});
 
 function powers(definition: Parameters<typeof effectiveAccess>[0] | undefined) {
   if (definition === undefined) throw new Error("not loaded");
@@ -57,9 +36,12 @@ const REVIEWER_LIMITS = {
 
 describe("an opencode.json agent and a same-named .md agent", () => {
   it("are one agent: the entry's limits hold, the file's description and prompt are used", async () => {
-    await write(join(project, "opencode.json"), JSON.stringify({ agent: { reviewer: REVIEWER_LIMITS } }));
     await write(
-      join(project, ".opencode/agent/reviewer.md"),
+      join(folders.project, "opencode.json"),
+      JSON.stringify({ agent: { reviewer: REVIEWER_LIMITS } }),
+    );
+    await write(
+      join(folders.project, ".opencode/agent/reviewer.md"),
       "---\ndescription: Reviews diffs\nmode: subagent\n---\nReview the diff.\n",
     );
     const { byName, diagnostics, summary } = await load();
@@ -69,7 +51,11 @@ describe("an opencode.json agent and a same-named .md agent", () => {
       description: "Reviews diffs",
       prompt: "Review the diff.",
       mode: "subagent",
-      source: { kind: "project", format: "opencode", path: join(project, ".opencode/agent/reviewer.md") },
+      source: {
+        kind: "project",
+        format: "opencode",
+        path: join(folders.project, ".opencode/agent/reviewer.md"),
+      },
     });
     const agent = powers(reviewer);
     expect(agent.bash("git diff HEAD")).toBe("allow");
@@ -77,14 +63,17 @@ describe("an opencode.json agent and a same-named .md agent", () => {
     expect(agent.edit("docs/notes.md")).toBe("allow");
     expect(agent.edit("src/index.ts")).toBe("deny");
     expect(summary).toContain(
-      `info: merged with the agent "reviewer" of ${join(project, "opencode.json")}, as OpenCode merges them → this file's keys win; permission and tools maps merge key by key`,
+      `info: merged with the agent "reviewer" of ${join(folders.project, "opencode.json")}, as OpenCode merges them → this file's keys win; permission and tools maps merge key by key`,
     );
   });
 
   it("merge key by key: the Markdown's entry for a pattern wins, the entry's other patterns stay", async () => {
-    await write(join(project, "opencode.jsonc"), JSON.stringify({ agent: { reviewer: REVIEWER_LIMITS } }));
     await write(
-      join(project, ".opencode/agents/reviewer.md"),
+      join(folders.project, "opencode.jsonc"),
+      JSON.stringify({ agent: { reviewer: REVIEWER_LIMITS } }),
+    );
+    await write(
+      join(folders.project, ".opencode/agents/reviewer.md"),
       '---\ndescription: Reviews\npermission:\n  bash:\n    "*": ask\n---\nReview.\n',
     );
     const agent = powers((await load()).byName.get("reviewer"));
@@ -94,32 +83,44 @@ describe("an opencode.json agent and a same-named .md agent", () => {
   });
 
   it("the config's own permission applies to the Markdown agents of its level too", async () => {
-    await write(join(project, "opencode.json"), JSON.stringify({ permission: { edit: "deny" } }));
-    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    await write(join(folders.project, "opencode.json"), JSON.stringify({ permission: { edit: "deny" } }));
+    await write(
+      join(folders.project, ".opencode/agent/writer.md"),
+      "---\ndescription: Writes\n---\nWrite.\n",
+    );
     const agent = powers((await load()).byName.get("writer"));
     expect(agent.readOnly).toBe(true);
   });
 
   it("whose limits cannot be read is not loaded at all, and the error is reported", async () => {
     await write(
-      join(project, "opencode.json"),
+      join(folders.project, "opencode.json"),
       JSON.stringify({ agent: { reviewer: { permission: { bash: "sometimes" } } } }),
     );
-    await write(join(project, ".opencode/agent/reviewer.md"), "---\ndescription: Reviews\n---\nReview.\n");
+    await write(
+      join(folders.project, ".opencode/agent/reviewer.md"),
+      "---\ndescription: Reviews\n---\nReview.\n",
+    );
     const { byName, diagnostics } = await load();
     expect(byName.has("reviewer")).toBe(false);
     expect(hasErrors(diagnostics)).toBe(true);
   });
 
   it("a config that cannot be read keeps every OpenCode agent of its level from loading", async () => {
-    await write(join(project, "opencode.json"), '{ "permission": { "edit": "deny" }, oops }');
-    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
-    await write(join(project, ".claude/agents/other.md"), "---\nname: other\ndescription: Other\n---\nX.\n");
+    await write(join(folders.project, "opencode.json"), '{ "permission": { "edit": "deny" }, oops }');
+    await write(
+      join(folders.project, ".opencode/agent/writer.md"),
+      "---\ndescription: Writes\n---\nWrite.\n",
+    );
+    await write(
+      join(folders.project, ".claude/agents/other.md"),
+      "---\nname: other\ndescription: Other\n---\nX.\n",
+    );
     const { byName, summary } = await load();
     expect(byName.has("writer")).toBe(false);
     expect(byName.has("other")).toBe(true);
     expect(summary).toContain(
-      `error: ${join(project, "opencode.json")} could not be read: as in OpenCode, its permission, tools and any agent entry named "writer" apply to this agent, so it is not loaded without them → skipped the file`,
+      `error: ${join(folders.project, "opencode.json")} could not be read: as in OpenCode, its permission, tools and any agent entry named "writer" apply to this agent, so it is not loaded without them → skipped the file`,
     );
   });
 });
@@ -127,9 +128,9 @@ describe("an opencode.json agent and a same-named .md agent", () => {
 describe("the config's permission under an agent's own, as OpenCode merges them", () => {
   /** The agent `worker`, loaded under a project opencode.json whose `permission` is `config`. */
   async function worker(config: unknown, own: string[]) {
-    await write(join(project, "opencode.json"), JSON.stringify({ permission: config }));
+    await write(join(folders.project, "opencode.json"), JSON.stringify({ permission: config }));
     const front = ["---", "description: Works", "permission:", ...own.map((line) => `  ${line}`), "---"];
-    await write(join(project, ".opencode/agent/worker.md"), [...front, "Work.", ""].join("\n"));
+    await write(join(folders.project, ".opencode/agent/worker.md"), [...front, "Work.", ""].join("\n"));
     const { byName, summary } = await load();
     if (!byName.has("worker")) throw new Error(`not loaded:\n${summary.join("\n")}`);
     return powers(byName.get("worker"));
@@ -178,11 +179,11 @@ describe("the config's permission under an agent's own, as OpenCode merges them"
 describe("OpenCode's explore and plan", () => {
   it("a project explore (entry and file) tunes the read-only built-in instead of replacing it", async () => {
     await write(
-      join(project, "opencode.json"),
+      join(folders.project, "opencode.json"),
       JSON.stringify({ agent: { explore: { permission: { bash: { "*": "deny", "git *": "allow" } } } } }),
     );
     await write(
-      join(project, ".opencode/agent/explore.md"),
+      join(folders.project, ".opencode/agent/explore.md"),
       "---\ndescription: Our explorer\n---\nExplore.\n",
     );
     const { byName, diagnostics } = await load();
@@ -197,7 +198,7 @@ describe("OpenCode's explore and plan", () => {
   });
 
   it("an explore.md with no limits of its own stays read-only", async () => {
-    await write(join(project, ".opencode/agent/explore.md"), "---\ndescription: Mine\n---\nMine.\n");
+    await write(join(folders.project, ".opencode/agent/explore.md"), "---\ndescription: Mine\n---\nMine.\n");
     const agent = powers((await load()).byName.get("explore"));
     expect(agent.readOnly).toBe(true);
     expect(agent.deniedTools).toEqual(expect.arrayContaining(["write", "edit"]));
@@ -205,7 +206,7 @@ describe("OpenCode's explore and plan", () => {
 
   it("an entry without a description tunes the built-in (its model), where it was skipped before", async () => {
     await write(
-      join(project, "opencode.json"),
+      join(folders.project, "opencode.json"),
       JSON.stringify({ agent: { explore: { model: "anthropic/claude-haiku-4-5" } } }),
     );
     const explore = (await load()).byName.get("explore");
@@ -218,13 +219,13 @@ describe("OpenCode's explore and plan", () => {
 describe("a definition that replaces a read-only built-in with a wider agent", () => {
   it("is loaded as its file says, with a warning (never silently)", async () => {
     await write(
-      join(project, ".claude/agents/review.md"),
+      join(folders.project, ".claude/agents/review.md"),
       "---\nname: review\ndescription: Fixes things\n---\nFix.\n",
     );
     const { byName, summary } = await load();
     expect(powers(byName.get("review")).readOnly).toBe(false);
     expect(summary).toContain(
-      `warning: agent "review" replaces the read-only built-in review with an agent that may edit files → kept ${join(project, ".claude/agents/review.md")}; give it limits (tools, permission) if it should stay read-only`,
+      `warning: agent "review" replaces the read-only built-in review with an agent that may edit files → kept ${join(folders.project, ".claude/agents/review.md")}; give it limits (tools, permission) if it should stay read-only`,
     );
   });
 });
@@ -232,11 +233,11 @@ describe("a definition that replaces a read-only built-in with a wider agent", (
 describe("the configs' permission and tools, spelled another way", () => {
   it("merge under an agent's own spelling (permissions, allowed-tools) instead of failing it for two keys it does not have", async () => {
     await write(
-      join(project, "opencode.json"),
+      join(folders.project, "opencode.json"),
       JSON.stringify({ permission: { edit: "deny" }, tools: { write: false } }),
     );
     await write(
-      join(project, ".opencode/agent/writer.md"),
+      join(folders.project, ".opencode/agent/writer.md"),
       '---\ndescription: Writes\npermissions:\n  bash:\n    "*": deny\n    "git *": allow\nallowed-tools: Read, Grep, Bash\n---\nWrite.\n',
     );
     const { byName, diagnostics } = await load();
@@ -249,8 +250,11 @@ describe("the configs' permission and tools, spelled another way", () => {
   });
 
   it("a config's permissions (plural) applies to the level's agents as its permission does", async () => {
-    await write(join(project, "opencode.json"), JSON.stringify({ permissions: { edit: "deny" } }));
-    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    await write(join(folders.project, "opencode.json"), JSON.stringify({ permissions: { edit: "deny" } }));
+    await write(
+      join(folders.project, ".opencode/agent/writer.md"),
+      "---\ndescription: Writes\n---\nWrite.\n",
+    );
     const { byName, summary } = await load();
     expect(byName.get("writer")?.permission).toEqual({ edit: "deny" });
     expect(powers(byName.get("writer")).readOnly).toBe(true);
@@ -259,15 +263,18 @@ describe("the configs' permission and tools, spelled another way", () => {
 
   it("OpenCode V2's permissions rules, which agentry cannot read, keep the level's agents from loading", async () => {
     await write(
-      join(project, "opencode.jsonc"),
+      join(folders.project, "opencode.jsonc"),
       JSON.stringify({ permissions: [{ action: "shell", resource: "*", effect: "deny" }] }),
     );
-    await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+    await write(
+      join(folders.project, ".opencode/agent/writer.md"),
+      "---\ndescription: Writes\n---\nWrite.\n",
+    );
     const { byName, diagnostics } = await load();
     expect(byName.has("writer")).toBe(false);
     expect(diagnostics.map((d) => [d.severity, d.file, d.action])).toEqual([
-      ["error", join(project, "opencode.jsonc"), "skipped its agents"],
-      ["error", join(project, ".opencode/agent/writer.md"), "skipped the file"],
+      ["error", join(folders.project, "opencode.jsonc"), "skipped its agents"],
+      ["error", join(folders.project, ".opencode/agent/writer.md"), "skipped the file"],
     ]);
     expect(diagnostics[0]?.message).toMatch(/^permissions\[0\]\.permission: is required;/);
   });
@@ -281,8 +288,11 @@ describe("the configs' permission and tools, spelled another way", () => {
   ])(
     "a config that writes one twice (%j) is an error that keeps the level's agents from loading",
     async (config, both) => {
-      await write(join(project, "opencode.json"), JSON.stringify(config));
-      await write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+      await write(join(folders.project, "opencode.json"), JSON.stringify(config));
+      await write(
+        join(folders.project, ".opencode/agent/writer.md"),
+        "---\ndescription: Writes\n---\nWrite.\n",
+      );
       const { byName, summary } = await load();
       expect(byName.has("writer")).toBe(false);
       expect(summary[0]).toBe(
@@ -293,11 +303,11 @@ describe("the configs' permission and tools, spelled another way", () => {
 
   it("an agent that writes one twice fails, naming its own two keys", async () => {
     await write(
-      join(project, "opencode.json"),
+      join(folders.project, "opencode.json"),
       JSON.stringify({ permission: { edit: "deny" }, tools: { bash: false } }),
     );
     await write(
-      join(project, ".opencode/agent/writer.md"),
+      join(folders.project, ".opencode/agent/writer.md"),
       "---\ndescription: Writes\ntools:\n  grep: false\nallowed-tools: Read\npermission:\n  bash: deny\npermissions:\n  bash: ask\n---\nWrite.\n",
     );
     const { byName, summary } = await load();

@@ -1,12 +1,10 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import type { AgentDefinition } from "../../../src/agents/definition.ts";
-import { loadAgentDefinitions } from "../../../src/agents/discover.ts";
 import { effectiveAccess } from "../../../src/agents/effective-access.ts";
 import { evaluate } from "../../../src/permissions/evaluate.ts";
-import { tempDir } from "../../support/temp-dir.ts";
-import { summarize } from "../fixtures.ts";
+import { agentFolders } from "../agent-folders.ts";
 
 /**
  * A level's OpenCode config files read together (`loaders/opencode-level.ts`), through discovery on
@@ -15,31 +13,13 @@ import { summarize } from "../fixtures.ts";
  * order opencode.jsonc, opencode.json (a later one's keys win).
  */
 
-let project: string;
-let home: string;
-
-beforeEach(async () => {
-  const root = await tempDir("agentry-opencode-level-");
-  project = join(root, "project");
-  home = join(root, "home");
-  await mkdir(project, { recursive: true });
-  await mkdir(home, { recursive: true });
-});
-
-async function write(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
-}
+const folders = agentFolders("agentry-opencode-level-");
+const { write } = folders;
+const load = () => folders.load({ includeBuiltins: false });
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
 const writer = () =>
-  write(join(project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
-
-async function load() {
-  const loaded = await loadAgentDefinitions({ projectDir: project, homeDir: home, includeBuiltins: false });
-  const byName = new Map(loaded.definitions.map((d) => [d.name, d]));
-  return { ...loaded, byName, summary: summarize(loaded.diagnostics) };
-}
+  write(join(folders.project, ".opencode/agent/writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
 
 function access(definition: AgentDefinition | undefined) {
   if (definition === undefined) throw new Error("not loaded");
@@ -49,7 +29,7 @@ function access(definition: AgentDefinition | undefined) {
 
 describe("a level's config files", () => {
   it("a config that is not an object holds no settings: the level's agents still load", async () => {
-    await write(join(project, "opencode.json"), "null");
+    await write(join(folders.project, "opencode.json"), "null");
     await writer();
     const { byName, diagnostics } = await load();
     expect(byName.get("writer")?.prompt).toBe("Write.");
@@ -57,38 +37,38 @@ describe("a level's config files", () => {
   });
 
   it("a config whose `agent` is not a map of agents is an error that keeps the level's agents from loading", async () => {
-    await write(join(project, "opencode.json"), json({ agent: ["writer"] }));
+    await write(join(folders.project, "opencode.json"), json({ agent: ["writer"] }));
     await writer();
     const { definitions, diagnostics } = await load();
     expect(definitions).toEqual([]);
     expect(diagnostics[0]).toEqual({
       severity: "error",
-      file: join(project, "opencode.json"),
+      file: join(folders.project, "opencode.json"),
       message: "agent must map agent names to definitions",
       action: "skipped its agents",
     });
   });
 
   it("two configs that are not JSON are both reported, and both named on the agents they stop", async () => {
-    await write(join(project, "opencode.jsonc"), "{ oops }");
-    await write(join(project, "opencode.json"), "{ oops }");
+    await write(join(folders.project, "opencode.jsonc"), "{ oops }");
+    await write(join(folders.project, "opencode.json"), "{ oops }");
     await writer();
     const { definitions, summary } = await load();
     expect(definitions).toEqual([]);
     expect(summary).toEqual([
       expect.stringMatching(/^error: not valid JSON: .* → skipped its agents$/),
       expect.stringMatching(/^error: not valid JSON: .* → skipped its agents$/),
-      `error: ${join(project, "opencode.jsonc")} and ${join(project, "opencode.json")} could not be read: as in OpenCode, its permission, tools and any agent entry named "writer" apply to this agent, so it is not loaded without them → skipped the file`,
+      `error: ${join(folders.project, "opencode.jsonc")} and ${join(folders.project, "opencode.json")} could not be read: as in OpenCode, its permission, tools and any agent entry named "writer" apply to this agent, so it is not loaded without them → skipped the file`,
     ]);
   });
 
   it("a config that is there but cannot be opened keeps the level's agents from loading", async () => {
-    await mkdir(join(project, "opencode.json"));
+    await mkdir(join(folders.project, "opencode.json"));
     await writer();
     const { definitions, summary } = await load();
     expect(definitions).toEqual([]);
     expect(summary).toContain(
-      `error: ${join(project, "opencode.json")} could not be read: as in OpenCode, its permission, tools and any agent entry named "writer" apply to this agent, so it is not loaded without them → skipped the file`,
+      `error: ${join(folders.project, "opencode.json")} could not be read: as in OpenCode, its permission, tools and any agent entry named "writer" apply to this agent, so it is not loaded without them → skipped the file`,
     );
   });
 });
@@ -96,10 +76,10 @@ describe("a level's config files", () => {
 describe("an agent entry given by two configs", () => {
   it("merges: the later config's keys are added, the earlier config's limits stay", async () => {
     await write(
-      join(project, "opencode.jsonc"),
+      join(folders.project, "opencode.jsonc"),
       json({ agent: { reviewer: { description: "Reviews", permission: { edit: "deny" } } } }),
     );
-    await write(join(project, "opencode.json"), json({ agent: { reviewer: { prompt: "Review." } } }));
+    await write(join(folders.project, "opencode.json"), json({ agent: { reviewer: { prompt: "Review." } } }));
     const { byName, diagnostics } = await load();
     expect(diagnostics).toEqual([]);
     expect(byName.get("reviewer")?.prompt).toBe("Review.");
@@ -108,10 +88,10 @@ describe("an agent entry given by two configs", () => {
 
   it("that the later config gives as no object replaces the earlier entry and fails the agent", async () => {
     await write(
-      join(project, "opencode.jsonc"),
+      join(folders.project, "opencode.jsonc"),
       json({ agent: { reviewer: { description: "Reviews", prompt: "Review." } } }),
     );
-    await write(join(project, "opencode.json"), json({ agent: { reviewer: true } }));
+    await write(join(folders.project, "opencode.json"), json({ agent: { reviewer: true } }));
     const { definitions, summary } = await load();
     expect(definitions).toEqual([]);
     expect(summary).toEqual([
@@ -120,15 +100,18 @@ describe("an agent entry given by two configs", () => {
   });
 
   it("that is no object fails the same-named .md too, naming the entry", async () => {
-    await write(join(project, "opencode.json"), json({ agent: { reviewer: "Reviews diffs" } }));
-    await write(join(project, ".opencode/agent/reviewer.md"), "---\ndescription: Reviews\n---\nReview.\n");
+    await write(join(folders.project, "opencode.json"), json({ agent: { reviewer: "Reviews diffs" } }));
+    await write(
+      join(folders.project, ".opencode/agent/reviewer.md"),
+      "---\ndescription: Reviews\n---\nReview.\n",
+    );
     const { definitions, diagnostics } = await load();
     expect(definitions).toEqual([]);
     expect(diagnostics).toEqual([
       expect.objectContaining({
         severity: "error",
-        file: join(project, ".opencode/agent/reviewer.md"),
-        message: `must be an object of agent keys (description, prompt, tools, permission …) (the entry "reviewer" of ${join(project, "opencode.json")})`,
+        file: join(folders.project, ".opencode/agent/reviewer.md"),
+        message: `must be an object of agent keys (description, prompt, tools, permission …) (the entry "reviewer" of ${join(folders.project, "opencode.json")})`,
       }),
     ]);
   });
@@ -137,11 +120,11 @@ describe("an agent entry given by two configs", () => {
 describe("an agent file over its entry", () => {
   it("a permission that is one action replaces the entry's map, as OpenCode merges", async () => {
     await write(
-      join(project, "opencode.json"),
+      join(folders.project, "opencode.json"),
       json({ agent: { reviewer: { permission: { edit: { "*": "allow" }, bash: "allow" } } } }),
     );
     await write(
-      join(project, ".opencode/agent/reviewer.md"),
+      join(folders.project, ".opencode/agent/reviewer.md"),
       "---\ndescription: Reviews\npermission: deny\n---\nReview.\n",
     );
     const { byName } = await load();
@@ -153,10 +136,10 @@ describe("an agent file over its entry", () => {
 describe("the configs' own permission and tools", () => {
   it("a later config that sets neither keeps the earlier config's", async () => {
     await write(
-      join(project, "opencode.jsonc"),
+      join(folders.project, "opencode.jsonc"),
       json({ permission: { edit: "deny" }, tools: { bash: false } }),
     );
-    await write(join(project, "opencode.json"), json({ $schema: "https://opencode.ai/config.json" }));
+    await write(join(folders.project, "opencode.json"), json({ $schema: "https://opencode.ai/config.json" }));
     await writer();
     const writerAccess = access((await load()).byName.get("writer"));
     expect(writerAccess.readOnly).toBe(true);
@@ -165,11 +148,11 @@ describe("the configs' own permission and tools", () => {
 
   it("merge key by key from config to config", async () => {
     await write(
-      join(project, "opencode.jsonc"),
+      join(folders.project, "opencode.jsonc"),
       json({ permission: { edit: { "*": "deny", "docs/**": "allow" } }, tools: { grep: false } }),
     );
     await write(
-      join(project, "opencode.json"),
+      join(folders.project, "opencode.json"),
       json({ permission: { bash: "deny" }, tools: { glob: false } }),
     );
     await writer();
@@ -180,8 +163,8 @@ describe("the configs' own permission and tools", () => {
   });
 
   it("a later config's tools that are not a map replace the earlier map, as OpenCode merges", async () => {
-    await write(join(project, "opencode.jsonc"), json({ tools: { bash: false } }));
-    await write(join(project, "opencode.json"), json({ tools: ["read", "grep"] }));
+    await write(join(folders.project, "opencode.jsonc"), json({ tools: { bash: false } }));
+    await write(join(folders.project, "opencode.json"), json({ tools: ["read", "grep"] }));
     await writer();
     const { byName, diagnostics } = await load();
     expect(diagnostics).toEqual([]);
@@ -189,9 +172,9 @@ describe("the configs' own permission and tools", () => {
   });
 
   it("an agent's own tools map is merged over the configs' map", async () => {
-    await write(join(project, "opencode.json"), json({ tools: { bash: false } }));
+    await write(join(folders.project, "opencode.json"), json({ tools: { bash: false } }));
     await write(
-      join(project, ".opencode/agent/writer.md"),
+      join(folders.project, ".opencode/agent/writer.md"),
       "---\ndescription: Writes\ntools:\n  grep: false\n---\nWrite.\n",
     );
     expect(access((await load()).byName.get("writer")).deniedTools).toEqual(
@@ -204,7 +187,7 @@ describe("the configs' own permission and tools", () => {
 
   it("an agent's rule with a key agentry does not know fails the agent instead of merging without it", async () => {
     await write(
-      join(project, "opencode.json"),
+      join(folders.project, "opencode.json"),
       json({
         permission: { edit: "deny" },
         agent: { reviewer: { description: "Reviews", permission: RULE_WITH_CONDITION } },
@@ -237,7 +220,7 @@ describe("the configs' own permission and tools", () => {
     "a config's permission holding %s is an error that keeps the level's agents from loading",
     async (_, rules, problem) => {
       await write(
-        join(project, "opencode.json"),
+        join(folders.project, "opencode.json"),
         json({
           permission: rules,
           agent: { reviewer: { description: "Reviews", permission: { edit: "deny" } } },
@@ -248,7 +231,7 @@ describe("the configs' own permission and tools", () => {
       expect(definitions).toEqual([]);
       expect(summary).toEqual([
         `error: ${problem} → skipped its agents`,
-        `error: ${join(project, "opencode.json")} could not be read: as in OpenCode, its permission, tools and any agent entry named "writer" apply to this agent, so it is not loaded without them → skipped the file`,
+        `error: ${join(folders.project, "opencode.json")} could not be read: as in OpenCode, its permission, tools and any agent entry named "writer" apply to this agent, so it is not loaded without them → skipped the file`,
       ]);
     },
   );
@@ -257,7 +240,7 @@ describe("the configs' own permission and tools", () => {
 describe("agents that share a name with OpenCode's own", () => {
   it("an entry named like OpenCode's general agent is an agent of its own when it has a description", async () => {
     await write(
-      join(project, "opencode.json"),
+      join(folders.project, "opencode.json"),
       json({ agent: { general: { description: "Our general helper", prompt: "Help." } } }),
     );
     const { byName, diagnostics } = await load();
@@ -266,7 +249,10 @@ describe("agents that share a name with OpenCode's own", () => {
   });
 
   it("an explore.md says that it tunes the built-in explore", async () => {
-    await write(join(project, ".opencode/agent/explore.md"), "---\ndescription: Ours\n---\nExplore.\n");
+    await write(
+      join(folders.project, ".opencode/agent/explore.md"),
+      "---\ndescription: Ours\n---\nExplore.\n",
+    );
     const { summary } = await load();
     expect(summary).toEqual([
       "info: explore is OpenCode's built-in agent too: this definition tunes agentry's built-in explore → started from the built-in's tools and rules; this definition's keys apply after them",
@@ -286,7 +272,7 @@ describe("the name key of an entry", () => {
     ],
   ])("%s", async (_, name, expected) => {
     await write(
-      join(project, "opencode.json"),
+      join(folders.project, "opencode.json"),
       json({ agent: { reviewer: { name, description: "Reviews", prompt: "Review." } } }),
     );
     const { byName, summary } = await load();
@@ -325,13 +311,13 @@ describe("the line of an entry's problem", () => {
       lines: ["{", '  "agent": {', `    "re\\u0076iewer": ${bad}`, "  }", "}"],
     },
   ])("$title", async ({ lines, name = "reviewer", line }) => {
-    await write(join(project, "opencode.json"), lines.join("\n"));
+    await write(join(folders.project, "opencode.json"), lines.join("\n"));
     const { definitions, diagnostics } = await load();
     expect(definitions).toEqual([]);
     expect(diagnostics).toEqual([
       {
         severity: "error",
-        file: join(project, "opencode.json"),
+        file: join(folders.project, "opencode.json"),
         message: expect.stringMatching(new RegExp(`^agent "${name}": permission\\.bash: must be`)),
         action: "skipped the file",
         ...(line === undefined ? {} : { line }),

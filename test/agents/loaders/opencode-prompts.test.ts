@@ -1,9 +1,6 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
-import { loadAgentDefinitions } from "../../../src/agents/discover.ts";
-import { tempDir } from "../../support/temp-dir.ts";
-import { summarize } from "../fixtures.ts";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { agentFolders } from "../agent-folders.ts";
 
 /**
  * The `prompt` of an OpenCode agent (`loaders/opencode-level.ts`), through discovery on real folders:
@@ -11,32 +8,14 @@ import { summarize } from "../fixtures.ts";
  * Markdown agent over both.
  */
 
-let project: string;
-let home: string;
-
-beforeEach(async () => {
-  const root = await tempDir("agentry-opencode-prompts-");
-  project = join(root, "project");
-  home = join(root, "home");
-  await mkdir(project, { recursive: true });
-  await mkdir(home, { recursive: true });
-});
-
-async function write(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
-}
-
-async function load() {
-  const loaded = await loadAgentDefinitions({ projectDir: project, homeDir: home, includeBuiltins: false });
-  const byName = new Map(loaded.definitions.map((d) => [d.name, d]));
-  return { ...loaded, byName, summary: summarize(loaded.diagnostics) };
-}
+const folders = agentFolders("agentry-opencode-prompts-");
+const { write } = folders;
+const load = () => folders.load({ includeBuiltins: false });
 
 /** An opencode.json with one agent entry `helper` whose prompt is `prompt`. */
 const helperWithPrompt = (prompt: unknown) =>
   write(
-    join(project, "opencode.json"),
+    join(folders.project, "opencode.json"),
     JSON.stringify({ agent: { helper: { description: "Helps", prompt } } }),
   );
 
@@ -60,7 +39,7 @@ describe("an opencode.json entry's prompt", () => {
       "{file:./prompts/helper.md} first",
     ],
   ])("%s", async (_, prompt, expected) => {
-    await write(join(project, "prompts/helper.md"), "From the file.\n");
+    await write(join(folders.project, "prompts/helper.md"), "From the file.\n");
     await helperWithPrompt(prompt);
     const { byName, diagnostics } = await load();
     expect(diagnostics).toEqual([]);
@@ -74,7 +53,7 @@ describe("an opencode.json entry's prompt", () => {
     expect(diagnostics).toEqual([
       {
         severity: "warning",
-        file: join(project, "opencode.json"),
+        file: join(folders.project, "opencode.json"),
         line: 1,
         message: 'agent "helper": prompt: not a string',
         action: "ignored key prompt",
@@ -84,9 +63,9 @@ describe("an opencode.json entry's prompt", () => {
   });
 
   it("{file:~/…} in the user's config is read from the home folder", async () => {
-    await write(join(home, "prompts/helper.md"), "From home.\n");
+    await write(join(folders.home, "prompts/helper.md"), "From home.\n");
     await write(
-      join(home, ".config/opencode/opencode.json"),
+      join(folders.home, ".config/opencode/opencode.json"),
       JSON.stringify({ agent: { helper: { description: "Helps", prompt: "{file:~/prompts/helper.md}" } } }),
     );
     const { byName, diagnostics } = await load();
@@ -98,7 +77,7 @@ describe("an opencode.json entry's prompt", () => {
 describe("a Markdown agent's prompt", () => {
   it("is its body; a prompt key beside the body is ignored, with an info at its line", async () => {
     await write(
-      join(project, ".opencode/agent/helper.md"),
+      join(folders.project, ".opencode/agent/helper.md"),
       "---\ndescription: Helps\nprompt: Other.\n---\nThe body.\n",
     );
     const { byName, diagnostics } = await load();
@@ -106,7 +85,7 @@ describe("a Markdown agent's prompt", () => {
     expect(diagnostics).toEqual([
       {
         severity: "info",
-        file: join(project, ".opencode/agent/helper.md"),
+        file: join(folders.project, ".opencode/agent/helper.md"),
         line: 3,
         message: "prompt: the file body is the prompt",
         action: "ignored key prompt",
@@ -115,28 +94,31 @@ describe("a Markdown agent's prompt", () => {
   });
 
   it("without a body or a prompt key is empty, with only the empty-prompt warning", async () => {
-    await write(join(project, ".opencode/agent/helper.md"), "---\ndescription: Helps\n---\n");
+    await write(join(folders.project, ".opencode/agent/helper.md"), "---\ndescription: Helps\n---\n");
     const { byName, summary } = await load();
     expect(byName.get("helper")?.prompt).toBe("");
     expect(summary).toEqual(["warning: empty prompt → the agent runs with only the harness preamble"]);
   });
 
   it("{file:…} in its front matter is relative to the Markdown file, also when an entry merges in", async () => {
-    await write(join(project, ".opencode/agent/prompts/helper.md"), "Beside the agent.\n");
-    await write(join(project, "prompts/helper.md"), "Beside the config.\n");
-    await write(join(project, "opencode.json"), JSON.stringify({ agent: { helper: { mode: "subagent" } } }));
+    await write(join(folders.project, ".opencode/agent/prompts/helper.md"), "Beside the agent.\n");
+    await write(join(folders.project, "prompts/helper.md"), "Beside the config.\n");
     await write(
-      join(project, ".opencode/agent/helper.md"),
+      join(folders.project, "opencode.json"),
+      JSON.stringify({ agent: { helper: { mode: "subagent" } } }),
+    );
+    await write(
+      join(folders.project, ".opencode/agent/helper.md"),
       "---\ndescription: Helps\nprompt: '{file:./prompts/helper.md}'\n---\n",
     );
     expect((await load()).byName.get("helper")?.prompt).toBe("Beside the agent.");
   });
 
   it("given by the merged entry's {file:…} is relative to the config", async () => {
-    await write(join(project, ".opencode/agent/prompts/helper.md"), "Beside the agent.\n");
-    await write(join(project, "prompts/helper.md"), "Beside the config.\n");
+    await write(join(folders.project, ".opencode/agent/prompts/helper.md"), "Beside the agent.\n");
+    await write(join(folders.project, "prompts/helper.md"), "Beside the config.\n");
     await helperWithPrompt("{file:./prompts/helper.md}");
-    await write(join(project, ".opencode/agent/helper.md"), "---\nmode: subagent\n---\n");
+    await write(join(folders.project, ".opencode/agent/helper.md"), "---\nmode: subagent\n---\n");
     expect((await load()).byName.get("helper")?.prompt).toBe("Beside the config.");
   });
 });
