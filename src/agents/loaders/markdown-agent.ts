@@ -10,8 +10,6 @@ export interface MarkdownFormat {
   mode: AgentMode;
   handlers: Readonly<Record<string, KeyHandler>>;
   name: NameOptions;
-  /** Runs before the keys; a result stops the load there (OpenCode's `disable: true`). */
-  before?: (data: Record<string, unknown>, ctx: LoadContext) => LoadResult | undefined;
   /** A file whose text is appended to the prompt (AgentScope's `workspace.path` folder's `AGENTS.md`). */
   promptFile?: (draft: Draft) => string | undefined;
 }
@@ -33,8 +31,6 @@ export function loadMarkdownAgent(
     return finish({}, ctx);
   }
   if (ctx.isSkipped) return finish({}, ctx);
-  const stopped = format.before?.(fm.data, ctx);
-  if (stopped) return stopped;
   const draft: Draft = { mode: format.mode, prompt: fm.body, source: { kind, format: format.format, path } };
   draft.name = resolveName(fm.data.name, path, ctx, format.name);
   applyKeys(fm.data, format.handlers, draft, ctx);
