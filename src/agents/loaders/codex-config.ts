@@ -2,6 +2,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { type CodexRole, parseToml } from "./codex.ts";
 import { LoadContext } from "./load-context.ts";
+import { tomlLines } from "./toml-lines.ts";
 import { isPlainObject } from "./tool-list.ts";
 
 /** A role of `.codex/config.toml` and the file that holds its configuration, if any. */
@@ -80,12 +81,12 @@ function skippedRoles(problem: Diagnostic): Diagnostic {
   return { ...problem, action: "skipped its roles" };
 }
 
-/** The line of each `[agents.<name>]` header. */
+/** The line of each `[agents.<name>]` header (not one quoted inside a multi-line string). */
 function tableLines(text: string): Map<string, number> {
   const lines = new Map<string, number>();
-  for (const [index, line] of text.split(/\r?\n/).entries()) {
+  for (const { line, number } of tomlLines(text)) {
     const name = /^\s*\[\s*agents\s*\.\s*"?([^"\]\s]+)"?\s*\]/.exec(line)?.[1];
-    if (name !== undefined && !lines.has(name)) lines.set(name, index + 1);
+    if (name !== undefined && !lines.has(name)) lines.set(name, number);
   }
   return lines;
 }

@@ -11,6 +11,7 @@ import {
   resolveName,
 } from "./load-context.ts";
 import { restrictionHandlers } from "./policy-fields.ts";
+import { tomlLines } from "./toml-lines.ts";
 import { isPlainObject } from "./tool-list.ts";
 
 /** Codex's `[tools]` table switches on Codex's own extras; none of them is a tool agentry has. */
@@ -102,48 +103,17 @@ export function parseToml(text: string, ctx: LoadContext): Record<string, unknow
   }
 }
 
-/** A string that may go on past its line. */
-type MultilineQuote = '"""' | "'''";
-const QUOTES = ['"""', "'''", '"', "'"] as const;
-
 /**
  * The line of each key and table named at the start of a line (`key =`, `dotted.key =`, `[table]`,
  * `[[array.of.tables]]`); the first, when a name comes again, since top-level keys come before any
- * table. TOML has no position API. The lines inside a multi-line string are left out: a prompt that
- * quotes `model = …` or `[tools]` is not where those are set.
+ * table. TOML has no position API.
  */
 function keyLines(text: string): Record<string, number> {
   // No prototype: a key named `toString` or `constructor` must not find Object's.
   const lines: Record<string, number> = Object.create(null);
-  let open: MultilineQuote | undefined;
-  for (const [index, line] of text.split(/\r?\n/).entries()) {
-    const inString = open !== undefined;
-    open = openAtEnd(line, open);
-    if (inString) continue;
+  for (const { line, number } of tomlLines(text)) {
     const name = /^\s*(?:\[+\s*)?([\w-]+)\s*[=.\]]/.exec(line)?.[1];
-    if (name !== undefined) lines[name] ??= index + 1;
+    if (name !== undefined) lines[name] ??= number;
   }
   return lines;
-}
-
-/** The multi-line string still open at the end of `line`, given the one open at its start. */
-function openAtEnd(line: string, open: MultilineQuote | undefined): MultilineQuote | undefined {
-  let quote: (typeof QUOTES)[number] | undefined = open;
-  let i = 0;
-  while (i < line.length) {
-    if (quote === undefined) {
-      if (line[i] === "#") break;
-      quote = QUOTES.find((q) => line.startsWith(q, i));
-      i += quote?.length ?? 1;
-    } else if (quote[0] === '"' && line[i] === "\\") {
-      i += 2; // an escape: `\"` does not end a basic string
-    } else if (line.startsWith(quote, i)) {
-      i += quote.length;
-      quote = undefined;
-    } else {
-      i += 1;
-    }
-  }
-  // A one-line string ends with its line (or the file is not TOML, which the parser says).
-  return quote === '"""' || quote === "'''" ? quote : undefined;
 }

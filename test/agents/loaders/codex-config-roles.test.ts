@@ -123,4 +123,19 @@ describe("the roles of a Codex config.toml", () => {
       expect.objectContaining({ name: "reviewer", line: 2 }),
     ]);
   });
+
+  it("does not take a header quoted inside an earlier role's multi-line string for the role's line", () => {
+    const text = [
+      "[agents.writer]",
+      'description = """',
+      "[agents.reviewer] comes after this one.",
+      '"""',
+      "[agents.reviewer]",
+      'description = "Reviews diffs."',
+    ].join("\n");
+    expect(codexConfigRoles(text, PATH).roles).toEqual([
+      expect.objectContaining({ name: "writer", line: 1 }),
+      expect.objectContaining({ name: "reviewer", line: 5 }),
+    ]);
+  });
 });
