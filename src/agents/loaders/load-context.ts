@@ -8,7 +8,7 @@ import {
 } from "../definition.ts";
 import { type Diagnostic, diagnostic, type Severity } from "../diagnostics.ts";
 import { applyLimits, type PermissionLimit } from "./permission-limits.ts";
-import { classifyKey, type RestrictionKey } from "./restriction-keys.ts";
+import { classifyKey, type RestrictionKey, setTwice } from "./restriction-keys.ts";
 import { MAX_KEYS } from "./size-limits.ts";
 
 /** What every loader returns. A loader never throws: problems become diagnostics. */
@@ -112,10 +112,7 @@ export function applyKeys(
       const earlier = restrictedBy.get(meaning.canonical);
       if (earlier !== undefined) {
         // Keys of an object are unique: these are two spellings (a key written twice is the parser's error).
-        ctx.fail(
-          `${earlier} and ${key} both set ${meaning.canonical}: it is not clear which limit is meant, so write it once`,
-          key,
-        );
+        ctx.fail(setTwice([earlier, key], meaning.canonical), key);
         continue;
       }
       restrictedBy.set(meaning.canonical, key);

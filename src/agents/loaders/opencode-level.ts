@@ -20,7 +20,7 @@ import {
   resolveName,
 } from "./load-context.ts";
 import { OPENCODE_HANDLERS } from "./opencode-keys.ts";
-import { type RestrictionKey, readBoolean, restrictionOf } from "./restriction-keys.ts";
+import { type RestrictionKey, readBoolean, restrictionOf, setTwice } from "./restriction-keys.ts";
 import { isPlainObject, mergePermission } from "./tool-list.ts";
 
 /** A file's path and text. */
@@ -281,9 +281,7 @@ function keyFor(
 ): { key: string } | { problem: string } {
   const keys = Object.keys(data).filter((key) => restrictionOf(key) === canonical);
   if (keys.length < 2) return { key: keys[0] ?? canonical };
-  return {
-    problem: `${keys.join(" and ")} both set ${canonical}: it is not clear which limit is meant, so write it once`,
-  };
+  return { problem: setTwice(keys, canonical) };
 }
 
 /** The configs' rules, then the agent's; an agent's own that cannot be read goes on, and its handler fails the agent. */

@@ -121,6 +121,11 @@ export function restrictionOf(key: string): RestrictionKey | undefined {
   return meaning.kind === "restriction" ? meaning.canonical : undefined;
 }
 
+/** Why a file that sets one restriction under two spellings (`tools` and `allowed-tools`) is refused. */
+export function setTwice(keys: readonly string[], canonical: RestrictionKey): string {
+  return `${keys.join(" and ")} both set ${canonical}: it is not clear which limit is meant, so write it once`;
+}
+
 /** True for a key we read as a restriction and for one we cannot read that looks like one. */
 export function isRestrictive(key: string): boolean {
   const { kind } = classifyKey(key);
