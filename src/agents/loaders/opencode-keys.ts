@@ -1,6 +1,17 @@
 import * as f from "./fields.ts";
 import type { KeyHandler } from "./load-context.ts";
-import { restrictionHandlers } from "./policy-fields.ts";
+import { withAgentryMcpNames } from "./opencode-mcp-names.ts";
+import { permission, restrictionHandlers } from "./policy-fields.ts";
+
+/** OpenCode's `permission` map, whose `github_*` also denies (asks, allows) agentry's `mcp__github__…`. */
+const openCodePermission: KeyHandler = (value, draft, ctx, key) => {
+  const { value: rules, mirrored } = withAgentryMcpNames(value);
+  for (const [name, agentryName] of mirrored) {
+    const message = `${key} ${name} is OpenCode's name for MCP tools`;
+    ctx.report("info", message, `applied it to ${agentryName} too (agentry's name for them)`, key);
+  }
+  permission(rules, draft, ctx, key);
+};
 
 /**
  * OpenCode's `.opencode/agent(s)/**\/*.md`. The file stem is the agent's name. Keys: `description`,
@@ -10,6 +21,7 @@ import { restrictionHandlers } from "./policy-fields.ts";
  */
 export const OPENCODE_HANDLERS: Readonly<Record<string, KeyHandler>> = {
   ...restrictionHandlers("inherit-minus"),
+  permission: openCodePermission,
   description: f.description,
   mode: f.mode,
   model: f.modelHandler(),

@@ -3,6 +3,7 @@ import type { PermissionAction } from "../../permissions/types.ts";
 import { classifyToolName, type ToolNameKind } from "../../tools/tool-names.ts";
 import type { AgentPermissionConfig, PermissionMap } from "../definition.ts";
 import type { Draft, KeyHandler, LoadContext } from "./load-context.ts";
+import { mayNameOpenCodeMcpTools, openCodeMcpPattern } from "./opencode-mcp-names.ts";
 import { readBoolean } from "./restriction-keys.ts";
 import { MAX_TOOL_ENTRIES } from "./size-limits.ts";
 import { readNameList, splitSpec } from "./tool-name-list.ts";
@@ -205,7 +206,7 @@ function applyToolMap(
     } else if (!enabled) {
       const denied = deniedTool(name);
       if (denied !== undefined) disallowed.push(denied);
-      else if (kind.kind === "unknown" && name.includes("_")) {
+      else if (mayNameOpenCodeMcpTools(name)) {
         const pattern = openCodeMcpPattern(name);
         disallowed.push(...(name.includes("*") ? [name] : []), pattern);
         ctx.report(
@@ -226,16 +227,6 @@ function applyToolMap(
   }
   if (disallowed.length > 0)
     draft.disallowedTools = unique([...(draft.disallowedTools ?? []), ...disallowed]);
-}
-
-/**
- * The agentry name of the MCP tools an OpenCode name means. OpenCode names them `<server>_<tool>`
- * (`github_*` is every tool of the github server), agentry `mcp__<server>__<tool>`, so the name as
- * written matches none of them. Any `_` may be the one between server and tool: each stands for one
- * or more characters (`github_delete_repository` → `mcp__github_*delete_*repository`).
- */
-function openCodeMcpPattern(name: string): string {
-  return `mcp__${name.replace(/_/g, "_*").replace(/\*+/g, "*")}`;
 }
 
 function grantable(

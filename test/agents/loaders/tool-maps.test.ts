@@ -113,6 +113,11 @@ describe("a tools map", () => {
     expect(deniedTool("mcp__gitlab__delete_repository")).toBe(false);
   });
 
+  it("turns off a server named by a glob without an underscore (`my-mcp*`) under agentry's name too", () => {
+    const { denied } = reading("opencode", { "my-mcp*": false });
+    expect(denied).toEqual(["my-mcp*", "mcp__my-mcp*"]);
+  });
+
   it("never grants a pattern of tools, even an MCP one", () => {
     expect(reading("opencode", { "*": false, read: true, "mcp__github__*": true })).toEqual({
       tools: ["read"],

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { JsoncError, parseJsonc } from "../../../agents/loaders/jsonc.ts";
+import { withAgentryMcpNames } from "../../../agents/loaders/opencode-mcp-names.ts";
 import { UsageError } from "../../errors.ts";
 import type { PeerLayer } from "../load-config.ts";
 import type { ConfigFile } from "../schema.ts";
@@ -20,7 +21,8 @@ export const OPENCODE_USER_FILES = [
 ];
 
 /**
- * An `opencode.json(c)` with its meaning in agentry's keys: `permission` (OpenCode's map), `model`
+ * An `opencode.json(c)` with its meaning in agentry's keys: `permission` (OpenCode's map, its MCP tool
+ * names, `<server>_<tool>`, applied to agentry's `mcp__<server>__<tool>` too), `model`
  * (`provider/model`), `mcp` servers and `instructions`. Its `agent` entries are agents, read with the
  * agent files. A file that is not JSON(C) is a `UsageError` naming it (its rules cannot be dropped).
  */
@@ -42,7 +44,8 @@ export async function readOpenCodeLayer(
   const config: ConfigFile = {};
   if (typeof data === "object" && data !== null && !Array.isArray(data)) {
     const file = data as Record<string, unknown>;
-    if (file.permission !== undefined) config.permission = file.permission;
+    // `github_*` there means agentry's `mcp__github__…` tools too.
+    if (file.permission !== undefined) config.permission = withAgentryMcpNames(file.permission).value;
     if (typeof file.model === "string") {
       const model = openCodeModel(file.model);
       if (typeof model === "string") config.model = model;

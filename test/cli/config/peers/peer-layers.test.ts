@@ -119,6 +119,19 @@ it("OpenCode's and Codex's files are read with their meaning; a broken one names
   expect(await readOpenCodeLayer(join(ws.dir, "none.json"), "none.json", "project")).toBeUndefined();
 });
 
+it("an opencode.json permission naming MCP tools the OpenCode way applies to agentry's names too", async () => {
+  const ws = await makeWorkspace({
+    "opencode.json": JSON.stringify({ permission: { "*": "ask", "github_*": "deny", bash: "allow" } }),
+  });
+  const opencode = await readOpenCodeLayer(join(ws.dir, "opencode.json"), "opencode.json", "project");
+  expect(opencode?.config.permission).toEqual({
+    "*": "ask",
+    "github_*": "deny",
+    "mcp__github_*": "deny",
+    bash: "allow",
+  });
+});
+
 it("the peers' files come lowest first: the user's, then the project's, Claude's local settings last", async () => {
   const ws = await makeWorkspace({
     ".claude/settings.json": JSON.stringify({ model: "sonnet" }),
