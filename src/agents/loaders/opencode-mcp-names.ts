@@ -33,24 +33,40 @@ export function openCodeMcpPattern(name: string): string {
 }
 
 /**
- * An OpenCode `permission` map with agentry's name of the MCP tools beside each key that may name
- * some (`"github_*": "deny"` gains `"mcp__github_*": "deny"`), right after it, so that the order of
- * the rules, in which the last match wins, is kept. A key agentry's name is already given for keeps
- * the value written under that name. Anything but a map is returned as it is.
+ * An OpenCode `permission` with agentry's name of the MCP tools beside each key that may name some
+ * (`"github_*": "deny"` gains `"mcp__github_*": "deny"`), right after it, so that the order of the
+ * rules, in which the last match wins, is kept; V2's rule list (`{ permission, pattern, action }`)
+ * alike. A name agentry's form is already given for keeps what was written under it. Anything else
+ * is returned as it is, for the permission reader to refuse.
  */
 export function withAgentryMcpNames(value: unknown): { value: unknown; mirrored: Array<[string, string]> } {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { value, mirrored: [] };
-  const map = value as Record<string, unknown>;
-  const result: Record<string, unknown> = {};
   const mirrored: Array<[string, string]> = [];
-  for (const [key, rule] of Object.entries(map)) {
+  if (Array.isArray(value)) {
+    const written = new Set(value.map((rule) => (isRecord(rule) ? rule.permission : undefined)));
+    const rules = value.flatMap((rule) => {
+      if (!isRecord(rule) || typeof rule.permission !== "string" || !mayNameOpenCodeMcpTools(rule.permission))
+        return [rule];
+      const name = openCodeMcpPattern(rule.permission);
+      if (written.has(name)) return [rule];
+      mirrored.push([rule.permission, name]);
+      return [rule, { ...rule, permission: name }];
+    });
+    return { value: rules, mirrored };
+  }
+  if (!isRecord(value)) return { value, mirrored };
+  const result: Record<string, unknown> = {};
+  for (const [key, rule] of Object.entries(value)) {
     result[key] = rule;
     if (!mayNameOpenCodeMcpTools(key)) continue;
     const name = openCodeMcpPattern(key);
-    if (Object.hasOwn(map, name)) continue;
+    if (Object.hasOwn(value, name)) continue;
     delete result[name]; // mirrored from an earlier key already: its place is now after this one
     result[name] = rule;
     mirrored.push([key, name]);
   }
   return { value: result, mirrored };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -14,7 +14,7 @@ import { agentFolders } from "../agent-folders.ts";
 
 const folders = agentFolders("agentry-opencode-mcp-permission-");
 
-async function agent(permission: Record<string, unknown>) {
+async function agent(permission: Record<string, unknown> | unknown[]) {
   await folders.write(
     join(folders.project, ".opencode/agent/triager.md"),
     `---\ndescription: Triages issues\nmode: subagent\npermission: ${JSON.stringify(permission)}\n---\nTriage.\n`,
@@ -55,6 +55,15 @@ describe("an OpenCode agent's permission map naming MCP tools the OpenCode way",
   it("keeps a rule written under agentry's name as it is", async () => {
     const triager = await agent({ "*": "allow", "github_*": "deny", "mcp__github_*": "ask" });
     expect(triager.tool("mcp__github__delete_repository")).toBe("ask");
+  });
+
+  it("reads V2's rule list the same way", async () => {
+    const triager = await agent([
+      { permission: "*", pattern: "*", action: "allow" },
+      { permission: "github_*", pattern: "*", action: "deny" },
+    ]);
+    expect(triager.tool("mcp__github__delete_repository")).toBe("deny");
+    expect(triager.tool("mcp__gitlab__delete_repository")).toBe("allow");
   });
 
   it("leaves OpenCode's own permissions with an underscore alone", async () => {

@@ -21,9 +21,9 @@ export const OPENCODE_USER_FILES = [
 ];
 
 /**
- * An `opencode.json(c)` with its meaning in agentry's keys: `permission` (OpenCode's map, its MCP tool
- * names, `<server>_<tool>`, applied to agentry's `mcp__<server>__<tool>` too), `model`
- * (`provider/model`), `mcp` servers and `instructions`. Its `agent` entries are agents, read with the
+ * An `opencode.json(c)` with its meaning in agentry's keys: `permission` (OpenCode's map, or V2's
+ * `permissions`; its MCP tool names, `<server>_<tool>`, applied to agentry's `mcp__<server>__<tool>`
+ * too), `model` (`provider/model`), `mcp` servers and `instructions`. Its `agent` entries are agents, read with the
  * agent files. A file that is not JSON(C) is a `UsageError` naming it (its rules cannot be dropped).
  */
 export async function readOpenCodeLayer(
@@ -44,8 +44,9 @@ export async function readOpenCodeLayer(
   const config: ConfigFile = {};
   if (typeof data === "object" && data !== null && !Array.isArray(data)) {
     const file = data as Record<string, unknown>;
+    const permission = permissionOf(file, label);
     // `github_*` there means agentry's `mcp__github__…` tools too.
-    if (file.permission !== undefined) config.permission = withAgentryMcpNames(file.permission).value;
+    if (permission !== undefined) config.permission = withAgentryMcpNames(permission).value;
     if (typeof file.model === "string") {
       const model = openCodeModel(file.model);
       if (typeof model === "string") config.model = model;
@@ -62,4 +63,14 @@ export async function readOpenCodeLayer(
       );
   }
   return { label, path, scope, config, notes };
+}
+
+/** `permission`, or `permissions` as OpenCode V2 spells it; both at once leave no way to tell which holds. */
+function permissionOf(file: Record<string, unknown>, label: string): unknown {
+  if (file.permission !== undefined && file.permissions !== undefined) {
+    throw new UsageError(
+      `${label}: sets both permission and permissions (OpenCode V2's spelling of it): keep one, so that it is clear which rules hold`,
+    );
+  }
+  return file.permission ?? file.permissions;
 }

@@ -132,6 +132,17 @@ it("an opencode.json permission naming MCP tools the OpenCode way applies to age
   });
 });
 
+it("an opencode.json permission spelled the V2 way (`permissions`) is read; both spellings at once are refused", async () => {
+  const ws = await makeWorkspace({ "opencode.json": JSON.stringify({ permissions: { bash: "deny" } }) });
+  const read = () => readOpenCodeLayer(join(ws.dir, "opencode.json"), "opencode.json", "project");
+  expect((await read())?.config.permission).toEqual({ bash: "deny" });
+  await ws.write(
+    "opencode.json",
+    JSON.stringify({ permission: { bash: "allow" }, permissions: { bash: "deny" } }),
+  );
+  await expect(read()).rejects.toThrow(/^opencode\.json: sets both permission and permissions/);
+});
+
 it("the peers' files come lowest first: the user's, then the project's, Claude's local settings last", async () => {
   const ws = await makeWorkspace({
     ".claude/settings.json": JSON.stringify({ model: "sonnet" }),
