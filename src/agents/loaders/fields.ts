@@ -81,7 +81,8 @@ export const background: KeyHandler = (value, draft, ctx) => {
 
 /** `maxTurns` and its aliases (`maxIters`, `steps`, `maxSteps`). */
 export const maxTurns: KeyHandler = (value, draft, ctx, key) => {
-  const turns = typeof value === "string" ? Number(value) : value;
+  // A string counts only as decimal digits: `Number` would also read "0x10", "1e2" and "" (as 0).
+  const turns = typeof value === "string" ? (/^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN) : value;
   if (typeof turns !== "number" || !Number.isInteger(turns) || turns <= 0) {
     return ctx.ignore(key, "not a positive whole number");
   }

@@ -101,6 +101,9 @@ describe("maxTurns and its aliases", () => {
     ["a fraction", "2.5"],
     ["a word", "many"],
     ["true, which is no number of turns", "true"],
+    ["a hexadecimal string", '"0x10"'],
+    ["an exponent in a string", '"1e2"'],
+    ["an empty string", '""'],
   ])("ignores %s, naming the key as written", (_behaviour, value) => {
     const { definition, said } = load(`steps: ${value}`);
     expect(definition).toBeDefined();
