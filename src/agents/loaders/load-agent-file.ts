@@ -35,13 +35,15 @@ export function loadAgentFile(text: string, path: string, options: LoadAgentFile
 }
 
 function dispatch(text: string, path: string, options: LoadAgentFileOptions): LoadResult {
-  if (text.length > MAX_AGENT_FILE_BYTES) {
+  // Bytes, as discovery counts them on disk: a file of multi-byte text has fewer characters.
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_AGENT_FILE_BYTES) {
     return {
       diagnostics: [
         {
           severity: "error",
           file: path,
-          message: `is ${Math.round(text.length / 1024)} KiB; agent files are read up to ${MAX_AGENT_FILE_BYTES / 1024} KiB`,
+          message: `is ${Math.round(bytes / 1024)} KiB; agent files are read up to ${MAX_AGENT_FILE_BYTES / 1024} KiB`,
           action: "skipped the file",
         },
       ],

@@ -24,6 +24,15 @@ describe("the size limit", () => {
     expect(definition?.prompt).toHaveLength(MAX_AGENT_FILE_BYTES - "---\ndescription: d\n---\n".length);
   });
 
+  it("counts bytes, not characters: a file of 2-byte letters refuses half as many", () => {
+    const head = "---\ndescription: d\n---\n";
+    const text = head + "é".repeat(Math.floor((MAX_AGENT_FILE_BYTES - head.length) / 2) + 1);
+    expect(text.length).toBeLessThan(MAX_AGENT_FILE_BYTES);
+    const { definition, diagnostics } = loadAgentFile(text, PATH, { format: "claude" });
+    expect(definition).toBeUndefined();
+    expect(diagnostics).toEqual([expect.objectContaining({ severity: "error", action: "skipped the file" })]);
+  });
+
   it("refuses one character more without reading it", () => {
     const { definition, diagnostics } = loadAgentFile(fileOf(MAX_AGENT_FILE_BYTES + 1), PATH, {
       format: "claude",
