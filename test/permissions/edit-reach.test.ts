@@ -60,6 +60,16 @@ const CASES: Array<[name: string, rules: Ruleset, reach: ReturnType<typeof editR
     { kind: "only", patterns: ["docs/**"] },
   ],
   [
+    "the same folder opened twice is named once",
+    [edit("*", "deny"), edit("docs/**", "allow"), edit("docs/**", "ask")],
+    { kind: "only", patterns: ["docs/**"] },
+  ],
+  [
+    "another permission's rule for every path after the deny",
+    [edit("*", "deny"), { permission: "bash", pattern: "*", action: "allow" }],
+    { kind: "none" },
+  ],
+  [
     "another permission's allow after the deny opens no edit",
     [edit("*", "deny"), read("docs/**")],
     { kind: "none" },
@@ -80,6 +90,11 @@ const CASES: Array<[name: string, rules: Ruleset, reach: ReturnType<typeof editR
     "a narrowing deny with a narrowing allow after it leaves that folder to the others",
     [edit("*", "ask"), narrow(edit("*", "deny")), narrow(edit("docs/**", "allow"))],
     { kind: "only", patterns: ["docs/**"] },
+  ],
+  [
+    "a narrowing deny before the user's allow of every edit",
+    [narrow(edit("*", "deny")), edit("*", "allow")],
+    { kind: "none" },
   ],
   [
     "a narrowing deny of one folder",
