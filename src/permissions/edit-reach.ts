@@ -18,25 +18,33 @@ export type EditReach =
   | { kind: "workspace" };
 
 /**
- * Where an agent may edit, read from its rules as the gate reads them (the last matching rule wins):
- * the last rule for every path is found with `ANY_PATH`; when it denies, only the patterns of the
- * allow and ask rules after it are open. A later deny may still close part of those, so `only` can
- * name more than the gate would allow, never less: a label built on it never calls an agent that can
- * write read-only.
+ * Where an agent may edit, read from its rules as the gate reads them (`findMatchingRule`): a path is
+ * open only where neither the ordinary rules nor the narrowing ones deny it. The last rule of a side
+ * for every path is found with `ANY_PATH`; when it denies, only the patterns of the allow and ask rules
+ * after it on that side are open. A later deny, or the other side, may still close part of those, so
+ * `only` can name more than the gate would allow, never less: a label built on it never calls an agent
+ * that can write read-only.
  */
-export function editReach(all: Ruleset): EditReach {
-  // A narrowing rule's allow opens nothing (`findMatchingRule`): it only ever keeps the others' verdict.
-  const rules = all.filter((rule) => !(rule.narrowOnly && rule.action === "allow"));
+export function editReach(rules: Ruleset): EditReach {
+  // Where both sides deny it, the user's own (ordinary) rules name what they open.
+  const open =
+    openAfterCatchAllDeny(rules.filter((rule) => !rule.narrowOnly)) ??
+    openAfterCatchAllDeny(rules.filter((rule) => rule.narrowOnly));
+  if (open === undefined) return { kind: "workspace" };
+  return open.length === 0 ? { kind: "none" } : { kind: "only", patterns: [...new Set(open)] };
+}
+
+/** The edit patterns these rules open after their last rule for every path, when it denies; else undefined. */
+function openAfterCatchAllDeny(rules: Ruleset): string[] | undefined {
   const isEdit = (permission: string) => wildcardMatch(permission, "edit");
   const last = rules.findLastIndex(
     (rule) => isEdit(rule.permission) && wildcardMatch(rule.pattern, ANY_PATH),
   );
-  if (last === -1 || rules[last]?.action !== "deny") return { kind: "workspace" };
-  const open = rules
+  if (rules[last]?.action !== "deny") return undefined;
+  return rules
     .slice(last + 1)
     .filter((rule) => rule.action !== "deny" && isEdit(rule.permission))
     .map((rule) => rule.pattern);
-  return open.length === 0 ? { kind: "none" } : { kind: "only", patterns: [...new Set(open)] };
 }
 
 /**

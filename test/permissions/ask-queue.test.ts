@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { getEventListeners } from "node:events";
+import { describe, expect, it, vi } from "vitest";
 import { type AskAnswer, type AskRequest, createAskQueue } from "../../src/permissions/ask-queue.ts";
 
 const request = (title: string): AskRequest => ({
@@ -50,5 +51,52 @@ describe("the ask queue", () => {
     answerFirst("always");
     expect(await third).toBe("always");
     expect(shown).toEqual(["first", "third"]);
+  });
+
+  it.each([
+    ["nothing", undefined],
+    ["null", null],
+    ["a number", 1],
+    ["an unknown word", "maybe"],
+    ["an empty object", {}],
+    ["a rejection without a message", { type: "reject" }],
+    ["a rejection whose message is not text", { type: "reject", message: 42 }],
+    ["a message without a rejection", { message: "go ahead" }],
+    ["another kind of answer with a message", { type: "approve", message: "go ahead" }],
+  ])("an answer that is %s is an error, not a decision", async (_name, answer) => {
+    const ask = createAskQueue(async () => answer as AskAnswer, 10_000);
+    const result = await ask({ request: request("make"), stillNeeded: () => true });
+    expect(result).toEqual({ error: new Error(`invalid answer ${JSON.stringify(answer)}`) });
+  });
+
+  it("a rejection with a message is an answer", async () => {
+    const answer = { type: "reject", message: "use make check" } as const;
+    const ask = createAskQueue(async () => answer, 10_000);
+    expect(await ask({ request: request("make"), stillNeeded: () => true })).toEqual(answer);
+  });
+
+  // A run asks hundreds of times: an answered prompt must leave neither its timeout (which would keep
+  // the process alive for minutes) nor a listener on the agent's signal behind.
+  it("an answered prompt leaves no timer and no listener on the agent's signal", async () => {
+    vi.useFakeTimers();
+    try {
+      let answer: (answer: AskAnswer) => void = () => {};
+      const ask = createAskQueue(
+        () =>
+          new Promise<AskAnswer>((done) => {
+            answer = done;
+          }),
+        300_000,
+      );
+      const agent = new AbortController();
+      const asked = ask({ request: request("make"), stillNeeded: () => true, signal: agent.signal });
+      await vi.advanceTimersByTimeAsync(0);
+      expect([vi.getTimerCount(), getEventListeners(agent.signal, "abort").length]).toEqual([1, 1]);
+      answer("once");
+      expect(await asked).toBe("once");
+      expect([vi.getTimerCount(), getEventListeners(agent.signal, "abort").length]).toEqual([0, 0]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -81,6 +81,16 @@ describe("isToolHidden / visibleTools", () => {
     ).toBe(true);
   });
 
+  it("hides a tool the ordinary rules deny, whatever a narrowing rule after them allows", () => {
+    // A narrowing allow never lifts a deny (`findMatchingRule`), so it opens nothing.
+    const rules: Ruleset = [
+      { permission: "bash", pattern: "*", action: "deny" },
+      { permission: "bash", pattern: "ls *", action: "allow", narrowOnly: true },
+    ];
+    expect(isToolHidden(rules, "bash")).toBe(true);
+    expect(evaluate(rules, "bash", "ls")).toBe("deny");
+  });
+
   it("maps built-in tools onto their permissions", () => {
     expect(
       ["read", "grep", "glob", "list", "write", "edit", "bash", "task", "task_wait"].map(toolPermission),

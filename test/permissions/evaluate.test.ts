@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { evaluate, evaluateRequest, findMatchingRule } from "../../src/permissions/evaluate.ts";
-import type { Ruleset } from "../../src/permissions/types.ts";
+import type { PermissionRule, Ruleset } from "../../src/permissions/types.ts";
 
 const rules: Ruleset = [
   { permission: "bash", pattern: "*", action: "ask" },
@@ -33,6 +33,28 @@ describe("evaluate", () => {
   });
 });
 
+describe("a narrowing rule (an untrusted repository's)", () => {
+  const narrow = (rule: PermissionRule): PermissionRule => ({ ...rule, narrowOnly: true });
+  const rmDenied = narrow({ permission: "bash", pattern: "rm *", action: "deny" });
+
+  it("decides where no other rule matches, when it is stricter than the ask that no match means", () => {
+    expect(findMatchingRule([rmDenied], "bash", "rm -rf x")).toBe(rmDenied);
+    expect(evaluate([rmDenied], "bash", "rm -rf x")).toBe("deny");
+    expect(evaluate([narrow({ permission: "bash", pattern: "*", action: "allow" })], "bash", "make")).toBe(
+      "ask",
+    );
+  });
+
+  it("leaves the verdict, and the rule named for it, to the others where it is no stricter", () => {
+    // The rule that decides is the one an "always" approves the pattern of, and a refusal names.
+    const own = { permission: "read", pattern: "*.env", action: "ask" } as const;
+    const theirs = narrow({ permission: "read", pattern: "*", action: "ask" });
+    expect(findMatchingRule([own, theirs], "read", "a.env")).toBe(own);
+    const ownDeny = { permission: "bash", pattern: "rm -rf *", action: "deny" } as const;
+    expect(findMatchingRule([ownDeny, rmDenied], "bash", "rm -rf x")).toBe(ownDeny);
+  });
+});
+
 describe("evaluateRequest", () => {
   it("allows only when every pattern is allowed", () => {
     expect(evaluateRequest(rules, "bash", ["git status", "git log"]).action).toBe("allow");
@@ -48,6 +70,7 @@ describe("evaluateRequest", () => {
 
   it("evaluates a request without patterns as '*'", () => {
     expect(evaluateRequest(rules, "edit", []).action).toBe("deny");
+    expect(evaluateRequest([], "webfetch", []).patterns).toEqual([{ pattern: "*", action: "ask" }]);
     expect(evaluateRequest([{ permission: "task", pattern: "*", action: "allow" }], "task", []).action).toBe(
       "allow",
     );

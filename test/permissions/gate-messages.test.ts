@@ -102,6 +102,35 @@ describe("an 'always' answer approves", () => {
     expect(shown).toEqual([["make"], ["make install *"], [".claude/a.md"], [".claude/b.md"]]);
   });
 
+  it("a value holding wildcard characters as written: `rm -rf *` never approves `rm -rf /`", async () => {
+    const shown: string[][] = [];
+    const onAsk: AskHandler = async (request) => {
+      shown.push([...request.always, ...request.alwaysRules]);
+      return "always";
+    };
+    const gate = createPermissionGate({
+      rules: [{ permission: "bash", pattern: "*", action: "ask" }],
+      mode: "default",
+      onAsk,
+    });
+    for (const command of ["rm -rf *", "rm -rf *", "rm -rf /"])
+      await gate({ permission: "bash", patterns: [command] }, agent);
+    // Shown as `Bash(rm -rf *)`, not `Bash(rm -rf:*)`: the person approves this command, not every `rm -rf`.
+    expect(shown).toEqual([
+      ["rm -rf *", "Bash(rm -rf *)"],
+      ["rm -rf /", "Bash(rm -rf /)"],
+    ]);
+  });
+
+  it("a URL no rule names, with its `?` and `*` as written", async () => {
+    const { gate, shown } = gateAnswering([]);
+    const webfetch = (url: string) => gate({ permission: "webfetch", patterns: [url] }, agent);
+    await webfetch("https://x.dev/search?q=*");
+    await webfetch("https://x.dev/search?q=*");
+    await webfetch("https://x.dev/search/q=../../admin");
+    expect(shown).toEqual([["https://x.dev/search?q=*"], ["https://x.dev/search/q=../../admin"]]);
+  });
+
   it("a pattern no rule asked for (no rule matched) exactly", async () => {
     const { gate, shown } = gateAnswering([]);
     await gate({ permission: "webfetch", patterns: ["https://x.dev/a"] }, agent);

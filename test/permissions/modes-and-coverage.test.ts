@@ -59,6 +59,9 @@ describe("whether the OS sandbox covers an asked command", () => {
       { permission: "edit", pattern: "gen/*", action: "allow" },
     ];
     expect(sandboxCovers(vendor, "accept-edits", "workspace-write")).toBe(true);
+    // A folder in any depth has no literal path the sandbox could keep read-only.
+    const anyDepth: Ruleset = [...editAsk, { permission: "edit", pattern: "**/secrets/**", action: "deny" }];
+    expect(sandboxCovers(anyDepth, "accept-edits", "workspace-write")).toBe(false);
   });
 
   it("kept-back paths are the literal folders or files of edit rules that deny or ask", () => {
@@ -83,6 +86,11 @@ describe("whether the OS sandbox covers an asked command", () => {
     ["*.lock", undefined],
     ["**", undefined],
     ["./", undefined],
+    // Only the folders before the first wildcard are literal.
+    ["src/*/gen/**", "src"],
+    ["**/secrets/**", undefined],
+    // A folder whose name ends in a dot keeps it: only a leading `./` is dropped.
+    ["src/app./**", "src/app."],
   ])("the literal part of %j is %j", (pattern, literal) => {
     expect(literalPathPrefix(pattern)).toBe(literal);
   });
