@@ -115,6 +115,8 @@ const WRAPPERS: Record<string, Unwrap> = {
       : { scripts: [parsed.operands.join(" ")] };
   },
   xargs: (args) => {
+    // `-l`, `-e`, `-i` and their long names take an optional value, so only an attached one:
+    // `xargs --max-lines rm` runs rm.
     const parsed = parseOptions(args, {
       value: [
         "a",
@@ -127,7 +129,6 @@ const WRAPPERS: Record<string, Unwrap> = {
         "s",
         "arg-file",
         "delimiter",
-        "max-lines",
         "max-args",
         "max-procs",
         "max-chars",

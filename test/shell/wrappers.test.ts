@@ -61,7 +61,6 @@ const VALUE_OPTIONS: Array<[string, string[]]> = [
       "-s",
       "--arg-file",
       "--delimiter",
-      "--max-lines",
       "--max-args",
       "--max-procs",
       "--max-chars",
@@ -112,6 +111,8 @@ describe("a command run by another command", () => {
     "xargs rm",
     "xargs -I {} rm {}",
     "xargs -0 -r rm",
+    // GNU xargs: `--max-lines` (like `-l`) takes its value only as `--max-lines=N`.
+    "xargs --max-lines rm",
     "find . -exec rm {} \\;",
     "find . -execdir rm {} +",
     "find . -ok rm {} \\;",
@@ -318,7 +319,7 @@ describe("a wrapper option agentry does not know", () => {
       "--exit",
       "--show-limits",
     ].map((flag) => `xargs ${flag} ls`),
-    ...["-e", "-i", "-l", "--eof", "--replace"].map((option) => `xargs ${option} ls`),
+    ...["-e", "-i", "-l", "--eof", "--replace", "--max-lines"].map((option) => `xargs ${option} ls`),
   ])("but %s is understood", (command) => {
     expect(decide(rules, command)).toBe("allow");
   });
