@@ -105,8 +105,11 @@ const WRAPPERS: Record<string, Unwrap> = {
     return { commands: command.length > 0 ? [command] : [] };
   },
   watch: (args) => {
+    // `-d`/`--differences` take an optional value, so only an attached one (`-dn rm` runs rm, n is
+    // the value), which is how a long option that takes no value reads already.
     const parsed = parseOptions(args, {
-      value: ["n", "interval", "differences", "q", "equexit"],
+      value: ["n", "interval", "q", "equexit"],
+      attached: ["d"],
       stopAtOperand: true,
     });
     if (parsed.operands.length === 0) return {};

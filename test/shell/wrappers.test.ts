@@ -108,6 +108,9 @@ describe("a command run by another command", () => {
     "watch -n 1 rm x",
     "watch -x rm x",
     "watch --exec rm x",
+    // procps watch: `-d`/`--differences` take a value only attached (`-dn rm` is `-d` with value n).
+    "watch --differences rm x",
+    "watch -dn rm x",
     "xargs rm",
     "xargs -I {} rm {}",
     "xargs -0 -r rm",
