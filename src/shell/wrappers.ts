@@ -162,7 +162,10 @@ const WRAPPERS: Record<string, Unwrap> = {
     const commands: string[][] = [];
     for (let i = 0; i < args.length; i++) {
       if (!["-exec", "-execdir", "-ok", "-okdir"].includes(args[i] as string)) continue;
-      const end = args.findIndex((word, j) => j > i && (word === ";" || word === "+"));
+      // GNU find ends the command at `;`, or at `+` right after `{}`: `-exec env -u + rm x ;` runs rm.
+      const end = args.findIndex(
+        (word, j) => j > i && (word === ";" || (word === "+" && args[j - 1] === "{}")),
+      );
       commands.push(args.slice(i + 1, end === -1 ? undefined : end));
       if (end === -1) break;
       i = end;

@@ -124,6 +124,10 @@ describe("a command run by another command", () => {
     "find . -exec rm {}",
     "find . -exec sh -c 'rm x'",
     "find . -exec ls {} + -exec rm {} +",
+    // `+` ends -exec only right after `{}`; anywhere else it is an argument.
+    "find . -exec env -u + rm x \\;",
+    "find . -exec sudo -p + rm x \\;",
+    "find . -type d -exec env -C {} rm x \\;",
     "rg --pre rm foo",
     "sort --compress-program=rm big.txt",
     "sort --compress-program rm big.txt",
