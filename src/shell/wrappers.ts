@@ -29,7 +29,7 @@ const afterOptions =
       flags === undefined ? { value, stopAtOperand: true } : { value, flags, stopAtOperand: true },
     );
     const markers = parsed.unknown.map((option) => `!${option} of a command wrapper is not understood`);
-    return { commands: parsed.operands.length > 0 ? [parsed.operands] : [], markers };
+    return { commands: [parsed.operands], markers };
   };
 
 const WRAPPERS: Record<string, Unwrap> = {
@@ -66,7 +66,7 @@ const WRAPPERS: Record<string, Unwrap> = {
   time: (args) => {
     const parsed = parseOptions(args, { value: ["f", "o", "format", "output"], stopAtOperand: true });
     const writes = optionValues(parsed, "o", "output").map((file) => `> ${file}`);
-    return { commands: parsed.operands.length > 0 ? [parsed.operands] : [], markers: writes };
+    return { commands: [parsed.operands], markers: writes };
   },
   // `builtin name args` runs the shell builtin `name`: `builtin eval '…'` is an eval.
   builtin: afterOptions([]),
@@ -82,9 +82,7 @@ const WRAPPERS: Record<string, Unwrap> = {
   command: (args) => {
     const parsed = parseOptions(args, { stopAtOperand: true });
     // `command -v name` only looks the name up.
-    return hasOption(parsed, "v", "V")
-      ? {}
-      : { commands: parsed.operands.length > 0 ? [parsed.operands] : [] };
+    return hasOption(parsed, "v", "V") ? {} : { commands: [parsed.operands] };
   },
   env: (args) => {
     const parsed = parseOptions(args, {
@@ -95,14 +93,13 @@ const WRAPPERS: Record<string, Unwrap> = {
     const command = first === -1 ? [] : parsed.operands.slice(first);
     const split = optionValues(parsed, "S", "split-string");
     return {
-      commands: split.length === 0 && command.length > 0 ? [command] : [],
+      commands: split.length === 0 ? [command] : [],
       scripts: split.map((script) => [script, ...command].join(" ")),
     };
   },
   timeout: (args) => {
     const parsed = parseOptions(args, { value: ["s", "k", "signal", "kill-after"], stopAtOperand: true });
-    const command = parsed.operands.slice(1);
-    return { commands: command.length > 0 ? [command] : [] };
+    return { commands: [parsed.operands.slice(1)] };
   },
   watch: (args) => {
     // `-d`/`--differences` take an optional value, so only an attached one (`-dn rm` runs rm, n is
@@ -196,6 +193,7 @@ export function nestedRuns(words: readonly string[]): NestedRuns {
   const unwrap = WRAPPERS[base];
   if (unwrap === undefined || !Object.hasOwn(WRAPPERS, base)) return runs;
   const found = unwrap(args);
+  // `sudo`, `timeout 5` or `find -exec ;` with nothing after it give an empty command: it runs nothing.
   runs.commands.push(...(found.commands ?? []).filter((command) => command.length > 0));
   runs.scripts.push(...(found.scripts ?? []));
   runs.markers.push(...(found.markers ?? []));
