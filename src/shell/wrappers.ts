@@ -29,7 +29,7 @@ const afterOptions =
       flags === undefined ? { value, stopAtOperand: true } : { value, flags, stopAtOperand: true },
     );
     const markers = parsed.unknown.map((option) => `!${option} of a command wrapper is not understood`);
-    return { commands: parsed.operands.length > 0 ? [parsed.operands] : [], markers };
+    return { commands: [parsed.operands], markers };
   };
 
 const WRAPPERS: Record<string, Unwrap> = {
@@ -66,7 +66,7 @@ const WRAPPERS: Record<string, Unwrap> = {
   time: (args) => {
     const parsed = parseOptions(args, { value: ["f", "o", "format", "output"], stopAtOperand: true });
     const writes = optionValues(parsed, "o", "output").map((file) => `> ${file}`);
-    return { commands: parsed.operands.length > 0 ? [parsed.operands] : [], markers: writes };
+    return { commands: [parsed.operands], markers: writes };
   },
   // `builtin name args` runs the shell builtin `name`: `builtin eval '…'` is an eval.
   builtin: afterOptions([]),
@@ -82,9 +82,7 @@ const WRAPPERS: Record<string, Unwrap> = {
   command: (args) => {
     const parsed = parseOptions(args, { stopAtOperand: true });
     // `command -v name` only looks the name up.
-    return hasOption(parsed, "v", "V")
-      ? {}
-      : { commands: parsed.operands.length > 0 ? [parsed.operands] : [] };
+    return hasOption(parsed, "v", "V") ? {} : { commands: [parsed.operands] };
   },
   env: (args) => {
     const parsed = parseOptions(args, {
@@ -95,18 +93,20 @@ const WRAPPERS: Record<string, Unwrap> = {
     const command = first === -1 ? [] : parsed.operands.slice(first);
     const split = optionValues(parsed, "S", "split-string");
     return {
-      commands: split.length === 0 && command.length > 0 ? [command] : [],
+      commands: split.length === 0 ? [command] : [],
       scripts: split.map((script) => [script, ...command].join(" ")),
     };
   },
   timeout: (args) => {
     const parsed = parseOptions(args, { value: ["s", "k", "signal", "kill-after"], stopAtOperand: true });
-    const command = parsed.operands.slice(1);
-    return { commands: command.length > 0 ? [command] : [] };
+    return { commands: [parsed.operands.slice(1)] };
   },
   watch: (args) => {
+    // `-d`/`--differences` take an optional value, so only an attached one (`-dn rm` runs rm, n is
+    // the value), which is how a long option that takes no value reads already.
     const parsed = parseOptions(args, {
-      value: ["n", "interval", "differences", "q", "equexit"],
+      value: ["n", "interval", "q", "equexit"],
+      attached: ["d"],
       stopAtOperand: true,
     });
     if (parsed.operands.length === 0) return {};
@@ -115,6 +115,8 @@ const WRAPPERS: Record<string, Unwrap> = {
       : { scripts: [parsed.operands.join(" ")] };
   },
   xargs: (args) => {
+    // `-l`, `-e`, `-i` and their long names take an optional value, so only an attached one:
+    // `xargs --max-lines rm` runs rm.
     const parsed = parseOptions(args, {
       value: [
         "a",
@@ -127,7 +129,6 @@ const WRAPPERS: Record<string, Unwrap> = {
         "s",
         "arg-file",
         "delimiter",
-        "max-lines",
         "max-args",
         "max-procs",
         "max-chars",
@@ -158,7 +159,10 @@ const WRAPPERS: Record<string, Unwrap> = {
     const commands: string[][] = [];
     for (let i = 0; i < args.length; i++) {
       if (!["-exec", "-execdir", "-ok", "-okdir"].includes(args[i] as string)) continue;
-      const end = args.findIndex((word, j) => j > i && (word === ";" || word === "+"));
+      // GNU find ends the command at `;`, or at `+` right after `{}`: `-exec env -u + rm x ;` runs rm.
+      const end = args.findIndex(
+        (word, j) => j > i && (word === ";" || (word === "+" && args[j - 1] === "{}")),
+      );
       commands.push(args.slice(i + 1, end === -1 ? undefined : end));
       if (end === -1) break;
       i = end;
@@ -189,6 +193,7 @@ export function nestedRuns(words: readonly string[]): NestedRuns {
   const unwrap = WRAPPERS[base];
   if (unwrap === undefined || !Object.hasOwn(WRAPPERS, base)) return runs;
   const found = unwrap(args);
+  // `sudo`, `timeout 5` or `find -exec ;` with nothing after it give an empty command: it runs nothing.
   runs.commands.push(...(found.commands ?? []).filter((command) => command.length > 0));
   runs.scripts.push(...(found.scripts ?? []));
   runs.markers.push(...(found.markers ?? []));
