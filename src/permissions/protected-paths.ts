@@ -34,18 +34,6 @@ export const PROTECTED_PATHS: readonly string[] = [
 /** Inside `.agentry/` the plans folder is product output: the `plan` agent writes its plans there. */
 const UNPROTECTED_INSIDE: readonly string[] = [".agentry/plans"];
 
-/**
- * Inside `.git/` commands may write what `git add` and `git commit` need (objects, refs, the index):
- * only the parts that make git run code are kept read-only for them. File tools get no part of `.git`.
- */
-export const PROTECTED_GIT_PATHS: readonly string[] = [
-  ".git/config",
-  ".git/config.worktree",
-  ".git/hooks",
-  ".git/info",
-  ".git/modules",
-];
-
 /** True when `relative` (a workspace-relative path, `/`-separated) is or lies under a protected path. */
 export function isProtectedPath(relative: string): boolean {
   const path = normalize(relative);
