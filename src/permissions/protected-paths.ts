@@ -1,3 +1,5 @@
+import { posix } from "node:path";
+
 /**
  * Workspace paths whose contents run code or widen powers later, outside any sandbox: git's config
  * and hooks (an fsmonitor or hook runs on the next `git status`), agentry's own config and state, the
@@ -45,9 +47,11 @@ function isAtOrUnder(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}/`);
 }
 
+/**
+ * What a path names decides, not how it is spelled: `./x`, `a\x`, `a//x` and `a/../x` alike, so that
+ * `.agentry/plans/../config.json` is agentry's config and not a plan. (A trailing slash may stay:
+ * `x/` lies under `x`.)
+ */
 function normalize(relative: string): string {
-  return relative
-    .replace(/\\/g, "/")
-    .replace(/^(\.\/)+/, "")
-    .replace(/\/+$/, "");
+  return posix.normalize(relative.replace(/\\/g, "/"));
 }

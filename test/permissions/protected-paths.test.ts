@@ -36,6 +36,7 @@ describe("isProtectedPath", () => {
     ["one further down the tree", "src/.git/config"],
     ["the plans folder, product output of the plan agent", ".agentry/plans"],
     ["a plan", ".agentry/plans/refactor.md"],
+    ["a plan, spelled with a `.` step", ".agentry/./plans/refactor.md"],
     ["the workspace itself", "."],
   ])("%s is not protected: %s", (_behaviour, path) => {
     expect(isProtectedPath(path)).toBe(false);
@@ -49,6 +50,9 @@ describe("isProtectedPath", () => {
     ["trailing slashes repeated", ".vscode//"],
     ["backslashes", ".git\\hooks\\pre-commit"],
     ["a doubled slash", ".git//hooks/pre-commit"],
+    ["a `..` step back into it", "src/../.git/config"],
+    ["a `..` step out of the plans folder", ".agentry/plans/../config.json"],
+    ["`..` steps out of the plans folder, with backslashes", ".agentry\\plans\\..\\..\\.mcp.json"],
   ])("a protected path however it is spelled: %s (%s)", (_spelling, path) => {
     expect(isProtectedPath(path)).toBe(true);
   });
