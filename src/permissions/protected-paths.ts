@@ -1,3 +1,5 @@
+import { posix } from "node:path";
+
 /**
  * Workspace paths whose contents run code or widen powers later, outside any sandbox: git's config
  * and hooks (an fsmonitor or hook runs on the next `git status`), agentry's own config and state, the
@@ -34,18 +36,6 @@ export const PROTECTED_PATHS: readonly string[] = [
 /** Inside `.agentry/` the plans folder is product output: the `plan` agent writes its plans there. */
 const UNPROTECTED_INSIDE: readonly string[] = [".agentry/plans"];
 
-/**
- * Inside `.git/` commands may write what `git add` and `git commit` need (objects, refs, the index):
- * only the parts that make git run code are kept read-only for them. File tools get no part of `.git`.
- */
-export const PROTECTED_GIT_PATHS: readonly string[] = [
-  ".git/config",
-  ".git/config.worktree",
-  ".git/hooks",
-  ".git/info",
-  ".git/modules",
-];
-
 /** True when `relative` (a workspace-relative path, `/`-separated) is or lies under a protected path. */
 export function isProtectedPath(relative: string): boolean {
   const path = normalize(relative);
@@ -57,9 +47,11 @@ function isAtOrUnder(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}/`);
 }
 
+/**
+ * What a path names decides, not how it is spelled: `./x`, `a\x`, `a//x` and `a/../x` alike, so that
+ * `.agentry/plans/../config.json` is agentry's config and not a plan. (A trailing slash may stay:
+ * `x/` lies under `x`.)
+ */
 function normalize(relative: string): string {
-  return relative
-    .replace(/\\/g, "/")
-    .replace(/^(\.\/)+/, "")
-    .replace(/\/+$/, "");
+  return posix.normalize(relative.replace(/\\/g, "/"));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claudeRule } from "../../src/permissions/claude-rule.ts";
+import { claudeRule, claudeRuleText } from "../../src/permissions/claude-rule.ts";
 
 /** Claude Code's permission strings (`.claude/settings.json`) read as agentry's rules. */
 describe("claudeRule", () => {
@@ -63,6 +63,17 @@ describe("claudeRule", () => {
     expect(claudeRule("Read(src//x)")).toEqual({ permission: "read", patterns: ["src//x"] });
     expect(claudeRule("Read(src/./x)")).toEqual({ permission: "read", patterns: ["src/./x"] });
     expect(claudeRule("Read(src/)")).toEqual({ permission: "read", patterns: ["src/"] });
+    expect(claudeRule("Read(src//)")).toEqual({ permission: "read", patterns: ["src//"] });
+  });
+
+  it("only read and edit patterns are paths: others keep their slashes", () => {
+    // An absolute directory kept absolute: made relative, a deny of it would match nothing outside.
+    expect(claudeRule("external_directory(/etc/**)")).toEqual({
+      permission: "external_directory",
+      patterns: ["/etc/**"],
+    });
+    expect(claudeRule("Task(./x)")).toEqual({ permission: "task", patterns: ["./x"] });
+    expect(claudeRule("WebSearch(//x)")).toEqual({ permission: "websearch", patterns: ["//x"] });
   });
 
   it("an MCP server name covers all its tools; a tool name is that tool", () => {
@@ -85,5 +96,25 @@ describe("claudeRule", () => {
       'unknown tool "Fly" in "Fly(x)" (known: Bash, Read, Grep, Glob, LS, Edit, Write, MultiEdit, NotebookEdit, Task, Agent, WebFetch, WebSearch, mcp__<server>__<tool>)',
     );
     expect(claudeRule("constructor")).toMatch(/^unknown tool "constructor"/);
+  });
+});
+
+/** A rule shown the way Claude Code writes it (the "always" of a prompt names it so). */
+describe("claudeRuleText", () => {
+  it.each([
+    ["a command prefix is Tool(prefix:*)", "bash", "npm test *", true, "Bash(npm test:*)"],
+    ["an exact command ending in ` *` stays exact", "bash", "rm -f *", false, "Bash(rm -f *)"],
+    ["a prefix without a ` *` tail stays as it is", "bash", "make", true, "Bash(make)"],
+    ["a path pattern", "edit", "src/a.ts", false, "Edit(src/a.ts)"],
+    ["a pattern of another tool ending in ` *`", "task", "review *", false, "Task(review *)"],
+    [
+      "a permission Claude Code has no name for keeps ours",
+      "unsandboxed",
+      "curl x",
+      false,
+      "unsandboxed(curl x)",
+    ],
+  ])("%s", (_behaviour, permission, pattern, commandPrefix, text) => {
+    expect(claudeRuleText(permission, pattern, commandPrefix)).toBe(text);
   });
 });

@@ -115,8 +115,23 @@ describe("a repository's rules in a trusted folder", () => {
   it("keeps the user's own allow of those, and the project's deny of them still narrows", () => {
     const mine: Ruleset = [...user, { permission: "unsandboxed", pattern: "docker *", action: "allow" }];
     const project: Ruleset = [{ permission: "unsandboxed", pattern: "docker push *", action: "deny" }];
-    const rules = [...mine, ...confineProjectRules(project, mine, true).rules];
+    const confined = confineProjectRules(project, mine, true);
+    const rules = [...mine, ...confined.rules];
     expect(evaluate(rules, "unsandboxed", "docker build .")).toBe("allow");
     expect(evaluate(rules, "unsandboxed", "docker push x")).toBe("deny");
+    // Only an allow is withheld: the deny applies.
+    expect(confined.withheld).toEqual([]);
+  });
+
+  it("ask before leaving the sandbox or the workspace even where the rules before them say nothing of those", () => {
+    // A base with no rule for either permission (a user's own list without the defaults).
+    const base: Ruleset = [{ permission: "bash", pattern: "*", action: "ask" }];
+    const rules = [
+      ...base,
+      ...confineProjectRules([{ permission: "*", pattern: "*", action: "allow" }], base, true).rules,
+    ];
+    expect(evaluate(rules, "unsandboxed", "curl x")).toBe("ask");
+    expect(evaluate(rules, "external_directory", "/etc/passwd")).toBe("ask");
+    expect(evaluate(rules, "bash", "make")).toBe("allow");
   });
 });

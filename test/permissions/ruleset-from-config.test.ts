@@ -185,6 +185,13 @@ describe("rulesetFromConfig, at its edges", () => {
     expect(issues([5])).toEqual([
       "permission[0]: must be a rule object {permission, pattern, action} (got 5)",
     ]);
+    // A missing action is named like a wrong one, with nothing to show for what was given.
+    expect(issues([{ permission: "bash", pattern: "*" }])).toEqual([
+      'permission[0].action: must be "allow", "ask" or "deny"',
+    ]);
+    expect(issues({ bash: null })).toEqual([
+      'permission.bash: must be "allow", "ask" or "deny" or a map of pattern to action (got null)',
+    ]);
     expect(issues({ allow: [1], ask: [], deny: [] })).toEqual([
       'permission.allow[0]: must be a string like "Bash(git diff:*)" (got 1)',
     ]);
