@@ -43,9 +43,14 @@ describe("awk", () => {
       expect(argumentEffects(["awk", option, "a>b", "{print}", "f"]), option).toEqual([]);
   });
 
+  it("the operands after the program are files, whatever their names", () => {
+    expect(argumentEffects(["awk", "{print}", "a>b", "@c", "x|y"])).toEqual([]);
+  });
+
   it("cannot inspect a program file, nor what a library or extension does", () => {
+    // With a program file every operand is a data file, even one named like a program.
     for (const option of ["-f", "-E", "--file", "--exec"])
-      expect(argumentEffects(["awk", option, "p.awk", "f"]), option).toEqual([
+      expect(argumentEffects(["awk", option, "p.awk", "a>b"]), option).toEqual([
         "!awk program file is not inspected",
       ]);
     for (const option of ["-i", "-l", "--include", "--load"])
