@@ -30,6 +30,8 @@ describe("externalPaths", () => {
     expect(paths("git log --oneline -5")).toEqual([]);
     expect(paths("curl https://example.com/a/../b")).toEqual([]);
     expect(paths("cat <<EOF\n/etc/passwd\nEOF")).toEqual([]);
+    // A substitution with no folder written before it, or one inside, is taken as inside: best effort.
+    expect(paths("cat $(echo a) src/$(echo b) ''")).toEqual([]);
   });
 });
 
@@ -44,6 +46,12 @@ describe("externalPaths: the forms a path outside takes", () => {
     ["stdout and stderr to a file whose name ends in a digit (>&)", "make >& /tmp/log1", ["/tmp/log1"]],
     ["the command sudo runs", "sudo -u root cat /etc/shadow", ["/etc/shadow"]],
     ["the command timeout runs", "timeout 5 tail /var/log/syslog", ["/var/log/syslog"]],
+    ["${HOME}", "cat ${HOME}/.ssh/id_rsa", ["/home/me/.ssh/id_rsa"]],
+    ["a .. after ./", "rm -rf ./..", ["/work"]],
+    ["a .. after .//", "ls .//..", ["/work"]],
+    ["the folder before a command substitution", "cat /etc/$(echo passwd)", ["/etc"]],
+    ["the home folder before a backquoted substitution", "cat ~/`whoami`.txt", ["/home/me"]],
+    ["$HOME before a substitution", "cat $HOME/$(echo .ssh)/id_rsa", ["/home/me"]],
   ])("%s", (_, command, expected) => {
     expect(paths(command)).toEqual(expected);
   });
