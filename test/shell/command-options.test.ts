@@ -5,7 +5,9 @@ import { hasOption, optionValues, parseOptions } from "../../src/shell/command-o
 describe("parseOptions", () => {
   // Strict: an option without a value has no `value` field at all, as its type says.
   it("long options: --name=value, --name value when it takes one, --name alone otherwise or at the end", () => {
-    expect(parseOptions(["--out=a", "--out", "b", "--verbose", "x", "--out"], { value: ["out"] })).toStrictEqual({
+    expect(
+      parseOptions(["--out=a", "--out", "b", "--verbose", "x", "--out"], { value: ["out"] }),
+    ).toStrictEqual({
       options: [
         { name: "out", value: "a" },
         { name: "out", value: "b" },
