@@ -84,7 +84,7 @@ export function workspaceOperands(command: string, workspace: string, home: stri
   return [...found];
 }
 
-/** Scripts run by `sh -c`, `eval` … are searched too, up to a small depth. */
+/** Scripts run by `sh -c`, `eval` … are searched too, up to a small depth; deeper ones may reach anything. */
 const MAX_SCRIPT_DEPTH = 4;
 
 function collect(command: string, consider: (word: string) => void, depth: number): void {
@@ -97,6 +97,8 @@ function collect(command: string, consider: (word: string) => void, depth: numbe
     const nested = nestedRuns(words);
     for (const inner of nested.commands) operandsOf(inner, consider);
     if (depth < MAX_SCRIPT_DEPTH) for (const script of nested.scripts) collect(script, consider, depth + 1);
+    // A script nested deeper is not read: it may name any path, so `/` stands for them.
+    else if (nested.scripts.length > 0) consider("/");
   }
 }
 

@@ -57,6 +57,16 @@ describe("externalPaths: the forms a path outside takes", () => {
   });
 });
 
+describe("externalPaths: scripts inside scripts", () => {
+  const nested = (levels: number, command: string) => `${"eval ".repeat(levels)}${command}`;
+
+  it("reads scripts four levels deep; a deeper one may name any path, so it stands as /", () => {
+    expect(paths(nested(4, "cat /etc/shadow"))).toEqual(["/etc/shadow"]);
+    expect(paths(nested(5, "cat /etc/shadow"))).toEqual(["/"]);
+    expect(operands(nested(5, "cat a.txt"))).toEqual([]);
+  });
+});
+
 describe("workspaceOperands", () => {
   it("resolves the operands and redirection targets inside the workspace, and leaves the rest to externalPaths", () => {
     expect(operands("cat a.txt /etc/passwd ../x src/b.ts > out.txt")).toEqual([

@@ -65,4 +65,10 @@ describe("recursiveReadRoots", () => {
     expect(roots("sudo grep -r TOKEN /etc")).toEqual(["/etc"]);
     expect(roots("sh -c 'grep -r TOKEN /etc'")).toEqual(["/etc"]);
   });
+
+  it("reads scripts four levels deep; a deeper one may read anything, so the whole workspace is a root", () => {
+    expect(roots(`${"eval ".repeat(4)}grep -r TOKEN src`)).toEqual([`${WS}/src`]);
+    expect(roots(`${"eval ".repeat(5)}grep -r TOKEN src`)).toEqual([WS]);
+    expect(roots(`${"eval ".repeat(5)}cat a.txt`)).toEqual([WS]);
+  });
 });
