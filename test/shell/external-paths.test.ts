@@ -46,7 +46,8 @@ describe("externalPaths: the forms a path outside takes", () => {
     ["stdout and stderr to a file whose name ends in a digit (>&)", "make >& /tmp/log1", ["/tmp/log1"]],
     ["the command sudo runs", "sudo -u root cat /etc/shadow", ["/etc/shadow"]],
     ["the command timeout runs", "timeout 5 tail /var/log/syslog", ["/var/log/syslog"]],
-    ["${HOME}", "cat ${HOME}/.ssh/id_rsa", ["/home/me/.ssh/id_rsa"]],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${HOME}, not a template
+    ["${HOME} braced", "cat ${HOME}/.ssh/id_rsa", ["/home/me/.ssh/id_rsa"]],
     ["a .. after ./", "rm -rf ./..", ["/work"]],
     ["a .. after .//", "ls .//..", ["/work"]],
     ["the folder before a command substitution", "cat /etc/$(echo passwd)", ["/etc"]],
