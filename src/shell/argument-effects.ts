@@ -42,6 +42,48 @@ const awk = (args: string[]): string[] => {
   return effects;
 };
 
+/** tree's options that take a value (tree 2.1); `--output` is not one of them, and is taken for a write all the same. */
+const TREE_LETTER_VALUES = new Set([..."LPIHTo"]);
+const TREE_LONG_VALUES = new Set([
+  "filelimit",
+  "timefmt",
+  "charset",
+  "sort",
+  "gitfile",
+  "hintro",
+  "houtro",
+  "infofile",
+  "output",
+]);
+
+/**
+ * tree reads its options its own way, not getopt's: each letter of a cluster that takes a value takes
+ * the next word (`tree -Lo 1 out` writes `out`, `tree -oa out` too), and `--fromfile` takes none.
+ */
+function treeEffects(args: readonly string[]): string[] {
+  const effects: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") break;
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = arg.slice(2, eq === -1 ? undefined : eq);
+      const value = eq === -1 ? args[i + 1] : arg.slice(eq + 1);
+      if (name === "output") effects.push(`> ${value ?? ""}`);
+      if (eq === -1 && TREE_LONG_VALUES.has(name)) i++;
+    } else if (arg.startsWith("-")) {
+      let next = i + 1;
+      for (const letter of arg.slice(1)) {
+        if (letter === "o") effects.push(`> ${args[next] ?? ""}`);
+        if (letter === "R") effects.push("!tree -R writes files");
+        if (TREE_LETTER_VALUES.has(letter)) next++;
+      }
+      i = next - 1;
+    }
+  }
+  return effects;
+}
+
 const EFFECTS: Record<string, (args: string[]) => string[]> = {
   sed: sedEffects,
   awk,
@@ -95,14 +137,7 @@ const EFFECTS: Record<string, (args: string[]) => string[]> = {
     });
     return effects;
   },
-  tree: (args) => {
-    const parsed = parseOptions(args, {
-      value: [..."LPIHTo", "filelimit", "timefmt", "charset", "output", "fromfile", "infofile"],
-    });
-    const effects = optionValues(parsed, "o", "output").map((file) => `> ${file}`);
-    if (hasOption(parsed, "R")) effects.push("!tree -R writes files");
-    return effects;
-  },
+  tree: (args) => treeEffects(args),
   file: (args) =>
     hasOption(parseOptions(args, { value: [..."mfFeP"] }), "C", "compile")
       ? ["!file -C writes a magic file"]

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import { isInside } from "../text/path-inside.ts";
 import { parseShell } from "./scanner.ts";
 import { nestedRuns } from "./wrappers.ts";
@@ -61,7 +61,7 @@ export function externalPaths(command: string, workspace: string, home: string =
   const found = new Set<string>();
   const consider = (word: string) => {
     const path = resolvePath(word, workspace, home);
-    if (path !== undefined && !DEVICE_PATHS.has(path) && !isInside(path, workspace)) found.add(path);
+    if (!DEVICE_PATHS.has(path) && !isInside(path, workspace)) found.add(path);
   };
   collect(command, consider, 0);
   return [...found];
@@ -77,14 +77,14 @@ export function workspaceOperands(command: string, workspace: string, home: stri
   const found = new Set<string>();
   const consider = (word: string) => {
     if (word === "" || word.includes("$") || word.includes("`")) return;
-    const path = resolvePath(word, workspace, home) ?? resolve(workspace, word);
+    const path = resolvePath(word, workspace, home);
     if (!DEVICE_PATHS.has(path) && isInside(path, workspace)) found.add(path);
   };
   collect(command, consider, 0);
   return [...found];
 }
 
-/** Scripts run by `sh -c`, `eval` … are searched too, up to a small depth. */
+/** Scripts run by `sh -c`, `eval` … are searched too, up to a small depth; deeper ones may reach anything. */
 const MAX_SCRIPT_DEPTH = 4;
 
 function collect(command: string, consider: (word: string) => void, depth: number): void {
@@ -97,6 +97,8 @@ function collect(command: string, consider: (word: string) => void, depth: numbe
     const nested = nestedRuns(words);
     for (const inner of nested.commands) operandsOf(inner, consider);
     if (depth < MAX_SCRIPT_DEPTH) for (const script of nested.scripts) collect(script, consider, depth + 1);
+    // A script nested deeper is not read: it may name any path, so `/` stands for them.
+    else if (nested.scripts.length > 0) consider("/");
   }
 }
 
@@ -128,11 +130,14 @@ function operandsOf(words: readonly string[], consider: (word: string) => void):
   }
 }
 
-function resolvePath(word: string, workspace: string, home: string): string | undefined {
-  if (word === "" || word.includes("$(") || word.includes("`")) return undefined;
-  if (word === "~" || word.startsWith("~/")) return resolve(home, word.slice(2));
-  if (word.startsWith("$HOME/") || word === "$HOME") return resolve(home, word.slice(6));
-  if (isAbsolute(word)) return resolve(word);
-  if (word === ".." || word.startsWith("../") || word.includes("/../")) return resolve(workspace, word);
-  return undefined;
+/**
+ * The absolute path a word names: `~`, `$HOME` and `${HOME}` are the home folder, a relative word is
+ * under the workspace (so `./..` is its parent). What a substitution prints is unknown: only the
+ * folder written before it counts (`/etc/$(…)` is under `/etc`, `$(…)` alone under the workspace).
+ */
+function resolvePath(word: string, workspace: string, home: string): string {
+  const substitution = word.search(/\$\(|`/);
+  const known = substitution === -1 ? word : word.slice(0, word.lastIndexOf("/", substitution) + 1);
+  const fromHome = /^(~|\$HOME|\$\{HOME\})(\/|$)/.exec(known);
+  return fromHome ? resolve(home, known.slice(fromHome[0].length)) : resolve(workspace, known);
 }

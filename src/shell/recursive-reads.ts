@@ -38,6 +38,8 @@ function collect(command: string, workspace: string, roots: Set<string>, depth: 
     for (const run of [words, ...nested.commands]) consider(run, workspace, roots);
     if (depth < MAX_SCRIPT_DEPTH)
       for (const script of nested.scripts) collect(script, workspace, roots, depth + 1);
+    // A script nested deeper is not read: it may read anything (outside, `externalPaths` asks for `/`).
+    else if (nested.scripts.length > 0) roots.add(workspace);
   }
 }
 

@@ -43,9 +43,14 @@ describe("awk", () => {
       expect(argumentEffects(["awk", option, "a>b", "{print}", "f"]), option).toEqual([]);
   });
 
+  it("the operands after the program are files, whatever their names", () => {
+    expect(argumentEffects(["awk", "{print}", "a>b", "@c", "x|y"])).toEqual([]);
+  });
+
   it("cannot inspect a program file, nor what a library or extension does", () => {
+    // With a program file every operand is a data file, even one named like a program.
     for (const option of ["-f", "-E", "--file", "--exec"])
-      expect(argumentEffects(["awk", option, "p.awk", "f"]), option).toEqual([
+      expect(argumentEffects(["awk", option, "p.awk", "a>b"]), option).toEqual([
         "!awk program file is not inspected",
       ]);
     for (const option of ["-i", "-l", "--include", "--load"])
@@ -144,23 +149,41 @@ describe("tee, git, tree and file", () => {
     expect(effects("git log -n 5 --oneline")).toEqual([]);
   });
 
-  it("tree: -o/--output writes its file, -R writes files; an option's value is not -o", () => {
+  it("tree: -o/--output writes its file, -R writes files", () => {
     expect(effects("tree -o out")).toEqual(["> out"]);
     expect(effects("tree --output=out")).toEqual(["> out"]);
+    expect(effects("tree --output out")).toEqual(["> out"]);
     expect(effects("tree -R")).toEqual(["!tree -R writes files"]);
-    for (const option of [
-      "-L",
-      "-P",
-      "-I",
-      "-H",
-      "-T",
-      "--filelimit",
-      "--timefmt",
-      "--charset",
-      "--fromfile",
-      "--infofile",
-    ])
-      expect(effects(`tree ${option} -o`), option).toEqual([]);
+  });
+
+  // As tree 2.1 does them (each run against the real tree).
+  it.each([
+    ["a letter's value is the next word, never attached", "tree -oa out d", ["> out"]],
+    ["letters in a cluster take the next words in turn", "tree -Lo 1 out d", ["> out"]],
+    ["--fromfile takes no value", "tree --fromfile -o out list", ["> out"]],
+    ["a long option's value after = is not the next word", "tree --charset=x -o out d", ["> out"]],
+    ["after -- every word is a folder", "tree -- -o d", []],
+    ["an -o or --output at the end still writes", "tree -o", ["> "]],
+  ])("tree: %s", (_, command, expected) => {
+    expect(effects(command)).toEqual(expected);
+  });
+
+  it.each([
+    "-L",
+    "-P",
+    "-I",
+    "-H",
+    "-T",
+    "--filelimit",
+    "--timefmt",
+    "--charset",
+    "--sort",
+    "--gitfile",
+    "--hintro",
+    "--houtro",
+    "--infofile",
+  ])("tree: the value of %s is not -o", (option) => {
+    expect(effects(`tree ${option} -o out d`)).toEqual([]);
   });
 
   it("file: -C/--compile writes a magic file; an option's value is not -C", () => {

@@ -3,8 +3,11 @@ import { hasOption, optionValues, parseOptions } from "../../src/shell/command-o
 
 /** getopt-style option parsing, on which finding the command a wrapper runs depends. */
 describe("parseOptions", () => {
+  // Strict: an option without a value has no `value` field at all, as its type says.
   it("long options: --name=value, --name value when it takes one, --name alone otherwise or at the end", () => {
-    expect(parseOptions(["--out=a", "--out", "b", "--verbose", "x", "--out"], { value: ["out"] })).toEqual({
+    expect(
+      parseOptions(["--out=a", "--out", "b", "--verbose", "x", "--out"], { value: ["out"] }),
+    ).toStrictEqual({
       options: [
         { name: "out", value: "a" },
         { name: "out", value: "b" },
@@ -17,7 +20,7 @@ describe("parseOptions", () => {
   });
 
   it("short options: combined flags, an attached or separate value, one at the end without a value", () => {
-    expect(parseOptions(["-abofile", "-o", "g", "-vo"], { value: ["o"] })).toEqual({
+    expect(parseOptions(["-abofile", "-o", "g", "-vo"], { value: ["o"] })).toStrictEqual({
       options: [
         { name: "a" },
         { name: "b" },

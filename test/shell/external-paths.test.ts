@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { PermissionDeniedError } from "../../src/permissions/types.ts";
-import { externalPaths } from "../../src/shell/external-paths.ts";
+import { externalPaths, workspaceOperands } from "../../src/shell/external-paths.ts";
 import { bashTool } from "../../src/tools/bash/bash.ts";
 import { makeContext, makeSandbox, runTool } from "../tools/tool-context.ts";
 
 const WS = "/work/project";
 const HOME = "/home/me";
 const paths = (command: string) => externalPaths(command, WS, HOME);
+const operands = (command: string) => workspaceOperands(command, WS, HOME);
 
 describe("externalPaths", () => {
   it("finds file operands and redirections outside the workspace", () => {
@@ -29,6 +30,69 @@ describe("externalPaths", () => {
     expect(paths("git log --oneline -5")).toEqual([]);
     expect(paths("curl https://example.com/a/../b")).toEqual([]);
     expect(paths("cat <<EOF\n/etc/passwd\nEOF")).toEqual([]);
+    // A substitution with no folder written before it, or one inside, is taken as inside: best effort.
+    expect(paths("cat $(echo a) src/$(echo b) ''")).toEqual([]);
+  });
+});
+
+describe("externalPaths: the forms a path outside takes", () => {
+  it.each([
+    ["the home folder itself", "ls ~", ["/home/me"]],
+    ["$HOME itself", "ls $HOME", ["/home/me"]],
+    ["the parent folder itself", "ls ..", ["/work"]],
+    ["a .. after a folder", "cat src/../../x", ["/work/x"]],
+    ["a redirection with no command", "> /tmp/x", ["/tmp/x"]],
+    ["stdout and stderr to a file (&>)", "make &> /tmp/build.log", ["/tmp/build.log"]],
+    ["stdout and stderr to a file whose name ends in a digit (>&)", "make >& /tmp/log1", ["/tmp/log1"]],
+    ["the command sudo runs", "sudo -u root cat /etc/shadow", ["/etc/shadow"]],
+    ["the command timeout runs", "timeout 5 tail /var/log/syslog", ["/var/log/syslog"]],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${HOME}, not a template
+    ["${HOME} braced", "cat ${HOME}/.ssh/id_rsa", ["/home/me/.ssh/id_rsa"]],
+    ["a .. after ./", "rm -rf ./..", ["/work"]],
+    ["a .. after .//", "ls .//..", ["/work"]],
+    ["the folder before a command substitution", "cat /etc/$(echo passwd)", ["/etc"]],
+    ["the home folder before a backquoted substitution", "cat ~/`whoami`.txt", ["/home/me"]],
+    ["$HOME before a substitution", "cat $HOME/$(echo .ssh)/id_rsa", ["/home/me"]],
+  ])("%s", (_, command, expected) => {
+    expect(paths(command)).toEqual(expected);
+  });
+});
+
+describe("externalPaths: scripts inside scripts", () => {
+  const nested = (levels: number, command: string) => `${"eval ".repeat(levels)}${command}`;
+
+  it("reads scripts four levels deep; a deeper one may name any path, so it stands as /", () => {
+    expect(paths(nested(4, "cat /etc/shadow"))).toEqual(["/etc/shadow"]);
+    expect(paths(nested(5, "cat /etc/shadow"))).toEqual(["/"]);
+    expect(operands(nested(5, "cat a.txt"))).toEqual([]);
+  });
+});
+
+describe("workspaceOperands", () => {
+  it("resolves the operands and redirection targets inside the workspace, and leaves the rest to externalPaths", () => {
+    expect(operands("cat a.txt /etc/passwd ../x src/b.ts > out.txt")).toEqual([
+      `${WS}/out.txt`,
+      `${WS}/a.txt`,
+      `${WS}/src/b.ts`,
+    ]);
+  });
+
+  it("skips words whose value it cannot know: empty, a variable, a command substitution", () => {
+    expect(operands("cat '' $FOO `x` a.txt")).toEqual([`${WS}/a.txt`]);
+  });
+
+  it("an option is not an operand, but after -- a word that starts with - is one", () => {
+    expect(operands("cat -n a.txt")).toEqual([`${WS}/a.txt`]);
+    expect(operands("cat -- -notes.env")).toEqual([`${WS}/-notes.env`]);
+  });
+
+  it.each([
+    ["fd duplications are not files", "make > out.txt 2>&1 3>&10", [`${WS}/out.txt`]],
+    ["a file named by digits is a file", "echo x > 1", [`${WS}/1`]],
+    ["&> writes a file, even one whose name starts with a digit", "make &> 1.log", [`${WS}/1.log`]],
+    [">& writes a file when its target is not a descriptor", "make >& log1", [`${WS}/log1`]],
+  ])("redirections: %s", (_, command, expected) => {
+    expect(operands(command)).toEqual(expected);
   });
 });
 
