@@ -31,6 +31,7 @@ export function parseOptions(args: readonly string[], spec: OptionSpec): ParsedO
   const note = (name: string, shown: string) => {
     if (flags !== undefined && !flags.has(name)) result.unknown.push(shown);
   };
+  const longName = longNameReader([...takesValue, ...attached, ...(flags ?? [])]);
   let index = 0;
   while (index < args.length) {
     const arg = args[index++] as string;
@@ -40,7 +41,7 @@ export function parseOptions(args: readonly string[], spec: OptionSpec): ParsedO
     }
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
-      const name = arg.slice(2, eq === -1 ? undefined : eq);
+      const name = longName(arg.slice(2, eq === -1 ? undefined : eq));
       if (eq !== -1) result.options.push({ name, value: arg.slice(eq + 1) });
       else if (takesValue.has(name) && index < args.length)
         result.options.push({ name, value: args[index++] as string });
@@ -75,6 +76,20 @@ export function parseOptions(args: readonly string[], spec: OptionSpec): ParsedO
     result.operands.push(arg);
   }
   return result;
+}
+
+/**
+ * getopt_long takes any unambiguous start of a long option's name for the option (`timeout --sig KILL`
+ * is `--signal KILL`): read as an unknown flag, its value would pass for the wrapped command. A name
+ * known whole is itself; one that starts two known names is left as written (getopt refuses it).
+ */
+function longNameReader(known: readonly string[]): (name: string) => string {
+  const longNames = [...new Set(known.filter((name) => name.length > 1))];
+  return (name) => {
+    if (name === "" || longNames.includes(name)) return name;
+    const candidates = longNames.filter((full) => full.startsWith(name));
+    return candidates.length === 1 ? (candidates[0] as string) : name;
+  };
 }
 
 export function hasOption(parsed: ParsedOptions, ...names: string[]): boolean {

@@ -19,6 +19,21 @@ describe("parseOptions", () => {
     });
   });
 
+  it("a long option may be shortened to any start of its name that no other option shares, as getopt_long reads it", () => {
+    const spec = { value: ["signal", "kill-after"], flags: ["verbose", "version"] };
+    expect(parseOptions(["--sig", "KILL", "--kill=5", "--verb", "10", "rm"], spec)).toStrictEqual({
+      options: [{ name: "signal", value: "KILL" }, { name: "kill-after", value: "5" }, { name: "verbose" }],
+      operands: ["10", "rm"],
+      unknown: [],
+    });
+    // `--ver` starts two names: getopt refuses it, and so it stays unknown here.
+    expect(parseOptions(["--ver", "rm"], spec)).toStrictEqual({
+      options: [{ name: "ver" }],
+      operands: ["rm"],
+      unknown: ["--ver"],
+    });
+  });
+
   it("short options: combined flags, an attached or separate value, one at the end without a value", () => {
     expect(parseOptions(["-abofile", "-o", "g", "-vo"], { value: ["o"] })).toStrictEqual({
       options: [

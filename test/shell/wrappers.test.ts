@@ -340,3 +340,19 @@ describe("a wrapper option agentry does not know", () => {
     expect(decide(READ_ONLY_BASH_RULES, "find . -name '*.md' | xargs")).toBe("allow");
   });
 });
+
+// GNU tools (getopt_long) take any unambiguous start of a long option: `--sig KILL` is `--signal KILL`.
+// Read as an unknown flag, its value was taken for the command and the real one went unseen.
+describe("a long option shortened as getopt_long allows", () => {
+  it.each([
+    "timeout --sig KILL 5 rm -rf build",
+    "timeout --kill 1 5 rm -rf build",
+    "env --chd /tmp rm -rf build",
+    "env --un HOME rm -rf build",
+    "sudo --us root rm -rf build",
+    "watch --int 1 rm -rf build",
+    "xargs --max-p 2 rm",
+  ])("%s is read as running rm", (command) => {
+    expect(decide(NO_RM, command)).toBe("deny");
+  });
+});
