@@ -114,7 +114,10 @@ const EFFECTS: Record<string, (args: string[]) => string[]> = {
         "compress-program",
       ],
     });
-    return optionValues(parsed, "o", "output").map((file) => `> ${file}`);
+    const effects = optionValues(parsed, "o", "output").map((file) => `> ${file}`);
+    // sort runs the program named there (and it again with -d) to compress its temporary files.
+    if (hasOption(parsed, "compress-program")) effects.push("!sort --compress-program runs a program");
+    return effects;
   },
   uniq: (args) => {
     // `uniq input output` writes its second operand.
