@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { isInside } from "../text/path-inside.ts";
 import { parseShell } from "./scanner.ts";
+import { searchReads } from "./search-options.ts";
 import { nestedRuns } from "./wrappers.ts";
 
 /**
@@ -107,6 +108,14 @@ function operandsOf(words: readonly string[], consider: (word: string) => void):
   const [name, ...rest] = words;
   const base = name?.split("/").at(-1);
   if (base === undefined) return;
+  const reads = searchReads(base, rest);
+  if (reads !== undefined) {
+    // grep and rg by their option tables; values of long options are checked as below.
+    for (const word of rest)
+      if (word.startsWith("--") && word.includes("=")) consider(word.slice(word.indexOf("=") + 1));
+    for (const path of [...reads.files, ...reads.paths]) consider(path);
+    return;
+  }
   const search = SEARCH_COMMANDS.has(base);
   if (!search && !PATH_COMMANDS.has(base)) return;
   let patternSkipped = !search;

@@ -1,17 +1,18 @@
 import { resolve } from "node:path";
 import { parseShell } from "./scanner.ts";
+import { searchReads } from "./search-options.ts";
 import { nestedRuns } from "./wrappers.ts";
 
 /** Searchers that walk folders by themselves (ripgrep and friends), whatever their flags. */
 const ALWAYS_RECURSIVE = new Set(["rg", "ag", "ack", "tar", "zip", "7z", "rsync"]);
-/** Commands that walk folders with a flag, and its short letters (`ls -R` lists names only: not here). */
-const RECURSIVE_WITH_FLAG: Readonly<Record<string, string>> = {
-  grep: "rR",
-  egrep: "rR",
-  fgrep: "rR",
-  cp: "rRa",
-  diff: "r",
-  scp: "r",
+/**
+ * Commands that walk folders with a flag: its short letters and long names (`ls -R` lists names only:
+ * not here). grep and rg are read by `searchReads`.
+ */
+const RECURSIVE_WITH_FLAG: Readonly<Record<string, { letters: string; names: readonly string[] }>> = {
+  cp: { letters: "rRa", names: ["recursive", "archive"] },
+  diff: { letters: "r", names: ["recursive"] },
+  scp: { letters: "r", names: [] },
 };
 /** Commands whose file names come from elsewhere (stdin, a walk): they may read any file. */
 const READS_NAMES_FROM_ELSEWHERE = new Set(["xargs", "find", "parallel"]);
@@ -51,22 +52,26 @@ function consider(words: readonly string[], workspace: string, roots: Set<string
     roots.add(workspace);
     return;
   }
-  const letters = Object.hasOwn(RECURSIVE_WITH_FLAG, base) ? RECURSIVE_WITH_FLAG[base] : undefined;
+  const search = searchReads(base, args);
+  const flag = Object.hasOwn(RECURSIVE_WITH_FLAG, base) ? RECURSIVE_WITH_FLAG[base] : undefined;
   const recursive =
-    ALWAYS_RECURSIVE.has(base) ||
-    (letters !== undefined && args.some((arg) => isRecursiveFlag(arg, letters)));
+    search?.recursive ??
+    (ALWAYS_RECURSIVE.has(base) || (flag !== undefined && args.some((arg) => isRecursiveFlag(arg, flag))));
   if (!recursive) return;
   const operands = args.filter((arg) => !arg.startsWith("-"));
-  // For searchers the first operand is the pattern; the rest are paths.
-  const paths = ["rg", "ag", "ack", "grep", "egrep", "fgrep"].includes(base) ? operands.slice(1) : operands;
+  // For the other searchers the first operand is the pattern; the rest are paths.
+  const paths = search?.paths ?? (["ag", "ack"].includes(base) ? operands.slice(1) : operands);
   if (paths.length === 0) roots.add(workspace);
   for (const path of paths) roots.add(resolve(workspace, path));
 }
 
-function isRecursiveFlag(arg: string, letters: string): boolean {
-  if (arg === "--recursive" || arg === "--dereference-recursive" || arg.startsWith("--directories=recurse"))
-    return true;
-  return !arg.startsWith("--") && arg.startsWith("-") && [...arg.slice(1)].some((c) => letters.includes(c));
+/** `-r` in a cluster of letters, or a long name or any start of it (`--recur`, `--arch`), as getopt_long takes it. */
+function isRecursiveFlag(arg: string, flag: { letters: string; names: readonly string[] }): boolean {
+  if (arg.startsWith("--")) {
+    const name = arg.slice(2).split("=")[0] ?? "";
+    return name !== "" && flag.names.some((full) => full.startsWith(name));
+  }
+  return arg.startsWith("-") && [...arg.slice(1)].some((c) => flag.letters.includes(c));
 }
 
 /** `xargs`, `find -exec` and `parallel` read files only when they run a command (find alone lists names). */
