@@ -8,6 +8,11 @@ const deny = (pattern: string): PermissionRule => ({ permission: "bash", pattern
  * separate patterns none of these match, everything that could write or run something else:
  * redirections (`> file`), substitutions, `xargs`/`find -exec` targets, `sed -i`/`w`/`e`,
  * `awk` `system`/`>`/`|`, `find -delete`, `sort -o`, `uniq in out`, `tree -o`, `git --output`.
+ *
+ * No command that sets a shell variable: `read PATH`, `printf -v PATH` make the next allowed name
+ * (`cat`) run a workspace file, `read HOME` makes `git status` read a planted `.gitconfig`, and a name
+ * with a subscript (`read 'a[$(rm x)]'`) runs the command inside it. Hence no `read`, and `printf`
+ * without `-v` (denied below).
  */
 const READ_ONLY_COMMANDS = [
   "ls",
@@ -35,7 +40,6 @@ const READ_ONLY_COMMANDS = [
   "pwd",
   "echo",
   "printf",
-  "read",
   "which",
   "type",
   "command -v",
@@ -135,6 +139,8 @@ export const READ_ONLY_BASH_RULES: Ruleset = [
   ...READ_ONLY_GIT.flatMap((sub) => [allow(`git ${sub} *`), allow(`git --no-pager ${sub} *`)]),
   ...READ_ONLY_EXACT.map((command) => allow(command)),
   allow("date +*"),
+  // `-v NAME` (or `-vNAME`) stores the output in a variable; the option comes first or not at all.
+  deny("printf -v*"),
 ];
 
 const TEST_RUNNERS = [

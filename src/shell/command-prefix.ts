@@ -15,7 +15,7 @@
 export function commandPrefix(command: string): string | undefined {
   const words = command.split(" ");
   const [name] = words;
-  if (name === undefined || name === "" || !/^[\w./@+-][\w./@+:,-]*$/.test(name)) return undefined;
+  if (name === undefined || !/^[\w./@+-][\w./@+:,-]*$/.test(name)) return undefined;
   const arity = arityOf(words);
   if (words.length < arity) return undefined;
   const prefix = words.slice(0, arity);

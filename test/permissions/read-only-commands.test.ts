@@ -38,7 +38,6 @@ const READS = [
   "pwd -P",
   "echo hello",
   "printf '%s\\n' x",
-  "read -r line",
   "which node",
   "type ls",
   "command -v git",
@@ -167,6 +166,20 @@ describe("a read-only agent's commands", () => {
   it("shows the date in any format, and sets it never", () => {
     expect(action(READ_ONLY_BASH_RULES, "date +%Y-%m-%d")).toBe("allow");
     expect(action(READ_ONLY_BASH_RULES, "date -s 2020-01-01")).toBe("deny");
+  });
+
+  // A variable set by one command changes what the next allowed one runs: `cat` from a folder of
+  // the workspace, `git` reading a planted `.gitconfig`, a subscript's `$(…)` run as the name is read.
+  it.each([
+    "read PATH <<< ./bin; cat x",
+    "cat list | while read HOME; do git status; done",
+    "read -r line",
+    "read 'a[$(touch x)]' <<< 1",
+    "printf -v PATH %s ./bin; cat x",
+    "printf -vPATH %s ./bin",
+    "printf -v 'a[$(touch x)]' %s 1",
+  ])("refuses %j, which sets a shell variable", (command) => {
+    expect(action(READ_ONLY_BASH_RULES, command)).toBe("deny");
   });
 
   it("never leaves the OS sandbox", () => {

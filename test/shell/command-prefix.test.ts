@@ -10,6 +10,8 @@ describe("commandPrefix: what 'always' approves for a command", () => {
     expect(commandPrefix("docker compose up -d")).toBe("docker compose up");
     expect(commandPrefix("ls -la src")).toBe("ls");
     expect(commandPrefix("./scripts/check.sh --fast")).toBe("./scripts/check.sh");
+    // The rule against options stands for the words after the name: a program may begin with a dash.
+    expect(commandPrefix("-tool --fast")).toBe("-tool");
   });
 
   it("gives none where a prefix would approve more than the person saw", () => {
@@ -28,6 +30,34 @@ describe("commandPrefix: what 'always' approves for a command", () => {
     ]) {
       expect(commandPrefix(command), command).toBeUndefined();
     }
+  });
+
+  // Named by path or not, the program decides: `/bin/rm` deletes as `rm` does, `/usr/bin/python3` runs
+  // any code as `python3` does. A folder's name does not count (`/opt/rm/tool` is `tool`).
+  const DESTROYS =
+    "rm rmdir unlink shred dd mkfs truncate kill pkill killall chmod chown chgrp reboot shutdown";
+  it.each(DESTROYS.split(" "))("approves %s one command line at a time, by path too", (name) => {
+    expect(commandPrefix(`${name} target`)).toBeUndefined();
+    expect(commandPrefix(`/usr/bin/${name} target`)).toBeUndefined();
+  });
+
+  const INTERPRETERS =
+    "sh bash zsh dash ksh fish pwsh python python2 python3 node deno tsx ts-node ruby perl php lua Rscript osascript";
+  const WRAPPERS =
+    "eval exec source . sudo doas su env xargs nohup timeout nice time watch ssh command builtin";
+  it.each([...INTERPRETERS.split(" "), ...WRAPPERS.split(" ")])(
+    "gives none for %s, which runs any code, by path or behind a runner",
+    (name) => {
+      expect(commandPrefix(`${name} x`)).toBeUndefined();
+      expect(commandPrefix(`/usr/local/bin/${name} x`)).toBeUndefined();
+      expect(commandPrefix(`uv run /usr/local/bin/${name} x`)).toBeUndefined();
+    },
+  );
+
+  it("reads the program's name after its last slash, not a folder's", () => {
+    expect(commandPrefix("/opt/rm/tool --x")).toBe("/opt/rm/tool");
+    expect(commandPrefix("/opt/python/tool --x")).toBe("/opt/python/tool");
+    expect(commandPrefix("uv run /opt/python/tool --x")).toBe("uv run /opt/python/tool");
   });
 
   it("works on the patterns the gate asks for: what a line also writes or runs stays its own question", () => {
