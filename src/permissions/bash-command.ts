@@ -18,6 +18,15 @@ const HARMLESS_TARGETS = new Set([
 const MAX_DEPTH = 16;
 
 /**
+ * A name with a subscript that holds a command (`a[$(rm x)]`, quoted or not): wherever bash evaluates
+ * such a string as a number or a name (`[[ -v '…' ]]`, `test 1 -eq '…'`, `$(( '…' ))`, `read '…'`,
+ * a `for` variable used in `$((x))` later), it runs the command, though the quotes made it look like
+ * text. Which words bash evaluates that way cannot be told from the text, so any such subscript is a note.
+ */
+const SUBSCRIPT_RUNNING_A_COMMAND = /\[[^\]]*(\$\(|`)/;
+const SUBSCRIPT_NOTE = "!a subscript holding a command, which bash runs when it evaluates the name";
+
+/**
  * The patterns a bash command is checked against, so a prefix rule like `ls *` allows only what it
  * says. One pattern per simple command (quotes removed, words joined by one space, leading
  * `NAME=value` assignments split off as patterns of their own), plus one for everything a prefix
@@ -52,6 +61,7 @@ function collectScript(source: string, depth: number, out: Set<string>): void {
   }
   const parsed = parseShell(source);
   for (const problem of parsed.problems) out.add(`!shell syntax not understood: ${problem}`);
+  if (SUBSCRIPT_RUNNING_A_COMMAND.test(source)) out.add(SUBSCRIPT_NOTE);
   for (const command of parsed.commands) {
     if (command.words.length > 0) {
       collectCommand(
