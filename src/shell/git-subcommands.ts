@@ -45,6 +45,12 @@ const GLOBAL_VALUE = new Set([
 ]);
 /** Global options whose value makes the command's paths relative to another folder. */
 const GLOBAL_ELSEWHERE = new Set(["-C", "--git-dir", "--work-tree"]);
+/**
+ * Settings (`-c key=value`, `--config-env key=VAR`) known to run no program and include no file. Any
+ * other may make git run a command that prints any file: an alias, `core.fsmonitor` (run by `status`),
+ * a diff driver, a credential helper, `include.path` (a file of more settings).
+ */
+const INERT_CONFIG = /^((user|author|committer|color|advice)\.|(core\.quotepath|init\.defaultbranch)$)/i;
 
 /** Options of the log/show/diff family whose value is the next word when not attached. */
 const REVISION_VALUE = new Set(
@@ -89,11 +95,14 @@ const WHOLE_TREES = new Set([
   "pack-objects",
 ]);
 
-/** What `git <args>` may print, or undefined when it prints no file content. */
-export function gitSubcommand(args: readonly string[]): GitContent | undefined {
+/**
+ * What `git <args>` may print, or undefined when it prints no file content. `configured`: the command's
+ * environment sets git's settings or programs (`GIT_CONFIG_*`, `GIT_EXTERNAL_DIFF`, `GIT_DIR` …).
+ */
+export function gitSubcommand(args: readonly string[], configured = false): GitContent | undefined {
   let index = 0;
-  let elsewhere = false;
-  let aliasSet = false;
+  let elsewhere = configured;
+  let runsProgram = configured;
   while (index < args.length && (args[index] as string).startsWith("-")) {
     const arg = args[index] as string;
     const name = arg.split("=")[0] as string;
@@ -103,7 +112,10 @@ export function gitSubcommand(args: readonly string[]): GitContent | undefined {
       : arg.includes("=")
         ? arg.slice(arg.indexOf("=") + 1)
         : "";
-    if ((name === "-c" || name === "--config-env") && /^alias\./i.test(value ?? "")) aliasSet = true;
+    const key = (value ?? "").split("=")[0] as string;
+    if ((name === "-c" || name === "--config-env") && !INERT_CONFIG.test(key)) runsProgram = true;
+    // Subcommands that are programs of their own (`git-submodule`, an unknown name) are looked up there.
+    if (name === "--exec-path" && arg.includes("=")) runsProgram = true;
     index += GLOBAL_VALUE.has(arg) ? 2 : 1;
   }
   const sub = args[index];
@@ -120,9 +132,9 @@ export function gitSubcommand(args: readonly string[]): GitContent | undefined {
     ...found,
     elsewhere,
   });
-  // An alias defined on the command line can stand for anything, as can a name git does not know (an
-  // alias from the user's config, an external `git-<name>` program).
-  if (aliasSet) return content({ unnamed: true });
+  // A program a setting names can print any file, tracked or not. A name git does not know (an alias
+  // from the user's config, an external `git-<name>` program) can stand for anything too (below).
+  if (runsProgram) return content({ unnamed: true, untracked: true });
   if (QUIET.has(sub)) return undefined;
   const { before, pathspecs } = splitAtDashDash(rest);
   const { flags, operands } = splitRevisionArgs(before);

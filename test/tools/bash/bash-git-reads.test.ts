@@ -90,6 +90,20 @@ function gitSecretsSuite(sandboxed: boolean) {
     await expect(run(command)).rejects.toThrow(/read '\.env'.*needs approval and no one can approve it/);
   });
 
+  // Every command allowed: only the read rule on `.env` stands between the command and the secret.
+  it.each([
+    "git -c core.fsmonitor='git show HEAD~1:.env >&2; :' status",
+    "HOOK='git show HEAD~1:.env >&2; :' git --config-env=core.fsmonitor=HOOK status",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='git show HEAD~1:.env >&2; :' git status",
+    "sudo timeout 5 git show HEAD~1:.env",
+  ])("%s runs a program that may print the committed .env: a read of it", async (command) => {
+    const { run } = await bashWith({
+      sandboxed,
+      extra: [{ permission: "bash", pattern: "*", action: "allow" }],
+    });
+    await expect(run(command)).rejects.toThrow(/read '\.env'.*needs approval and no one can approve it/);
+  });
+
   it.each([
     ["git log --oneline", "second, without it"],
     ["git log -p -- src", "export const a = 2;"],
