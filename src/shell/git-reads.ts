@@ -35,6 +35,8 @@ interface Found {
   words: string[];
   /** Its environment sets a variable of git's (`GIT_DIR=x git …`, `env GIT_CONFIG_COUNT=1 git …`). */
   configured: boolean;
+  /** `words` runs commands nested deeper than this module reads (not git's words then). */
+  tooDeep?: boolean;
 }
 
 /** Every git command in `command` (nested ones too) that may print repository files. */
@@ -43,8 +45,11 @@ export function gitContentReads(command: string): GitRead[] {
   const moved = { value: false };
   const exported = { value: false };
   collect(command, found, { moved, exported }, 0);
-  return found.flatMap(({ words, configured }) => {
-    const read = gitSubcommand(words.slice(1), configured || exported.value);
+  return found.flatMap(({ words, configured, tooDeep }) => {
+    const read = gitSubcommand(
+      tooDeep === true ? ["(nested too deep)"] : words.slice(1),
+      configured || exported.value,
+    );
     if (read === undefined || (read.files.length === 0 && read.ambiguous.length === 0 && !read.unnamed))
       return [];
     return [{ command: words.join(" "), ...read, elsewhere: read.elsewhere || moved.value }];
@@ -80,8 +85,13 @@ function visit(
     const wrappers = simple.words.slice(0, simple.words.length - run.length);
     found.push({ words: run, configured: simple.assigned || wrappers.some(setsGitVariable) });
   }
-  if (depth >= MAX_DEPTH) return;
   const nested = nestedRuns(run);
+  if (depth >= MAX_DEPTH) {
+    // What runs deeper may be git and is not read: taken for a git command that may print anything.
+    if (nested.commands.length > 0 || nested.scripts.length > 0)
+      found.push({ words: run, configured: true, tooDeep: true });
+    return;
+  }
   for (const inner of nested.commands) visit(inner, simple, found, state, depth + 1);
   for (const inner of nested.scripts) collect(inner, found, state, depth + 1);
 }

@@ -183,4 +183,23 @@ describe("gitContentReads: git commands that print repository files", () => {
     }
     expect(readOf("echo HEAD | xargs git show")).toMatchObject({ unnamed: true });
   });
+
+  it("finds git eight wrappers deep, and takes what runs deeper for git that may print anything", () => {
+    const nest = (levels: number, command: string): string =>
+      levels === 0 ? command : nest(levels - 1, `sh -c ${JSON.stringify(command)}`);
+    expect(readOf(nest(8, "git show HEAD:.env")).files).toEqual([root(".env")]);
+    expect(readOf(nest(9, "git show HEAD:.env"))).toMatchObject({
+      files: [],
+      unnamed: true,
+      untracked: true,
+    });
+    expect(readOf(nest(4, "sudo timeout 5 nice git show HEAD:.env")).files).toEqual([root(".env")]);
+    expect(gitContentReads(nest(12, "ls"))).toHaveLength(1);
+    expect(gitContentReads(nest(8, "ls"))).toEqual([]);
+  });
+
+  it("drops a command that names nothing and prints nothing else (blame of no file)", () => {
+    expect(gitContentReads("git blame")).toEqual([]);
+    expect(gitContentReads("git cat-file blob")).toEqual([]);
+  });
 });
