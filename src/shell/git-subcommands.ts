@@ -72,6 +72,12 @@ const PATCH =
 const NO_PATCH =
   /^(-s|--no-patch|--stat(=.*)?|--numstat|--shortstat|--dirstat(=.*)?|--summary|--name-only|--name-status|--raw|--compact-summary|--quiet)$/;
 
+/**
+ * A revision that names a commit whatever the repository holds (`HEAD`, `main~2`, `v1^`, `a..b`). Any
+ * other name (a tag, an object id) may name a blob, which `show` prints whatever its flags.
+ */
+const COMMIT = /^(HEAD|@)$|[~^]\d*$|\.\./;
+
 /** Subcommands that print no file content unless given `-p`/`--patch` (`add -p` shows hunks). */
 const QUIET_UNLESS_PATCH = new Set(["add", "checkout", "commit", "reset", "restore", "stash", "status"]);
 /** Subcommands known to print no file content whatever their arguments. */
@@ -154,7 +160,9 @@ export function gitSubcommand(args: readonly string[], configured = false): GitC
         files: named,
         pathspecs,
         ambiguous: revisions,
-        unnamed: (patch || !noPatch) && (revisions.length > 0 || objects.length === 0),
+        unnamed:
+          ((patch || !noPatch) && (revisions.length > 0 || objects.length === 0)) ||
+          revisions.some((revision) => !COMMIT.test(revision)),
         within,
       });
     case "log":
@@ -317,7 +325,8 @@ function valuesOf(args: readonly string[], option: string): { path: string; from
 /** `<rev>:<path>` names a file of the repository (relative to its top, or to here with `./`). */
 function objectPath(operand: string): { path: string; fromRoot: boolean }[] {
   const colon = operand.indexOf(":");
-  if (colon === -1) return [];
+  // An expansion (`HEAD:$F`, `$(git rev-parse …)`) names no file this reading can know: a revision.
+  if (colon === -1 || /[$`]/.test(operand)) return [];
   // `:/text` searches commit messages; `:0:path` is a stage of the index.
   const rest = operand.slice(colon + 1).replace(/^[0-3]:/, "");
   if (rest === "" || (colon === 0 && rest.startsWith("/"))) return [];

@@ -75,7 +75,11 @@ describe("gitSubcommand: what each git subcommand may print, by its arguments", 
   });
 
   it("names the files of blame and annotate, the file --contents reads among them", () => {
-    expect(readOf("git annotate src/a.ts")).toEqual({ ...ANYTHING, files: [here("src/a.ts")], unnamed: false });
+    expect(readOf("git annotate src/a.ts")).toEqual({
+      ...ANYTHING,
+      files: [here("src/a.ts")],
+      unnamed: false,
+    });
     expect(readOf("git blame --contents=/tmp/x src/a.ts")).toMatchObject({
       files: [here("src/a.ts"), here("/tmp/x")],
       unnamed: false,
@@ -106,6 +110,23 @@ describe("gitSubcommand: what each git subcommand may print, by its arguments", 
   });
 });
 
+describe("gitSubcommand: show prints a blob whatever its flags", () => {
+  it.each([
+    ["git show --stat HEAD", false],
+    ["git show -s HEAD~1", false],
+    ["git show --name-only main^", false],
+    ["git show --stat main..topic", false],
+    // A tag or an object id may name a blob (`git tag env HEAD:.env`).
+    ["git show --stat env-tag", true],
+    ["git show -s 4b825dc", true],
+    ["git show --no-patch $(git rev-parse HEAD:.env)", true],
+    ["git show HEAD:$FILE", true],
+    ["git show HEAD:`echo .env`", true],
+  ])("%s may print files it does not name: %s", (command, unnamed) => {
+    expect(readOf(command)).toMatchObject({ unnamed });
+  });
+});
+
 describe("gitSubcommand: cat-file and unpack-file", () => {
   it.each([
     ["git cat-file -p HEAD:.env", { files: [root(".env")], unnamed: false }],
@@ -116,6 +137,7 @@ describe("gitSubcommand: cat-file and unpack-file", () => {
     ["git cat-file -p tag-v1", { files: [], unnamed: true }],
     ["git cat-file -p v1-tag", { files: [], unnamed: true }],
     ["git unpack-file 4b825dc", { files: [], unnamed: true }],
+    ["git cat-file -p HEAD:$FILE", { files: [], unnamed: true }],
     ["git cat-file --batch --buffer", { files: [], unnamed: true }],
     ["git cat-file --batch-command", { files: [], unnamed: true }],
     // `--follow-s` is git's abbreviation of `--follow-symlinks`, no `-s`.
@@ -145,6 +167,14 @@ describe("gitSubcommand: add, commit, stash, status and the like show hunks only
 
   it.each([
     "git status -sv",
+    "git status -vs",
+    // `--no-v` is git's abbreviation of `--no-verbose`.
+    "git status --no-v",
+    // `-v` shows hunks for status only; `show` is a stash's subcommand, elsewhere a branch or a file.
+    "git commit -v -m m",
+    "git add -v .",
+    "git checkout show",
+    "git add show",
     // A value that ends like a flag is a value.
     "git commit --author=ci-p -m m",
     "git commit --author ci-u -m m",
@@ -185,6 +215,9 @@ describe("gitSubcommand: grep's pattern, trees and sources", () => {
       files: [here("patterns.txt"), here("src")],
     });
     expect(readOf("git grep -fpatterns.txt")).toMatchObject({ files: [here("patterns.txt")] });
+    // A short option's attached value is all of the rest, `=` too; `-f` with no file after it names none.
+    expect(readOf("git grep -f=patterns.txt")).toMatchObject({ files: [here("=patterns.txt")] });
+    expect(readOf("git grep -e KEY -f")).toMatchObject({ files: [] });
   });
 
   it.each([
@@ -202,6 +235,7 @@ describe("gitSubcommand: revisions, objects and line ranges of log, show and dif
     ["git diff --staged", true],
     ["git diff --cached -- src", true],
     ["git diff -- src", false],
+    ["git diff -w --color", false],
   ])("%s reaches commits beyond the index: %s", (command, history) => {
     expect(readOf(command)).toMatchObject({ unnamed: true, history });
   });
@@ -214,6 +248,8 @@ describe("gitSubcommand: revisions, objects and line ranges of log, show and dif
     ["git log -p -", { ambiguous: ["-"] }],
     // The last word with no value to take is a flag.
     ["git log -p --author", { ambiguous: [] }],
+    // `--find-object <id>` lists the commits that touch a blob: taken for a patch, as `-S` is.
+    ["git log --find-object 4b825dc --oneline", { ambiguous: [], unnamed: true }],
     ["git show -n 1 HEAD:.env", { files: [root(".env")], unnamed: false }],
     ["git show --format=%H HEAD:.env", { files: [root(".env")], unnamed: false }],
   ])("%s", (command, read) => {

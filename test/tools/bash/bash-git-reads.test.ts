@@ -85,6 +85,7 @@ function gitSecretsSuite(sandboxed: boolean) {
     "git grep API_KEY HEAD~1",
     "git log -S sk-committed --oneline",
     "echo $(git show HEAD~1:.env)",
+    "git show --stat $(git rev-parse HEAD~1:.env)",
   ])("%s is a read of the committed .env, refused without an approver", async (command) => {
     const { run } = await bashWith({ sandboxed });
     await expect(run(command)).rejects.toThrow(/read '\.env'.*needs approval and no one can approve it/);
