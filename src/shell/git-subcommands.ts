@@ -45,6 +45,12 @@ const GLOBAL_VALUE = new Set([
 ]);
 /** Global options whose value makes the command's paths relative to another folder. */
 const GLOBAL_ELSEWHERE = new Set(["-C", "--git-dir", "--work-tree"]);
+/**
+ * Settings (`-c key=value`, `--config-env key=VAR`) known to run no program and include no file. Any
+ * other may make git run a command that prints any file: an alias, `core.fsmonitor` (run by `status`),
+ * a diff driver, a credential helper, `include.path` (a file of more settings).
+ */
+const INERT_CONFIG = /^((user|author|committer|color|advice)\.|(core\.quotepath|init\.defaultbranch)$)/i;
 
 /** Options of the log/show/diff family whose value is the next word when not attached. */
 const REVISION_VALUE = new Set(
@@ -65,6 +71,12 @@ const PATCH =
 /** Flags that make show/diff print no patch (unless a patch flag is given too). */
 const NO_PATCH =
   /^(-s|--no-patch|--stat(=.*)?|--numstat|--shortstat|--dirstat(=.*)?|--summary|--name-only|--name-status|--raw|--compact-summary|--quiet)$/;
+
+/**
+ * A revision that names a commit whatever the repository holds (`HEAD`, `main~2`, `v1^`, `a..b`). Any
+ * other name (a tag, an object id) may name a blob, which `show` prints whatever its flags.
+ */
+const COMMIT = /^(HEAD|@)$|[~^]\d*$|\.\./;
 
 /** Subcommands that print no file content unless given `-p`/`--patch` (`add -p` shows hunks). */
 const QUIET_UNLESS_PATCH = new Set(["add", "checkout", "commit", "reset", "restore", "stash", "status"]);
@@ -89,11 +101,14 @@ const WHOLE_TREES = new Set([
   "pack-objects",
 ]);
 
-/** What `git <args>` may print, or undefined when it prints no file content. */
-export function gitSubcommand(args: readonly string[]): GitContent | undefined {
+/**
+ * What `git <args>` may print, or undefined when it prints no file content. `configured`: the command's
+ * environment sets git's settings or programs (`GIT_CONFIG_*`, `GIT_EXTERNAL_DIFF`, `GIT_DIR` …).
+ */
+export function gitSubcommand(args: readonly string[], configured = false): GitContent | undefined {
   let index = 0;
-  let elsewhere = false;
-  let aliasSet = false;
+  let elsewhere = configured;
+  let runsProgram = configured;
   while (index < args.length && (args[index] as string).startsWith("-")) {
     const arg = args[index] as string;
     const name = arg.split("=")[0] as string;
@@ -103,7 +118,10 @@ export function gitSubcommand(args: readonly string[]): GitContent | undefined {
       : arg.includes("=")
         ? arg.slice(arg.indexOf("=") + 1)
         : "";
-    if ((name === "-c" || name === "--config-env") && /^alias\./i.test(value ?? "")) aliasSet = true;
+    const key = (value ?? "").split("=")[0] as string;
+    if ((name === "-c" || name === "--config-env") && !INERT_CONFIG.test(key)) runsProgram = true;
+    // Subcommands that are programs of their own (`git-submodule`, an unknown name) are looked up there.
+    if (name === "--exec-path" && arg.includes("=")) runsProgram = true;
     index += GLOBAL_VALUE.has(arg) ? 2 : 1;
   }
   const sub = args[index];
@@ -120,9 +138,9 @@ export function gitSubcommand(args: readonly string[]): GitContent | undefined {
     ...found,
     elsewhere,
   });
-  // An alias defined on the command line can stand for anything, as can a name git does not know (an
-  // alias from the user's config, an external `git-<name>` program).
-  if (aliasSet) return content({ unnamed: true });
+  // A program a setting names can print any file, tracked or not. A name git does not know (an alias
+  // from the user's config, an external `git-<name>` program) can stand for anything too (below).
+  if (runsProgram) return content({ unnamed: true, untracked: true });
   if (QUIET.has(sub)) return undefined;
   const { before, pathspecs } = splitAtDashDash(rest);
   const { flags, operands } = splitRevisionArgs(before);
@@ -142,7 +160,9 @@ export function gitSubcommand(args: readonly string[]): GitContent | undefined {
         files: named,
         pathspecs,
         ambiguous: revisions,
-        unnamed: (patch || !noPatch) && (revisions.length > 0 || objects.length === 0),
+        unnamed:
+          ((patch || !noPatch) && (revisions.length > 0 || objects.length === 0)) ||
+          revisions.some((revision) => !COMMIT.test(revision)),
         within,
       });
     case "log":
@@ -305,7 +325,8 @@ function valuesOf(args: readonly string[], option: string): { path: string; from
 /** `<rev>:<path>` names a file of the repository (relative to its top, or to here with `./`). */
 function objectPath(operand: string): { path: string; fromRoot: boolean }[] {
   const colon = operand.indexOf(":");
-  if (colon === -1) return [];
+  // An expansion (`HEAD:$F`, `$(git rev-parse …)`) names no file this reading can know: a revision.
+  if (colon === -1 || /[$`]/.test(operand)) return [];
   // `:/text` searches commit messages; `:0:path` is a stage of the index.
   const rest = operand.slice(colon + 1).replace(/^[0-3]:/, "");
   if (rest === "" || (colon === 0 && rest.startsWith("/"))) return [];

@@ -107,6 +107,51 @@ describe("gitContentReads: git commands that print repository files", () => {
     expect(readOf(command)).toMatchObject({ unnamed: true, history });
   });
 
+  // git runs the program a setting names (`core.fsmonitor` on `status`, an alias, a diff driver) with
+  // the command's own access: it may print any file, committed or not.
+  it.each([
+    "git -c core.fsmonitor='git show HEAD:.env >&2; :' status",
+    "git -c alias.st='!cat .env' st",
+    "git -c ALIAS.st='!cat .env' st",
+    "git -c diff.external=./show-env log -p -- src",
+    "git -c include.path=/tmp/more.gitconfig log --oneline",
+    "git -c core.fsmonitor status",
+    "git --no-pager -c core.fsmonitor=./hook status",
+    "git --config-env=core.fsmonitor=HOOK status",
+    "git --config-env core.fsmonitor=HOOK status",
+    "git -c user.name=t -c core.fsmonitor=./hook commit -m m",
+    "git --exec-path=./bin submodule status",
+    "GIT_DIR=other git log --oneline",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=./hook git status",
+    "GIT_CONFIG_PARAMETERS=\"'core.fsmonitor'='./hook'\" git status",
+    "env GIT_EXTERNAL_DIFF=./show git diff --stat",
+    "sudo env GIT_CONFIG_GLOBAL=./config git status",
+    "export GIT_CONFIG_GLOBAL=./config; git status",
+    "GIT_DIR=other; export GIT_DIR; git status",
+  ])("%s may run a program that prints any file", (command) => {
+    expect(readOf(command)).toMatchObject({ unnamed: true, within: undefined, untracked: true });
+  });
+
+  it.each([
+    "git -c user.email=t@t -c user.name=t commit -qm m",
+    "git -c author.name=t -c committer.email=t@t commit -m m",
+    "git -c color.ui=always log --oneline",
+    "git -c advice.detachedHead=false switch main",
+    "git -c core.quotePath=false status",
+    "git -c init.defaultBranch=main init",
+    "git --config-env=user.name=NAME commit -m m",
+    "git --exec-path",
+    "git --git-dir=.git --work-tree=. status",
+    "GIT_PAGER=cat git log --oneline",
+    "GIT_TERMINAL_PROMPT=0 GIT_OPTIONAL_LOCKS=0 git status",
+    "GIT_AUTHOR_NAME=t GIT_COMMITTER_EMAIL=t@t git commit -m m",
+    "export GIT_PAGER=cat; git log --oneline",
+    "git commit -m GIT_DIR=x",
+    "GIT_DIR=x echo; git status",
+  ])("%s sets nothing that runs a program: no content", (command) => {
+    expect(gitContentReads(command)).toEqual([]);
+  });
+
   it("takes an alias or a subcommand it does not know for one that may print anything", () => {
     expect(readOf("git lg")).toMatchObject({ unnamed: true, within: undefined });
     expect(readOf("git -c alias.s=show s HEAD:.env")).toMatchObject({ unnamed: true });
@@ -116,6 +161,10 @@ describe("gitContentReads: git commands that print repository files", () => {
     expect(readOf("git log -p src/a.ts")).toMatchObject({ ambiguous: ["src/a.ts"], within: undefined });
     expect(readOf("git -C sub show HEAD:.env")).toMatchObject({ elsewhere: true });
     expect(readOf("cd sub && git show HEAD:.env")).toMatchObject({ elsewhere: true });
+    expect(readOf("env -C sub git show HEAD:.env")).toMatchObject({ elsewhere: true });
+    expect(readOf("env --chdir=sub git show HEAD:.env")).toMatchObject({ elsewhere: true });
+    expect(readOf("sudo env -iC sub git show HEAD:.env")).toMatchObject({ elsewhere: true });
+    expect(readOf("GIT_WORK_TREE=sub git show HEAD:.env")).toMatchObject({ elsewhere: true });
     expect(readOf("git show HEAD:.env")).toMatchObject({ elsewhere: false });
   });
 
@@ -126,9 +175,31 @@ describe("gitContentReads: git commands that print repository files", () => {
       "/usr/bin/git show HEAD:.env",
       "ls && git show HEAD:.env | head",
       "timeout 5 git show HEAD:.env",
+      "sudo timeout 5 git show HEAD:.env",
+      "sudo sh -c 'git show HEAD:.env'",
+      "timeout 5 env git show HEAD:.env",
     ]) {
       expect(readOf(command).files, command).toEqual([root(".env")]);
     }
     expect(readOf("echo HEAD | xargs git show")).toMatchObject({ unnamed: true });
+  });
+
+  it("finds git eight wrappers deep, and takes what runs deeper for git that may print anything", () => {
+    const nest = (levels: number, command: string): string =>
+      levels === 0 ? command : nest(levels - 1, `sh -c ${JSON.stringify(command)}`);
+    expect(readOf(nest(8, "git show HEAD:.env")).files).toEqual([root(".env")]);
+    expect(readOf(nest(9, "git show HEAD:.env"))).toMatchObject({
+      files: [],
+      unnamed: true,
+      untracked: true,
+    });
+    expect(readOf(nest(4, "sudo timeout 5 nice git show HEAD:.env")).files).toEqual([root(".env")]);
+    expect(gitContentReads(nest(12, "ls"))).toHaveLength(1);
+    expect(gitContentReads(nest(8, "ls"))).toEqual([]);
+  });
+
+  it("drops a command that names nothing and prints nothing else (blame of no file)", () => {
+    expect(gitContentReads("git blame")).toEqual([]);
+    expect(gitContentReads("git cat-file blob")).toEqual([]);
   });
 });

@@ -85,8 +85,23 @@ function gitSecretsSuite(sandboxed: boolean) {
     "git grep API_KEY HEAD~1",
     "git log -S sk-committed --oneline",
     "echo $(git show HEAD~1:.env)",
+    "git show --stat $(git rev-parse HEAD~1:.env)",
   ])("%s is a read of the committed .env, refused without an approver", async (command) => {
     const { run } = await bashWith({ sandboxed });
+    await expect(run(command)).rejects.toThrow(/read '\.env'.*needs approval and no one can approve it/);
+  });
+
+  // Every command allowed: only the read rule on `.env` stands between the command and the secret.
+  it.each([
+    "git -c core.fsmonitor='git show HEAD~1:.env >&2; :' status",
+    "HOOK='git show HEAD~1:.env >&2; :' git --config-env=core.fsmonitor=HOOK status",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='git show HEAD~1:.env >&2; :' git status",
+    "sudo timeout 5 git show HEAD~1:.env",
+  ])("%s runs a program that may print the committed .env: a read of it", async (command) => {
+    const { run } = await bashWith({
+      sandboxed,
+      extra: [{ permission: "bash", pattern: "*", action: "allow" }],
+    });
     await expect(run(command)).rejects.toThrow(/read '\.env'.*needs approval and no one can approve it/);
   });
 
