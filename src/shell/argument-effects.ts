@@ -114,10 +114,8 @@ const EFFECTS: Record<string, (args: string[]) => string[]> = {
         "compress-program",
       ],
     });
-    const effects = optionValues(parsed, "o", "output").map((file) => `> ${file}`);
-    // sort runs the program named there (and it again with -d) to compress its temporary files.
-    if (hasOption(parsed, "compress-program")) effects.push("!sort --compress-program runs a program");
-    return effects;
+    // The program of --compress-program is a command it runs (wrappers.ts).
+    return optionValues(parsed, "o", "output").map((file) => `> ${file}`);
   },
   uniq: (args) => {
     // `uniq input output` writes its second operand.

