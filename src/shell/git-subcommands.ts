@@ -34,7 +34,7 @@ export interface GitContent {
 }
 
 /** Global options before the subcommand that take a value (`-C dir`, `-c key=value` …). */
-const GLOBAL_VALUE = new Set([
+export const GLOBAL_VALUE: ReadonlySet<string> = new Set([
   "-C",
   "-c",
   "--git-dir",
@@ -50,7 +50,8 @@ const GLOBAL_ELSEWHERE = new Set(["-C", "--git-dir", "--work-tree"]);
  * other may make git run a command that prints any file: an alias, `core.fsmonitor` (run by `status`),
  * a diff driver, a credential helper, `include.path` (a file of more settings).
  */
-const INERT_CONFIG = /^((user|author|committer|color|advice)\.|(core\.quotepath|init\.defaultbranch)$)/i;
+export const INERT_CONFIG =
+  /^((user|author|committer|color|advice)\.|(core\.quotepath|init\.defaultbranch)$)/i;
 
 /** Options of the log/show/diff family whose value is the next word when not attached. */
 const REVISION_VALUE = new Set(

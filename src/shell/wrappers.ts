@@ -1,4 +1,5 @@
 import { hasOption, optionValues, parseOptions } from "./command-options.ts";
+import { gitRuns } from "./git-runs.ts";
 
 /** What a command runs besides itself. */
 export interface NestedRuns {
@@ -169,6 +170,7 @@ const WRAPPERS: Record<string, Unwrap> = {
     }
     return { commands };
   },
+  git: gitRuns,
   rg: (args) => {
     // `rg --pre cmd` runs cmd on every file it searches.
     const parsed = parseOptions(args, {

@@ -110,7 +110,7 @@ describe("gitContentReads: git commands that print repository files", () => {
   // git runs the program a setting names (`core.fsmonitor` on `status`, an alias, a diff driver) with
   // the command's own access: it may print any file, committed or not.
   it.each([
-    "git -c core.fsmonitor='git show HEAD:.env >&2; :' status",
+    "git -c core.fsmonitor='./show-env >&2; :' status",
     "git -c alias.st='!cat .env' st",
     "git -c ALIAS.st='!cat .env' st",
     "git -c diff.external=./show-env log -p -- src",
@@ -130,6 +130,14 @@ describe("gitContentReads: git commands that print repository files", () => {
     "GIT_DIR=other; export GIT_DIR; git status",
   ])("%s may run a program that prints any file", (command) => {
     expect(readOf(command)).toMatchObject({ unnamed: true, within: undefined, untracked: true });
+  });
+
+  it("a git command inside such a setting's program is read as well", () => {
+    const reads = gitContentReads("git -c core.fsmonitor='git show HEAD:.env >&2; :' status");
+    expect(reads.map(({ command, unnamed, files }) => ({ command, unnamed, files }))).toEqual([
+      { command: "git -c core.fsmonitor=git show HEAD:.env >&2; : status", unnamed: true, files: [] },
+      { command: "git show HEAD:.env", unnamed: false, files: [root(".env")] },
+    ]);
   });
 
   it.each([

@@ -357,3 +357,38 @@ describe("a long option shortened as getopt_long allows", () => {
     expect(decide(NO_RM, command)).toBe("deny");
   });
 });
+
+// git runs shell source and commands of its own: a rule about rm holds there too.
+describe("what git runs", () => {
+  it.each([
+    "git rebase -x 'rm -rf build' HEAD~3",
+    "git rebase --exec='rm -rf build' main",
+    "git difftool -x 'rm -rf build'",
+    "git difftool --extcmd 'rm -rf build' HEAD",
+    "git bisect run rm -rf build",
+    "git submodule foreach 'rm -rf build'",
+    "git submodule --quiet foreach --recursive rm -rf build",
+    "git filter-branch --tree-filter 'rm -rf build' HEAD",
+    "git -c core.pager='rm -rf build' log",
+    "git -c alias.l='!rm -rf build' l",
+    "git -C sub -c diff.bin.textconv='rm -rf build' diff",
+  ])("%s is read as running rm", (command) => {
+    expect(decide(NO_RM, command)).toBe("deny");
+  });
+
+  const GIT_ONLY: Ruleset = [{ permission: "bash", pattern: "git *", action: "allow" }];
+  it.each([
+    "git -c protocol.ext.allow=always fetch",
+    "git --config-env=core.pager=PAGER log",
+    "git -c core.pager=less log",
+  ])("%s asks even where every git command is allowed: the setting may run a program", (command) => {
+    expect(decide(GIT_ONLY, command)).toBe("ask");
+  });
+
+  it.each(["git -c color.ui=always log", "git -c user.name=me commit -m x", "git rebase -i main"])(
+    "%s runs nothing else",
+    (command) => {
+      expect(decide(GIT_ONLY, command)).toBe("allow");
+    },
+  );
+});
