@@ -42,7 +42,9 @@ export async function checkGitReads(command: string, ctx: ToolContext): Promise<
       // git takes an operand for a path when one exists by that name, else for a revision.
       if (path !== undefined && (await ctx.ops.lstat(resolve(ctx.workspace, path))) !== undefined) add(path);
     }
-    if (!read.unnamed) continue;
+    // Run from another folder (`git -C sub blame .env`, `cd sub && …`), the names it gives are
+    // relative to a folder this reading cannot place: as for a read that names none, every file may be.
+    if (!read.unnamed && !read.elsewhere) continue;
     const limits = read.elsewhere ? undefined : limitsOf(ctx, read);
     for (const path of await repository.files(read)) {
       if (limits === undefined || limits.some((limit) => isUnder(path, limit))) add(path);

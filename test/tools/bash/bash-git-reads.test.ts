@@ -171,6 +171,23 @@ describe("bash: git commands that print a committed secret are reads of it (no O
     expect(readAsks(asks).map((request) => request.patterns)).toEqual([["b.ts"], ["../.env"]]);
   });
 
+  it("a command run from another folder asks for every file: the names it gives are that folder's", async () => {
+    await mkdir(join(workspace, "deploy"));
+    await writeFile(join(workspace, "deploy", ".env"), `${SECRET}\n`);
+    git("add", "-f", "deploy/.env");
+    git("commit", "-qm", "deploy secret");
+    // The user lets the model read the root .env, not deploy/.env.
+    const allowRoot: Ruleset = [
+      { permission: "bash", pattern: "*", action: "allow" },
+      { permission: "read", pattern: ".env", action: "allow" },
+    ];
+    for (const command of ["git -C deploy blame .env", "cd deploy && git show HEAD:./.env"]) {
+      const { run, asks } = await bashWith({ extra: allowRoot });
+      await expect(run(command)).rejects.toThrow(/read .*deploy\/\.env.*needs approval/);
+      expect(readAsks(asks).flatMap((request) => request.patterns)).toContain("deploy/.env");
+    }
+  });
+
   it("refuses to run when the files it may print cannot be listed (fail closed)", async () => {
     // A repository git finds but cannot walk: the first commit's object is gone.
     const first = execFileSync("git", ["rev-parse", "HEAD~1"], { cwd: workspace, encoding: "utf8" }).trim();
