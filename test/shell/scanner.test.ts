@@ -93,6 +93,22 @@ describe("here-documents", () => {
   ])("%j runs %j", (command, expected) => {
     expect(patterns(command)).toEqual(expected);
   });
+
+  it.each([
+    ["cat <<EOF\nE\\\nOF\nrm -rf af\nEOF", ["cat", "rm -rf af", "EOF"]],
+    ["cat <<EOF\nE\\\\\nOF\nrm no\nEOF", ["cat"]],
+    ["cat <<'EOF'\nE\\\nOF\nrm no\nEOF", ["cat"]],
+    ["cat <<EOF\n$\\\n(rm ag)\nEOF", ["cat", "rm ag"]],
+  ])(
+    "an unquoted body joins a line ending in an unescaped \\ to the next, as bash does: %j runs %j",
+    (command, expected) => {
+      expect(patterns(command)).toEqual(expected);
+    },
+  );
+
+  it("a substitution that spans lines of a body is followed to its end, and what follows it on that line", () => {
+    expect(patterns("cat <<EOF\n$(echo a\n)$(rm ah)\nEOF")).toEqual(["cat", "echo a", "rm ah"]);
+  });
 });
 
 describe("nesting", () => {
@@ -101,5 +117,11 @@ describe("nesting", () => {
     expect(patterns(`echo ${deep}`).some((pattern) => pattern.startsWith("!"))).toBe(true);
     const backquotes = "echo `echo \\`echo \\\\\\`rm y\\\\\\`\\``";
     expect(patterns(backquotes)).toContain("rm y");
+  });
+
+  it("here-documents nested in the substitutions of here-documents count towards the same limit", () => {
+    let nested = "rm x";
+    for (let level = 0; level < 40; level++) nested = `cat <<A\n$(${nested}\n)\nA`;
+    expect(patterns(nested)).toContain("!shell syntax not understood: nesting too deep");
   });
 });
