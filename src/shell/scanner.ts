@@ -75,7 +75,9 @@ class ShellScanner extends ShellWordReader {
       } else if (c === "\n") {
         this.readHeredocBodies();
       } else {
-        while (this.src[this.i] === ";" || this.src[this.i] === "&" || this.src[this.i] === "|") this.i++;
+        // The `&` of `&&`, `|&` or `;&` belongs to that operator, not to a `&>` after it; any other
+        // operator character ends the (empty) command that follows.
+        while (this.src[this.i] === "&") this.i++;
       }
     }
     this.nesting--;
@@ -199,7 +201,7 @@ class ShellScanner extends ShellWordReader {
         const newline = this.src.indexOf("\n", this.i);
         const part = this.src.slice(this.i, newline === -1 ? this.src.length : newline);
         this.i = newline === -1 ? this.src.length : newline + 1;
-        const continued = doc.expand && newline !== -1 && (/\\+$/.exec(part)?.[0].length ?? 0) % 2 === 1;
+        const continued = doc.expand && (/\\+$/.exec(part)?.[0].length ?? 0) % 2 === 1;
         line += continued ? part.slice(0, -1) : part;
         if (!continued) break;
       }
