@@ -75,7 +75,9 @@ class ShellScanner extends ShellWordReader {
       } else if (c === "\n") {
         this.readHeredocBodies();
       } else {
-        while (this.src[this.i] === ";" || this.src[this.i] === "&" || this.src[this.i] === "|") this.i++;
+        // The `&` of `&&`, `|&` or `;&` belongs to that operator, not to a `&>` after it; any other
+        // operator character ends the (empty) command that follows.
+        while (this.src[this.i] === "&") this.i++;
       }
     }
     this.nesting--;
@@ -182,19 +184,44 @@ class ShellScanner extends ShellWordReader {
     const pending = this.heredocs;
     this.heredocs = [];
     for (const doc of pending) {
-      while (this.i < this.src.length) {
-        const newline = this.src.indexOf("\n", this.i);
-        const lineEnd = newline === -1 ? this.src.length : newline;
-        const line = this.src.slice(this.i, lineEnd);
-        if ((doc.stripTabs ? line.replace(/^\t+/, "") : line) === doc.delimiter) {
-          this.i = lineEnd + 1;
-          break;
-        }
-        if (doc.expand) this.scanExpansions(lineEnd);
-        this.i = Math.max(this.i, lineEnd) + 1;
-      }
+      const body = this.readHeredocBody(doc);
+      if (doc.expand) this.scanHeredocBody(body);
     }
-    this.i = Math.min(this.i, this.src.length);
+  }
+
+  /**
+   * One body, up to its delimiter line, as bash reads it: in an unquoted body a line ending in an
+   * unescaped `\` is joined to the next before the delimiter is looked for (`E\⏎OF` ends `<<EOF`).
+   */
+  private readHeredocBody(doc: PendingHeredoc): string {
+    const lines: string[] = [];
+    while (this.i < this.src.length) {
+      let line = "";
+      for (;;) {
+        const newline = this.src.indexOf("\n", this.i);
+        const part = this.src.slice(this.i, newline === -1 ? this.src.length : newline);
+        this.i = newline === -1 ? this.src.length : newline + 1;
+        const continued = doc.expand && (/\\+$/.exec(part)?.[0].length ?? 0) % 2 === 1;
+        line += continued ? part.slice(0, -1) : part;
+        if (!continued) break;
+      }
+      if ((doc.stripTabs ? line.replace(/^\t+/, "") : line) === doc.delimiter) break;
+      lines.push(line);
+    }
+    return lines.join("\n");
+  }
+
+  /**
+   * The joined body is scanned on its own, as bash expands it: a substitution may span lines
+   * (`$(a⏎)$(b)`) or a joined line (`$\⏎(b)`). It shares this line's nesting, so bodies nested in
+   * bodies stay within the limit.
+   */
+  private scanHeredocBody(body: string): void {
+    const inner = new ShellScanner(body, this.depth);
+    inner.nesting = this.nesting;
+    inner.scanExpansions(body.length);
+    this.commands.push(...inner.commands);
+    for (const problem of inner.problems) this.problem(problem);
   }
 
   private peekAfterBlanks(): string | undefined {

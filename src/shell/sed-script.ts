@@ -76,7 +76,6 @@ export function sedScriptEffects(script: string): string[] {
   };
   while (i < script.length) {
     while (/[\s;]/.test(script[i] ?? "")) i++;
-    if (i >= script.length) break;
     readAddress();
     if (script[i] === ",") {
       i++;

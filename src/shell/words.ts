@@ -119,7 +119,9 @@ export abstract class ShellWordReader {
       this.parseList(true);
     } else if (next === "{") {
       this.i += 2;
-      this.skipBalanced("{", "}", 1);
+      // bash ends `${…}` at the first `}` outside quotes and nested expansions; a bare `{` opens
+      // nothing, so `${x:-{a} ;rm y}` runs `rm y}`.
+      this.skipBalanced(undefined, "}", 1);
     } else if (next === "'") {
       this.i++;
       return decodeAnsiC(this.readSingleQuotedAnsiC());
@@ -133,7 +135,7 @@ export abstract class ShellWordReader {
   }
 
   /** Arithmetic and `${…}` bodies: only their nested substitutions matter. */
-  protected skipBalanced(open: string, close: string, depth: number): void {
+  protected skipBalanced(open: string | undefined, close: string, depth: number): void {
     while (this.i < this.src.length && depth > 0) {
       const c = this.src[this.i] as string;
       if (c === "\\") this.i += 2;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
+import { parseShell } from "../../src/shell/scanner.ts";
 
 /**
  * Command lines as bash runs them: every simple command of a list, a pipeline, a compound command or
@@ -23,6 +24,13 @@ describe("lists and pipelines", () => {
     ["echo a # b", ["echo a"]],
     ["ls # x\nrm i", ["ls", "rm i"]],
   ])("%j runs %j", (command, expected) => {
+    expect(patterns(command)).toEqual(expected);
+  });
+
+  it.each([
+    ["ls &&>(rm q)", ["ls", ">(rm q)", "rm q"]],
+    ["ls |&>(rm r)", ["ls", ">(rm r)", "rm r"]],
+  ])("an operator is read before the &> it overlaps, as bash does: %j runs %j", (command, expected) => {
     expect(patterns(command)).toEqual(expected);
   });
 });
@@ -49,6 +57,12 @@ describe("compound commands and functions", () => {
     ["time -p rm ii", ["rm ii"]],
     ["time -- rm jj", ["rm jj"]],
     ["echo function if then", ["echo function if then"]],
+    ["f ( ) { rm l; }", ["rm l"]],
+    ["coproc a-b ( rm ii )", ["!shell syntax not understood: unexpected (", "a-b", "rm ii"]],
+    ["rm { x; }", ["rm { x"]],
+    ["-- rm kk", ["-- rm kk"]],
+    ["X=1 for a in b", ["for a in b", "X=1"]],
+    ["X=1 if rm ll", ["if rm ll", "X=1"]],
   ])("%j runs %j", (command, expected) => {
     expect(patterns(command)).toEqual(expected);
   });
@@ -78,8 +92,30 @@ describe("redirections", () => {
     ["ls > /dev/null", ["ls"]],
     ["> only-a-file", ["> only-a-file"]],
     ["ls <(rm p) > out", ["ls <(rm p)", "> out", "rm p"]],
+    ["cat < <(rm s)", ["cat", "rm s"]],
+    ["cat 3< in", ["cat"]],
+    ["ls 2x> p", ["ls 2x", "> p"]],
+    ["rm &>/dev/null -rf x", ["rm -rf x"]],
   ])("%j is %j", (command, expected) => {
     expect(patterns(command)).toEqual(expected);
+  });
+
+  it.each([
+    ["ls >", ["!shell syntax not understood: missing target after >", "ls"]],
+    ["ls > ; rm t", ["!shell syntax not understood: missing target after >", "ls", "rm t"]],
+    ["ls > <x", ["!shell syntax not understood: missing target after >", "ls"]],
+    ["ls > |(rm u)", ["!shell syntax not understood: missing target after >", "ls", "rm u"]],
+  ])("a redirection without its file cannot be read: %j is %j", (command, expected) => {
+    expect(patterns(command)).toEqual(expected);
+  });
+
+  it("a redirection keeps the descriptor it names", () => {
+    const word = (text: string) => ({ text, quoted: false });
+    expect(parseShell("ls 2>err 1>&2 >out").commands[0]?.redirects).toStrictEqual([
+      { op: ">", fd: "2", target: word("err") },
+      { op: ">&", fd: "1", target: word("2") },
+      { op: ">", target: word("out") },
+    ]);
   });
 });
 
@@ -90,16 +126,75 @@ describe("here-documents", () => {
     ["cat <<A <<B\n$(rm mm)\nA\n$(rm nn)\nB\nrm oo", ["cat", "rm mm", "rm nn", "rm oo"]],
     ["cat <<'A'\n$(rm no)\nA\nrm pp", ["cat", "rm pp"]],
     ["cat <<EOF\n$(rm qq)", ["cat", "rm qq"]],
+    ["cat <<EOF\nx\nEOF\nls\nrm ab", ["cat", "ls", "rm ab"]],
+    ["cat <<EOF && rm ac\nbody\nEOF", ["cat", "rm ac"]],
+    ["cat <<-EOF\n\t\t$(rm ad)\n\t\tEOF\nrm ae", ["cat", "rm ad", "rm ae"]],
+    ["cat <<-EOF\nE\tOF\nrm no\nEOF", ["cat"]],
+    ["cat <<EOF\n\nEOF\nrm am", ["cat", "rm am"]],
+    ["cat <<EOF\n$(ls\nrm ai)\nEOF", ["cat", "ls", "rm ai"]],
+    ["cat <<EOF\na `\nEOF", ["!shell syntax not understood: unterminated ` quote", "cat"]],
   ])("%j runs %j", (command, expected) => {
     expect(patterns(command)).toEqual(expected);
+  });
+
+  it.each([
+    ["cat <<EOF\nE\\\nOF\nrm -rf af\nEOF", ["cat", "rm -rf af", "EOF"]],
+    ["cat <<EOF\nE\\\\\nOF\nrm no\nEOF", ["cat"]],
+    ["cat <<'EOF'\nE\\\nOF\nrm no\nEOF", ["cat"]],
+    ["cat <<EOF\n$\\\n(rm ag)\nEOF", ["cat", "rm ag"]],
+    ["cat <<EOF\na\\b\nEOF\nrm aj", ["cat", "rm aj"]],
+    ["cat <<EOF\n$(rm ak)\\\\\n$(rm al)\nEOF", ["cat", "rm ak", "rm al"]],
+  ])(
+    "an unquoted body joins a line ending in an unescaped \\ to the next, as bash does: %j runs %j",
+    (command, expected) => {
+      expect(patterns(command)).toEqual(expected);
+    },
+  );
+
+  it("a substitution that spans lines of a body is followed to its end, and what follows it on that line", () => {
+    expect(patterns("cat <<EOF\n$(echo a\n)$(rm ah)\nEOF")).toEqual(["cat", "echo a", "rm ah"]);
+  });
+});
+
+describe("the commands found", () => {
+  it("separators, comments and keywords leave no empty command behind", () => {
+    expect(parseShell("ls;; & # c\nif :; then\n fi").commands.map((command) => command.words.length)).toEqual(
+      [1, 1],
+    );
   });
 });
 
 describe("nesting", () => {
+  const nested = (levels: number, inner: string) =>
+    `echo ${"$(".repeat(levels)}${inner}${")".repeat(levels)}`;
+
+  const refused = (command: string) =>
+    patterns(command).includes("!shell syntax not understood: nesting too deep");
+
+  it("31 nested substitutions are followed, 32 are refused", () => {
+    expect(patterns(nested(31, "rm x"))).toContain("rm x");
+    expect(refused(nested(31, "rm x"))).toBe(false);
+    expect(refused(nested(32, "rm x"))).toBe(true);
+  });
+
+  it("an empty subshell is a level too", () => {
+    expect(refused(nested(31, " ( )"))).toBe(true);
+  });
+
+  it("substitutions side by side do not add up", () => {
+    expect(refused(`echo ${"$(rm x) ".repeat(40)}`)).toBe(false);
+  });
+
   it("a command nested deeper than it follows is refused, not passed", () => {
     const deep = `${"$(".repeat(40)}rm x${")".repeat(40)}`;
     expect(patterns(`echo ${deep}`).some((pattern) => pattern.startsWith("!"))).toBe(true);
     const backquotes = "echo `echo \\`echo \\\\\\`rm y\\\\\\`\\``";
     expect(patterns(backquotes)).toContain("rm y");
+  });
+
+  it("here-documents nested in the substitutions of here-documents count towards the same limit", () => {
+    let nested = "rm x";
+    for (let level = 0; level < 40; level++) nested = `cat <<A\n$(${nested}\n)\nA`;
+    expect(patterns(nested)).toContain("!shell syntax not understood: nesting too deep");
   });
 });

@@ -29,6 +29,8 @@ describe("sed's options", () => {
     expect(sed("-f", "script.sed", "in")).toEqual(["!sed script file is not inspected"]);
     expect(sed("--file=script.sed", "in")).toEqual(["!sed script file is not inspected"]);
     expect(sed("-i", "--file", "script.sed", "in")).toEqual(["!sed script file is not inspected", "> in"]);
+    expect(sed("-f", "script.sed", "w out")).toEqual(["!sed script file is not inspected"]);
+    expect(sed("--file=script.sed", "w out")).toEqual(["!sed script file is not inspected"]);
   });
 
   it("knows the options that only change how it reads and prints", () => {
@@ -52,6 +54,7 @@ describe("sed's options", () => {
       expect(sed(flag, "p", "f"), flag).toEqual([]);
     expect(sed("-l", "80", "l", "f")).toEqual([]);
     expect(sed("--line-length=80", "l", "f")).toEqual([]);
+    expect(sed("--line-length", "80", "l", "f")).toEqual([]);
   });
 
   it("names an option it does not know", () => {
@@ -78,6 +81,8 @@ describe("sed's script commands", () => {
     ["b w", []],
     ["t w\np", []],
     ["T w;p", []],
+    ["1", []],
+    ["/x/", []],
   ])("%j only prints", (script, effects) => {
     expect(sedScriptEffects(script)).toEqual(effects);
   });
@@ -91,6 +96,7 @@ describe("sed's script commands", () => {
     ["1,+2w out", ["> out"]],
     ["0~2w out", ["> out"]],
     ["2,~4w out", ["> out"]],
+    ["1,/x/w out", ["> out"]],
     ["/x/w out", ["> out"]],
     ["/x/IMw out", ["> out"]],
     ["\\%x%w out", ["> out"]],
@@ -98,6 +104,8 @@ describe("sed's script commands", () => {
     ["/x/ ! w out", ["> out"]],
     ["p;w a\nw b", ["> a", "> b"]],
     ["b end; w out", ["> out"]],
+    ["r file\nw out", ["> out"]],
+    ["a text\nw out", ["> out"]],
     ["s/a/b/w out", ["> out"]],
     ["s/a/b/gw out", ["> out"]],
     ["s|a|b|w out", ["> out"]],
@@ -108,6 +116,7 @@ describe("sed's script commands", () => {
 
   it.each([
     ["e", ["!sed e command runs a shell command"]],
+    ["e w out", ["!sed e command runs a shell command"]],
     ["1e rm -rf x\nw out", ["!sed e command runs a shell command", "> out"]],
     ["s/x/rm -rf y/e", ["!sed s///e runs the pattern space as a command"]],
     ["s/a/b/ew out", ["!sed s///e runs the pattern space as a command", "> out"]],

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the shell text of ${…} expansions, not templates
 import { describe, expect, it } from "vitest";
 import { bashPermissionPatterns } from "../../src/permissions/bash-command.ts";
+import { parseShell } from "../../src/shell/scanner.ts";
 
 /**
  * Words as bash reads them, quotes and escapes undone, and every command that runs inside a word
@@ -23,6 +24,8 @@ describe("quotes and escapes", () => {
     ["echo a$", ["echo a$"]],
     ["echo $a$b", ["echo $a$b"]],
     ["echo \\", ["echo "]],
+    ["ls\t-la", ["ls -la"]],
+    ["echo $'a\\'b' ;rm x", ["echo a'b", "rm x"]],
   ])("%j is %j", (command, expected) => {
     expect(patterns(command)).toEqual(expected);
   });
@@ -34,10 +37,28 @@ describe("quotes and escapes", () => {
   });
 
   it.each([
+    ["\\for x in y", ["for x in y"]],
+    ["'for' x in y", ["for x in y"]],
+    ["$'for' x in y", ["for x in y"]],
+    ['$"for" x in y', ["for x in y"]],
+  ])("a quoted or escaped keyword is a command's name: %j runs %j", (command, expected) => {
+    expect(patterns(command)).toEqual(expected);
+  });
+
+  it("an unquoted here-document delimiter with a $ in it still lets its body run substitutions", () => {
+    expect(patterns("cat <<$E\n$(rm x)\n$E")).toEqual(["cat", "rm x"]);
+  });
+
+  it("each problem is reported once, however often it occurs", () => {
+    expect(parseShell("echo $(a $(b").problems).toEqual(["missing )"]);
+  });
+
+  it.each([
     ['echo "unterminated', ['!shell syntax not understood: unterminated " quote', "echo unterminated"]],
     ["echo 'x", ["!shell syntax not understood: unterminated ' quote", "echo x"]],
     ["echo $'x", ["!shell syntax not understood: unterminated $' quote", "echo x"]],
     ["echo ${a", ["!shell syntax not understood: missing }", "echo ${a"]],
+    ["echo `echo 'x`", ["!shell syntax not understood: unterminated ' quote", "echo `echo 'x`", "echo x"]],
   ])("%j cannot be read, and says why", (command, expected) => {
     expect(patterns(command)).toEqual(expected);
   });
@@ -60,6 +81,12 @@ describe("commands inside words", () => {
     ['echo ${x:-"$(rm u)"}', ['echo ${x:-"$(rm u)"}', "rm u"]],
     ["echo ${x:-'$(rm no)'}", ["echo ${x:-'$(rm no)'}"]],
     ["echo ${x:-\\}}", ["echo ${x:-\\}}"]],
+    ["echo ${x:-\\$(rm no)}", ["echo ${x:-\\$(rm no)}"]],
+    ['echo ${x:-"}"a} ;rm ab', ['echo ${x:-"}"a}', "rm ab"]],
+    ["echo $x(rm y)", ["!shell syntax not understood: unexpected (", "echo $x", "rm y"]],
+    ["echo ${x:-{a} ;rm -rf z}", ["echo ${x:-{a}", "rm -rf z}"]],
+    ['echo "${x:-{a} ;rm -rf z}"', ["echo ${x:-{a} ;rm -rf z}"]],
+    ["echo ${x:-${y:-a}b} ;rm -rf y", ["echo ${x:-${y:-a}b}", "rm -rf y"]],
     ["echo $(( $(rm w) ))", ["echo $(( $(rm w) ))", "rm w"]],
     ["cat <<EOF\n$(rm h)\n\\$(rm no)\n`rm t`\nEOF", ["cat", "rm h", "rm t"]],
     ["cat <<'EOF'\n$(rm h)\nEOF", ["cat"]],
