@@ -42,8 +42,10 @@ export function parseOptions(args: readonly string[], spec: OptionSpec): ParsedO
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       const name = longName(arg.slice(2, eq === -1 ? undefined : eq));
-      if (eq !== -1) result.options.push({ name, value: arg.slice(eq + 1) });
-      else if (takesValue.has(name) && index < args.length)
+      if (eq !== -1) {
+        if (!takesValue.has(name) && !attached.has(name)) note(name, arg);
+        result.options.push({ name, value: arg.slice(eq + 1) });
+      } else if (takesValue.has(name) && index < args.length)
         result.options.push({ name, value: args[index++] as string });
       else {
         if (!takesValue.has(name) && !attached.has(name)) note(name, arg);

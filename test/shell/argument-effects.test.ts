@@ -115,6 +115,8 @@ describe("sort", () => {
   });
 
   it("a long option shortened as getopt_long allows is read as the whole one", () => {
+    expect(effects("sed --in-pl=.bak s/a/b/ notes.txt")).toEqual(["> notes.txt"]);
+    expect(effects("sed --fil=edit.sed notes.txt")).toEqual(["!sed script file is not inspected"]);
     expect(effects("sort --out=notes.txt in")).toEqual(["> notes.txt"]);
     expect(effects("sort --outp notes.txt in")).toEqual(["> notes.txt"]);
   });

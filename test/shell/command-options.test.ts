@@ -62,6 +62,8 @@ describe("parseOptions", () => {
     expect(
       parseOptions(["-v", "--verbose", "-x", "--frob", "--in-place", "-o", "f", "--o", "g"], spec).unknown,
     ).toEqual(["-x", "--frob"]);
+    // With its value attached too: `sed --frob=x` is no more understood than `sed --frob`.
+    expect(parseOptions(["--frob=1", "--in-place=.bak", "--o=f"], spec).unknown).toEqual(["--frob=1"]);
     expect(parseOptions(["-x", "--frob"], {}).unknown).toEqual([]);
   });
 
