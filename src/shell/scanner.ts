@@ -1,4 +1,4 @@
-import { MAX_NESTING, type ParsedShell, type SimpleCommand, WORD_END } from "./syntax.ts";
+import { MAX_NESTING, type ParsedShell, type ShellWord, type SimpleCommand, WORD_END } from "./syntax.ts";
 import { ShellWordReader } from "./words.ts";
 
 export type { ParsedShell, ShellRedirect, ShellWord, SimpleCommand } from "./syntax.ts";
@@ -156,7 +156,10 @@ class ShellScanner extends ShellWordReader {
       }
       cmd.words.push(word);
     }
-    if (header) cmd.words = [];
+    if (header) {
+      cmd.assignments.push(...loopAssignments(cmd.words));
+      cmd.words = [];
+    }
     if (cmd.words.length === 0 && cmd.assignments.length === 0 && cmd.redirects.length === 0) {
       this.commands.splice(index, 1);
     }
@@ -231,4 +234,21 @@ class ShellScanner extends ShellWordReader {
     this.i = saved;
     return c;
   }
+}
+
+/**
+ * `for NAME in a b` and `select NAME in a b` assign each word to NAME in turn (`NAME=a`, `NAME=b`),
+ * and without `in` the arguments (`NAME=$@`): as good as `NAME=a` written out, so `for PATH in ./bin`
+ * is seen to set PATH. A lowercase name is the loop's own: bash and the programs it runs read only
+ * uppercase ones (`PATH`, `HOME`, `IFS`, `GIT_DIR`), but for the `*_proxy` family, so `for f in *.md`
+ * stays the plain loop it is.
+ */
+function loopAssignments(header: readonly ShellWord[]): ShellWord[] {
+  const [keyword, name, inWord, ...list] = header;
+  if (keyword === undefined || name === undefined || !["for", "select"].includes(keyword.text)) return [];
+  if (keyword.quoted || name.quoted || !/^[A-Za-z_]\w*$/.test(name.text)) return [];
+  if (/^[a-z_][a-z0-9_]*$/.test(name.text) && !name.text.endsWith("_proxy")) return [];
+  if (inWord === undefined) return [{ text: `${name.text}=$@`, quoted: false }];
+  if (inWord.text !== "in" || inWord.quoted) return [];
+  return list.map((word) => ({ text: `${name.text}=${word.text}`, quoted: word.quoted }));
 }

@@ -62,6 +62,10 @@ describe("READ_ONLY_BASH_RULES / isReadOnlyBashCommand", () => {
   it.each([
     // compound commands cannot smuggle writes past `ls *`
     "ls; rm -rf x",
+    // a loop variable that bash or a program reads: ./bin/cat runs, git reads a planted .gitconfig
+    "for PATH in ./bin; do cat x; done",
+    "select PATH in ./bin; do cat x; done",
+    "for HOME in .; do git status; done",
     "ls && touch y",
     "ls || rm x",
     "ls & rm x",

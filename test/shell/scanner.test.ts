@@ -67,6 +67,21 @@ describe("compound commands and functions", () => {
     expect(patterns(command)).toEqual(expected);
   });
 
+  // A loop variable is assigned each word in turn: `for PATH in ./bin; do cat x; done` runs ./bin/cat.
+  // A lowercase one is the loop's own (nothing else reads it), but for the *_proxy family.
+  it.each([
+    ["for PATH in ./bin; do cat x; done", ["PATH=./bin", "cat x"]],
+    ["for IFS in a 'b c'; do read x; done", ["IFS=a", "IFS=b c", "read x"]],
+    ["select PATH in ./bin; do cat x; done", ["PATH=./bin", "cat x"]],
+    ["for HOME; do git status; done", ["HOME=$@", "git status"]],
+    ["for http_proxy in x:1; do curl y; done", ["http_proxy=x:1", "curl y"]],
+    ["for f in a.md 'b c.md'; do wc $f; done", ["wc $f"]],
+    ["for PATH in; do :; done", [":"]],
+    ["for 'PATH' in a; do :; done", [":"]],
+  ])("%j assigns its loop variable: %j", (command, expected) => {
+    expect(patterns(command)).toEqual(expected);
+  });
+
   it("a ( inside a word cannot be followed", () => {
     expect(patterns("echo a(b")).toEqual([
       "!shell syntax not understood: unexpected (",
