@@ -133,7 +133,8 @@ describe("'always' covers the ask rule's pattern", () => {
 
   it("leaving the sandbox is approved one exact command at a time, even under an `unsandboxed *` ask rule", async () => {
     const { asked, onAsk } = answering("always");
-    const gate = createPermissionGate({ rules: DEFAULT_RULES, mode: "default", onAsk });
+    const rules = [...DEFAULT_RULES, { permission: "unsandboxed", pattern: "*", action: "ask" } as const];
+    const gate = createPermissionGate({ rules, mode: "default", onAsk });
     const unsandboxed = (command: string): PermissionRequest => ({
       permission: "unsandboxed",
       patterns: [command],
