@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { isInside } from "../text/path-inside.ts";
 import { parseShell } from "./scanner.ts";
 import { searchReads } from "./search-options.ts";
@@ -140,13 +140,24 @@ function operandsOf(words: readonly string[], consider: (word: string) => void):
 }
 
 /**
- * The absolute path a word names: `~`, `$HOME` and `${HOME}` are the home folder, a relative word is
- * under the workspace (so `./..` is its parent). What a substitution prints is unknown: only the
- * folder written before it counts (`/etc/$(…)` is under `/etc`, `$(…)` alone under the workspace).
+ * The absolute path a word names: `~`, `$HOME` and `${HOME}` are the home folder, `~name` that user's
+ * (beside ours, or `/root`), `$PWD` the workspace, a relative word is under the workspace (so `./..`
+ * is its parent). What a substitution prints is unknown: only the folder written before it counts
+ * (`/etc/$(…)` is under `/etc`, `$(…)` alone under the workspace).
  */
 function resolvePath(word: string, workspace: string, home: string): string {
   const substitution = word.search(/\$\(|`/);
   const known = substitution === -1 ? word : word.slice(0, word.lastIndexOf("/", substitution) + 1);
   const fromHome = /^(~|\$HOME|\$\{HOME\})(\/|$)/.exec(known);
-  return fromHome ? resolve(home, known.slice(fromHome[0].length)) : resolve(workspace, known);
+  if (fromHome) return resolve(home, known.slice(fromHome[0].length));
+  const otherHome = /^~([a-z_][\w.-]*)(\/|$)/i.exec(known);
+  if (otherHome) {
+    const user = otherHome[1] as string;
+    return resolve(
+      user === "root" ? "/root" : resolve(dirname(home), user),
+      known.slice(otherHome[0].length),
+    );
+  }
+  const here = /^(\$PWD|\$\{PWD\})(\/|$)/.exec(known);
+  return resolve(workspace, here ? known.slice(here[0].length) : known);
 }

@@ -53,9 +53,18 @@ describe("externalPaths: the forms a path outside takes", () => {
     ["the folder before a command substitution", "cat /etc/$(echo passwd)", ["/etc"]],
     ["the home folder before a backquoted substitution", "cat ~/`whoami`.txt", ["/home/me"]],
     ["$HOME before a substitution", "cat $HOME/$(echo .ssh)/id_rsa", ["/home/me"]],
+    ["another user's home", "cat ~alice/.ssh/id_rsa", ["/home/alice/.ssh/id_rsa"]],
+    ["root's home", "ls ~root/.ssh", ["/root/.ssh"]],
+    ["a .. after $PWD", "cat $PWD/../x", ["/work/x"]],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${PWD}, not a template
+    ["a .. after ${PWD}", "cat ${PWD}/../../etc/passwd", ["/etc/passwd"]],
   ])("%s", (_, command, expected) => {
     expect(paths(command)).toEqual(expected);
   });
+});
+
+it("a path under $PWD or our own ~name is inside", () => {
+  expect(paths("cat $PWD/src/a.ts ~me/../../work/project/b.ts")).toEqual([]);
 });
 
 describe("externalPaths: scripts inside scripts", () => {
