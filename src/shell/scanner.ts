@@ -84,6 +84,14 @@ class ShellScanner extends ShellWordReader {
   }
 
   private parseCommand(): void {
+    while (this.parseSimpleCommand());
+  }
+
+  /**
+   * One simple command (or a compound command's header). True when it ended at the `do` of
+   * `for NAME do …`, which needs no `;` before it: the body's first command follows on the same line.
+   */
+  private parseSimpleCommand(): boolean {
     const cmd: SimpleCommand = { assignments: [], words: [], redirects: [] };
     const index = this.commands.length;
     this.commands.push(cmd);
@@ -124,6 +132,10 @@ class ShellScanner extends ShellWordReader {
       const wordStart = this.i;
       const word = this.readWord();
       const after = this.src[this.i];
+      if (header && !word.quoted && word.text === "do" && cmd.words.length === 2) {
+        cmd.words.push(word);
+        break;
+      }
       if (!word.quoted && /^\d+$/.test(word.text) && (after === "<" || after === ">")) {
         this.parseRedirect(cmd, word.text);
         continue;
@@ -156,6 +168,7 @@ class ShellScanner extends ShellWordReader {
       }
       cmd.words.push(word);
     }
+    const bodyFollows = header && cmd.words.length === 3 && cmd.words[2]?.text === "do";
     if (header) {
       cmd.assignments.push(...loopAssignments(cmd.words));
       cmd.words = [];
@@ -163,6 +176,7 @@ class ShellScanner extends ShellWordReader {
     if (cmd.words.length === 0 && cmd.assignments.length === 0 && cmd.redirects.length === 0) {
       this.commands.splice(index, 1);
     }
+    return bodyFollows;
   }
 
   private parseRedirect(cmd: SimpleCommand, fd: string | undefined): void {
@@ -248,7 +262,9 @@ function loopAssignments(header: readonly ShellWord[]): ShellWord[] {
   if (keyword === undefined || name === undefined || !["for", "select"].includes(keyword.text)) return [];
   if (keyword.quoted || name.quoted || !/^[A-Za-z_]\w*$/.test(name.text)) return [];
   if (/^[a-z_][a-z0-9_]*$/.test(name.text) && !name.text.endsWith("_proxy")) return [];
-  if (inWord === undefined) return [{ text: `${name.text}=$@`, quoted: false }];
+  // `for NAME; do` and `for NAME do` loop over the arguments.
+  if (inWord === undefined || (inWord.text === "do" && list.length === 0))
+    return [{ text: `${name.text}=$@`, quoted: false }];
   if (inWord.text !== "in" || inWord.quoted) return [];
   return list.map((word) => ({ text: `${name.text}=${word.text}`, quoted: word.quoted }));
 }

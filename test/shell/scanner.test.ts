@@ -77,8 +77,20 @@ describe("compound commands and functions", () => {
     ["for http_proxy in x:1; do curl y; done", ["http_proxy=x:1", "curl y"]],
     ["for f in a.md 'b c.md'; do wc $f; done", ["wc $f"]],
     ["for PATH in; do :; done", [":"]],
+    // `for NAME do` needs no `;`: the body starts on the same line (bash runs it once per argument).
+    ["for f do rm -rf x; done", ["rm -rf x"]],
+    ["set -- 1; for f do rm -rf x; done", ["set -- 1", "rm -rf x"]],
+    ["select f do rm -rf x; done", ["rm -rf x"]],
+    ["for PATH do cat x; done", ["PATH=$@", "cat x"]],
+    ["for f do for g do rm y; done; done", ["rm y"]],
+    ["for f in a do; do rm x; done", ["rm x"]],
+    // Only an all-lowercase name is the loop's own; a bad name is a syntax error bash refuses.
+    ["for Path in ./bin; do cat x; done", ["Path=./bin", "cat x"]],
+    ["for my_PATH in ./bin; do cat x; done", ["my_PATH=./bin", "cat x"]],
+    ["for file in *.md; do wc $file; done", ["wc $file"]],
+    ["case X in a) rm y;; esac", ["!shell syntax not understood: unexpected )", "rm y"]],
     ["for 'PATH' in a; do :; done", [":"]],
-  ])("%j assigns its loop variable: %j", (command, expected) => {
+  ])("%j is read as %j", (command, expected) => {
     expect(patterns(command)).toEqual(expected);
   });
 
