@@ -110,9 +110,7 @@ function operandsOf(words: readonly string[], consider: (word: string) => void):
   if (base === undefined) return;
   const reads = searchReads(base, rest);
   if (reads !== undefined) {
-    // grep and rg by their option tables; values of long options are checked as below.
-    for (const word of rest)
-      if (word.startsWith("--") && word.includes("=")) consider(word.slice(word.indexOf("=") + 1));
+    // grep and rg by their option tables: their paths and the files their options name, not patterns.
     for (const path of [...reads.files, ...reads.paths]) consider(path);
     return;
   }

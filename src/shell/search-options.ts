@@ -113,11 +113,8 @@ const GREPS = new Set(["grep", "egrep", "fgrep"]);
  */
 export function searchReads(base: string, args: readonly string[]): SearchReads | undefined {
   if (GREPS.has(base)) {
-    const parsed = parseOptions(args, {
-      value: GREP_VALUES,
-      attached: ["color", "colour"],
-      flags: GREP_FLAGS,
-    });
+    // `--color[=WHEN]` takes its value attached only, as any option not listed is read already.
+    const parsed = parseOptions(args, { value: GREP_VALUES, flags: GREP_FLAGS });
     const directories = optionValues(parsed, "d", "directories");
     return {
       recursive:
@@ -129,7 +126,7 @@ export function searchReads(base: string, args: readonly string[]): SearchReads 
     };
   }
   if (base === "rg") {
-    const parsed = parseOptions(args, { value: RG_VALUES, flags: ["files", "type-list"] });
+    const parsed = parseOptions(args, { value: RG_VALUES });
     const noPatternOperand = hasOption(parsed, "e", "f", "regexp", "file", "files", "type-list");
     return {
       recursive: true,

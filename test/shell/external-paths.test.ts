@@ -63,8 +63,9 @@ describe("externalPaths: the forms a path outside takes", () => {
   });
 });
 
-it("a path under $PWD or our own ~name is inside", () => {
+it("a path under $PWD or our own ~name is inside, and so is a name with ~ inside it", () => {
   expect(paths("cat $PWD/src/a.ts ~me/../../work/project/b.ts")).toEqual([]);
+  expect(paths("cat backup~/a.txt notes$HOME/b.txt")).toEqual([]);
 });
 
 describe("externalPaths: scripts inside scripts", () => {

@@ -32,6 +32,7 @@ describe("the folders grep and rg walk", () => {
     ["cp --archive", "cp --archive src /tmp/copy", [`${WS}/src`, "/tmp/copy"]],
     ["cp --arch (a shortened option)", "cp --arch src /tmp/copy", [`${WS}/src`, "/tmp/copy"]],
     ["diff --recur", "diff --recur a b", [`${WS}/a`, `${WS}/b`]],
+    ["cp -rv (r among other letters)", "cp -rv src /tmp/copy", [`${WS}/src`, "/tmp/copy"]],
   ])("%s", (_, command, expected) => {
     expect(roots(command)).toEqual(expected);
   });
@@ -39,8 +40,15 @@ describe("the folders grep and rg walk", () => {
   it.each([
     ["grep -d skip", "grep -d skip TOKEN src"],
     ["grep -d read", "grep --directories=read TOKEN src"],
+    ["grep -d with no action", "grep --directories= TOKEN src"],
     ["grep -e r (r is the pattern)", "grep -e r notes.txt"],
     ["grep --regexp=r", "grep --regexp=r notes.txt"],
+    // cp and diff by their letters, and their long options only by name
+    ["cp of files", "cp readme.md /tmp/copy"],
+    ["cp --preserve (an r, not -r)", "cp --preserve=mode src /tmp/copy"],
+    ["cp --attributes-only (an a, not --archive)", "cp --attributes-only src /tmp/copy"],
+    ["cp -- (no option at all)", "cp -- src /tmp/copy"],
+    ["diff --brief (an r, not -r)", "diff --brief a b"],
   ])("%s does not walk folders", (_, command) => {
     expect(roots(command)).toEqual([]);
   });
@@ -63,8 +71,37 @@ describe("the files outside the workspace grep and rg read", () => {
     expect(outside(command)).toEqual(expected);
   });
 
+  // Given by an option, the pattern leaves every operand a path; a pattern file is read too.
+  it.each([
+    ["grep", "-e x"],
+    ["grep", "--regexp x"],
+    ["grep", "-f pats.txt"],
+    ["grep", "--file pats.txt"],
+    ["rg", "-e x"],
+    ["rg", "--regexp x"],
+    ["rg", "-f pats.txt"],
+    ["rg", "--file pats.txt"],
+    ["rg", "--type-list"],
+  ])("%s %s: the first operand is a path", (command, option) => {
+    expect(outside(`${command} ${option} /etc/hosts`)).toEqual(["/etc/hosts"]);
+  });
+
+  it.each([
+    ["grep -f", "grep -f /etc/pats x"],
+    ["grep --file", "grep --file /etc/pats x"],
+    ["grep --exclude-from", "grep --exclude-from /etc/pats x"],
+    ["rg -f", "rg -f /etc/pats x"],
+    ["rg --file", "rg --file /etc/pats x"],
+    ["rg --ignore-file", "rg --ignore-file /etc/pats x"],
+  ])("%s names a file it reads", (_, command) => {
+    expect(outside(command)).toEqual(["/etc/pats"]);
+  });
+
   it("the pattern operand itself is not a path", () => {
     expect(outside("grep -m 1 /etc/ notes.txt")).toEqual([]);
+    expect(outside("grep --regexp=/etc/ notes.txt")).toEqual([]);
+    expect(outside("ag /etc/ src")).toEqual([]);
+    expect(outside("ack --nocolor /etc/ src /var/log")).toEqual(["/var/log"]);
     expect(outside("rg -g *.ts /etc/ src")).toEqual([]);
   });
 });
