@@ -88,8 +88,8 @@ export function parseOptions(args: readonly string[], spec: OptionSpec): ParsedO
 function longNameReader(known: readonly string[]): (name: string) => string {
   const longNames = [...new Set(known.filter((name) => name.length > 1))];
   return (name) => {
-    if (name === "" || longNames.includes(name)) return name;
-    const candidates = longNames.filter((full) => full.startsWith(name));
+    // A name known whole starts itself alone, or more names than one: either way it stays itself.
+    const candidates = name === "" ? [] : longNames.filter((full) => full.startsWith(name));
     return candidates.length === 1 ? (candidates[0] as string) : name;
   };
 }

@@ -26,6 +26,14 @@ describe("parseOptions", () => {
       operands: ["10", "rm"],
       unknown: [],
     });
+    // A single letter is no long name: `--n` starts `no-color` alone, though `-n` takes a value.
+    expect(parseOptions(["--n", "x"], { value: ["n"], flags: ["no-color"] })).toStrictEqual({
+      options: [{ name: "no-color" }],
+      operands: ["x"],
+      unknown: [],
+    });
+    // `--=x` names no option, so it starts none.
+    expect(parseOptions(["--=x"], { value: ["output"] }).options).toStrictEqual([{ name: "", value: "x" }]);
     // `--ver` starts two names: getopt refuses it, and so it stays unknown here.
     expect(parseOptions(["--ver", "rm"], spec)).toStrictEqual({
       options: [{ name: "ver" }],

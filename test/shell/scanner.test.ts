@@ -89,6 +89,12 @@ describe("compound commands and functions", () => {
     ["for my_PATH in ./bin; do cat x; done", ["my_PATH=./bin", "cat x"]],
     ["for file in *.md; do wc $file; done", ["wc $file"]],
     ["case X in a) rm y;; esac", ["!shell syntax not understood: unexpected )", "rm y"]],
+    // Headers bash refuses (no name, not a name, no `in`) assign nothing, and do not stop the reading.
+    ["for; do rm x; done", ["rm x"]],
+    ["for PATH-x in ./bin; do cat x; done", ["cat x"]],
+    ["for 1PATH in ./bin; do cat x; done", ["cat x"]],
+    ["for PATH 'in' ./bin; do cat x; done", ["cat x"]],
+    ["for PATH of ./bin; do cat x; done", ["cat x"]],
     ["for 'PATH' in a; do :; done", [":"]],
   ])("%j is read as %j", (command, expected) => {
     expect(patterns(command)).toEqual(expected);
