@@ -106,7 +106,7 @@ const WHOLE_TREES = new Set([
  * What `git <args>` may print, or undefined when it prints no file content. `configured`: the command's
  * environment sets git's settings or programs (`GIT_CONFIG_*`, `GIT_EXTERNAL_DIFF`, `GIT_DIR` …).
  */
-export function gitSubcommand(args: readonly string[], configured = false): GitContent | undefined {
+export function gitSubcommand(args: readonly string[], configured: boolean): GitContent | undefined {
   let index = 0;
   let elsewhere = configured;
   let runsProgram = configured;
