@@ -154,6 +154,16 @@ describe("tee, git, tree and file", () => {
     expect(effects("git --exec-path=/x log")).toEqual(["!git --exec-path=/x runs an external program"]);
     expect(effects("git fetch --upload-pack=x")).toEqual(["!git --upload-pack=x runs an external program"]);
     expect(effects("git log -n 5 --oneline")).toEqual([]);
+    // git's own option parser takes a long option's start and a -O after a context number (real git 2.39).
+    for (const command of [
+      "git grep --open=vim foo",
+      "git grep --op=vim foo",
+      "git grep --open-files foo",
+      "git grep -1Ovim foo",
+      "git grep -n12Ovim foo",
+    ])
+      expect(effects(command), command).toEqual(["!git -O may run a pager command"]);
+    expect(effects("git grep --o foo")).toEqual([]);
     // An O inside a word is not the option: a branch or a path.
     expect(effects("git log fix-Oauth")).toEqual([]);
   });
