@@ -84,6 +84,15 @@ function treeEffects(args: readonly string[]): string[] {
   return effects;
 }
 
+/**
+ * `git grep --open-files-in-pager[=cmd]`, as git's option parser takes it: any start of the name down
+ * to `--op` (`--o` is ambiguous), so `git grep --open=cmd x` runs `cmd`.
+ */
+function opensPager(arg: string): boolean {
+  const name = arg.split("=")[0] as string;
+  return name.length >= "--op".length && "--open-files-in-pager".startsWith(name);
+}
+
 const EFFECTS: Record<string, (args: string[]) => string[]> = {
   sed: sedEffects,
   awk,
@@ -130,7 +139,7 @@ const EFFECTS: Record<string, (args: string[]) => string[]> = {
     args.forEach((arg, i) => {
       if (arg === "--output") effects.push(`> ${args[i + 1] ?? ""}`);
       else if (arg.startsWith("--output=")) effects.push(`> ${arg.slice("--output=".length)}`);
-      else if (/^-[A-Za-z]*O/.test(arg) || arg.startsWith("--open-files-in-pager")) {
+      else if (/^-[A-Za-z0-9]*O/.test(arg) || opensPager(arg)) {
         effects.push("!git -O may run a pager command");
       } else if (arg === "--ext-diff" || arg.startsWith("--exec-path") || arg.startsWith("--upload-pack")) {
         effects.push(`!git ${arg} runs an external program`);

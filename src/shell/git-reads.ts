@@ -80,7 +80,7 @@ function visit(
   const base = run[0]?.split("/").at(-1);
   if (base !== undefined && MOVES.has(base)) state.moved.value = true;
   if (base === "env" && run.some((word) => /^(-[^-]*C|--chdir)/.test(word))) state.moved.value = true;
-  if (base === "git" && run[0] === "git") {
+  if (run[0] === "git") {
     // The words before this git are its wrappers' (`env GIT_DIR=x git`, `sudo -E …`).
     const wrappers = simple.words.slice(0, simple.words.length - run.length);
     found.push({ words: run, configured: simple.assigned || wrappers.some(setsGitVariable) });

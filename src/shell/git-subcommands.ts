@@ -106,7 +106,7 @@ const WHOLE_TREES = new Set([
  * What `git <args>` may print, or undefined when it prints no file content. `configured`: the command's
  * environment sets git's settings or programs (`GIT_CONFIG_*`, `GIT_EXTERNAL_DIFF`, `GIT_DIR` …).
  */
-export function gitSubcommand(args: readonly string[], configured = false): GitContent | undefined {
+export function gitSubcommand(args: readonly string[], configured: boolean): GitContent | undefined {
   let index = 0;
   let elsewhere = configured;
   let runsProgram = configured;
@@ -204,7 +204,8 @@ export function gitSubcommand(args: readonly string[], configured = false): GitC
         files: [
           ...operands.map((path) => ({ path, fromRoot: false })),
           ...named,
-          ...valuesOf(rest, "--contents"),
+          // git's option parser takes any unambiguous start: `--con` (`--co` may be `--color-by-age`).
+          ...valuesOf(rest, "--contents", "--con".length),
         ],
         pathspecs,
       });
@@ -305,19 +306,24 @@ function splitRevisionArgs(
   return { flags, operands };
 }
 
-/** The values given to `option` (`-f file`, `-ffile`, `--contents=file`), as files of the working folder. */
-function valuesOf(args: readonly string[], option: string): { path: string; fromRoot: boolean }[] {
+/**
+ * The values given to `option` (`-f file`, `-ffile`, `--contents=file`), as files of the working folder.
+ * A long option is also matched by its start down to `shortest` characters (`--cont=file`).
+ */
+function valuesOf(
+  args: readonly string[],
+  option: string,
+  shortest = option.length,
+): { path: string; fromRoot: boolean }[] {
   const values: string[] = [];
   args.forEach((arg, i) => {
-    if (arg === option && args[i + 1] !== undefined) values.push(args[i + 1] as string);
-    else if (option.startsWith("--") && arg.startsWith(`${option}=`))
-      values.push(arg.slice(option.length + 1));
-    else if (
-      !option.startsWith("--") &&
-      arg.startsWith(option) &&
-      arg.length > option.length &&
-      SHORT_ATTACHED.has(option.slice(1))
-    )
+    if (option.startsWith("--")) {
+      const name = arg.split("=")[0] as string;
+      if (name.length < shortest || !option.startsWith(name)) return;
+      const value = arg === name ? args[i + 1] : arg.slice(name.length + 1);
+      if (value !== undefined) values.push(value);
+    } else if (arg === option && args[i + 1] !== undefined) values.push(args[i + 1] as string);
+    else if (arg.startsWith(option) && arg.length > option.length && SHORT_ATTACHED.has(option.slice(1)))
       values.push(arg.slice(option.length));
   });
   return values.map((path) => ({ path, fromRoot: false }));

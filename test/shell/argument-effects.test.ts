@@ -154,6 +154,18 @@ describe("tee, git, tree and file", () => {
     expect(effects("git --exec-path=/x log")).toEqual(["!git --exec-path=/x runs an external program"]);
     expect(effects("git fetch --upload-pack=x")).toEqual(["!git --upload-pack=x runs an external program"]);
     expect(effects("git log -n 5 --oneline")).toEqual([]);
+    // git's own option parser takes a long option's start and a -O after a context number (real git 2.39).
+    for (const command of [
+      "git grep --open=vim foo",
+      "git grep --op=vim foo",
+      "git grep --open-files foo",
+      "git grep -1Ovim foo",
+      "git grep -n12Ovim foo",
+    ])
+      expect(effects(command), command).toEqual(["!git -O may run a pager command"]);
+    expect(effects("git grep --o foo")).toEqual([]);
+    // An O inside a word is not the option: a branch or a path.
+    expect(effects("git log fix-Oauth")).toEqual([]);
   });
 
   it("tree: -o/--output writes its file, -R writes files", () => {
@@ -171,6 +183,9 @@ describe("tee, git, tree and file", () => {
     ["a long option's value after = is not the next word", "tree --charset=x -o out d", ["> out"]],
     ["after -- every word is a folder", "tree -- -o d", []],
     ["an -o or --output at the end still writes", "tree -o", ["> "]],
+    ["a --output at the end still writes", "tree --output", ["> "]],
+    ["a letter that takes no value takes no word", "tree -a -o out d", ["> out"]],
+    ["a folder's letters are not options", "tree docs -o out", ["> out"]],
   ])("tree: %s", (_, command, expected) => {
     expect(effects(command)).toEqual(expected);
   });

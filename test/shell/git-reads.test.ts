@@ -128,6 +128,9 @@ describe("gitContentReads: git commands that print repository files", () => {
     "sudo env GIT_CONFIG_GLOBAL=./config git status",
     "export GIT_CONFIG_GLOBAL=./config; git status",
     "GIT_DIR=other; export GIT_DIR; git status",
+    // A variable git reads is most often in the environment already: setting it changes the exported one.
+    "GIT_DIR=other; git status",
+    "export GIT_PAGER=cat GIT_CONFIG_GLOBAL=./config; git status",
   ])("%s may run a program that prints any file", (command) => {
     expect(readOf(command)).toMatchObject({ unnamed: true, within: undefined, untracked: true });
   });
@@ -149,6 +152,8 @@ describe("gitContentReads: git commands that print repository files", () => {
     "git -c init.defaultBranch=main init",
     "git --config-env=user.name=NAME commit -m m",
     "git --exec-path",
+    // Without a value it prints git's folder and exits: the subcommand after it never runs.
+    "git --exec-path status",
     "git --git-dir=.git --work-tree=. status",
     "GIT_PAGER=cat git log --oneline",
     "GIT_TERMINAL_PROMPT=0 GIT_OPTIONAL_LOCKS=0 git status",
@@ -174,6 +179,15 @@ describe("gitContentReads: git commands that print repository files", () => {
     expect(readOf("sudo env -iC sub git show HEAD:.env")).toMatchObject({ elsewhere: true });
     expect(readOf("GIT_WORK_TREE=sub git show HEAD:.env")).toMatchObject({ elsewhere: true });
     expect(readOf("git show HEAD:.env")).toMatchObject({ elsewhere: false });
+    // Only env's own -C moves; another command's -C, or env without it, leaves git here.
+    for (const command of [
+      "env git show HEAD:.env",
+      "env NAME=a-C git show HEAD:.env",
+      "ls -C; git show HEAD:.env",
+      "sudo -C 3 git show HEAD:.env",
+    ]) {
+      expect(readOf(command), command).toMatchObject({ elsewhere: false });
+    }
   });
 
   it("finds git inside other commands", () => {
@@ -204,6 +218,11 @@ describe("gitContentReads: git commands that print repository files", () => {
     expect(readOf(nest(4, "sudo timeout 5 nice git show HEAD:.env")).files).toEqual([root(".env")]);
     expect(gitContentReads(nest(12, "ls"))).toHaveLength(1);
     expect(gitContentReads(nest(8, "ls"))).toEqual([]);
+    // The depth counts wrapper commands as it counts scripts: a wrapper at the last level hides git.
+    expect(readOf(nest(8, "sudo git show HEAD:.env"))).toMatchObject({ files: [], unnamed: true });
+    const wrapped = (levels: number) => `${"sudo ".repeat(levels)}git show HEAD:.env`;
+    expect(readOf(wrapped(8)).files).toEqual([root(".env")]);
+    expect(readOf(wrapped(9))).toMatchObject({ files: [], unnamed: true, untracked: true });
   });
 
   it("drops a command that names nothing and prints nothing else (blame of no file)", () => {

@@ -84,6 +84,14 @@ describe("gitSubcommand: what each git subcommand may print, by its arguments", 
       files: [here("src/a.ts"), here("/tmp/x")],
       unnamed: false,
     });
+    // git takes any unambiguous start of a long option: these print .env's lines (real git 2.39).
+    for (const command of [
+      "git blame --cont=.env a",
+      "git annotate --con=.env a",
+      "git blame --conten .env a",
+    ])
+      expect(readOf(command).files, command).toContainEqual(here(".env"));
+    expect(readOf("git blame -- a").files).toEqual([here("a")]);
   });
 
   it("reads the two files --no-index compares, from the working tree, and only those", () => {
