@@ -22,6 +22,7 @@ describe("a subscript holding a command", () => {
   });
 
   it.each([
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${a[1]}, not a template
     ["a subscript of digits", "echo ${a[1]}"],
     ["a command substitution outside any subscript", "echo [x] $(date +%s)"],
     ["a glob bracket", "ls src/[ab]*.ts"],
