@@ -263,8 +263,7 @@ function loopAssignments(header: readonly ShellWord[]): ShellWord[] {
   if (keyword.quoted || name.quoted || !/^[A-Za-z_]\w*$/.test(name.text)) return [];
   if (/^[a-z_][a-z0-9_]*$/.test(name.text) && !name.text.endsWith("_proxy")) return [];
   // `for NAME; do` and `for NAME do` loop over the arguments.
-  if (inWord === undefined || (inWord.text === "do" && list.length === 0))
-    return [{ text: `${name.text}=$@`, quoted: false }];
+  if (inWord === undefined || inWord.text === "do") return [{ text: `${name.text}=$@`, quoted: false }];
   if (inWord.text !== "in" || inWord.quoted) return [];
   return list.map((word) => ({ text: `${name.text}=${word.text}`, quoted: word.quoted }));
 }

@@ -84,6 +84,11 @@ describe("compound commands and functions", () => {
     ["for PATH do cat x; done", ["PATH=$@", "cat x"]],
     ["for f do for g do rm y; done; done", ["rm y"]],
     ["for f in a do; do rm x; done", ["rm x"]],
+    // What follows `do` at once is the body's, a redirection too; `do` elsewhere is a word.
+    ["for f do>out rm -rf x; done", ["rm -rf x", "> out"]],
+    ["for f do<in rm -rf x; done", ["rm -rf x"]],
+    ["echo a do rm x", ["echo a do rm x"]],
+    ["for PATH in a do b; do :; done", ["PATH=a", "PATH=do", "PATH=b", ":"]],
     // Only an all-lowercase name is the loop's own; a bad name is a syntax error bash refuses.
     ["for Path in ./bin; do cat x; done", ["Path=./bin", "cat x"]],
     ["for my_PATH in ./bin; do cat x; done", ["my_PATH=./bin", "cat x"]],
