@@ -45,6 +45,9 @@ describe("wildcardMatch", () => {
     expect(wildcardMatch("*.ts", "src/a.tsx")).toBe(false);
     expect(wildcardMatch("a*b*c", "a--b--c")).toBe(true);
     expect(wildcardMatch("a*b*c", "a--c--b")).toBe(false);
+    // The pattern used up before the value: the * takes one more character and tries again.
+    expect(wildcardMatch("a*b", "abxb")).toBe(true);
+    expect(wildcardMatch("rm *.env", "rm a.env b.env")).toBe(true);
   });
 
   it("treats ? as exactly one character", () => {

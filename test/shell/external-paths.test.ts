@@ -55,6 +55,7 @@ describe("externalPaths: the forms a path outside takes", () => {
     ["$HOME before a substitution", "cat $HOME/$(echo .ssh)/id_rsa", ["/home/me"]],
     ["another user's home", "cat ~alice/.ssh/id_rsa", ["/home/alice/.ssh/id_rsa"]],
     ["root's home", "ls ~root/.ssh", ["/root/.ssh"]],
+    ["another user's home itself", "ls ~root", ["/root"]],
     ["a .. after $PWD", "cat $PWD/../x", ["/work/x"]],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${PWD}, not a template
     ["a .. after ${PWD}", "cat ${PWD}/../../etc/passwd", ["/etc/passwd"]],
@@ -65,7 +66,7 @@ describe("externalPaths: the forms a path outside takes", () => {
 
 it("a path under $PWD or our own ~name is inside, and so is a name with ~ inside it", () => {
   expect(paths("cat $PWD/src/a.ts ~me/../../work/project/b.ts")).toEqual([]);
-  expect(paths("cat backup~/a.txt notes$HOME/b.txt")).toEqual([]);
+  expect(paths("cat backup~/a.txt notes$HOME/b.txt notes~bob/c.txt")).toEqual([]);
 });
 
 describe("externalPaths: scripts inside scripts", () => {

@@ -92,6 +92,13 @@ describe("gitSubcommand: what each git subcommand may print, by its arguments", 
     ])
       expect(readOf(command).files, command).toContainEqual(here(".env"));
     expect(readOf("git blame -- a").files).toEqual([here("a")]);
+    // Written apart, the value is the next word (also an operand to this reading); last, there is none.
+    expect(readOf("git blame --contents .env src/a.ts").files).toEqual([
+      here(".env"),
+      here("src/a.ts"),
+      here(".env"),
+    ]);
+    expect(readOf("git blame src/a.ts --contents").files).toEqual([here("src/a.ts")]);
   });
 
   it("reads the two files --no-index compares, from the working tree, and only those", () => {
