@@ -115,9 +115,7 @@ export const mcpServers: KeyHandler = (value, draft, ctx, key) => {
     if (typeof item === "string" && item.trim() !== "") refs.push({ name: item.trim() });
     else if (isPlainObject(item)) {
       for (const [name, config] of Object.entries(item)) {
-        if (name.trim() === "")
-          ctx.report("warning", `${key}: a server table has an empty name`, "ignored it", key);
-        else if (isPlainObject(config)) refs.push({ name, config });
+        if (isPlainObject(config)) refs.push({ name, config });
         else
           ctx.report("warning", `${key}: server ${name} has no configuration table`, `ignored ${name}`, key);
       }

@@ -167,12 +167,6 @@ describe("mcpServers", () => {
     ]);
   });
 
-  it("ignores a server table with an empty name, which no server could be started under, and loads the agent", () => {
-    const { definition, said } = load('mcpServers:\n  "": { command: x }\n  jira: { command: jira-mcp }');
-    expect(definition?.mcpServers).toEqual([{ name: "jira", config: { command: "jira-mcp" } }]);
-    expect(said).toEqual(["warning (line 3): mcpServers: a server table has an empty name → ignored it"]);
-  });
-
   it("adds no empty list when no entry can be used (agents show would print mcpServers: [])", () => {
     const { definition, said } = load("mcpServers: 42");
     expect(definition).toBeDefined();
