@@ -7,16 +7,17 @@ import { onTestFinished } from "vitest";
 
 /**
  * Whether this machine lets the tests mount a small tmpfs (`mount -t tmpfs`, which needs root or
- * CAP_SYS_ADMIN): the real thing for "the disk is full". Tried once, on a scratch folder.
+ * CAP_SYS_ADMIN): the real thing for "the disk is full". Tried once, on a scratch folder, in a mount
+ * namespace of its own (`unshare -m`, private): a mount made and dropped in the machine's namespace
+ * while another test file started a bubblewrap sandbox failed that sandbox's set-up ("Can't bind
+ * mount /oldroot/ … No such file or directory"), as bwrap copies every mount there is.
  */
 export function canMountTmpfs(): boolean {
   if (process.platform !== "linux") return false;
   const dir = mkdtempSync(join(tmpdir(), "agentry-tmpfs-probe-"));
   try {
-    if (spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir], { stdio: "ignore" }).status !== 0)
-      return false;
-    spawnSync("umount", [dir], { stdio: "ignore" });
-    return true;
+    const probe = ["-m", "mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir];
+    return spawnSync("unshare", probe, { stdio: "ignore" }).status === 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
