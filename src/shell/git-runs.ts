@@ -1,5 +1,5 @@
 import { optionValues, parseOptions } from "./command-options.ts";
-import { GLOBAL_VALUE, INERT_CONFIG } from "./git-subcommands.ts";
+import { gitGlobalOptions, INERT_CONFIG, isSetting } from "./git-subcommands.ts";
 
 /** Settings whose value is a command git runs through the shell (`core.pager`, `diff.<driver>.textconv` …). */
 const COMMAND_SETTING =
@@ -25,26 +25,18 @@ export function gitRuns(args: readonly string[]): {
   markers: string[];
 } {
   const runs = { commands: [] as string[][], scripts: [] as string[], markers: [] as string[] };
-  let index = 0;
-  while (index < args.length && (args[index] as string).startsWith("-")) {
-    const arg = args[index] as string;
-    const name = arg.split("=")[0] as string;
-    const value = GLOBAL_VALUE.has(arg)
-      ? args[index + 1]
-      : arg.includes("=")
-        ? arg.slice(name.length + 1)
-        : "";
-    const key = (value ?? "").split("=")[0] as string;
-    if ((name === "-c" || name === "--config-env") && !INERT_CONFIG.test(key))
+  const { options, index } = gitGlobalOptions(args);
+  for (const option of options) {
+    const { name, value, key } = option;
+    if (isSetting(option) && !INERT_CONFIG.test(key))
       runs.markers.push(`!git setting ${key} may run a program`);
     if (name === "-c") {
       const setting = (value ?? "").slice(key.length + 1);
       if (COMMAND_SETTING.test(key)) runs.scripts.push(setting);
       else if (BANG_SETTING.test(key) && setting.startsWith("!")) runs.scripts.push(setting.slice(1));
     }
-    if (name === "--exec-path" && arg.includes("="))
+    if (name === "--exec-path" && value !== undefined)
       runs.markers.push("!git --exec-path runs git's programs from elsewhere");
-    index += GLOBAL_VALUE.has(arg) ? 2 : 1;
   }
   const [sub, ...rest] = args.slice(index);
   if (sub === "rebase") {

@@ -34,7 +34,7 @@ export interface GitContent {
 }
 
 /** Global options before the subcommand that take a value (`-C dir`, `-c key=value` …). */
-export const GLOBAL_VALUE: ReadonlySet<string> = new Set([
+const GLOBAL_VALUE: ReadonlySet<string> = new Set([
   "-C",
   "-c",
   "--git-dir",
@@ -102,29 +102,49 @@ const WHOLE_TREES = new Set([
   "pack-objects",
 ]);
 
+/** One of git's global options: `-c key=value` has the name `-c`, the value `key=value`, the key `key`. */
+export interface GitGlobalOption {
+  name: string;
+  /** Its value, the next word or after `=`; undefined when it has none. */
+  value: string | undefined;
+  /** For a setting, the key it sets (before the value's `=`). */
+  key: string;
+}
+
+/** git's global options before the subcommand (`-C dir`, `-c key=value`, `--exec-path=dir` …), and where it starts. */
+export function gitGlobalOptions(args: readonly string[]): { options: GitGlobalOption[]; index: number } {
+  const options: GitGlobalOption[] = [];
+  let index = 0;
+  while (index < args.length && (args[index] as string).startsWith("-")) {
+    const arg = args[index] as string;
+    const name = arg.split("=")[0] as string;
+    const separate = GLOBAL_VALUE.has(arg);
+    const value = separate ? args[index + 1] : arg === name ? undefined : arg.slice(name.length + 1);
+    options.push({ name, value, key: (value ?? "").split("=")[0] as string });
+    index += separate ? 2 : 1;
+  }
+  return { options, index };
+}
+
+/** `-c key=value` or `--config-env key=VAR`: a setting of git's for this command. */
+export const isSetting = (option: GitGlobalOption): boolean =>
+  option.name === "-c" || option.name === "--config-env";
+
 /**
  * What `git <args>` may print, or undefined when it prints no file content. `configured`: the command's
  * environment sets git's settings or programs (`GIT_CONFIG_*`, `GIT_EXTERNAL_DIFF`, `GIT_DIR` …).
  */
 export function gitSubcommand(args: readonly string[], configured: boolean): GitContent | undefined {
-  let index = 0;
-  let elsewhere = configured;
-  let runsProgram = configured;
-  while (index < args.length && (args[index] as string).startsWith("-")) {
-    const arg = args[index] as string;
-    const name = arg.split("=")[0] as string;
-    if (GLOBAL_ELSEWHERE.has(name)) elsewhere = true;
-    const value = GLOBAL_VALUE.has(arg)
-      ? args[index + 1]
-      : arg.includes("=")
-        ? arg.slice(arg.indexOf("=") + 1)
-        : "";
-    const key = (value ?? "").split("=")[0] as string;
-    if ((name === "-c" || name === "--config-env") && !INERT_CONFIG.test(key)) runsProgram = true;
-    // Subcommands that are programs of their own (`git-submodule`, an unknown name) are looked up there.
-    if (name === "--exec-path" && arg.includes("=")) runsProgram = true;
-    index += GLOBAL_VALUE.has(arg) ? 2 : 1;
-  }
+  const { options, index } = gitGlobalOptions(args);
+  const elsewhere = configured || options.some((option) => GLOBAL_ELSEWHERE.has(option.name));
+  const runsProgram =
+    configured ||
+    options.some(
+      (option) =>
+        (isSetting(option) && !INERT_CONFIG.test(option.key)) ||
+        // Subcommands that are programs of their own (`git-submodule`, an unknown name) are looked up there.
+        (option.name === "--exec-path" && option.value !== undefined),
+    );
   const sub = args[index];
   if (sub === undefined) return undefined;
   const rest = args.slice(index + 1);
