@@ -1,4 +1,4 @@
-import { hasOption, optionValues, parseOptions } from "./command-options.ts";
+import { hasOption, namesLongOption, optionValues, parseOptions } from "./command-options.ts";
 import { sedEffects } from "./sed-script.ts";
 
 /**
@@ -89,8 +89,7 @@ function treeEffects(args: readonly string[]): string[] {
  * to `--op` (`--o` is ambiguous), so `git grep --open=cmd x` runs `cmd`.
  */
 function opensPager(arg: string): boolean {
-  const name = arg.split("=")[0] as string;
-  return name.length >= "--op".length && "--open-files-in-pager".startsWith(name);
+  return namesLongOption(arg, "--open-files-in-pager", "--op".length);
 }
 
 const EFFECTS: Record<string, (args: string[]) => string[]> = {

@@ -94,6 +94,15 @@ function longNameReader(known: readonly string[]): (name: string) => string {
   };
 }
 
+/**
+ * Whether `arg` (`--name` or `--name=value`) names the long option `full` (dashes included) or a start
+ * of it at least `shortest` characters long, as getopt_long and git's option parser take one.
+ */
+export function namesLongOption(arg: string, full: string, shortest = "--x".length): boolean {
+  const name = arg.split("=")[0] as string;
+  return name.startsWith("--") && name.length >= shortest && full.startsWith(name);
+}
+
 export function hasOption(parsed: ParsedOptions, ...names: string[]): boolean {
   return parsed.options.some((option) => names.includes(option.name));
 }

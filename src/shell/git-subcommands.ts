@@ -1,3 +1,5 @@
+import { namesLongOption } from "./command-options.ts";
+
 /**
  * What a git subcommand may print of the repository's files, from its arguments: the file names it
  * prints (`<rev>:<path>`, `blame <path>` …) and whether it may print others too (a patch, a search).
@@ -338,8 +340,8 @@ function valuesOf(
   const values: string[] = [];
   args.forEach((arg, i) => {
     if (option.startsWith("--")) {
+      if (!namesLongOption(arg, option, shortest)) return;
       const name = arg.split("=")[0] as string;
-      if (name.length < shortest || !option.startsWith(name)) return;
       const value = arg === name ? args[i + 1] : arg.slice(name.length + 1);
       if (value !== undefined) values.push(value);
     } else if (arg === option && args[i + 1] !== undefined) values.push(args[i + 1] as string);

@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
+import { namesLongOption } from "./command-options.ts";
 import { parseShell } from "./scanner.ts";
 import { searchReads } from "./search-options.ts";
 import { nestedRuns } from "./wrappers.ts";
 
-/** Searchers that walk folders by themselves (ripgrep and friends), whatever their flags. */
-const ALWAYS_RECURSIVE = new Set(["rg", "ag", "ack", "tar", "zip", "7z", "rsync"]);
+/** Commands that walk folders by themselves, whatever their flags (rg is read by `searchReads`). */
+const ALWAYS_RECURSIVE = new Set(["ag", "ack", "tar", "zip", "7z", "rsync"]);
 /**
  * Commands that walk folders with a flag: its short letters and long names (`ls -R` lists names only:
  * not here). grep and rg are read by `searchReads`.
@@ -67,10 +68,7 @@ function consider(words: readonly string[], workspace: string, roots: Set<string
 
 /** `-r` in a cluster of letters, or a long name or any start of it (`--recur`, `--arch`), as getopt_long takes it. */
 function isRecursiveFlag(arg: string, flag: { letters: string; names: readonly string[] }): boolean {
-  if (arg.startsWith("--")) {
-    const name = arg.slice(2).split("=")[0] ?? "";
-    return name !== "" && flag.names.some((full) => full.startsWith(name));
-  }
+  if (arg.startsWith("--")) return flag.names.some((full) => namesLongOption(arg, `--${full}`));
   return arg.startsWith("-") && [...arg.slice(1)].some((c) => flag.letters.includes(c));
 }
 
