@@ -50,7 +50,8 @@ const PATH_COMMANDS = new Set([
   "realpath",
   "readlink",
 ]);
-const SEARCH_COMMANDS = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack"]);
+/** Searchers whose first operand is the pattern (grep and rg are read by `searchReads`). */
+const SEARCH_COMMANDS = new Set(["ag", "ack"]);
 const DEVICE_PATHS = new Set(["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 
 /**

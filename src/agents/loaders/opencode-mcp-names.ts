@@ -1,15 +1,7 @@
 import { classifyToolName } from "../../tools/tool-names.ts";
 
-/** OpenCode's own permission names that agentry's tool names do not cover. */
-const OPENCODE_PERMISSIONS: ReadonlySet<string> = new Set([
-  "external_directory",
-  "doom_loop",
-  "list",
-  "lsp",
-  "codesearch",
-  "question",
-  "todoread",
-]);
+/** OpenCode's own permission names with an underscore, which no MCP tool name is. */
+const OPENCODE_PERMISSIONS: ReadonlySet<string> = new Set(["external_directory", "doom_loop"]);
 
 /**
  * Whether a tool or permission key of an OpenCode config may name MCP tools. OpenCode names them
