@@ -99,8 +99,9 @@ function longNameReader(known: readonly string[]): (name: string) => string {
  * of it at least `shortest` characters long, as getopt_long and git's option parser take one.
  */
 export function namesLongOption(arg: string, full: string, shortest = "--x".length): boolean {
+  // A start of `full` at least three characters long begins with `--` as `full` does.
   const name = arg.split("=")[0] as string;
-  return name.startsWith("--") && name.length >= shortest && full.startsWith(name);
+  return name.length >= shortest && full.startsWith(name);
 }
 
 export function hasOption(parsed: ParsedOptions, ...names: string[]): boolean {
